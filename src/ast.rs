@@ -1,0 +1,328 @@
+//! The litmus AST: what the parser produces, with source spans. No semantics here
+//! beyond normalising the two instruction spellings (corpus and real PTX) to one form.
+
+use std::fmt;
+
+/// A source position: 1-based line and column, plus byte offsets into the file text.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Span {
+    pub line: usize,
+    pub col: usize,
+    pub start: usize,
+    pub end: usize,
+}
+
+/// A whole litmus file.
+#[derive(Clone, Debug)]
+pub struct Litmus {
+    /// `PTX` or `ptx`.
+    pub arch: String,
+    pub name: String,
+    /// Quoted documentation strings after the name, without the quotes.
+    pub docs: Vec<String>,
+    pub init: Vec<InitItem>,
+    /// One header per thread column, in column order.
+    pub threads: Vec<ThreadHeader>,
+    /// `code[t]` = the instructions of column `t`, top to bottom; empty cells are dropped.
+    pub code: Vec<Vec<Instr>>,
+    /// `locations [x; P0:r0;]`: extra observables to show in the final states.
+    pub locations: Vec<Observable>,
+    /// `filter (prop)`: keep only executions satisfying prop.
+    pub filter: Option<Prop>,
+    pub condition: Condition,
+}
+
+#[derive(Clone, Debug)]
+pub enum InitItem {
+    /// `x = 5;` (value defaults to 0 when a location is only used).
+    Location { name: String, value: i64, span: Span },
+    /// `P1:r1 = 3;` (`%` kept as part of the register name).
+    Register { thread: usize, reg: String, value: i64, span: Span },
+    /// `P0:r1 = x;` a register initialised with the address of a location.
+    RegisterAddress { thread: usize, reg: String, location: String, span: Span },
+    /// `s @ surface aliases x;`
+    Alias { name: String, proxy: Proxy, target: String, span: Span },
+}
+
+/// The kind of proxy an alias declaration or an access goes through (ISA 8.6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Proxy {
+    Generic,
+    Texture,
+    Surface,
+    Constant,
+}
+
+/// `P1@cta 1,cluster 0,gpu 0`. Without `cluster`, each CTA is its own cluster.
+#[derive(Clone, Debug)]
+pub struct ThreadHeader {
+    pub id: usize,
+    pub cta: u32,
+    pub cluster: Option<u32>,
+    pub gpu: u32,
+    pub span: Span,
+}
+
+/// Memory semantics qualifier as written. `.volatile` and `.mmio` are kept
+/// distinct for display; the model treats both as relaxed at `.sys` scope (8.4.1, 8.4.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Sem {
+    Weak,
+    Relaxed,
+    Acquire,
+    Release,
+    AcqRel,
+    Volatile,
+    Mmio,
+}
+
+/// Scopes of ISA 8.5, ordered from narrowest to widest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Scope {
+    Cta,
+    Cluster,
+    Gpu,
+    Sys,
+}
+
+/// A value operand: a register, an integer constant, or a location name (its address).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Operand {
+    Reg(String),
+    Imm(i64),
+    /// A bare name that is not a register: the address of a location (`mov.u64 %rd1, x`).
+    Sym(String),
+}
+
+/// An address operand: `x`, `[x]`, `[x+4]`, `[%rd1]`, `[%rd1+8]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AddrBase {
+    /// A location name (or alias name).
+    Sym(String),
+    /// A register holding an address.
+    Reg(String),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Addr {
+    pub base: AddrBase,
+    /// Byte offset.
+    pub offset: i64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AtomOp {
+    Add,
+    Inc,
+    Dec,
+    Exch,
+    Cas,
+    And,
+    Or,
+    Xor,
+    Min,
+    Max,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FenceSem {
+    Sc,
+    AcqRel,
+    Acquire,
+    Release,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BarrierOp {
+    /// `bar.sync` / `barrier.sync` / `bar.cta.sync`: arrive and wait.
+    Sync,
+    /// `bar.arrive`: arrive without waiting.
+    Arrive,
+    /// `bar.red.{popc,and,or}`: arrive, wait, and reduce a predicate.
+    Red(RedOp),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RedOp {
+    Popc,
+    And,
+    Or,
+}
+
+/// How the expected number of arriving threads of a CTA barrier is given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BarrierCount {
+    /// Real PTX without `b`: every thread of the CTA (ISA 9.7.13.1).
+    AllThreadsInCta,
+    /// Real PTX `bar.sync a, b` or the corpus third operand: this many threads.
+    Count(Operand),
+    /// Corpus spelling `bar.cta.sync a` / `bar.cta.sync a, b`: the threads that
+    /// arrive at this barrier in the execution (see paper-notes/barriers.md).
+    Arrivals,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AluOp {
+    Mov,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    And,
+    Or,
+    Xor,
+    Shl,
+    Shr,
+    Not,
+    Neg,
+    Min,
+    Max,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cmp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+/// The condition of a branch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BranchCond {
+    /// `bra L` / `goto L`.
+    Always,
+    /// `@%p bra L` (negated: `@!%p bra L`).
+    Pred { reg: String, negated: bool },
+    /// Corpus `beq r1, r2, L`, `bne r1, 0, L`, ...
+    Compare { cmp: Cmp, a: Operand, b: Operand },
+}
+
+/// One instruction (or label) of one thread, with its source span and text.
+#[derive(Clone, Debug)]
+pub struct Instr {
+    pub kind: InstrKind,
+    pub span: Span,
+    /// The instruction text as written (trimmed), for reports.
+    pub text: String,
+}
+
+#[derive(Clone, Debug)]
+pub enum InstrKind {
+    /// `ld`, `tld` (texture), `suld` (surface), `cold`/`ldc` (constant).
+    Load {
+        sem: Sem,
+        scope: Option<Scope>,
+        proxy: Proxy,
+        dst: String,
+        addr: Addr,
+        /// Access size in bytes (from the type suffix; 4 when absent).
+        size: u8,
+    },
+    /// `st`, `sust` (surface).
+    Store {
+        sem: Sem,
+        scope: Option<Scope>,
+        proxy: Proxy,
+        addr: Addr,
+        src: Operand,
+        size: u8,
+    },
+    /// `atom` (dst = Some) and `red` (dst = None); `suatom`/`sured` through the surface proxy.
+    /// `operands` holds the value operand(s): one, or two for `cas` (compare, new).
+    Atomic {
+        sem: Sem,
+        scope: Option<Scope>,
+        proxy: Proxy,
+        op: AtomOp,
+        dst: Option<String>,
+        addr: Addr,
+        operands: Vec<Operand>,
+        size: u8,
+    },
+    /// `fence.sc`, `fence.acq_rel`, `fence.acquire`, `fence.release`, `membar.*`.
+    Fence { sem: FenceSem, scope: Scope },
+    /// `fence.proxy.alias` / `.texture` / `.surface` / `.constant` (and `membar.proxy.*`).
+    /// `Generic` here stands for `fence.proxy.alias`.
+    ProxyFence { proxy: Proxy },
+    /// CTA barriers. `id` is the barrier (0-15); `logical` is the second operand
+    /// of the corpus form `bar.cta.sync a, b{, n}`, which must match too.
+    Barrier {
+        op: BarrierOp,
+        id: Operand,
+        logical: Option<Operand>,
+        count: BarrierCount,
+        /// `bar.red` destination register and predicate operand.
+        red: Option<(String, Operand, bool)>,
+    },
+    /// `barrier.cluster.arrive{.release,.relaxed}` (arrive = true) / `barrier.cluster.wait{.acquire}`.
+    ClusterBarrier { arrive: bool, relaxed: bool },
+    /// Register arithmetic: `dst = op(srcs)`.
+    Alu { op: AluOp, dst: String, srcs: Vec<Operand> },
+    /// `setp.cmp dst, a, b`.
+    Setp { cmp: Cmp, dst: String, a: Operand, b: Operand },
+    /// `selp dst, a, b, p`: dst = p ? a : b.
+    Selp { dst: String, a: Operand, b: Operand, pred: Operand },
+    Branch { cond: BranchCond, target: String },
+    Label(String),
+    Nop,
+}
+
+/// Something whose final value can be observed.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Observable {
+    Reg { thread: usize, reg: String },
+    Loc(String),
+}
+
+impl fmt::Display for Observable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Observable::Reg { thread, reg } => write!(f, "P{}:{}", thread, reg),
+            Observable::Loc(l) => write!(f, "{}", l),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub enum Term {
+    Obs(Observable, Span),
+    Const(i64),
+}
+
+#[derive(Clone, Debug)]
+pub enum Prop {
+    True,
+    False,
+    Eq(Term, Term),
+    Ne(Term, Term),
+    Not(Box<Prop>),
+    And(Box<Prop>, Box<Prop>),
+    Or(Box<Prop>, Box<Prop>),
+    Implies(Box<Prop>, Box<Prop>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Quantifier {
+    Exists,
+    NotExists,
+    Forall,
+}
+
+#[derive(Clone, Debug)]
+pub struct Condition {
+    pub quantifier: Quantifier,
+    pub prop: Prop,
+    /// The condition as written, for the report line `Condition ...`.
+    pub text: String,
+    pub span: Span,
+}

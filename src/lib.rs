@@ -1,0 +1,10 @@
+//! ptx-litmus: may this PTX program end in this state, under the PTX memory
+//! consistency model (PTX ISA 9.2, chapter 8)?
+//!
+//! Data flow, one folder per stage:
+//! litmus text --[`parse`]--> [`ast`] --[`program`]--> threads, traces, events
+//! --[`model`]--> relations and axioms --[`sat`]--> allowed final states --[`report`]--> text / JSON.
+
+pub mod ast;
+pub mod error;
+pub mod parse;
