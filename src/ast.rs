@@ -226,6 +226,8 @@ pub enum InstrKind {
         addr: Addr,
         /// Access size in bytes (from the type suffix; 4 when absent).
         size: u8,
+        /// `.shared` state space qualifier present (shared memory is per cluster, ISA 8.3).
+        shared: bool,
     },
     /// `st`, `sust` (surface).
     Store {
@@ -235,6 +237,8 @@ pub enum InstrKind {
         addr: Addr,
         src: Operand,
         size: u8,
+        /// `.shared` state space qualifier present.
+        shared: bool,
     },
     /// `atom` (dst = Some) and `red` (dst = None); `suatom`/`sured` through the surface proxy.
     /// `operands` holds the value operand(s): one, or two for `cas` (compare, new).
@@ -247,6 +251,8 @@ pub enum InstrKind {
         addr: Addr,
         operands: Vec<Operand>,
         size: u8,
+        /// `.shared` state space qualifier present.
+        shared: bool,
     },
     /// `fence.sc`, `fence.acq_rel`, `fence.acquire`, `fence.release`, `membar.*`.
     Fence { sem: FenceSem, scope: Scope },
