@@ -1,0 +1,129 @@
+//! What an engine answers: the allowed final states, flags, and one witness
+//! execution per state. Shared by both engines so their answers can be compared.
+
+use crate::ast::{Observable, Prop, Quantifier, Term};
+use crate::program::{EventId, LocId, Program, RegValue, TraceId};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Values of `Program::observables`, in that order.
+pub type State = Vec<i64>;
+
+/// One candidate execution, concrete: enough to recompute every relation.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Execution {
+    /// The trace chosen for each thread.
+    pub traces: Vec<TraceId>,
+    /// reads-from: read event -> write event (initial writes included).
+    pub rf: BTreeMap<EventId, EventId>,
+    /// Coherence order edges between writes (not transitively reduced).
+    pub co: BTreeSet<(EventId, EventId)>,
+    /// Fence-SC order edges.
+    pub sc: BTreeSet<(EventId, EventId)>,
+    /// Barrier synchronization: arrive event -> wait event.
+    pub barrier_sync: BTreeSet<(EventId, EventId)>,
+    /// The coherence-maximal write chosen as the final value of each location.
+    pub finals: BTreeMap<LocId, EventId>,
+}
+
+impl Execution {
+    /// The final state this execution ends in.
+    pub fn state(&self, p: &Program) -> State {
+        p.observables.iter().map(|o| observe(p, self, o)).collect()
+    }
+    pub fn executes(&self, p: &Program, e: EventId) -> bool {
+        match p.events[e].trace {
+            None => true,
+            Some(t) => self.traces.contains(&t),
+        }
+    }
+}
+
+fn observe(p: &Program, x: &Execution, o: &Observable) -> i64 {
+    match o {
+        Observable::Reg { thread, reg } => {
+            let Some(&tr) = x.traces.get(*thread) else { return 0 };
+            match p.traces[tr].regs.get(reg) {
+                Some(RegValue::Const(c)) => *c,
+                Some(RegValue::ReadOf(r)) => x.rf.get(r).and_then(|&w| p.events[w].written_value(p)).unwrap_or(0),
+                None => 0,
+            }
+        }
+        Observable::Loc(name) => {
+            let Some(&l) = p.loc_names.get(name) else { return 0 };
+            x.finals.get(&l).and_then(|&w| p.events[w].written_value(p)).unwrap_or(p.locations[l].init)
+        }
+    }
+}
+
+/// Flags of a result, as herd reports them.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Flags {
+    /// Some allowed execution has a data race (8.7.1).
+    pub data_race: bool,
+    /// Some execution cannot finish because a barrier never completes.
+    pub deadlock: bool,
+    pub unroll_bound_hit: bool,
+    pub mixed_size: bool,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Outcome {
+    /// Allowed final states (after `filter`), each with one witness execution.
+    pub states: BTreeMap<State, Execution>,
+    pub flags: Flags,
+}
+
+/// herd's verdict: `Ok` when the quantified condition holds over the allowed states.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum Verdict {
+    Ok,
+    No,
+}
+
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Summary {
+    pub verdict: Verdict,
+    /// States satisfying / not satisfying the proposition.
+    pub positive: usize,
+    pub negative: usize,
+}
+
+impl Outcome {
+    pub fn summary(&self, p: &Program) -> Summary {
+        let positive = self.states.keys().filter(|s| eval(p, &p.condition, s)).count();
+        let negative = self.states.len() - positive;
+        let ok = match p.quantifier {
+            Quantifier::Exists => positive > 0,
+            Quantifier::NotExists => positive == 0,
+            Quantifier::Forall => negative == 0,
+        };
+        Summary { verdict: if ok { Verdict::Ok } else { Verdict::No }, positive, negative }
+    }
+}
+
+/// Evaluate a proposition on a final state.
+pub fn eval(p: &Program, prop: &Prop, s: &[i64]) -> bool {
+    let term = |t: &Term| -> i64 {
+        match t {
+            Term::Const(c) => *c,
+            Term::Obs(o, _) => p.observables.iter().position(|x| x == o).and_then(|i| s.get(i).copied()).unwrap_or(0),
+        }
+    };
+    match prop {
+        Prop::True => true,
+        Prop::False => false,
+        Prop::Eq(a, b) => term(a) == term(b),
+        Prop::Ne(a, b) => term(a) != term(b),
+        Prop::Not(a) => !eval(p, a, s),
+        Prop::And(a, b) => eval(p, a, s) && eval(p, b, s),
+        Prop::Or(a, b) => eval(p, a, s) || eval(p, b, s),
+        Prop::Implies(a, b) => !eval(p, a, s) || eval(p, b, s),
+    }
+}
+
+/// Keep only the states satisfying the test's `filter`.
+pub fn apply_filter(p: &Program, states: &mut BTreeMap<State, Execution>) {
+    if let Some(f) = &p.filter {
+        states.retain(|s, _| eval(p, f, s));
+    }
+}

@@ -1,0 +1,981 @@
+//! Builds a [`Program`] from the AST: places threads, resolves names and aliases,
+//! and explores each thread's control-flow paths (loops unrolled to a bound).
+//!
+//! A read's value stays symbolic until something needs it concretely (a branch,
+//! an address, a stored value, arithmetic); then the path forks over the values
+//! the read's location can hold. Those value sets are computed as a fixpoint over
+//! all writes of the program, so only values some write can produce appear
+//! (no value out of thin air can even be guessed).
+
+use super::value::{address_number, Val, V};
+use super::*;
+use crate::ast::{self, AddrBase, AluOp, AtomOp, BarrierCount, BarrierOp, BranchCond, Cmp, InitItem, InstrKind, Litmus, Operand, Sem, Span};
+use crate::error::{Error, Result};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// Limits on the size of what is built; each has a flag on the command line.
+#[derive(Clone, Debug)]
+pub struct BuildOptions {
+    /// How many times one instruction may run on a path before the path is cut.
+    pub unroll: u32,
+    /// Most events (over all traces) a test may have.
+    pub max_events: usize,
+    /// Most paths per thread.
+    pub max_traces: usize,
+}
+
+impl Default for BuildOptions {
+    fn default() -> Self {
+        BuildOptions { unroll: 2, max_events: 20_000, max_traces: 4_096 }
+    }
+}
+
+/// How a name used as an address resolves.
+#[derive(Clone, Debug)]
+struct NameInfo {
+    /// The root declared location (physical memory).
+    root: String,
+    /// The virtual address this name denotes.
+    vaddr: String,
+}
+
+struct Ctx<'a> {
+    lit: &'a Litmus,
+    opts: &'a BuildOptions,
+    names: BTreeMap<String, NameInfo>,
+    inits: BTreeMap<String, i64>,
+    placements: Vec<Placement>,
+    /// Values each physical location key may hold (fixpoint).
+    domains: HashMap<LocKey, BTreeSet<i64>>,
+}
+
+/// A physical location before numbering: root name, byte offset, cluster for shared memory.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+struct LocKey {
+    root: String,
+    offset: i64,
+    shared_cluster: Option<usize>,
+}
+
+impl LocKey {
+    fn display(&self) -> String {
+        let mut s = self.root.clone();
+        if self.offset != 0 {
+            s.push_str(&format!("+{}", self.offset));
+        }
+        if let Some(c) = self.shared_cluster {
+            s.push_str(&format!("@cluster{}", c));
+        }
+        s
+    }
+}
+
+/// An event of a path under construction.
+#[derive(Clone, Debug)]
+struct DraftEvent {
+    kind: DraftKind,
+    text: String,
+    line: usize,
+    deps: BTreeSet<usize>,
+}
+
+#[derive(Clone, Debug)]
+enum DraftKind {
+    Mem { key: LocKey, access: Access },
+    Other(EventKind),
+}
+
+#[derive(Clone, Debug)]
+struct PathState {
+    pc: usize,
+    regs: HashMap<String, Val>,
+    events: Vec<DraftEvent>,
+    visits: HashMap<usize, u32>,
+    ctrl: BTreeSet<usize>,
+    bar_gen: HashMap<(i64, Option<i64>), usize>,
+    cluster_arrivals: usize,
+    cluster_waits: usize,
+}
+
+struct FinishedPath {
+    events: Vec<DraftEvent>,
+    regs: HashMap<String, Val>,
+}
+
+/// Build the program of a parsed litmus test.
+pub fn build_program(lit: &Litmus, opts: &BuildOptions) -> Result<Program> {
+    let mut ctx = Ctx::new(lit, opts)?;
+    let mut unroll_hit;
+    let mut paths: Vec<Vec<FinishedPath>>;
+    // Fixpoint over the values each location may hold.
+    let mut rounds = 0;
+    loop {
+        paths = Vec::new();
+        unroll_hit = false;
+        for t in 0..lit.threads.len() {
+            let (p, hit) = ctx.explore_thread(t)?;
+            unroll_hit |= hit;
+            paths.push(p);
+        }
+        let mut changed = false;
+        for tp in &paths {
+            for p in tp {
+                for e in &p.events {
+                    if let DraftKind::Mem { key, access } = &e.kind {
+                        if access.writes {
+                            let d = ctx.domains.entry(key.clone()).or_insert_with(|| {
+                                let mut s = BTreeSet::new();
+                                s.insert(ctx.inits.get(&key.root).copied().unwrap_or(0));
+                                s
+                            });
+                            changed |= d.insert(access.write_value);
+                        }
+                    }
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+        rounds += 1;
+        if rounds > 16 || ctx.domains.values().any(|d| d.len() > 64) {
+            return Err(Error::limit(
+                "the values written to memory did not settle after 16 rounds (more than 64 distinct values per location); the test computes too many values to enumerate",
+            ));
+        }
+    }
+    ctx.assemble(paths, unroll_hit)
+}
+
+impl<'a> Ctx<'a> {
+    fn new(lit: &'a Litmus, opts: &'a BuildOptions) -> Result<Self> {
+        let mut names = BTreeMap::new();
+        let mut inits = BTreeMap::new();
+        for item in &lit.init {
+            if let InitItem::Location { name, value, .. } = item {
+                inits.insert(name.clone(), *value);
+                names.insert(name.clone(), NameInfo { root: name.clone(), vaddr: name.clone() });
+            }
+        }
+        for item in &lit.init {
+            if let InitItem::Alias { name, proxy, target, span } = item {
+                let tinfo = names.get(target).cloned().unwrap_or_else(|| {
+                    inits.entry(target.clone()).or_insert(0);
+                    NameInfo { root: target.clone(), vaddr: target.clone() }
+                });
+                if !names.contains_key(target) {
+                    names.insert(target.clone(), tinfo.clone());
+                }
+                if names.contains_key(name) && name != target {
+                    return Err(Error::input(format!("`{}` is declared twice", name), *span));
+                }
+                // A generic alias is a distinct virtual address of the same location;
+                // a texture/surface/constant alias reaches the same address by another proxy.
+                let vaddr = if *proxy == Proxy::Generic { name.clone() } else { tinfo.vaddr.clone() };
+                names.insert(name.clone(), NameInfo { root: tinfo.root.clone(), vaddr });
+            }
+        }
+        let placements = place_threads(lit);
+        Ok(Ctx { lit, opts, names, inits, placements, domains: HashMap::new() })
+    }
+
+    fn resolve_name(&mut self, name: &str) -> NameInfo {
+        if let Some(i) = self.names.get(name) {
+            return i.clone();
+        }
+        // A location used without declaration starts at 0, as in herd.
+        self.inits.entry(name.to_string()).or_insert(0);
+        let info = NameInfo { root: name.to_string(), vaddr: name.to_string() };
+        self.names.insert(name.to_string(), info.clone());
+        info
+    }
+
+    fn domain(&self, key: &LocKey) -> Vec<i64> {
+        match self.domains.get(key) {
+            Some(d) => d.iter().copied().collect(),
+            None => vec![self.inits.get(&key.root).copied().unwrap_or(0)],
+        }
+    }
+
+    fn initial_regs(&mut self, t: usize) -> HashMap<String, Val> {
+        let mut regs = HashMap::new();
+        let items: Vec<InitItem> = self.lit.init.clone();
+        for item in &items {
+            match item {
+                InitItem::Register { thread, reg, value, .. } if *thread == t => {
+                    regs.insert(reg.clone(), Val::konst(*value));
+                }
+                InitItem::RegisterAddress { thread, reg, location, .. } if *thread == t => {
+                    self.resolve_name(location);
+                    regs.insert(reg.clone(), Val { v: V::Addr(location.clone(), 0), deps: BTreeSet::new() });
+                }
+                _ => {}
+            }
+        }
+        regs
+    }
+
+    /// All complete paths of thread `t`, and whether the unroll bound cut some.
+    fn explore_thread(&mut self, t: usize) -> Result<(Vec<FinishedPath>, bool)> {
+        let code = &self.lit.code[t];
+        let mut labels = HashMap::new();
+        for (i, ins) in code.iter().enumerate() {
+            if let InstrKind::Label(l) = &ins.kind {
+                if labels.insert(l.clone(), i).is_some() {
+                    return Err(Error::input(format!("label `{}` is defined twice in thread P{}", l, t), ins.span));
+                }
+            }
+        }
+        for ins in code {
+            if let InstrKind::Branch { target, .. } = &ins.kind {
+                if !labels.contains_key(target) {
+                    return Err(Error::input(format!("branch to undefined label `{}` in thread P{}", target, t), ins.span));
+                }
+            }
+        }
+        let start = PathState {
+            pc: 0,
+            regs: self.initial_regs(t),
+            events: Vec::new(),
+            visits: HashMap::new(),
+            ctrl: BTreeSet::new(),
+            bar_gen: HashMap::new(),
+            cluster_arrivals: 0,
+            cluster_waits: 0,
+        };
+        let mut work = vec![start];
+        let mut done = Vec::new();
+        let mut cut = false;
+        let mut steps: usize = 0;
+        while let Some(mut st) = work.pop() {
+            steps += 1;
+            if steps > 1_000_000 {
+                return Err(Error::limit(format!("thread P{} has too many paths to explore (over 1,000,000 steps)", t)));
+            }
+            if st.pc >= code.len() {
+                done.push(FinishedPath { events: st.events, regs: st.regs });
+                if done.len() > self.opts.max_traces {
+                    return Err(Error::limit(format!(
+                        "thread P{} has more than {} paths (raise --max-traces or simplify the test)",
+                        t, self.opts.max_traces
+                    )));
+                }
+                continue;
+            }
+            let visits = st.visits.entry(st.pc).or_insert(0);
+            *visits += 1;
+            if *visits > self.opts.unroll + 1 {
+                cut = true;
+                continue;
+            }
+            let ins = &code[st.pc];
+            match self.step(t, &mut st, ins)? {
+                Step::Next => {
+                    st.pc += 1;
+                    work.push(st);
+                }
+                Step::Jump(label) => {
+                    st.pc = labels[&label];
+                    work.push(st);
+                }
+                Step::Continue(children) => work.extend(children),
+                Step::Fork(children) => {
+                    // Re-run the same instruction with the read made concrete.
+                    for mut c in children {
+                        if let Some(v) = c.visits.get_mut(&c.pc) {
+                            *v -= 1;
+                        }
+                        work.push(c);
+                    }
+                }
+            }
+        }
+        done.reverse();
+        Ok((done, cut))
+    }
+
+    /// Fork `st` over the values of the free read `i`.
+    fn fork_read(&self, st: &PathState, i: usize) -> Step {
+        let key = match &st.events[i].kind {
+            DraftKind::Mem { key, .. } => key.clone(),
+            DraftKind::Other(_) => unreachable_key(),
+        };
+        let mut children = Vec::new();
+        for d in self.domain(&key) {
+            let mut c = st.clone();
+            if let DraftKind::Mem { access, .. } = &mut c.events[i].kind {
+                access.read_value = Some(d);
+            }
+            for val in c.regs.values_mut() {
+                if val.v == V::Free(i) {
+                    val.v = V::Const(d);
+                }
+            }
+            children.push(c);
+        }
+        Step::Fork(children)
+    }
+
+    fn operand(&self, st: &PathState, op: &Operand) -> Val {
+        match op {
+            Operand::Imm(c) => Val::konst(*c),
+            Operand::Reg(r) => st.regs.get(r).cloned().unwrap_or_else(|| Val::konst(0)),
+            Operand::Sym(s) => Val { v: V::Addr(s.clone(), 0), deps: BTreeSet::new() },
+        }
+    }
+
+    /// The operand as an integer, or the read to fork on.
+    fn concrete(&self, st: &PathState, op: &Operand, span: Span) -> Result<std::result::Result<(i64, BTreeSet<usize>), usize>> {
+        let v = self.operand(st, op);
+        match v.v {
+            V::Const(c) => Ok(Ok((c, v.deps))),
+            V::Free(i) => Ok(Err(i)),
+            V::Addr(name, off) => {
+                let idx = self.names.keys().position(|n| *n == name).unwrap_or(0);
+                let _ = span;
+                Ok(Ok((address_number(idx, off), v.deps)))
+            }
+        }
+    }
+
+    fn step(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
+        macro_rules! conc {
+            ($op:expr) => {
+                match self.concrete(st, $op, ins.span)? {
+                    Ok(x) => x,
+                    Err(i) => return Ok(self.fork_read(st, i)),
+                }
+            };
+        }
+        match &ins.kind {
+            InstrKind::Label(_) | InstrKind::Nop => Ok(Step::Next),
+            InstrKind::Alu { op, dst, srcs } => {
+                if *op == AluOp::Mov && srcs.len() == 1 {
+                    let v = self.operand(st, &srcs[0]);
+                    st.regs.insert(dst.clone(), v);
+                    return Ok(Step::Next);
+                }
+                // Address arithmetic: address + constant stays an address.
+                if matches!(op, AluOp::Add | AluOp::Sub) && srcs.len() == 2 {
+                    let a = self.operand(st, &srcs[0]);
+                    if let V::Addr(name, off) = a.v.clone() {
+                        let (b, bdeps) = conc!(&srcs[1]);
+                        let mut deps = a.deps.clone();
+                        deps.extend(bdeps);
+                        let off = if *op == AluOp::Add { off.wrapping_add(b) } else { off.wrapping_sub(b) };
+                        st.regs.insert(dst.clone(), Val { v: V::Addr(name, off), deps });
+                        return Ok(Step::Next);
+                    }
+                }
+                let mut vals = Vec::new();
+                let mut deps = BTreeSet::new();
+                for s in srcs {
+                    let (c, d) = conc!(s);
+                    vals.push(c);
+                    deps.extend(d);
+                }
+                let r = alu(*op, &vals).ok_or_else(|| Error::input(format!("`{}`: wrong number of operands or division by zero", ins.text), ins.span))?;
+                st.regs.insert(dst.clone(), Val { v: V::Const(r), deps });
+                Ok(Step::Next)
+            }
+            InstrKind::Setp { cmp, dst, a, b } => {
+                let (x, mut d) = conc!(a);
+                let (y, d2) = conc!(b);
+                d.extend(d2);
+                st.regs.insert(dst.clone(), Val { v: V::Const(compare(*cmp, x, y) as i64), deps: d });
+                Ok(Step::Next)
+            }
+            InstrKind::Selp { dst, a, b, pred } => {
+                let (p, pd) = conc!(pred);
+                let mut v = if p != 0 { self.operand(st, a) } else { self.operand(st, b) };
+                v.deps.extend(pd);
+                st.regs.insert(dst.clone(), v);
+                Ok(Step::Next)
+            }
+            InstrKind::Branch { cond, target } => {
+                let taken = match cond {
+                    BranchCond::Always => true,
+                    BranchCond::Pred { reg, negated } => {
+                        let (p, d) = conc!(&Operand::Reg(reg.clone()));
+                        st.ctrl.extend(d);
+                        (p != 0) != *negated
+                    }
+                    BranchCond::Compare { cmp, a, b } => {
+                        let (x, mut d) = conc!(a);
+                        let (y, d2) = conc!(b);
+                        d.extend(d2);
+                        st.ctrl.extend(d);
+                        compare(*cmp, x, y)
+                    }
+                };
+                Ok(if taken { Step::Jump(target.clone()) } else { Step::Next })
+            }
+            InstrKind::Load { sem, scope, proxy, dst, addr, size, shared } => {
+                let (key, vaddr, adeps) = match self.address(st, t, addr, *shared, ins)? {
+                    Ok(x) => x,
+                    Err(i) => return Ok(self.fork_read(st, i)),
+                };
+                let (msem, mscope) = normalize(*sem, *scope, Scope::Sys);
+                let access = Access {
+                    loc: 0,
+                    vaddr,
+                    proxy: *proxy,
+                    size: *size,
+                    sem: msem,
+                    scope: mscope,
+                    reads: true,
+                    writes: false,
+                    atomic: false,
+                    is_red: false,
+                    read_value: None,
+                    write_value: 0,
+                };
+                let idx = self.push_mem(st, key, access, adeps, ins);
+                st.regs.insert(dst.clone(), Val::free(idx));
+                Ok(Step::Next)
+            }
+            InstrKind::Store { sem, scope, proxy, addr, src, size, shared } => {
+                let (value, vdeps) = conc!(src);
+                let (key, vaddr, mut deps) = match self.address(st, t, addr, *shared, ins)? {
+                    Ok(x) => x,
+                    Err(i) => return Ok(self.fork_read(st, i)),
+                };
+                deps.extend(vdeps);
+                let (msem, mscope) = normalize(*sem, *scope, Scope::Sys);
+                let access = Access {
+                    loc: 0,
+                    vaddr,
+                    proxy: *proxy,
+                    size: *size,
+                    sem: msem,
+                    scope: mscope,
+                    reads: false,
+                    writes: true,
+                    atomic: false,
+                    is_red: false,
+                    read_value: None,
+                    write_value: value,
+                };
+                self.push_mem(st, key, access, deps, ins);
+                Ok(Step::Next)
+            }
+            InstrKind::Atomic { sem, scope, proxy, op, dst, addr, operands, size, shared } => {
+                self.atomic(t, st, ins, (*sem, *scope, *proxy, *op, *size, *shared), dst, addr, operands)
+            }
+            InstrKind::Fence { sem, scope } => {
+                self.push_other(st, EventKind::Fence { sem: *sem, scope: *scope }, ins);
+                Ok(Step::Next)
+            }
+            InstrKind::ProxyFence { proxy } => {
+                self.push_other(st, EventKind::ProxyFence { proxy: *proxy }, ins);
+                Ok(Step::Next)
+            }
+            InstrKind::Barrier { op, id, logical, count, red } => {
+                let (idv, mut deps) = conc!(id);
+                let logical_v = match logical {
+                    Some(l) => {
+                        let (v, d) = conc!(l);
+                        deps.extend(d);
+                        Some(v)
+                    }
+                    None => None,
+                };
+                let expected = match count {
+                    BarrierCount::AllThreadsInCta => Expected::Count(self.cta_size(t)),
+                    BarrierCount::Arrivals => Expected::Arrivals,
+                    BarrierCount::Count(n) => {
+                        let (v, _) = conc!(n);
+                        if v < 1 || v > 1024 {
+                            return Err(Error::input(format!("barrier thread count {} is out of range (1 to 1024)", v), ins.span));
+                        }
+                        Expected::Count(v as usize)
+                    }
+                };
+                if !(0..=15).contains(&idv) {
+                    return Err(Error::input(format!("barrier id {} is out of range (0 to 15)", idv), ins.span));
+                }
+                if red.is_some() {
+                    return Err(Error::input("bar.red is not supported: its result depends on other threads' predicates, which this checker does not model", ins.span));
+                }
+                let _ = deps;
+                let gen = st.bar_gen.entry((idv, logical_v)).or_insert(0);
+                let key = BarrierKey { cta: self.placements[t].cta, id: idv, logical: logical_v, generation: *gen };
+                *gen += 1;
+                self.push_other(st, EventKind::BarrierArrive { key: key.clone(), expected }, ins);
+                if *op != BarrierOp::Arrive {
+                    self.push_other(st, EventKind::BarrierWait { key, expected }, ins);
+                }
+                Ok(Step::Next)
+            }
+            InstrKind::ClusterBarrier { arrive, relaxed } => {
+                let cluster = self.placements[t].cluster;
+                if *arrive {
+                    let generation = st.cluster_arrivals;
+                    st.cluster_arrivals += 1;
+                    self.push_other(st, EventKind::ClusterArrive { cluster, generation, relaxed: *relaxed }, ins);
+                } else {
+                    let generation = st.cluster_waits;
+                    st.cluster_waits += 1;
+                    if st.cluster_waits > st.cluster_arrivals {
+                        return Err(Error::input("barrier.cluster.wait without a preceding barrier.cluster.arrive in this thread", ins.span));
+                    }
+                    self.push_other(st, EventKind::ClusterWait { cluster, generation }, ins);
+                }
+                Ok(Step::Next)
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn atomic(
+        &mut self,
+        t: usize,
+        st: &mut PathState,
+        ins: &ast::Instr,
+        q: (Sem, Option<Scope>, Proxy, AtomOp, u8, bool),
+        dst: &Option<String>,
+        addr: &ast::Addr,
+        operands: &[Operand],
+    ) -> Result<Step> {
+        let (sem, scope, proxy, op, size, shared) = q;
+        let mut vals = Vec::new();
+        let mut deps = BTreeSet::new();
+        for o in operands {
+            match self.concrete(st, o, ins.span)? {
+                Ok((c, d)) => {
+                    vals.push(c);
+                    deps.extend(d);
+                }
+                Err(i) => return Ok(self.fork_read(st, i)),
+            }
+        }
+        let (key, vaddr, adeps) = match self.address(st, t, addr, shared, ins)? {
+            Ok(x) => x,
+            Err(i) => return Ok(self.fork_read(st, i)),
+        };
+        deps.extend(adeps);
+        // atom/red without .sem are .relaxed, without .scope are .gpu.
+        let sem = if sem == Sem::Weak { Sem::Relaxed } else { sem };
+        let (msem, mscope) = normalize(sem, scope, Scope::Gpu);
+        let is_red = dst.is_none();
+        // exch writes its operand whatever it reads: the read can stay symbolic.
+        if op == AtomOp::Exch {
+            let value = *vals.first().ok_or_else(|| Error::input("exch needs a value operand", ins.span))?;
+            let access = mk_rmw(vaddr, proxy, size, msem, mscope, is_red, None, Some(value));
+            let idx = self.push_mem(st, key, access, deps, ins);
+            if let Some(d) = dst {
+                st.regs.insert(d.clone(), Val::free(idx));
+            }
+            return Ok(Step::Next);
+        }
+        // Other operations need the value read: one path per possible value.
+        let mut children = Vec::new();
+        for old in self.domain(&key) {
+            let new = rmw_result(op, old, &vals).ok_or_else(|| Error::input(format!("`{}`: wrong number of operands for atom.{:?}", ins.text, op).to_lowercase(), ins.span))?;
+            let mut c = st.clone();
+            let access = mk_rmw(vaddr.clone(), proxy, size, msem, mscope, is_red, Some(old), new);
+            let idx = self.push_mem(&mut c, key.clone(), access, deps.clone(), ins);
+            if let Some(d) = dst {
+                let mut v = Val::konst(old);
+                v.deps.insert(idx);
+                c.regs.insert(d.clone(), v);
+            }
+            c.pc += 1;
+            children.push(c);
+        }
+        Ok(Step::Continue(children))
+    }
+
+    /// Resolve an address operand to a location key and virtual address.
+    #[allow(clippy::type_complexity)]
+    fn address(
+        &mut self,
+        st: &PathState,
+        t: usize,
+        addr: &ast::Addr,
+        shared: bool,
+        ins: &ast::Instr,
+    ) -> Result<std::result::Result<(LocKey, String, BTreeSet<usize>), usize>> {
+        let (name, off, deps) = match &addr.base {
+            AddrBase::Sym(s) => (s.clone(), addr.offset, BTreeSet::new()),
+            AddrBase::Reg(r) => {
+                let v = st.regs.get(r).cloned().unwrap_or_else(|| Val::konst(0));
+                match v.v {
+                    V::Addr(name, o) => (name, o + addr.offset, v.deps),
+                    V::Free(i) => return Ok(Err(i)),
+                    V::Const(_) => {
+                        return Err(Error::input(
+                            format!("register `{}` does not hold an address here (initialise it with `P{}:{} = x` or `mov {}, x`)", r, t, r, r),
+                            ins.span,
+                        ))
+                    }
+                }
+            }
+        };
+        let info = self.resolve_name(&name);
+        let shared_cluster = if shared { Some(self.placements[t].cluster) } else { None };
+        let key = LocKey { root: info.root.clone(), offset: off, shared_cluster };
+        let vaddr = if off == 0 { info.vaddr.clone() } else { format!("{}+{}", info.vaddr, off) };
+        Ok(Ok((key, vaddr, deps)))
+    }
+
+    fn push_mem(&self, st: &mut PathState, key: LocKey, access: Access, mut deps: BTreeSet<usize>, ins: &ast::Instr) -> usize {
+        deps.extend(st.ctrl.iter().copied());
+        st.events.push(DraftEvent { kind: DraftKind::Mem { key, access }, text: ins.text.clone(), line: ins.span.line, deps });
+        st.events.len() - 1
+    }
+
+    fn push_other(&self, st: &mut PathState, kind: EventKind, ins: &ast::Instr) {
+        let deps = st.ctrl.clone();
+        st.events.push(DraftEvent { kind: DraftKind::Other(kind), text: ins.text.clone(), line: ins.span.line, deps });
+    }
+
+    fn cta_size(&self, t: usize) -> usize {
+        let cta = self.placements[t].cta;
+        self.placements.iter().filter(|p| p.cta == cta).count()
+    }
+
+    /// Number everything and produce the program.
+    fn assemble(self, paths: Vec<Vec<FinishedPath>>, unroll_hit: bool) -> Result<Program> {
+        let lit = self.lit;
+        // Locations: every key seen, plus declared variables never accessed.
+        let mut keys: BTreeSet<LocKey> = BTreeSet::new();
+        for name in self.inits.keys() {
+            keys.insert(LocKey { root: name.clone(), offset: 0, shared_cluster: None });
+        }
+        for tp in &paths {
+            for p in tp {
+                for e in &p.events {
+                    if let DraftKind::Mem { key, .. } = &e.kind {
+                        keys.insert(key.clone());
+                    }
+                }
+            }
+        }
+        let keys: Vec<LocKey> = keys.into_iter().collect();
+        let key_index: HashMap<LocKey, usize> = keys.iter().cloned().enumerate().map(|(i, k)| (k, i)).collect();
+        let mut locations: Vec<Location> = keys
+            .iter()
+            .map(|k| Location { name: k.display(), init: self.inits.get(&k.root).copied().unwrap_or(0), sizes: Vec::new() })
+            .collect();
+        let mut events = Vec::new();
+        let mut init_events = Vec::new();
+        for (l, loc) in locations.iter().enumerate() {
+            init_events.push(events.len());
+            events.push(Event {
+                id: events.len(),
+                thread: None,
+                trace: None,
+                po: 0,
+                init_loc: Some(l),
+                kind: EventKind::Init,
+                text: format!("init {} = {}", loc.name, loc.init),
+                line: 0,
+            });
+        }
+        let mut traces = Vec::new();
+        let mut threads = Vec::new();
+        for (t, tp) in paths.into_iter().enumerate() {
+            let mut tids = Vec::new();
+            for p in tp {
+                let tid = traces.len();
+                let base = events.len();
+                let mut evs = Vec::new();
+                let mut deps = Vec::new();
+                for (i, d) in p.events.into_iter().enumerate() {
+                    let id = base + i;
+                    let kind = match d.kind {
+                        DraftKind::Mem { key, mut access } => {
+                            access.loc = key_index[&key];
+                            let sizes = &mut locations[access.loc].sizes;
+                            if !sizes.contains(&access.size) {
+                                sizes.push(access.size);
+                            }
+                            EventKind::Mem(access)
+                        }
+                        DraftKind::Other(k) => k,
+                    };
+                    for r in d.deps {
+                        if r != i {
+                            deps.push((base + r, id));
+                        }
+                    }
+                    events.push(Event { id, thread: Some(t), trace: Some(tid), po: i, init_loc: None, kind, text: d.text, line: d.line });
+                    evs.push(id);
+                }
+                let mut regs = BTreeMap::new();
+                for (r, v) in p.regs {
+                    let rv = match v.v {
+                        V::Const(c) => RegValue::Const(c),
+                        V::Free(i) => RegValue::ReadOf(base + i),
+                        V::Addr(name, off) => {
+                            let idx = self.names.keys().position(|n| *n == name).unwrap_or(0);
+                            RegValue::Const(address_number(idx, off))
+                        }
+                    };
+                    regs.insert(r, rv);
+                }
+                traces.push(Trace { id: tid, thread: t, events: evs, regs, deps });
+                tids.push(tid);
+            }
+            if tids.is_empty() {
+                return Err(Error::limit(format!(
+                    "every path of thread P{} runs past the unroll bound ({}); raise --unroll",
+                    t, self.opts.unroll
+                )));
+            }
+            threads.push(Thread { id: t, placement: self.placements[t], traces: tids });
+        }
+        if events.len() > self.opts.max_events {
+            return Err(Error::limit(format!(
+                "the test has {} events over all paths, more than --max-events {}",
+                events.len(),
+                self.opts.max_events
+            )));
+        }
+        let mixed_size = detect_mixed_size(&keys, &locations);
+        let mut loc_names = BTreeMap::new();
+        for (name, info) in &self.names {
+            if let Some(&i) = key_index.get(&LocKey { root: info.root.clone(), offset: 0, shared_cluster: None }) {
+                loc_names.insert(name.clone(), i);
+            }
+        }
+        for (i, l) in locations.iter().enumerate() {
+            loc_names.entry(l.name.clone()).or_insert(i);
+        }
+        let ncta = self.placements.iter().map(|p| p.cta).max().map_or(0, |m| m + 1);
+        let ncl = self.placements.iter().map(|p| p.cluster).max().map_or(0, |m| m + 1);
+        let mut cta_sizes = vec![0; ncta];
+        let mut cluster_sizes = vec![0; ncl];
+        for p in &self.placements {
+            cta_sizes[p.cta] += 1;
+            cluster_sizes[p.cluster] += 1;
+        }
+        let observables = observables_of(lit);
+        check_observables(lit, &loc_names)?;
+        Ok(Program {
+            name: lit.name.clone(),
+            threads,
+            traces,
+            events,
+            locations,
+            loc_names,
+            init_events,
+            cta_sizes,
+            cluster_sizes,
+            quantifier: lit.condition.quantifier,
+            condition: lit.condition.prop.clone(),
+            condition_text: lit.condition.text.clone(),
+            filter: lit.filter.clone(),
+            observables,
+            flags: BuildFlags { unroll_bound_hit: unroll_hit, mixed_size },
+        })
+    }
+}
+
+enum Step {
+    Next,
+    Jump(String),
+    /// Continue with these states (each re-runs the instruction at its pc).
+    Fork(Vec<PathState>),
+    /// Continue with these states, which already executed the instruction.
+    Continue(Vec<PathState>),
+}
+
+fn unreachable_key() -> LocKey {
+    LocKey { root: String::new(), offset: 0, shared_cluster: None }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn mk_rmw(vaddr: String, proxy: Proxy, size: u8, sem: MemSem, scope: Scope, is_red: bool, old: Option<i64>, new: Option<i64>) -> Access {
+    Access {
+        loc: 0,
+        vaddr,
+        proxy,
+        size,
+        sem,
+        scope,
+        reads: true,
+        writes: new.is_some(),
+        atomic: true,
+        is_red,
+        read_value: old,
+        write_value: new.unwrap_or(0),
+    }
+}
+
+/// The value an atomic operation writes after reading `old`; `None` when it does
+/// not write (a failing cas). Outer `None`: wrong operand count.
+fn rmw_result(op: AtomOp, old: i64, vals: &[i64]) -> Option<Option<i64>> {
+    let b = vals.first().copied();
+    Some(match op {
+        AtomOp::Add => Some(old.wrapping_add(b?)),
+        // inc/dec without a bound (as in the ISA's atomicity example) do not wrap.
+        AtomOp::Inc => Some(match b {
+            Some(b) if old >= b => 0,
+            _ => old.wrapping_add(1),
+        }),
+        AtomOp::Dec => Some(match b {
+            Some(b) if old == 0 || old > b => b,
+            _ => old.wrapping_sub(1),
+        }),
+        AtomOp::Exch => Some(b?),
+        AtomOp::Cas => {
+            let (cmp, new) = (b?, *vals.get(1)?);
+            if old == cmp {
+                Some(new)
+            } else {
+                None
+            }
+        }
+        AtomOp::And => Some(old & b?),
+        AtomOp::Or => Some(old | b?),
+        AtomOp::Xor => Some(old ^ b?),
+        AtomOp::Min => Some(old.min(b?)),
+        AtomOp::Max => Some(old.max(b?)),
+    })
+}
+
+fn alu(op: AluOp, v: &[i64]) -> Option<i64> {
+    let a = *v.first()?;
+    let b = v.get(1).copied();
+    Some(match op {
+        AluOp::Mov => a,
+        AluOp::Not => !a,
+        AluOp::Neg => a.wrapping_neg(),
+        AluOp::Add => a.wrapping_add(b?),
+        AluOp::Sub => a.wrapping_sub(b?),
+        AluOp::Mul => a.wrapping_mul(b?),
+        AluOp::Div => a.checked_div(b?)?,
+        AluOp::Rem => a.checked_rem(b?)?,
+        AluOp::And => a & b?,
+        AluOp::Or => a | b?,
+        AluOp::Xor => a ^ b?,
+        AluOp::Shl => a.wrapping_shl(b? as u32),
+        AluOp::Shr => a.wrapping_shr(b? as u32),
+        AluOp::Min => a.min(b?),
+        AluOp::Max => a.max(b?),
+    })
+}
+
+fn compare(c: Cmp, a: i64, b: i64) -> bool {
+    match c {
+        Cmp::Eq => a == b,
+        Cmp::Ne => a != b,
+        Cmp::Lt => a < b,
+        Cmp::Le => a <= b,
+        Cmp::Gt => a > b,
+        Cmp::Ge => a >= b,
+    }
+}
+
+/// `.volatile` and `.mmio` are relaxed at system scope (8.4.1, 8.4.2); a strong
+/// operation without a scope gets `default`.
+fn normalize(sem: Sem, scope: Option<Scope>, default: Scope) -> (MemSem, Scope) {
+    match sem {
+        Sem::Weak => (MemSem::Weak, scope.unwrap_or(Scope::Sys)),
+        Sem::Volatile | Sem::Mmio => (MemSem::Relaxed, Scope::Sys),
+        Sem::Relaxed => (MemSem::Relaxed, scope.unwrap_or(default)),
+        Sem::Acquire => (MemSem::Acquire, scope.unwrap_or(default)),
+        Sem::Release => (MemSem::Release, scope.unwrap_or(default)),
+        Sem::AcqRel => (MemSem::AcqRel, scope.unwrap_or(default)),
+    }
+}
+
+/// Globally unique CTA and cluster numbers. Without `cluster`, each CTA is its own cluster.
+fn place_threads(lit: &Litmus) -> Vec<Placement> {
+    let mut ctas: BTreeMap<(u32, Option<u32>, u32), usize> = BTreeMap::new();
+    let mut clusters: BTreeMap<(u32, Option<u32>, Option<u32>), usize> = BTreeMap::new();
+    lit.threads
+        .iter()
+        .map(|h| {
+            let n = ctas.len();
+            let cta = *ctas.entry((h.gpu, h.cluster, h.cta)).or_insert(n);
+            let ckey = match h.cluster {
+                Some(k) => (h.gpu, Some(k), None),
+                None => (h.gpu, None, Some(h.cta)),
+            };
+            let n = clusters.len();
+            let cluster = *clusters.entry(ckey).or_insert(n);
+            Placement { cta, cluster, gpu: h.gpu }
+        })
+        .collect()
+}
+
+fn detect_mixed_size(keys: &[LocKey], locs: &[Location]) -> bool {
+    for (i, a) in keys.iter().enumerate() {
+        if locs[i].sizes.len() > 1 {
+            return true;
+        }
+        let asz = locs[i].sizes.iter().copied().max().unwrap_or(4) as i64;
+        for (j, b) in keys.iter().enumerate() {
+            if i != j && a.root == b.root && a.shared_cluster == b.shared_cluster && a.offset < b.offset && b.offset < a.offset + asz {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// The observables of the final states: condition, filter and `locations`, in order of appearance.
+fn observables_of(lit: &Litmus) -> Vec<Observable> {
+    let mut out: Vec<Observable> = Vec::new();
+    for o in &lit.locations {
+        if !out.contains(o) {
+            out.push(o.clone());
+        }
+    }
+    fn walk(p: &Prop, out: &mut Vec<Observable>) {
+        match p {
+            Prop::True | Prop::False => {}
+            Prop::Eq(a, b) | Prop::Ne(a, b) => {
+                for t in [a, b] {
+                    if let ast::Term::Obs(o, _) = t {
+                        if !out.contains(o) {
+                            out.push(o.clone());
+                        }
+                    }
+                }
+            }
+            Prop::Not(a) => walk(a, out),
+            Prop::And(a, b) | Prop::Or(a, b) | Prop::Implies(a, b) => {
+                walk(a, out);
+                walk(b, out);
+            }
+        }
+    }
+    walk(&lit.condition.prop, &mut out);
+    if let Some(f) = &lit.filter {
+        walk(f, &mut out);
+    }
+    out
+}
+
+/// Locations named in the condition must exist in the test.
+fn check_observables(lit: &Litmus, loc_names: &BTreeMap<String, LocId>) -> Result<()> {
+    fn walk(p: &Prop, names: &BTreeMap<String, LocId>) -> Result<()> {
+        match p {
+            Prop::True | Prop::False => Ok(()),
+            Prop::Eq(a, b) | Prop::Ne(a, b) => {
+                for t in [a, b] {
+                    if let ast::Term::Obs(Observable::Loc(l), sp) = t {
+                        if !names.contains_key(l) {
+                            return Err(Error::input(format!("location `{}` is neither declared nor used by any thread", l), *sp));
+                        }
+                    }
+                }
+                Ok(())
+            }
+            Prop::Not(a) => walk(a, names),
+            Prop::And(a, b) | Prop::Or(a, b) | Prop::Implies(a, b) => {
+                walk(a, names)?;
+                walk(b, names)
+            }
+        }
+    }
+    walk(&lit.condition.prop, loc_names)?;
+    if let Some(f) = &lit.filter {
+        walk(f, loc_names)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,265 @@
+//! AST -> program: threads placed in CTAs/clusters/GPUs, each with its finite set of
+//! traces (control-flow paths, loops unrolled), and the events every trace performs.
+//!
+//! Both engines (`sat` and `reference`) start from a [`Program`]; nothing here
+//! knows about the model's relations.
+
+pub mod build;
+pub mod value;
+
+use crate::ast::{FenceSem, Observable, Prop, Proxy, Quantifier, Scope};
+use std::collections::BTreeMap;
+
+pub use build::{build_program, BuildOptions};
+
+pub type EventId = usize;
+pub type TraceId = usize;
+pub type LocId = usize;
+
+/// Where a thread runs (ISA 8.5): globally unique CTA and cluster numbers, and its GPU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Placement {
+    pub cta: usize,
+    pub cluster: usize,
+    pub gpu: u32,
+}
+
+impl Placement {
+    /// The threads of `scope` as seen from this thread include `other` (Table 21).
+    pub fn scope_includes(&self, scope: Scope, other: &Placement) -> bool {
+        match scope {
+            Scope::Cta => self.cta == other.cta,
+            Scope::Cluster => self.cluster == other.cluster,
+            Scope::Gpu => self.gpu == other.gpu,
+            Scope::Sys => true,
+        }
+    }
+}
+
+/// A physical memory location (ISA 8.2): a declared variable at a byte offset.
+/// Shared-memory variables get one location per cluster (8.3).
+#[derive(Clone, Debug)]
+pub struct Location {
+    /// Display name: `x`, `x+4`, or `x@cluster1` for shared memory.
+    pub name: String,
+    pub init: i64,
+    /// The access sizes seen on this location (more than one: mixed-size).
+    pub sizes: Vec<u8>,
+}
+
+/// Strength of a memory operation after normalisation: `.volatile` and `.mmio`
+/// are relaxed at `.sys` scope (8.4.1, 8.4.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MemSem {
+    Weak,
+    Relaxed,
+    Acquire,
+    Release,
+    AcqRel,
+}
+
+impl MemSem {
+    pub fn is_strong(self) -> bool {
+        self != MemSem::Weak
+    }
+    pub fn is_release(self) -> bool {
+        matches!(self, MemSem::Release | MemSem::AcqRel)
+    }
+    pub fn is_acquire(self) -> bool {
+        matches!(self, MemSem::Acquire | MemSem::AcqRel)
+    }
+}
+
+/// One memory access of an event (ISA 8.2, 8.4).
+#[derive(Clone, Debug)]
+pub struct Access {
+    pub loc: LocId,
+    /// The virtual address used: two accesses to one location through different
+    /// virtual addresses are aliases (8.2.2).
+    pub vaddr: String,
+    pub proxy: Proxy,
+    pub size: u8,
+    pub sem: MemSem,
+    /// Meaningful only for strong operations.
+    pub scope: Scope,
+    /// Performs a read (ld, atom, red).
+    pub reads: bool,
+    /// Performs a write (st, atom/red that write; a failing cas does not).
+    pub writes: bool,
+    /// `atom` or `red` (8.4: atomic operation).
+    pub atomic: bool,
+    /// `red`: its read never forms an acquire pattern (8.11.1).
+    pub is_red: bool,
+    /// The value this trace assumes the read returns; `None` when any value will do.
+    pub read_value: Option<i64>,
+    /// The value written, when `writes`.
+    pub write_value: i64,
+}
+
+/// Identifies the instances of one CTA barrier: the CTA, the barrier (id and the
+/// corpus form's second operand) and the generation (the k-th use by a thread).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BarrierKey {
+    pub cta: usize,
+    pub id: i64,
+    pub logical: Option<i64>,
+    pub generation: usize,
+}
+
+/// How many arrivals a barrier generation needs before waiting threads continue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Expected {
+    Count(usize),
+    /// Every thread that arrives at this generation in the execution (corpus form).
+    Arrivals,
+}
+
+#[derive(Clone, Debug)]
+pub enum EventKind {
+    /// The hypothetical initial write W0 of a location (8.2.6).
+    Init,
+    Mem(Access),
+    /// `fence.sc`, `fence.acq_rel`, `fence.acquire`, `fence.release` (membar = fence.sc).
+    Fence { sem: FenceSem, scope: Scope },
+    /// `fence.proxy.*`; `Generic` stands for `fence.proxy.alias`.
+    ProxyFence { proxy: Proxy },
+    /// The arrive half of a CTA barrier operation.
+    BarrierArrive { key: BarrierKey, expected: Expected },
+    /// The wait half of `bar.sync` / `bar.red` (follows its arrive in program order).
+    BarrierWait { key: BarrierKey, expected: Expected },
+    /// `barrier.cluster.arrive`: generation k of the thread's cluster.
+    ClusterArrive { cluster: usize, generation: usize, relaxed: bool },
+    /// `barrier.cluster.wait`.
+    ClusterWait { cluster: usize, generation: usize },
+}
+
+#[derive(Clone, Debug)]
+pub struct Event {
+    pub id: EventId,
+    /// `None` for initial writes.
+    pub thread: Option<usize>,
+    pub trace: Option<TraceId>,
+    /// Position in its trace (program order).
+    pub po: usize,
+    /// For `Init`: the location written.
+    pub init_loc: Option<LocId>,
+    pub kind: EventKind,
+    /// The instruction text and source line, for reports.
+    pub text: String,
+    pub line: usize,
+}
+
+impl Event {
+    pub fn access(&self) -> Option<&Access> {
+        match &self.kind {
+            EventKind::Mem(a) => Some(a),
+            _ => None,
+        }
+    }
+    /// The location written, for writes and initial writes.
+    pub fn write_loc(&self) -> Option<LocId> {
+        match &self.kind {
+            EventKind::Init => self.init_loc,
+            EventKind::Mem(a) if a.writes => Some(a.loc),
+            _ => None,
+        }
+    }
+    pub fn read_loc(&self) -> Option<LocId> {
+        match &self.kind {
+            EventKind::Mem(a) if a.reads => Some(a.loc),
+            _ => None,
+        }
+    }
+    pub fn written_value(&self, prog: &Program) -> Option<i64> {
+        match &self.kind {
+            EventKind::Init => self.init_loc.map(|l| prog.locations[l].init),
+            EventKind::Mem(a) if a.writes => Some(a.write_value),
+            _ => None,
+        }
+    }
+    pub fn is_fence_sc(&self) -> bool {
+        matches!(self.kind, EventKind::Fence { sem: FenceSem::Sc, .. })
+    }
+}
+
+/// The final value of a register in a trace.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RegValue {
+    Const(i64),
+    /// Whatever the read event returns.
+    ReadOf(EventId),
+}
+
+/// One control-flow path of a thread, with the values its reads are assumed to return.
+#[derive(Clone, Debug)]
+pub struct Trace {
+    pub id: TraceId,
+    pub thread: usize,
+    /// Events in program order.
+    pub events: Vec<EventId>,
+    pub regs: BTreeMap<String, RegValue>,
+    /// Dependencies (data, address, control) from a read to a later event (8.10.4).
+    pub deps: Vec<(EventId, EventId)>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Thread {
+    pub id: usize,
+    pub placement: Placement,
+    pub traces: Vec<TraceId>,
+}
+
+/// Things the build noticed that the result must say.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct BuildFlags {
+    /// Some paths were cut because a loop ran past the unroll bound.
+    pub unroll_bound_hit: bool,
+    /// Accesses overlap partially: the axioms do not apply to mixed-size races (8.7.2).
+    pub mixed_size: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct Program {
+    pub name: String,
+    pub threads: Vec<Thread>,
+    pub traces: Vec<Trace>,
+    pub events: Vec<Event>,
+    pub locations: Vec<Location>,
+    /// Location lookup by name (declared names and aliases resolve to their location).
+    pub loc_names: BTreeMap<String, LocId>,
+    /// Init event of each location.
+    pub init_events: Vec<EventId>,
+    /// Number of threads in each CTA (for barriers without a count).
+    pub cta_sizes: Vec<usize>,
+    pub cluster_sizes: Vec<usize>,
+    pub quantifier: Quantifier,
+    pub condition: Prop,
+    pub condition_text: String,
+    pub filter: Option<Prop>,
+    /// What a final state shows, in order.
+    pub observables: Vec<Observable>,
+    pub flags: BuildFlags,
+}
+
+impl Program {
+    pub fn event(&self, id: EventId) -> &Event {
+        &self.events[id]
+    }
+    pub fn placement(&self, e: &Event) -> Option<Placement> {
+        e.thread.map(|t| self.threads[t].placement)
+    }
+    /// Two events can both happen in one execution: not two different traces of one thread.
+    pub fn compatible(&self, a: EventId, b: EventId) -> bool {
+        let (ea, eb) = (&self.events[a], &self.events[b]);
+        match (ea.thread, eb.thread) {
+            (Some(ta), Some(tb)) if ta == tb => ea.trace == eb.trace,
+            _ => true,
+        }
+    }
+    /// `a` precedes `b` in program order (8.9.1).
+    pub fn po(&self, a: EventId, b: EventId) -> bool {
+        let (ea, eb) = (&self.events[a], &self.events[b]);
+        ea.trace.is_some() && ea.trace == eb.trace && ea.po < eb.po
+    }
+}

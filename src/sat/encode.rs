@@ -1,0 +1,824 @@
+//! The PTX model as clauses. Choices of the execution (trace per thread, rf, co,
+//! Fence-SC order, barrier matching) are free variables; derived relations (obs,
+//! sync, base causality, causality) are variables forced by Horn clauses from
+//! their definitions. Every axiom only ever forbids *more* when a derived
+//! relation grows, so the solver never gains by making one larger than its
+//! least fixpoint: satisfiability is exact (paper-notes/encoding.md).
+
+use super::formula::{Formula, B};
+use crate::ast::FenceSem;
+use crate::model::patterns::{acquire_patterns, release_patterns};
+use crate::model::proxy::{requirement, ProxyRequirement};
+use crate::model::strong::morally_strong;
+use crate::model::Axiom;
+use crate::program::{EventId, EventKind, Expected, LocId, Program};
+use std::collections::{BTreeMap, HashMap};
+
+pub type Rel = HashMap<(EventId, EventId), B>;
+
+pub struct Encoding<'p> {
+    pub p: &'p Program,
+    pub f: Formula,
+    /// One literal per trace: this trace is the thread's path.
+    pub trace: Vec<B>,
+    pub rf: Rel,
+    pub co: Rel,
+    pub fr: Rel,
+    pub sc: Rel,
+    pub bar_sync: Rel,
+    pub cluster_sync: Rel,
+    pub obs: Rel,
+    pub sw: Rel,
+    pub cb: Rel,
+    pub cause: Rel,
+    /// Candidate final write per location.
+    pub fin: BTreeMap<LocId, Vec<(EventId, B)>>,
+    /// Activation literal of each axiom (assumed true to enforce it).
+    pub act: BTreeMap<Axiom, B>,
+    /// Activation of barrier progress (no deadlocked execution is a final state).
+    pub act_progress: B,
+    /// Observable value literals: (observable index, value) -> literal.
+    pub obs_val: Vec<Vec<(i64, B)>>,
+    /// Per-read rf candidates (writes).
+    pub rf_cands: BTreeMap<EventId, Vec<EventId>>,
+}
+
+fn get(r: &Rel, a: EventId, b: EventId) -> B {
+    r.get(&(a, b)).copied().unwrap_or(B::F)
+}
+
+impl<'p> Encoding<'p> {
+    pub fn new(p: &'p Program) -> Self {
+        let mut e = Encoding {
+            p,
+            f: Formula::new(),
+            trace: Vec::new(),
+            rf: Rel::new(),
+            co: Rel::new(),
+            fr: Rel::new(),
+            sc: Rel::new(),
+            bar_sync: Rel::new(),
+            cluster_sync: Rel::new(),
+            obs: Rel::new(),
+            sw: Rel::new(),
+            cb: Rel::new(),
+            cause: Rel::new(),
+            fin: BTreeMap::new(),
+            act: BTreeMap::new(),
+            act_progress: B::T,
+            obs_val: Vec::new(),
+            rf_cands: BTreeMap::new(),
+        };
+        for ax in [Axiom::Coherence, Axiom::FenceSc, Axiom::Atomicity, Axiom::NoThinAir, Axiom::ScPerLocation, Axiom::Causality] {
+            let l = e.f.fresh();
+            e.act.insert(ax, l);
+        }
+        e.act_progress = e.f.fresh();
+        e.traces();
+        e.reads_from();
+        e.coherence_order();
+        e.from_reads();
+        e.fence_sc_order();
+        e.barriers();
+        e.observation();
+        e.synchronizes();
+        e.base_causality();
+        e.causality();
+        e.axioms();
+        e.final_values();
+        e
+    }
+
+    /// The event happens in the execution.
+    pub fn exec(&self, e: EventId) -> B {
+        match self.p.events[e].trace {
+            None => B::T,
+            Some(t) => self.trace[t],
+        }
+    }
+
+    fn ms(&self, a: EventId, b: EventId) -> bool {
+        morally_strong(self.p, &self.p.events[a], &self.p.events[b])
+    }
+
+    /// Each thread follows exactly one of its traces.
+    fn traces(&mut self) {
+        self.trace = vec![B::F; self.p.traces.len()];
+        for th in &self.p.threads {
+            if th.traces.len() == 1 {
+                self.trace[th.traces[0]] = B::T;
+                continue;
+            }
+            let lits: Vec<B> = th.traces.iter().map(|_| self.f.fresh()).collect();
+            for (&t, &l) in th.traces.iter().zip(&lits) {
+                self.trace[t] = l;
+            }
+            self.f.clause(&lits);
+            self.f.at_most_one(&lits);
+        }
+    }
+
+    /// Writes (initial ones included) to location `l`.
+    fn writes_to(&self, l: LocId) -> Vec<EventId> {
+        self.p.events.iter().filter(|e| e.write_loc() == Some(l)).map(|e| e.id).collect()
+    }
+
+    fn reads_of(&self, l: LocId) -> Vec<EventId> {
+        self.p.events.iter().filter(|e| e.read_loc() == Some(l)).map(|e| e.id).collect()
+    }
+
+    /// 8 (intro): each read returns the value of some write to the same location;
+    /// a trace that assumed a value can only read from writes of that value.
+    fn reads_from(&mut self) {
+        for l in 0..self.p.locations.len() {
+            let writes = self.writes_to(l);
+            for r in self.reads_of(l) {
+                let want = self.p.events[r].access().and_then(|a| a.read_value);
+                let mut lits = Vec::new();
+                let mut cands = Vec::new();
+                for &w in &writes {
+                    if w == r || !self.p.compatible(w, r) {
+                        continue;
+                    }
+                    if want.is_some() && self.p.events[w].written_value(self.p) != want {
+                        continue;
+                    }
+                    let v = self.f.fresh();
+                    self.f.implies(&[v], self.exec(w));
+                    self.f.implies(&[v], self.exec(r));
+                    self.rf.insert((w, r), v);
+                    lits.push(v);
+                    cands.push(w);
+                }
+                let mut c = lits.clone();
+                c.push(!self.exec(r));
+                self.f.clause(&c);
+                self.f.at_most_one(&lits);
+                self.rf_cands.insert(r, cands);
+            }
+        }
+    }
+
+    /// 8.9.6: a partial transitive order on overlapping writes, relating every
+    /// morally strong pair; the initial write precedes all others (8.2.6).
+    fn coherence_order(&mut self) {
+        for l in 0..self.p.locations.len() {
+            let init = self.p.init_events[l];
+            let ws: Vec<EventId> = self.writes_to(l).into_iter().filter(|&w| w != init).collect();
+            for &w in &ws {
+                let x = self.exec(w);
+                self.co.insert((init, w), x);
+            }
+            for &a in &ws {
+                for &b in &ws {
+                    if a != b && self.p.compatible(a, b) {
+                        let v = self.f.fresh();
+                        self.f.implies(&[v], self.exec(a));
+                        self.f.implies(&[v], self.exec(b));
+                        self.co.insert((a, b), v);
+                    }
+                }
+            }
+            for (i, &a) in ws.iter().enumerate() {
+                for &b in &ws[i + 1..] {
+                    if !self.p.compatible(a, b) {
+                        continue;
+                    }
+                    let (ab, ba) = (get(&self.co, a, b), get(&self.co, b, a));
+                    self.f.clause(&[!ab, !ba]);
+                    if self.ms(a, b) {
+                        let (xa, xb) = (self.exec(a), self.exec(b));
+                        self.f.clause(&[!xa, !xb, ab, ba]);
+                    }
+                }
+            }
+            for &a in &ws {
+                for &b in &ws {
+                    for &c in &ws {
+                        if a != b && b != c && a != c {
+                            let (ab, bc, ac) = (get(&self.co, a, b), get(&self.co, b, c), get(&self.co, a, c));
+                            if ab != B::F && bc != B::F {
+                                self.f.implies(&[ab, bc], ac);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// 8.9.7 (3): R precedes W in communication order when R reads from a write
+    /// that precedes W in coherence order ("from-reads").
+    fn from_reads(&mut self) {
+        let pairs: Vec<(EventId, Vec<EventId>)> = self.rf_cands.iter().map(|(r, c)| (*r, c.clone())).collect();
+        for (r, cands) in pairs {
+            let Some(l) = self.p.events[r].read_loc() else { continue };
+            for w in self.writes_to(l) {
+                if w == r || !self.p.compatible(w, r) {
+                    continue;
+                }
+                let mut v = None;
+                for &w0 in &cands {
+                    let co = get(&self.co, w0, w);
+                    if co == B::F {
+                        continue;
+                    }
+                    let lit = *v.get_or_insert_with(|| self.f.fresh());
+                    let rf = get(&self.rf, w0, r);
+                    self.f.implies(&[rf, co], lit);
+                }
+                if let Some(lit) = v {
+                    self.fr.insert((r, w), lit);
+                }
+            }
+        }
+    }
+
+    /// 8.9.3: an acyclic partial order relating every pair of morally strong fence.sc.
+    fn fence_sc_order(&mut self) {
+        let fences: Vec<EventId> = self.p.events.iter().filter(|e| e.is_fence_sc()).map(|e| e.id).collect();
+        for &a in &fences {
+            for &b in &fences {
+                if a != b && self.p.compatible(a, b) {
+                    let v = self.f.fresh();
+                    self.f.implies(&[v], self.exec(a));
+                    self.f.implies(&[v], self.exec(b));
+                    self.sc.insert((a, b), v);
+                }
+            }
+        }
+        for (i, &a) in fences.iter().enumerate() {
+            for &b in &fences[i + 1..] {
+                if !self.p.compatible(a, b) {
+                    continue;
+                }
+                let (ab, ba) = (get(&self.sc, a, b), get(&self.sc, b, a));
+                self.f.clause(&[!ab, !ba]);
+                if self.ms(a, b) {
+                    let (xa, xb) = (self.exec(a), self.exec(b));
+                    self.f.clause(&[!xa, !xb, ab, ba]);
+                }
+            }
+        }
+        for &a in &fences {
+            for &b in &fences {
+                for &c in &fences {
+                    if a != b && b != c && a != c {
+                        let (ab, bc, ac) = (get(&self.sc, a, b), get(&self.sc, b, c), get(&self.sc, a, c));
+                        if ab != B::F && bc != B::F {
+                            self.f.implies(&[ab, bc], ac);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// 8.9.4 (2, 3): barrier operations synchronize with the waits of the same
+    /// barrier instance. A wait completes once the expected number of threads
+    /// arrived; executions where it cannot (too few arrivals, or a cycle of waits)
+    /// deadlock and end in no final state (paper-notes/barriers.md).
+    fn barriers(&mut self) {
+        let p = self.p;
+        let mut groups: BTreeMap<(u8, String), (Vec<EventId>, Vec<EventId>)> = BTreeMap::new();
+        for e in &p.events {
+            let (key, arrive) = match &e.kind {
+                EventKind::BarrierArrive { key, .. } => ((0u8, format!("{:?}", key)), true),
+                EventKind::BarrierWait { key, .. } => ((0u8, format!("{:?}", key)), false),
+                EventKind::ClusterArrive { cluster, generation, .. } => ((1u8, format!("{}/{}", cluster, generation)), true),
+                EventKind::ClusterWait { cluster, generation } => ((1u8, format!("{}/{}", cluster, generation)), false),
+                _ => continue,
+            };
+            let g = groups.entry(key).or_default();
+            if arrive {
+                g.0.push(e.id)
+            } else {
+                g.1.push(e.id)
+            }
+        }
+        for ((kind, _), (arrives, waits)) in groups {
+            for &w in &waits {
+                let tw = p.events[w].thread;
+                let others: Vec<EventId> = arrives.iter().copied().filter(|&a| p.events[a].thread != tw).collect();
+                let mut lits = Vec::new();
+                for &a in &others {
+                    let v = self.f.fresh();
+                    self.f.implies(&[v], self.exec(a));
+                    self.f.implies(&[v], self.exec(w));
+                    if kind == 0 {
+                        self.bar_sync.insert((a, w), v);
+                    } else {
+                        self.cluster_sync.insert((a, w), v);
+                    }
+                    lits.push((a, v));
+                }
+                let xw = self.exec(w);
+                let guard = self.f.and(&[xw, self.act_progress]);
+                match &p.events[w].kind {
+                    EventKind::BarrierWait { expected: Expected::Arrivals, .. } => {
+                        for &(a, v) in &lits {
+                            let xa = self.exec(a);
+                            self.f.implies(&[xa, xw], v);
+                        }
+                    }
+                    EventKind::BarrierWait { expected: Expected::Count(n), .. } => {
+                        let vs: Vec<B> = lits.iter().map(|x| x.1).collect();
+                        self.f.at_least(guard, &vs, n.saturating_sub(1));
+                    }
+                    EventKind::ClusterWait { cluster, .. } => {
+                        // Every other thread of the cluster must arrive.
+                        for t in p.threads.iter().filter(|t| t.placement.cluster == *cluster && Some(t.id) != tw) {
+                            let mine: Vec<B> = lits.iter().filter(|(a, _)| p.events[*a].thread == Some(t.id)).map(|x| x.1).collect();
+                            let mut c = mine.clone();
+                            c.push(!guard);
+                            self.f.clause(&c);
+                            for &(a, v) in lits.iter().filter(|(a, _)| p.events[*a].thread == Some(t.id)) {
+                                let xa = self.exec(a);
+                                self.f.implies(&[xa, xw], v);
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        self.progress();
+    }
+
+    /// No execution where waits form a cycle with program order is a final state.
+    fn progress(&mut self) {
+        let p = self.p;
+        let nodes: Vec<EventId> = p
+            .events
+            .iter()
+            .filter(|e| matches!(e.kind, EventKind::BarrierArrive { .. } | EventKind::BarrierWait { .. } | EventKind::ClusterArrive { .. } | EventKind::ClusterWait { .. }))
+            .map(|e| e.id)
+            .collect();
+        if nodes.is_empty() {
+            return;
+        }
+        let mut edges = Rel::new();
+        for (&k, &v) in self.bar_sync.iter().chain(self.cluster_sync.iter()) {
+            edges.insert(k, v);
+        }
+        for &a in &nodes {
+            for &b in &nodes {
+                if p.po(a, b) {
+                    edges.insert((a, b), self.exec(a));
+                }
+            }
+        }
+        let act = self.act_progress;
+        self.acyclic(&nodes, &edges, act);
+    }
+
+    /// Forbid cycles in `edges` over `nodes` (when `act` holds), via a closure relation.
+    fn acyclic(&mut self, nodes: &[EventId], edges: &Rel, act: B) {
+        let mut succ: HashMap<EventId, Vec<(EventId, B)>> = HashMap::new();
+        for (&(a, b), &v) in edges {
+            if v != B::F {
+                succ.entry(a).or_default().push((b, v));
+            }
+        }
+        let mut reach = Rel::new();
+        for &x in nodes {
+            for &y in nodes {
+                if x != y && self.p.compatible(x, y) {
+                    let v = self.f.fresh();
+                    reach.insert((x, y), v);
+                }
+            }
+        }
+        for (&(a, b), &v) in edges {
+            if let Some(&r) = reach.get(&(a, b)) {
+                self.f.implies(&[v], r);
+            }
+        }
+        for &x in nodes {
+            for &y in nodes {
+                let Some(&rxy) = reach.get(&(x, y)) else { continue };
+                for &(z, e) in succ.get(&y).map(|v| v.as_slice()).unwrap_or(&[]) {
+                    if z == x {
+                        // A cycle x -> ... -> y -> x.
+                        self.f.clause(&[!act, !rxy, !e]);
+                    } else if let Some(&rxz) = reach.get(&(x, z)) {
+                        self.f.implies(&[rxy, e], rxz);
+                    }
+                }
+            }
+        }
+    }
+
+    /// 8.9.2: W precedes R in observation order if R and W are morally strong and
+    /// R reads the value written by W, or W precedes an atomic Z that precedes R.
+    fn observation(&mut self) {
+        let p = self.p;
+        for (&(w, r), &v) in &self.rf.clone() {
+            if p.events[w].thread.is_some() && self.ms(w, r) {
+                let lit = self.f.fresh();
+                self.f.implies(&[v], lit);
+                self.obs.insert((w, r), lit);
+            }
+        }
+        // Chains through atomic operations, per location.
+        for l in 0..p.locations.len() {
+            let zs: Vec<EventId> = p.events.iter().filter(|e| e.access().is_some_and(|a| a.loc == l && a.atomic && a.writes)).map(|e| e.id).collect();
+            if zs.is_empty() {
+                continue;
+            }
+            let ws: Vec<EventId> = self.writes_to(l).into_iter().filter(|&w| p.events[w].thread.is_some()).collect();
+            let rs = self.reads_of(l);
+            for &w in &ws {
+                for &r in &rs {
+                    if w != r && p.compatible(w, r) && !self.obs.contains_key(&(w, r)) {
+                        let v = self.f.fresh();
+                        self.obs.insert((w, r), v);
+                    }
+                }
+            }
+            for &z in &zs {
+                for &w in &ws {
+                    for &r in &rs {
+                        let (wz, zr) = (get(&self.obs, w, z), get(&self.obs, z, r));
+                        if wz != B::F && zr != B::F && w != r {
+                            let wr = get(&self.obs, w, r);
+                            self.f.implies(&[wz, zr], wr);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn add_sw(&mut self, a: EventId, b: EventId, premise: &[B]) {
+        if a == b {
+            return;
+        }
+        let v = match self.sw.get(&(a, b)) {
+            Some(&v) => v,
+            None => {
+                let v = self.f.fresh();
+                self.sw.insert((a, b), v);
+                v
+            }
+        };
+        self.f.implies(premise, v);
+    }
+
+    /// 8.9.4 Memory synchronization.
+    fn synchronizes(&mut self) {
+        let p = self.p;
+        // 1. fence.sc X synchronizes with fence.sc Y if X precedes Y in Fence-SC order.
+        for (&(a, b), &v) in &self.sc.clone() {
+            self.add_sw(a, b, &[v]);
+        }
+        // 2. bar.sync/red/arrive synchronizes with bar.sync/red on the same barrier.
+        for (&(a, b), &v) in &self.bar_sync.clone() {
+            self.add_sw(a, b, &[v]);
+        }
+        // 3. barrier.cluster.arrive synchronizes with barrier.cluster.wait (not .relaxed).
+        for (&(a, b), &v) in &self.cluster_sync.clone() {
+            if !matches!(p.events[a].kind, EventKind::ClusterArrive { relaxed: true, .. }) {
+                self.add_sw(a, b, &[v]);
+            }
+        }
+        // 4. A release pattern X synchronizes with an acquire pattern Y if a write in
+        //    X precedes a read in Y in observation order, and the first operation in X
+        //    and the last operation in Y are morally strong.
+        let rels = release_patterns(p);
+        let acqs = acquire_patterns(p);
+        for x in &rels {
+            for y in &acqs {
+                if p.events[x.bound].thread == p.events[y.bound].thread {
+                    continue;
+                }
+                let o = get(&self.obs, x.access, y.access);
+                if o != B::F && self.ms(x.bound, y.bound) {
+                    let (ex, ey) = (self.exec(x.bound), self.exec(y.bound));
+                    self.add_sw(x.bound, y.bound, &[o, ex, ey]);
+                }
+            }
+        }
+    }
+
+    /// 8.9.5 Base causality order: the transitive closure of program order and
+    /// synchronizes-with. Built by extending known paths one step at a time.
+    fn base_causality(&mut self) {
+        let p = self.p;
+        let nodes: Vec<EventId> = p.events.iter().filter(|e| e.thread.is_some()).map(|e| e.id).collect();
+        for &x in &nodes {
+            for &y in &nodes {
+                if x != y && p.compatible(x, y) {
+                    let v = self.f.fresh();
+                    self.cb.insert((x, y), v);
+                }
+            }
+        }
+        // One step: the next event in program order, or a synchronization edge.
+        let mut steps: HashMap<EventId, Vec<(EventId, B)>> = HashMap::new();
+        for tr in &p.traces {
+            for w in tr.events.windows(2) {
+                steps.entry(w[0]).or_default().push((w[1], self.trace[tr.id]));
+            }
+        }
+        for (&(a, b), &v) in &self.sw {
+            steps.entry(a).or_default().push((b, v));
+        }
+        for (&a, succ) in &steps {
+            for &(b, v) in succ {
+                let cb = get(&self.cb, a, b);
+                self.f.implies(&[v], cb);
+            }
+        }
+        for &x in &nodes {
+            for &y in &nodes {
+                let Some(&xy) = self.cb.get(&(x, y)) else { continue };
+                for &(z, v) in steps.get(&y).map(|s| s.as_slice()).unwrap_or(&[]) {
+                    if z != x {
+                        let xz = get(&self.cb, x, z);
+                        self.f.implies(&[xy, v], xz);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Proxy-preserved base causality (8.9.5) between two memory operations.
+    fn proxy_preserved(&mut self, x: EventId, y: EventId) -> B {
+        let p = self.p;
+        match requirement(p, &p.events[x], &p.events[y]) {
+            ProxyRequirement::Impossible => B::F,
+            ProxyRequirement::Nothing => get(&self.cb, x, y),
+            ProxyRequirement::Fences { first, second, alias } => {
+                // Paths x -> F1 -> F2 -> y through the required fences.
+                let mut paths: Vec<Vec<B>> = Vec::new();
+                let f1s: Vec<Option<EventId>> = match &first {
+                    Some(v) => v.iter().map(|&f| Some(f)).collect(),
+                    None => vec![None],
+                };
+                let f2s: Vec<Option<EventId>> = match &second {
+                    Some(v) => v.iter().map(|&f| Some(f)).collect(),
+                    None => vec![None],
+                };
+                let cbx = |e: &Self, a: EventId, b: EventId| if a == b { B::T } else { get(&e.cb, a, b) };
+                for &f1 in &f1s {
+                    for &f2 in &f2s {
+                        let mut conj = Vec::new();
+                        let mut at = x;
+                        for f in [f1, f2].into_iter().flatten() {
+                            conj.push(cbx(self, at, f));
+                            at = f;
+                        }
+                        conj.push(cbx(self, at, y));
+                        if !conj.contains(&B::F) {
+                            paths.push(conj);
+                        }
+                    }
+                }
+                if let Some(fa) = &alias {
+                    let mut out = Vec::new();
+                    for path in &paths {
+                        for &f in fa {
+                            let mut c = path.clone();
+                            c.push(cbx(self, x, f));
+                            c.push(cbx(self, f, y));
+                            if !c.contains(&B::F) {
+                                out.push(c);
+                            }
+                        }
+                    }
+                    paths = out;
+                }
+                if paths.is_empty() {
+                    return B::F;
+                }
+                let v = self.f.fresh();
+                for c in paths {
+                    self.f.implies(&c, v);
+                }
+                v
+            }
+        }
+    }
+
+    /// 8.9.5 Causality order: X precedes Y if X precedes Y in proxy-preserved base
+    /// causality, or X precedes Z in observation order and Z precedes Y in
+    /// proxy-preserved base causality.
+    fn causality(&mut self) {
+        let p = self.p;
+        for l in 0..p.locations.len() {
+            let ops: Vec<EventId> = p.events.iter().filter(|e| e.access().is_some_and(|a| a.loc == l)).map(|e| e.id).collect();
+            let mut pp = Rel::new();
+            for &x in &ops {
+                for &y in &ops {
+                    if x != y && p.compatible(x, y) {
+                        let v = self.proxy_preserved(x, y);
+                        if v != B::F {
+                            pp.insert((x, y), v);
+                        }
+                    }
+                }
+            }
+            for &x in &ops {
+                for &y in &ops {
+                    if x == y || !p.compatible(x, y) {
+                        continue;
+                    }
+                    let mut premises: Vec<Vec<B>> = Vec::new();
+                    let d = get(&pp, x, y);
+                    if d != B::F {
+                        premises.push(vec![d]);
+                    }
+                    for &z in &ops {
+                        let (o, q) = (get(&self.obs, x, z), if z == y { B::F } else { get(&pp, z, y) });
+                        if o != B::F && q != B::F {
+                            premises.push(vec![o, q]);
+                        }
+                    }
+                    if premises.is_empty() {
+                        continue;
+                    }
+                    let v = self.f.fresh();
+                    for c in premises {
+                        self.f.implies(&c, v);
+                    }
+                    self.cause.insert((x, y), v);
+                }
+            }
+        }
+    }
+
+    /// 8.10: the six axioms, each guarded by its activation literal.
+    fn axioms(&mut self) {
+        let p = self.p;
+        let a = self.act.clone();
+        // 8.10.1 Coherence: W causality-before overlapping W' => W co-before W'.
+        for (&(x, y), &c) in &self.cause.clone() {
+            if p.events[x].write_loc().is_some() && p.events[y].write_loc().is_some() {
+                let co = get(&self.co, x, y);
+                self.f.implies(&[a[&Axiom::Coherence], c], co);
+            }
+        }
+        // 8.10.2 Fence-SC: F1 before F2 in (base) causality => F1 before F2 in Fence-SC order.
+        for (&(f1, f2), &s21) in &self.sc.clone() {
+            let _ = s21;
+            if self.ms(f1, f2) {
+                let cb12 = get(&self.cb, f1, f2);
+                let sc21 = get(&self.sc, f2, f1);
+                self.f.clause(&[!a[&Axiom::FenceSc], !cb12, !sc21]);
+            }
+        }
+        // 8.10.3 Atomicity: a morally strong RMW A and write W: not (A reads from
+        // W' co-before W, and W co-before A).
+        for e in &p.events {
+            let Some(acc) = e.access() else { continue };
+            if !(acc.atomic && acc.writes) {
+                continue;
+            }
+            for w in self.writes_to(acc.loc) {
+                if w != e.id && p.events[w].thread.is_some() && self.ms(e.id, w) {
+                    let (fr, co) = (get(&self.fr, e.id, w), get(&self.co, w, e.id));
+                    self.f.clause(&[!a[&Axiom::Atomicity], !fr, !co]);
+                }
+            }
+        }
+        // 8.10.4 No-Thin-Air: acyclic(rf ∪ dep).
+        let mem: Vec<EventId> = p.events.iter().filter(|e| e.access().is_some()).map(|e| e.id).collect();
+        let mut edges = Rel::new();
+        for (&(w, r), &v) in &self.rf {
+            if p.events[w].thread.is_some() {
+                edges.insert((w, r), v);
+            }
+        }
+        for tr in &p.traces {
+            for &(r, e) in &tr.deps {
+                if p.events[e].access().is_some() {
+                    edges.insert((r, e), self.trace[tr.id]);
+                }
+            }
+        }
+        self.acyclic(&mem, &edges, a[&Axiom::NoThinAir]);
+        // 8.10.5 SC-per-Location: acyclic(po_loc ∪ (ms ∩ (rf ∪ co ∪ fr))), per location.
+        for l in 0..p.locations.len() {
+            let ops: Vec<EventId> = p.events.iter().filter(|e| e.thread.is_some() && e.access().is_some_and(|x| x.loc == l)).map(|e| e.id).collect();
+            let mut edges: Rel = Rel::new();
+            for &x in &ops {
+                for &y in &ops {
+                    if x == y || !p.compatible(x, y) {
+                        continue;
+                    }
+                    let mut lits = Vec::new();
+                    if p.po(x, y) {
+                        lits.push(self.exec(x));
+                    }
+                    if self.ms(x, y) {
+                        for r in [&self.rf, &self.co, &self.fr] {
+                            let v = get(r, x, y);
+                            if v != B::F {
+                                lits.push(v);
+                            }
+                        }
+                    }
+                    if lits.is_empty() {
+                        continue;
+                    }
+                    let e = if lits.len() == 1 { lits[0] } else { self.f.or(&lits) };
+                    edges.insert((x, y), e);
+                }
+            }
+            self.acyclic(&ops, &edges, a[&Axiom::ScPerLocation]);
+        }
+        // 8.10.6 Causality: irreflexive((rf ∪ fr); cause).
+        for (&(w, r), &v) in &self.rf.clone() {
+            let c = get(&self.cause, r, w);
+            if c != B::F {
+                self.f.clause(&[!a[&Axiom::Causality], !v, !c]);
+            }
+        }
+        for (&(r, w), &v) in &self.fr.clone() {
+            let c = get(&self.cause, w, r);
+            if c != B::F {
+                self.f.clause(&[!a[&Axiom::Causality], !v, !c]);
+            }
+        }
+    }
+
+    /// The final value of a location is that of a coherence-maximal write (any one
+    /// of them when several are maximal); observable values as literals.
+    fn final_values(&mut self) {
+        let p = self.p;
+        for (oi, o) in p.observables.iter().enumerate() {
+            let _ = oi;
+            let mut vals: Vec<(i64, B)> = Vec::new();
+            match o {
+                crate::ast::Observable::Loc(name) => {
+                    let Some(&l) = p.loc_names.get(name) else {
+                        self.obs_val.push(vec![(0, B::T)]);
+                        continue;
+                    };
+                    let cands = self.final_choice(l);
+                    for (w, v) in cands {
+                        vals.push((p.events[w].written_value(p).unwrap_or(0), v));
+                    }
+                }
+                crate::ast::Observable::Reg { thread, reg } => {
+                    for &t in &p.threads[*thread].traces {
+                        match p.traces[t].regs.get(reg) {
+                            Some(crate::program::RegValue::Const(c)) => vals.push((*c, self.trace[t])),
+                            Some(crate::program::RegValue::ReadOf(r)) => {
+                                for &w in self.rf_cands.get(r).map(|v| v.as_slice()).unwrap_or(&[]) {
+                                    vals.push((p.events[w].written_value(p).unwrap_or(0), get(&self.rf, w, *r)));
+                                }
+                            }
+                            None => vals.push((0, self.trace[t])),
+                        }
+                    }
+                }
+            }
+            // One literal per distinct value.
+            let mut by_val: BTreeMap<i64, B> = BTreeMap::new();
+            for (val, premise) in vals {
+                let lit = *by_val.entry(val).or_insert_with(|| self.f.fresh());
+                self.f.implies(&[premise], lit);
+            }
+            self.obs_val.push(by_val.into_iter().collect());
+        }
+    }
+
+    fn final_choice(&mut self, l: LocId) -> Vec<(EventId, B)> {
+        if let Some(c) = self.fin.get(&l) {
+            return c.clone();
+        }
+        let ws = self.writes_to(l);
+        let lits: Vec<(EventId, B)> = ws.iter().map(|&w| (w, self.f.fresh())).collect();
+        let all: Vec<B> = lits.iter().map(|x| x.1).collect();
+        self.f.clause(&all);
+        self.f.at_most_one(&all);
+        for &(w, v) in &lits {
+            let x = self.exec(w);
+            self.f.implies(&[v], x);
+            for &w2 in &ws {
+                let co = get(&self.co, w, w2);
+                if co != B::F {
+                    self.f.clause(&[!v, !co]);
+                }
+            }
+        }
+        self.fin.insert(l, lits.clone());
+        lits
+    }
+
+    /// All activation literals (axioms and progress).
+    pub fn all_acts(&self) -> Vec<B> {
+        let mut v: Vec<B> = self.act.values().copied().collect();
+        v.push(self.act_progress);
+        v
+    }
+
+    pub fn fence_sem(&self, e: EventId) -> Option<FenceSem> {
+        match self.p.events[e].kind {
+            EventKind::Fence { sem, .. } => Some(sem),
+            _ => None,
+        }
+    }
+}

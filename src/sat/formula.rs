@@ -1,0 +1,181 @@
+//! A thin layer over varisat: literals that may be constants (folded before the
+//! solver sees them), clauses, Horn implications and a cardinality constraint.
+
+use varisat::{ExtendFormula, Lit, Solver};
+
+/// A boolean: a constant or a solver literal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum B {
+    T,
+    F,
+    L(Lit),
+}
+
+impl std::ops::Not for B {
+    type Output = B;
+    fn not(self) -> B {
+        match self {
+            B::T => B::F,
+            B::F => B::T,
+            B::L(l) => B::L(!l),
+        }
+    }
+}
+
+pub struct Formula {
+    pub solver: Solver<'static>,
+    pub vars: usize,
+    pub clauses: usize,
+}
+
+impl Default for Formula {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Formula {
+    pub fn new() -> Self {
+        Formula { solver: Solver::new(), vars: 0, clauses: 0 }
+    }
+
+    pub fn fresh(&mut self) -> B {
+        self.vars += 1;
+        B::L(self.solver.new_lit())
+    }
+
+    /// Add the clause `OR lits` (constants folded).
+    pub fn clause(&mut self, lits: &[B]) {
+        let mut out = Vec::with_capacity(lits.len());
+        for &b in lits {
+            match b {
+                B::T => return,
+                B::F => {}
+                B::L(l) => out.push(l),
+            }
+        }
+        self.clauses += 1;
+        self.solver.add_clause(&out);
+    }
+
+    /// `AND body -> head`.
+    pub fn implies(&mut self, body: &[B], head: B) {
+        let mut c: Vec<B> = body.iter().map(|&b| !b).collect();
+        c.push(head);
+        self.clause(&c);
+    }
+
+    /// A literal equal to `AND xs` (both directions).
+    pub fn and(&mut self, xs: &[B]) -> B {
+        if xs.contains(&B::F) {
+            return B::F;
+        }
+        let ls: Vec<B> = xs.iter().copied().filter(|&b| b != B::T).collect();
+        match ls.len() {
+            0 => B::T,
+            1 => ls[0],
+            _ => {
+                let v = self.fresh();
+                for &x in &ls {
+                    self.implies(&[v], x);
+                }
+                let mut c: Vec<B> = ls.iter().map(|&b| !b).collect();
+                c.push(v);
+                self.clause(&c);
+                v
+            }
+        }
+    }
+
+    /// A literal equal to `OR xs` (both directions).
+    pub fn or(&mut self, xs: &[B]) -> B {
+        let negs: Vec<B> = xs.iter().map(|&b| !b).collect();
+        !self.and(&negs)
+    }
+
+    /// Exactly one of `xs` holds when `guard` holds; none otherwise is not implied.
+    pub fn at_most_one(&mut self, xs: &[B]) {
+        for i in 0..xs.len() {
+            for j in i + 1..xs.len() {
+                self.clause(&[!xs[i], !xs[j]]);
+            }
+        }
+    }
+
+    /// `guard -> at least k of xs` (sequential counter; sound and complete).
+    pub fn at_least(&mut self, guard: B, xs: &[B], k: usize) {
+        if k == 0 {
+            return;
+        }
+        if xs.len() < k {
+            self.clause(&[!guard]);
+            return;
+        }
+        // s[j] after processing i items: "at least j of the first i hold" (only the
+        // direction s -> justification is needed).
+        let mut prev: Vec<B> = (0..=k).map(|j| if j == 0 { B::T } else { B::F }).collect();
+        for &x in xs {
+            let mut cur = vec![B::T];
+            for j in 1..=k {
+                let s = self.fresh();
+                // s -> prev[j] or x ; s -> prev[j] or prev[j-1]
+                self.clause(&[!s, prev[j], x]);
+                self.clause(&[!s, prev[j], prev[j - 1]]);
+                cur.push(s);
+            }
+            prev = cur;
+        }
+        self.implies(&[guard], prev[k]);
+    }
+
+    pub fn solve(&mut self) -> bool {
+        self.solver.solve().unwrap_or(false)
+    }
+
+    pub fn solve_assuming(&mut self, assumptions: &[B]) -> bool {
+        if assumptions.contains(&B::F) {
+            return false;
+        }
+        let ls: Vec<Lit> = assumptions.iter().filter_map(|b| if let B::L(l) = b { Some(*l) } else { None }).collect();
+        self.solver.assume(&ls);
+        let r = self.solver.solve().unwrap_or(false);
+        self.solver.assume(&[]);
+        r
+    }
+
+    /// The current model as a lookup function.
+    pub fn model(&self) -> Model {
+        let mut vals = Vec::new();
+        if let Some(m) = self.solver.model() {
+            for l in m {
+                let i = l.var().index();
+                if vals.len() <= i {
+                    vals.resize(i + 1, false);
+                }
+                vals[i] = l.is_positive();
+            }
+        }
+        Model { vals }
+    }
+}
+
+pub struct Model {
+    vals: Vec<bool>,
+}
+
+impl Model {
+    pub fn value(&self, b: B) -> bool {
+        match b {
+            B::T => true,
+            B::F => false,
+            B::L(l) => {
+                let v = self.vals.get(l.var().index()).copied().unwrap_or(false);
+                if l.is_positive() {
+                    v
+                } else {
+                    !v
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,183 @@
+//! The SAT engine: one solver per test; allowed final states are enumerated by
+//! solving, decoding the model into an execution, and blocking its final state.
+
+pub mod encode;
+pub mod formula;
+
+use crate::error::{Error, Result};
+use crate::model::strong::morally_strong;
+use crate::outcome::{apply_filter, Execution, Flags, Outcome};
+use crate::program::{EventKind, Program};
+use encode::Encoding;
+use formula::{Model, B};
+use std::time::Instant;
+
+/// Limits of one run.
+#[derive(Clone, Debug)]
+pub struct SolveOptions {
+    /// Stop enumerating after this many final states.
+    pub max_states: usize,
+    pub deadline: Option<Instant>,
+}
+
+impl Default for SolveOptions {
+    fn default() -> Self {
+        SolveOptions { max_states: 100_000, deadline: None }
+    }
+}
+
+pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
+    let mut enc = Encoding::new(p);
+    let acts = enc.all_acts();
+    let blocking = enc.f.fresh();
+    let mut assume = acts.clone();
+    assume.push(blocking);
+    let mut out = Outcome::default();
+    while enc.f.solve_assuming(&assume) {
+        if opts.deadline.is_some_and(|d| Instant::now() > d) {
+            return Err(Error::limit("timeout: the test took longer than --timeout"));
+        }
+        let m = enc.f.model();
+        let x = decode(&enc, &m);
+        let state = x.state(p);
+        // Block this final state: some observable must take another value.
+        let mut clause = vec![!blocking];
+        for (i, v) in state.iter().enumerate() {
+            let lit = enc.obs_val[i].iter().find(|(val, _)| val == v).map(|x| x.1).unwrap_or(B::F);
+            clause.push(!lit);
+        }
+        out.states.insert(state, x);
+        if out.states.len() > opts.max_states {
+            return Err(Error::limit(format!("more than {} final states", opts.max_states)));
+        }
+        if p.observables.is_empty() {
+            break;
+        }
+        enc.f.clause(&clause);
+    }
+    apply_filter(p, &mut out.states);
+    out.flags = Flags {
+        data_race: has_race(&mut enc, &acts),
+        deadlock: has_deadlock(&mut enc),
+        unroll_bound_hit: p.flags.unroll_bound_hit,
+        mixed_size: p.flags.mixed_size,
+    };
+    Ok(out)
+}
+
+/// Read the execution out of a model.
+fn decode(enc: &Encoding, m: &Model) -> Execution {
+    let p = enc.p;
+    let mut x = Execution::default();
+    for th in &p.threads {
+        let t = th.traces.iter().copied().find(|&t| m.value(enc.trace[t])).unwrap_or(th.traces[0]);
+        x.traces.push(t);
+    }
+    for (&(w, r), &v) in &enc.rf {
+        if m.value(v) {
+            x.rf.insert(r, w);
+        }
+    }
+    for (&(a, b), &v) in &enc.co {
+        if m.value(v) && x.executes(p, a) && x.executes(p, b) {
+            x.co.insert((a, b));
+        }
+    }
+    for (&(a, b), &v) in &enc.sc {
+        if m.value(v) {
+            x.sc.insert((a, b));
+        }
+    }
+    for (&(a, b), &v) in enc.bar_sync.iter().chain(enc.cluster_sync.iter()) {
+        if m.value(v) {
+            x.barrier_sync.insert((a, b));
+        }
+    }
+    for (&l, c) in &enc.fin {
+        if let Some(&(w, _)) = c.iter().find(|(_, v)| m.value(*v)) {
+            x.finals.insert(l, w);
+        }
+    }
+    // Locations not observed: any coherence-maximal write.
+    x
+}
+
+/// 8.7.1: does some allowed execution have two conflicting operations that are
+/// neither morally strong nor related in causality order? Causality literals are
+/// least-fixpoint forced, so asking for their absence is exact.
+fn has_race(enc: &mut Encoding, acts: &[B]) -> bool {
+    let p = enc.p;
+    let mut lits = Vec::new();
+    let mem: Vec<usize> = p.events.iter().filter(|e| e.thread.is_some() && e.access().is_some()).map(|e| e.id).collect();
+    for (i, &x) in mem.iter().enumerate() {
+        for &y in &mem[i + 1..] {
+            let (ex, ey) = (&p.events[x], &p.events[y]);
+            let (Some(a), Some(b)) = (ex.access(), ey.access()) else { continue };
+            if a.loc != b.loc || !(a.writes || b.writes) || !p.compatible(x, y) || morally_strong(p, ex, ey) {
+                continue;
+            }
+            let r = enc.f.fresh();
+            let (cxy, cyx) = (enc.cause.get(&(x, y)).copied().unwrap_or(B::F), enc.cause.get(&(y, x)).copied().unwrap_or(B::F));
+            let (xx, xy) = (enc.exec(x), enc.exec(y));
+            enc.f.implies(&[r], xx);
+            enc.f.implies(&[r], xy);
+            enc.f.implies(&[r], !cxy);
+            enc.f.implies(&[r], !cyx);
+            lits.push(r);
+        }
+    }
+    if lits.is_empty() {
+        return false;
+    }
+    let q = enc.f.fresh();
+    let mut c = lits;
+    c.push(!q);
+    enc.f.clause(&c);
+    let mut assume = acts.to_vec();
+    assume.push(q);
+    enc.f.solve_assuming(&assume)
+}
+
+/// Can some combination of thread paths, consistent with the memory axioms, get
+/// stuck at a barrier? Checked per combination of traces (when there are few).
+fn has_deadlock(enc: &mut Encoding) -> bool {
+    let p = enc.p;
+    let has_barrier = p.events.iter().any(|e| {
+        matches!(e.kind, EventKind::BarrierWait { .. } | EventKind::ClusterWait { .. })
+    });
+    if !has_barrier {
+        return false;
+    }
+    let axioms: Vec<B> = enc.act.values().copied().collect();
+    let mut progress_ok = axioms.clone();
+    progress_ok.push(enc.act_progress);
+    // For each combination of traces: consistent without progress, but not with it.
+    let combos: usize = p.threads.iter().map(|t| t.traces.len()).product();
+    if combos > 4096 {
+        return false;
+    }
+    let mut idx = vec![0usize; p.threads.len()];
+    loop {
+        let lits: Vec<B> = p.threads.iter().zip(&idx).map(|(t, &i)| enc.trace[t.traces[i]]).collect();
+        let mut a = axioms.clone();
+        a.extend(&lits);
+        let mut b = progress_ok.clone();
+        b.extend(&lits);
+        if enc.f.solve_assuming(&a) && !enc.f.solve_assuming(&b) {
+            return true;
+        }
+        // Next combination.
+        let mut k = 0;
+        loop {
+            if k == idx.len() {
+                return false;
+            }
+            idx[k] += 1;
+            if idx[k] < p.threads[k].traces.len() {
+                break;
+            }
+            idx[k] = 0;
+            k += 1;
+        }
+    }
+}
