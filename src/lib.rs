@@ -12,3 +12,5 @@ pub mod program;
 pub mod model;
 pub mod outcome;
 pub mod sat;
+pub mod check;
+pub mod report;

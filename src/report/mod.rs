@@ -1,0 +1,121 @@
+//! Results for people (herd7-style text) and machines (JSON, one object per test).
+
+pub mod expect;
+
+use crate::check::{FileReport, TestResult};
+use crate::outcome::Verdict;
+use serde_json::{json, Value};
+
+fn observation(r: &TestResult) -> &'static str {
+    match (r.summary.positive, r.summary.negative) {
+        (0, _) => "Never",
+        (_, 0) => "Always",
+        _ => "Sometimes",
+    }
+}
+
+/// `Allowed` when some allowed final state satisfies the condition's proposition.
+pub fn kind(r: &TestResult) -> &'static str {
+    if r.summary.positive > 0 {
+        "Allowed"
+    } else {
+        "Forbidden"
+    }
+}
+
+fn state_line(r: &TestResult, s: &[i64]) -> String {
+    let p = &r.program;
+    let mut out = String::new();
+    for (o, v) in p.observables.iter().zip(s) {
+        out.push_str(&format!("{}={}; ", o, v));
+    }
+    out.trim_end().to_string()
+}
+
+pub fn flags(r: &TestResult) -> Vec<&'static str> {
+    let f = &r.outcome.flags;
+    let mut v = Vec::new();
+    if f.data_race {
+        v.push("data-race");
+    }
+    if f.deadlock {
+        v.push("deadlock");
+    }
+    if f.unroll_bound_hit {
+        v.push("unroll-bound-hit");
+    }
+    if f.mixed_size {
+        v.push("mixed-size");
+    }
+    v
+}
+
+/// The herd7-style block of one test.
+pub fn text(r: &TestResult) -> String {
+    let p = &r.program;
+    let mut s = String::new();
+    s.push_str(&format!("Test {} {}\n", p.name, kind(r)));
+    s.push_str(&format!("States {}\n", r.outcome.states.len()));
+    for st in r.outcome.states.keys() {
+        s.push_str(&state_line(r, st));
+        s.push('\n');
+    }
+    s.push_str(if r.summary.verdict == Verdict::Ok { "Ok\n" } else { "No\n" });
+    s.push_str("Witnesses\n");
+    s.push_str(&format!("Positive: {} Negative: {}\n", r.summary.positive, r.summary.negative));
+    for f in flags(r) {
+        s.push_str(&format!("Flag {}\n", f));
+    }
+    s.push_str(&format!("Condition {}\n", p.condition_text));
+    s.push_str(&format!("Observation {} {} {} {}\n", p.name, observation(r), r.summary.positive, r.summary.negative));
+    s.push_str(&format!("Time {} {:.3}\n", p.name, r.time.as_secs_f64()));
+    s
+}
+
+/// The JSON object of one file (result or error). Field names are documented in the README.
+pub fn json(f: &FileReport) -> Value {
+    let file = f.path.display().to_string();
+    match &f.result {
+        Ok(r) => {
+            let p = &r.program;
+            let states: Vec<Value> = r
+                .outcome
+                .states
+                .keys()
+                .map(|st| {
+                    let mut m = serde_json::Map::new();
+                    for (o, v) in p.observables.iter().zip(st) {
+                        m.insert(o.to_string(), json!(v));
+                    }
+                    Value::Object(m)
+                })
+                .collect();
+            json!({
+                "name": p.name,
+                "file": file,
+                "verdict": if r.summary.verdict == Verdict::Ok { "Ok" } else { "No" },
+                "kind": kind(r),
+                "condition": p.condition_text,
+                "states": states,
+                "observation": { "kind": observation(r), "positive": r.summary.positive, "negative": r.summary.negative },
+                "flags": {
+                    "data_race": r.outcome.flags.data_race,
+                    "deadlock": r.outcome.flags.deadlock,
+                    "unroll_bound_hit": r.outcome.flags.unroll_bound_hit,
+                    "mixed_size": r.outcome.flags.mixed_size,
+                },
+                "time_ms": r.time.as_secs_f64() * 1000.0,
+            })
+        }
+        Err(e) => json!({
+            "file": file,
+            "error": {
+                "kind": format!("{:?}", e.kind).to_lowercase(),
+                "message": e.message,
+                "line": e.span.map(|s| s.line),
+                "column": e.span.map(|s| s.col),
+                "exit_code": e.exit_code(),
+            }
+        }),
+    }
+}
