@@ -1,8 +1,454 @@
 //! Litmus text -> AST (grammar in `grammar/litmus.pest`).
-use crate::ast::Litmus;
+//!
+//! Stages: a lexical pre-scan (`text::prescan`: comments, strings, control
+//! characters, parenthesis depth), the pest parse, then this walk over the parse
+//! tree: header, init block, thread headers, instruction rows (decoded per
+//! thread in `instr`, `mem`, `sync`), and `cond` for locations, filter and condition.
+
+mod cond;
+mod grammar;
+mod instr;
+mod mem;
+mod pest_err;
+mod sync;
+mod text;
+
+use crate::ast::{Condition, InitItem, Instr, InstrKind, Litmus, Proxy, Span, ThreadHeader};
 use crate::error::{Error, Result};
+use cond::{thread_index, CondBuilder};
+use grammar::{LitmusParser, Rule};
+use instr::{Names, RawInstr};
+use pest::iterators::Pair;
+use pest::Parser;
+use std::collections::HashSet;
+use text::{parse_int, Src};
 
 /// Parse a whole litmus file.
-pub fn parse_litmus(_source: &str) -> Result<Litmus> {
-    Err(Error::internal("parser not written yet"))
+pub fn parse_litmus(source: &str) -> Result<Litmus> {
+    let src = Src::new(source);
+    text::prescan(&src)?;
+    let mut pairs =
+        LitmusParser::parse(Rule::file, source).map_err(|e| pest_err::convert(e, &src))?;
+    match pairs.next() {
+        Some(file) => build(file, &src),
+        None => Err(Error::internal("the parser returned no parse tree")),
+    }
+}
+
+/// One item of a cell before decoding: a label or an instruction.
+enum Item {
+    Label {
+        name: String,
+        span: Span,
+        text: String,
+    },
+    Instr(RawInstr),
+}
+
+/// One instruction row: its cells and where it ends (its `;`).
+struct Row {
+    cells: Vec<Vec<Item>>,
+    cell_spans: Vec<Span>,
+    end: Span,
+}
+
+/// The top-level parts of the file, in the order the grammar fixes.
+#[derive(Default)]
+struct Parts<'i> {
+    arch: String,
+    name: String,
+    docs: Vec<String>,
+    init: Option<Pair<'i, Rule>>,
+    threads: Vec<ThreadHeader>,
+    rows: Vec<Row>,
+    locations: Option<Pair<'i, Rule>>,
+    filter: Option<Pair<'i, Rule>>,
+    condition: Option<Pair<'i, Rule>>,
+}
+
+fn build(file: Pair<Rule>, src: &Src) -> Result<Litmus> {
+    let mut parts = Parts::default();
+    for p in file.into_inner() {
+        match p.as_rule() {
+            Rule::arch => parts.arch = p.as_str().to_string(),
+            Rule::test_name => parts.name = p.as_str().to_string(),
+            Rule::docs => parts.docs = docs(p),
+            Rule::init => parts.init = Some(p),
+            Rule::threads => parts.threads = thread_headers(p, src)?,
+            Rule::row => parts.rows.push(row(p, src)?),
+            Rule::locations => parts.locations = Some(p),
+            Rule::filter => parts.filter = Some(p),
+            Rule::condition => parts.condition = Some(p),
+            _ => {}
+        }
+    }
+    let nthreads = parts.threads.len();
+    let init = match parts.init {
+        Some(p) => init_items(p, src, nthreads)?,
+        None => Vec::new(),
+    };
+    let code = build_code(parts.rows, nthreads, &init)?;
+    let cb = CondBuilder {
+        src,
+        threads: nthreads,
+    };
+    let locations = match parts.locations {
+        Some(p) => cb.locations(p)?,
+        None => Vec::new(),
+    };
+    let filter = parts.filter.map(|p| cb.filter(p)).transpose()?;
+    let condition: Condition = match parts.condition {
+        Some(p) => cb.condition(p)?,
+        None => return Err(Error::internal("the parse tree has no condition")),
+    };
+    Ok(Litmus {
+        arch: parts.arch,
+        name: parts.name,
+        docs: parts.docs,
+        init,
+        threads: parts.threads,
+        code,
+        locations,
+        filter,
+        condition,
+    })
+}
+
+/// Doc strings without their quotes; strings joined by words form one doc.
+fn docs(pair: Pair<Rule>) -> Vec<String> {
+    let whole = pair.as_str();
+    let base = pair.as_span().start();
+    let mut groups: Vec<(usize, usize)> = Vec::new();
+    let mut joined = false;
+    for p in pair.into_inner() {
+        let (s, e) = (p.as_span().start() - base, p.as_span().end() - base);
+        match (p.as_rule(), groups.last_mut()) {
+            (Rule::doc_word, _) => joined = true,
+            (Rule::doc, Some(last)) if joined => last.1 = e,
+            (Rule::doc, _) => groups.push((s, e)),
+            _ => {}
+        }
+        if p.as_rule() == Rule::doc {
+            joined = false;
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(s, e)| {
+            whole
+                .get(s + 1..e.saturating_sub(1))
+                .unwrap_or("")
+                .to_string()
+        })
+        .collect()
+}
+
+// ---- init block ---------------------------------------------------------
+
+fn init_items(pair: Pair<Rule>, src: &Src, threads: usize) -> Result<Vec<InitItem>> {
+    let mut items = Vec::new();
+    let mut seen: HashSet<(Option<usize>, String)> = HashSet::new();
+    for p in pair.into_inner().filter(|p| p.as_rule() == Rule::init_item) {
+        let item = init_item(p, src, threads)?;
+        let (key, span) = match &item {
+            InitItem::Location { name, span, .. } | InitItem::Alias { name, span, .. } => {
+                ((None, name.clone()), *span)
+            }
+            InitItem::Register {
+                thread, reg, span, ..
+            }
+            | InitItem::RegisterAddress {
+                thread, reg, span, ..
+            } => ((Some(*thread), reg.clone()), *span),
+        };
+        if !seen.insert(key.clone()) {
+            let what = match key.0 {
+                Some(t) => format!("P{}:{}", t, key.1),
+                None => key.1,
+            };
+            return Err(Error::input(
+                format!("`{}` is initialised twice", what),
+                span,
+            ));
+        }
+        items.push(item);
+    }
+    Ok(items)
+}
+
+fn init_item(pair: Pair<Rule>, src: &Src, threads: usize) -> Result<InitItem> {
+    let span = src.pair_span(&pair);
+    let Some(p) = pair.into_inner().next() else {
+        return Err(Error::internal("empty init item in the parse tree"));
+    };
+    let rule = p.as_rule();
+    let (mut names, mut thread, mut reg, mut value, mut proxy) =
+        (Vec::new(), 0, String::new(), None, Proxy::Generic);
+    for q in p.into_inner() {
+        match q.as_rule() {
+            Rule::ident => names.push(q.as_str().to_string()),
+            Rule::thread_ref => thread = thread_index(q.as_str(), src.pair_span(&q), threads)?,
+            Rule::reg_token => reg = q.as_str().to_string(),
+            Rule::number => value = Some(parse_int(q.as_str(), src.pair_span(&q))?),
+            Rule::proxy_kind => proxy = proxy_kind(q.as_str()),
+            _ => {}
+        }
+    }
+    let mut names = names.into_iter();
+    let first = names.next().unwrap_or_default();
+    let item = match (rule, value) {
+        (Rule::alias_decl, _) => InitItem::Alias {
+            name: first,
+            proxy,
+            target: names.next().unwrap_or_default(),
+            span,
+        },
+        (Rule::reg_init, Some(value)) => InitItem::Register {
+            thread,
+            reg,
+            value,
+            span,
+        },
+        (Rule::reg_init, None) => InitItem::RegisterAddress {
+            thread,
+            reg,
+            location: first,
+            span,
+        },
+        _ => InitItem::Location {
+            name: first,
+            value: value.unwrap_or(0),
+            span,
+        },
+    };
+    Ok(item)
+}
+
+fn proxy_kind(s: &str) -> Proxy {
+    match s {
+        "texture" => Proxy::Texture,
+        "surface" => Proxy::Surface,
+        "constant" => Proxy::Constant,
+        _ => Proxy::Generic,
+    }
+}
+
+// ---- thread headers -----------------------------------------------------
+
+/// `P0@cta 0,gpu 0 | P1@cta 1,cluster 0,gpu 0 ;`, or bare `P0 | P1 ;` (cta 0, gpu 0).
+fn thread_headers(pair: Pair<Rule>, src: &Src) -> Result<Vec<ThreadHeader>> {
+    let mut out = Vec::new();
+    for (i, head) in pair
+        .into_inner()
+        .filter(|p| p.as_rule() == Rule::thread_head)
+        .enumerate()
+    {
+        out.push(thread_header(i, head, src)?);
+    }
+    Ok(out)
+}
+
+fn thread_header(index: usize, pair: Pair<Rule>, src: &Src) -> Result<ThreadHeader> {
+    let span = src.pair_span(&pair);
+    let mut h = ThreadHeader {
+        id: index,
+        cta: 0,
+        cluster: None,
+        gpu: 0,
+        span,
+    };
+    let (mut cta, mut gpu) = (None, None);
+    for p in pair.into_inner() {
+        match p.as_rule() {
+            Rule::thread_id if p.as_str() != format!("P{}", index) => {
+                let msg = format!(
+                    "thread header {} is out of order: expected P{}",
+                    p.as_str(),
+                    index
+                );
+                return Err(Error::input(msg, src.pair_span(&p)));
+            }
+            Rule::place_item => {
+                let (kw, n, kw_span) = place_item(p, src)?;
+                let slot = match kw.as_str() {
+                    "cta" => &mut cta,
+                    "gpu" => &mut gpu,
+                    _ => &mut h.cluster,
+                };
+                if slot.replace(n).is_some() {
+                    return Err(Error::input(
+                        format!("`{}` is given twice in the header of P{}", kw, index),
+                        kw_span,
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+    h.cta = cta.unwrap_or(0);
+    h.gpu = gpu.unwrap_or(0);
+    Ok(h)
+}
+
+/// `cta 3`: keyword, number, keyword span.
+fn place_item(pair: Pair<Rule>, src: &Src) -> Result<(String, u32, Span)> {
+    let (mut kw, mut n, mut kw_span) = (String::new(), 0, src.pair_span(&pair));
+    for p in pair.into_inner() {
+        match p.as_rule() {
+            Rule::place_kw => {
+                kw = p.as_str().to_string();
+                kw_span = src.pair_span(&p);
+            }
+            Rule::nat => {
+                n = p.as_str().parse::<u32>().map_err(|_| {
+                    Error::input(
+                        format!("{} number `{}` does not fit in 32 bits", kw, p.as_str()),
+                        src.pair_span(&p),
+                    )
+                })?;
+            }
+            _ => {}
+        }
+    }
+    Ok((kw, n, kw_span))
+}
+
+// ---- instruction rows ---------------------------------------------------
+
+fn row(pair: Pair<Rule>, src: &Src) -> Result<Row> {
+    let span = src.pair_span(&pair);
+    let mut r = Row {
+        cells: Vec::new(),
+        cell_spans: Vec::new(),
+        end: src.span(span.end, span.end),
+    };
+    for p in pair.into_inner() {
+        match p.as_rule() {
+            Rule::cell => {
+                r.cell_spans.push(src.pair_span(&p));
+                r.cells.push(cell(p, src)?);
+            }
+            Rule::semi => r.end = src.pair_span(&p),
+            _ => {}
+        }
+    }
+    Ok(r)
+}
+
+/// Labels (`LC00:`) and at most one instruction; a label may precede it in the cell.
+fn cell(pair: Pair<Rule>, src: &Src) -> Result<Vec<Item>> {
+    let mut items = Vec::new();
+    for p in pair.into_inner() {
+        match p.as_rule() {
+            Rule::label_def => {
+                let text = p.as_str().to_string();
+                let name = text.trim_end_matches(':').trim().to_string();
+                items.push(Item::Label {
+                    name,
+                    span: src.pair_span(&p),
+                    text,
+                });
+            }
+            Rule::instr => items.push(Item::Instr(RawInstr::from_pair(p, src)?)),
+            _ => {}
+        }
+    }
+    Ok(items)
+}
+
+/// Split rows into thread columns, then decode each column with its register names.
+fn build_code(rows: Vec<Row>, threads: usize, init: &[InitItem]) -> Result<Vec<Vec<Instr>>> {
+    let mut columns: Vec<Vec<Item>> = (0..threads).map(|_| Vec::new()).collect();
+    for (r, row) in rows.into_iter().enumerate() {
+        let n = row.cells.len();
+        if n != threads {
+            let span = row.cell_spans.get(threads).copied().unwrap_or(row.end);
+            let cells = if n == 1 { "cell" } else { "cells" };
+            let ths = if threads == 1 { "thread" } else { "threads" };
+            let msg = format!(
+                "row {} has {} {} but the header declares {} {}",
+                r + 1,
+                n,
+                cells,
+                threads,
+                ths
+            );
+            return Err(Error::input(msg, span));
+        }
+        for (col, cell) in columns.iter_mut().zip(row.cells) {
+            col.extend(cell);
+        }
+    }
+    let locs: HashSet<String> = init
+        .iter()
+        .filter_map(|i| match i {
+            InitItem::Location { name, .. } | InitItem::Alias { name, .. } => Some(name.clone()),
+            _ => None,
+        })
+        .collect();
+    let mut code = Vec::with_capacity(threads);
+    for (t, items) in columns.into_iter().enumerate() {
+        let regs = thread_registers(t, &items, init, &locs);
+        let names = Names {
+            regs: &regs,
+            locs: &locs,
+        };
+        code.push(
+            items
+                .into_iter()
+                .map(|i| decode_item(i, &names))
+                .collect::<Result<Vec<_>>>()?,
+        );
+    }
+    Ok(code)
+}
+
+/// Registers of thread `t` known by name: its init registers, and the
+/// destinations of its instructions that are not declared locations.
+fn thread_registers(
+    t: usize,
+    items: &[Item],
+    init: &[InitItem],
+    locs: &HashSet<String>,
+) -> HashSet<String> {
+    let mut regs: HashSet<String> = items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Instr(raw) => raw
+                .written_name()
+                .filter(|n| !locs.contains(*n))
+                .map(str::to_string),
+            Item::Label { .. } => None,
+        })
+        .collect();
+    for i in init {
+        match i {
+            InitItem::Register { thread, reg, .. }
+            | InitItem::RegisterAddress { thread, reg, .. }
+                if *thread == t =>
+            {
+                regs.insert(reg.clone());
+            }
+            _ => {}
+        }
+    }
+    regs
+}
+
+fn decode_item(item: Item, names: &Names) -> Result<Instr> {
+    match item {
+        Item::Label { name, span, text } => Ok(Instr {
+            kind: InstrKind::Label(name),
+            span,
+            text,
+        }),
+        Item::Instr(raw) => {
+            let kind = instr::decode(&raw, names)?;
+            Ok(Instr {
+                kind,
+                span: raw.span,
+                text: raw.text,
+            })
+        }
+    }
 }

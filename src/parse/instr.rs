@@ -1,0 +1,527 @@
+//! Instructions as written (mnemonic, qualifiers, operands) and their decoding
+//! into `ast::InstrKind`; both the corpus and the real PTX spellings.
+//!
+//! Registers versus locations: a name in a value or address position of
+//! thread Pn is a register when it starts with `%` or is initialised as a
+//! register of Pn (`Pn:name = ...`). Otherwise a name the init block declares
+//! as a location or alias is a location. Otherwise it is a register when it
+//! matches `r[0-9]+` / `p[0-9]+` or is the destination of one of Pn's
+//! instructions, and a location (its address) in every other case.
+//! Destination positions always hold registers.
+
+use super::grammar::Rule;
+use super::text::{parse_int, Src};
+use super::{mem, sync};
+use crate::ast::{Addr, AddrBase, AluOp, BranchCond, Cmp, InstrKind, Operand, Span};
+use crate::error::{Error, Result};
+use pest::iterators::Pair;
+use std::collections::HashSet;
+
+/// One `.qualifier` of a mnemonic, without the dot.
+#[derive(Clone, Debug)]
+pub(crate) struct Qual {
+    pub text: String,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Guard {
+    pub reg: String,
+    pub negated: bool,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) enum RawKind {
+    /// `r1`, `%r1`, `x`, `LC00`.
+    Name(String),
+    Imm(i64),
+    /// `[base]`, `[base+off]`.
+    Addr {
+        base: String,
+        offset: i64,
+    },
+    /// `!%p` (bar.red predicate).
+    Not(String),
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct RawOperand {
+    pub kind: RawKind,
+    pub span: Span,
+    pub text: String,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct RawInstr {
+    pub opcode: String,
+    pub opcode_span: Span,
+    pub mnemonic: String,
+    pub quals: Vec<Qual>,
+    pub guard: Option<Guard>,
+    pub operands: Vec<RawOperand>,
+    pub span: Span,
+    pub text: String,
+}
+
+impl RawInstr {
+    /// Build from an `instr` pair (syntax only; literal values are range-checked).
+    pub fn from_pair(pair: Pair<Rule>, src: &Src) -> Result<RawInstr> {
+        let span = src.pair_span(&pair);
+        let text = pair.as_str().trim().to_string();
+        let mut raw = RawInstr {
+            opcode: String::new(),
+            opcode_span: span,
+            mnemonic: String::new(),
+            quals: Vec::new(),
+            guard: None,
+            operands: Vec::new(),
+            span,
+            text,
+        };
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::guard => raw.guard = Some(guard(p, src)),
+                Rule::mnemonic => raw.set_mnemonic(p.as_str(), src.pair_span(&p), src),
+                Rule::operand => raw.operands.push(operand(p, src)?),
+                _ => {}
+            }
+        }
+        Ok(raw)
+    }
+
+    fn set_mnemonic(&mut self, m: &str, span: Span, src: &Src) {
+        self.mnemonic = m.to_string();
+        let mut offset = 0;
+        for (i, part) in m.split('.').enumerate() {
+            let part_span = src.sub_span(span, offset, part.len());
+            if i == 0 {
+                self.opcode = part.to_string();
+                self.opcode_span = part_span;
+            } else {
+                self.quals.push(Qual {
+                    text: part.to_string(),
+                    span: part_span,
+                });
+            }
+            offset += part.len() + 1;
+        }
+    }
+
+    /// "`ld.weak` expects ..., found N operands", at the instruction.
+    pub fn arity(&self, expected: &str) -> Error {
+        let n = self.operands.len();
+        let plural = if n == 1 { "" } else { "s" };
+        Error::input(
+            format!(
+                "`{}` expects {}, found {} operand{}",
+                self.mnemonic, expected, n, plural
+            ),
+            self.span,
+        )
+    }
+
+    /// An error for a qualifier this instruction does not take.
+    pub fn bad_qual(&self, q: &Qual) -> Error {
+        if matches!(q.text.as_str(), "v2" | "v4" | "v8") {
+            return Error::input(
+                format!("vector accesses (`.{}`) are not supported", q.text),
+                q.span,
+            );
+        }
+        Error::input(
+            format!("unknown qualifier `.{}` on `{}`", q.text, self.opcode),
+            q.span,
+        )
+    }
+
+    pub fn no_operands(&self) -> Result<()> {
+        match self.operands.is_empty() {
+            true => Ok(()),
+            false => Err(self.arity("no operands")),
+        }
+    }
+
+    /// The register this instruction writes, if any (used before decoding to
+    /// learn which names are registers).
+    pub fn written_name(&self) -> Option<&str> {
+        let writes = matches!(
+            self.opcode.as_str(),
+            "ld" | "tld" | "suld" | "cold" | "ldc" | "atom" | "suatom" | "setp" | "selp"
+        ) || alu_op(&self.opcode).is_some()
+            || (matches!(self.opcode.as_str(), "bar" | "barrier")
+                && self.quals.iter().any(|q| q.text == "red"));
+        match self.operands.first().map(|o| &o.kind) {
+            Some(RawKind::Name(n)) if writes => Some(n),
+            _ => None,
+        }
+    }
+}
+
+fn guard(pair: Pair<Rule>, src: &Src) -> Guard {
+    let span = src.pair_span(&pair);
+    let mut g = Guard {
+        reg: String::new(),
+        negated: false,
+        span,
+    };
+    for p in pair.into_inner() {
+        match p.as_rule() {
+            Rule::guard_not => g.negated = true,
+            Rule::reg_token => g.reg = p.as_str().to_string(),
+            _ => {}
+        }
+    }
+    g
+}
+
+fn operand(pair: Pair<Rule>, src: &Src) -> Result<RawOperand> {
+    let span = src.pair_span(&pair);
+    let text = pair.as_str().to_string();
+    let Some(p) = pair.into_inner().next() else {
+        return Err(Error::internal("empty operand in the parse tree"));
+    };
+    let kind = match p.as_rule() {
+        Rule::number => RawKind::Imm(parse_int(p.as_str(), span)?),
+        Rule::address => address(p, src)?,
+        Rule::not_operand => RawKind::Not(p.as_str().trim_start_matches('!').trim().to_string()),
+        _ => RawKind::Name(p.as_str().to_string()),
+    };
+    Ok(RawOperand { kind, span, text })
+}
+
+/// `[base]`, `[base + n]`, `[base - n]`.
+fn address(pair: Pair<Rule>, src: &Src) -> Result<RawKind> {
+    let (mut base, mut negative, mut offset) = (String::new(), false, 0i64);
+    for p in pair.into_inner() {
+        match p.as_rule() {
+            Rule::reg_token => base = p.as_str().to_string(),
+            Rule::offset_sign => negative = p.as_str() == "-",
+            Rule::number => {
+                let span = src.pair_span(&p);
+                let n = parse_int(p.as_str(), span)?;
+                offset = if negative { n.checked_neg() } else { Some(n) }.ok_or_else(|| {
+                    Error::input(
+                        format!("offset `{}` does not fit in 64 bits", p.as_str()),
+                        span,
+                    )
+                })?;
+            }
+            _ => {}
+        }
+    }
+    Ok(RawKind::Addr { base, offset })
+}
+
+/// Which names of one thread are registers (see the module comment).
+pub(crate) struct Names<'a> {
+    pub regs: &'a HashSet<String>,
+    pub locs: &'a HashSet<String>,
+}
+
+/// `r12` or `p3`: the corpus register names.
+fn looks_like_register(name: &str) -> bool {
+    let mut chars = name.chars();
+    matches!(chars.next(), Some('r' | 'p')) && name.len() > 1 && chars.all(|c| c.is_ascii_digit())
+}
+
+impl Names<'_> {
+    pub fn is_reg(&self, name: &str) -> bool {
+        name.starts_with('%')
+            || self.regs.contains(name)
+            || (!self.locs.contains(name) && looks_like_register(name))
+    }
+
+    /// A value operand: immediate, register, or the address of a location.
+    pub fn value(&self, op: &RawOperand) -> Result<Operand> {
+        match &op.kind {
+            RawKind::Imm(v) => Ok(Operand::Imm(*v)),
+            RawKind::Name(n) if self.is_reg(n) => Ok(Operand::Reg(n.clone())),
+            RawKind::Name(n) => Ok(Operand::Sym(n.clone())),
+            RawKind::Addr { .. } | RawKind::Not(_) => Err(Error::input(
+                format!("expected a register or a number, found `{}`", op.text),
+                op.span,
+            )),
+        }
+    }
+
+    /// An address operand: `x`, `[x]`, `[x+4]`, `[%rd1]`, `[%rd1+8]`.
+    pub fn addr(&self, op: &RawOperand) -> Result<Addr> {
+        let (name, offset) = match &op.kind {
+            RawKind::Name(n) => (n, 0),
+            RawKind::Addr { base, offset } => (base, *offset),
+            RawKind::Imm(_) | RawKind::Not(_) => {
+                return Err(Error::input(
+                    format!(
+                        "expected an address such as `x` or `[x]`, found `{}`",
+                        op.text
+                    ),
+                    op.span,
+                ))
+            }
+        };
+        let base = if self.is_reg(name) {
+            AddrBase::Reg(name.clone())
+        } else {
+            AddrBase::Sym(name.clone())
+        };
+        Ok(Addr { base, offset })
+    }
+}
+
+/// A destination: always a register, whatever its name.
+pub(crate) fn dst(op: &RawOperand) -> Result<String> {
+    match &op.kind {
+        RawKind::Name(n) => Ok(n.clone()),
+        _ => Err(Error::input(
+            format!("expected a destination register, found `{}`", op.text),
+            op.span,
+        )),
+    }
+}
+
+/// A branch target label.
+fn label(op: &RawOperand) -> Result<String> {
+    match &op.kind {
+        RawKind::Name(n) if !n.starts_with('%') => Ok(n.clone()),
+        _ => Err(Error::input(
+            format!("expected a label, found `{}`", op.text),
+            op.span,
+        )),
+    }
+}
+
+/// Decode one instruction of a thread whose register names are `names`.
+pub(crate) fn decode(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
+    if let Some(g) = &raw.guard {
+        if raw.opcode != "bra" {
+            return Err(Error::input(
+                "predicated instructions other than bra are not supported",
+                g.span,
+            ));
+        }
+    }
+    match raw.opcode.as_str() {
+        "ld" | "tld" | "suld" | "cold" | "ldc" => mem::load(raw, names),
+        "st" | "sust" => mem::store(raw, names),
+        "atom" | "red" | "suatom" | "sured" => mem::atomic(raw, names),
+        "fence" | "membar" => sync::fence(raw),
+        "bar" | "barrier" => sync::barrier(raw, names),
+        "setp" => setp(raw, names),
+        "selp" => selp(raw, names),
+        "beq" | "bne" | "blt" | "bgt" | "ble" | "bge" | "goto" | "bra" => branch(raw, names),
+        "nop" => {
+            if let Some(q) = raw.quals.first() {
+                return Err(raw.bad_qual(q));
+            }
+            raw.no_operands()?;
+            Ok(InstrKind::Nop)
+        }
+        op => match alu_op(op) {
+            Some(_) => alu(raw, names),
+            None => Err(Error::input(
+                format!("unknown instruction `{}`", raw.mnemonic),
+                raw.opcode_span,
+            )),
+        },
+    }
+}
+
+/// Register arithmetic opcodes and their number of source operands.
+fn alu_op(opcode: &str) -> Option<(AluOp, usize)> {
+    use AluOp::*;
+    let r = match opcode {
+        "mov" | "cvta" | "cvt" => (Mov, 1),
+        "not" => (Not, 1),
+        "neg" => (Neg, 1),
+        "add" => (Add, 2),
+        "sub" => (Sub, 2),
+        "mul" => (Mul, 2),
+        "div" => (Div, 2),
+        "rem" => (Rem, 2),
+        "and" => (And, 2),
+        "or" => (Or, 2),
+        "xor" => (Xor, 2),
+        "shl" => (Shl, 2),
+        "shr" => (Shr, 2),
+        "min" => (Min, 2),
+        "max" => (Max, 2),
+        _ => return None,
+    };
+    Some(r)
+}
+
+/// Access size in bytes of a type qualifier.
+pub(crate) fn type_size(q: &str) -> Option<u8> {
+    match q {
+        "b8" | "u8" | "s8" | "pred" => Some(1),
+        "b16" | "u16" | "s16" | "f16" => Some(2),
+        "b32" | "u32" | "s32" | "f32" => Some(4),
+        "b64" | "u64" | "s64" | "f64" => Some(8),
+        _ => None,
+    }
+}
+
+/// State spaces; `Some(true)` for shared memory.
+pub(crate) fn state_space(q: &str) -> Option<bool> {
+    match q {
+        "shared" | "shared::cta" | "shared::cluster" => Some(true),
+        "global" | "local" | "param" | "const" | "gen" | "param::entry" | "param::func" => {
+            Some(false)
+        }
+        _ => None,
+    }
+}
+
+/// `add.u32`, `mul.lo.s32`, `mov.u64`, `cvta.to.global.u64`, `cvt.u64.u32`: types are ignored.
+fn alu(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
+    let Some((op, nsrc)) = alu_op(&raw.opcode) else {
+        return Err(Error::internal("alu called on a non-arithmetic opcode"));
+    };
+    for q in &raw.quals {
+        let t = q.text.as_str();
+        let ok = type_size(t).is_some()
+            || (raw.opcode == "mul" && matches!(t, "lo" | "wide"))
+            || (raw.opcode == "cvta" && (t == "to" || state_space(t).is_some()));
+        if raw.opcode == "mul" && t == "hi" {
+            return Err(Error::input("`mul.hi` is not supported", q.span));
+        }
+        if !ok {
+            return Err(raw.bad_qual(q));
+        }
+    }
+    let expected = if nsrc == 1 {
+        "a destination and one source"
+    } else {
+        "a destination and two sources"
+    };
+    match raw.operands.split_first() {
+        Some((d, srcs)) if srcs.len() == nsrc => {
+            let srcs = srcs
+                .iter()
+                .map(|s| names.value(s))
+                .collect::<Result<Vec<_>>>()?;
+            Ok(InstrKind::Alu {
+                op,
+                dst: dst(d)?,
+                srcs,
+            })
+        }
+        _ => Err(raw.arity(expected)),
+    }
+}
+
+fn cmp_of(q: &str) -> Option<Cmp> {
+    match q {
+        "eq" => Some(Cmp::Eq),
+        "ne" => Some(Cmp::Ne),
+        "lt" | "lo" => Some(Cmp::Lt),
+        "le" | "ls" => Some(Cmp::Le),
+        "gt" | "hi" => Some(Cmp::Gt),
+        "ge" | "hs" => Some(Cmp::Ge),
+        _ => None,
+    }
+}
+
+/// `setp.eq.u32 %p, a, b` (`lo ls hi hs` are the unsigned spellings).
+fn setp(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
+    let mut cmp: Option<(Cmp, &Qual)> = None;
+    for q in &raw.quals {
+        if let Some(c) = cmp_of(&q.text) {
+            if let Some((_, prev)) = cmp {
+                return Err(two_of(raw, "comparison", prev, q));
+            }
+            cmp = Some((c, q));
+        } else if type_size(&q.text).is_none() && q.text != "ftz" {
+            return Err(raw.bad_qual(q));
+        }
+    }
+    let Some((cmp, _)) = cmp else {
+        return Err(Error::input(
+            "`setp` requires a comparison (.eq, .ne, .lt, .le, .gt or .ge)",
+            raw.opcode_span,
+        ));
+    };
+    match raw.operands.as_slice() {
+        [d, a, b] => Ok(InstrKind::Setp {
+            cmp,
+            dst: dst(d)?,
+            a: names.value(a)?,
+            b: names.value(b)?,
+        }),
+        _ => Err(raw.arity("a destination predicate and two sources")),
+    }
+}
+
+/// `selp.u32 d, a, b, p`: d = p ? a : b.
+fn selp(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
+    if let Some(q) = raw.quals.iter().find(|q| type_size(&q.text).is_none()) {
+        return Err(raw.bad_qual(q));
+    }
+    match raw.operands.as_slice() {
+        [d, a, b, p] => Ok(InstrKind::Selp {
+            dst: dst(d)?,
+            a: names.value(a)?,
+            b: names.value(b)?,
+            pred: names.value(p)?,
+        }),
+        _ => Err(raw.arity("a destination, two sources and a predicate")),
+    }
+}
+
+/// Corpus `beq a, b, L` ..., `goto L`; PTX `bra{.uni} L` and `@{!}p bra L`.
+fn branch(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
+    for q in &raw.quals {
+        if !(raw.opcode == "bra" && q.text == "uni") {
+            return Err(raw.bad_qual(q));
+        }
+    }
+    let cmp = match raw.opcode.as_str() {
+        "beq" => Some(Cmp::Eq),
+        "bne" => Some(Cmp::Ne),
+        "blt" => Some(Cmp::Lt),
+        "bgt" => Some(Cmp::Gt),
+        "ble" => Some(Cmp::Le),
+        "bge" => Some(Cmp::Ge),
+        _ => None,
+    };
+    match (cmp, raw.operands.as_slice()) {
+        (Some(cmp), [a, b, l]) => {
+            let cond = BranchCond::Compare {
+                cmp,
+                a: names.value(a)?,
+                b: names.value(b)?,
+            };
+            Ok(InstrKind::Branch {
+                cond,
+                target: label(l)?,
+            })
+        }
+        (Some(_), _) => Err(raw.arity("two values and a label")),
+        (None, [l]) => {
+            let cond = match &raw.guard {
+                Some(g) => BranchCond::Pred {
+                    reg: g.reg.clone(),
+                    negated: g.negated,
+                },
+                None => BranchCond::Always,
+            };
+            Ok(InstrKind::Branch {
+                cond,
+                target: label(l)?,
+            })
+        }
+        (None, _) => Err(raw.arity("a label")),
+    }
+}
+
+/// "`ld` has two memory semantics qualifiers, `.relaxed` and `.acquire`".
+pub(crate) fn two_of(raw: &RawInstr, what: &str, first: &Qual, second: &Qual) -> Error {
+    Error::input(
+        format!(
+            "`{}` has two {} qualifiers, `.{}` and `.{}`",
+            raw.opcode, what, first.text, second.text
+        ),
+        second.span,
+    )
+}

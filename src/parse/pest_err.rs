@@ -1,0 +1,114 @@
+//! Turn pest syntax errors into one-sentence input errors.
+
+use super::grammar::Rule;
+use super::text::{join_or, skip_blank, Src};
+use crate::error::Error;
+use pest::error::{ErrorVariant, InputLocation};
+
+/// Human words for what a rule stands for, in error messages.
+fn describe(rule: Rule) -> &'static str {
+    use Rule::*;
+    match rule {
+        arch => "`PTX`",
+        test_name => "a test name",
+        docs | doc | doc_word => "a quoted string",
+        init_item | alias_decl | reg_init | loc_init | type_prefix | type_word => {
+            "an initialisation such as `x = 0`"
+        }
+        proxy_kind => "`generic`, `texture`, `surface` or `constant`",
+        kw_aliases => "`aliases`",
+        thread_head | thread_id => "a thread header such as `P0@cta 0,gpu 0`",
+        place_item | place_kw => "`cta`, `cluster` or `gpu`",
+        nat | number => "a number",
+        row | cell => "an instruction row",
+        label_def => "a label",
+        instr | guard | mnemonic => "an instruction",
+        guard_not => "`!`",
+        operand | address | not_operand => "an operand",
+        offset_sign => "`+` or `-`",
+        cell_semi | semi => "`;`",
+        locations | kw_locations => "`locations`",
+        loc_item => "a location or register such as `x` or `P0:r0`",
+        filter | kw_filter => "`filter`",
+        condition | quantifier | not_exists | kw_exists | kw_forall => {
+            "a final condition (`exists`, `~exists` or `forall`)"
+        }
+        prop | implication | disjunction | conjunction | negation | atom | paren_prop
+        | comparison | term => "a proposition such as `P0:r0 == 1`",
+        kw_true | kw_false => "`true` or `false`",
+        cmp_op => "`==` or `!=`",
+        reg_ref => "a register such as `P0:r0`",
+        ident => "a name",
+        reg_token => "a register or name",
+        thread_ref => "a thread such as `P0`",
+        op_implies => "`=>`",
+        op_or => "`\\/`",
+        op_and => "`/\\`",
+        op_not => "`~`",
+        lbrace => "`{`",
+        rbrace => "`}`",
+        lbracket => "`[`",
+        rbracket => "`]`",
+        lparen => "`(`",
+        rparen => "`)`",
+        pipe => "`|`",
+        comma => "`,`",
+        colon => "`:`",
+        at => "`@`",
+        equals => "`=`",
+        EOI => "end of input",
+        init => "an init block `{ ... }`",
+        threads => "a thread header such as `P0@cta 0,gpu 0`",
+        file | WHITESPACE | COMMENT | cond_start | ident_char => "a litmus test",
+    }
+}
+
+/// The token found at byte `at`, for "found `...`".
+fn found_at(text: &str, at: usize) -> String {
+    let rest = text.get(at..).unwrap_or("");
+    let word: String = rest
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || "_%$.:".contains(*c))
+        .take(24)
+        .collect();
+    match rest.chars().next() {
+        None => "end of input".to_string(),
+        Some(_) if !word.is_empty() => format!("`{}`", word),
+        Some(c) => format!("`{}`", c.escape_debug()),
+    }
+}
+
+/// Convert a pest error into `expected ..., found ...` at the offending token.
+pub(crate) fn convert(err: pest::error::Error<Rule>, src: &Src) -> Error {
+    let pos = match err.location {
+        InputLocation::Pos(p) => p,
+        InputLocation::Span((s, _)) => s,
+    };
+    let at = skip_blank(src.text, pos.min(src.text.len()));
+    let found = found_at(src.text, at);
+    let span = src.span(at, at + 1);
+    let message = match err.variant {
+        ErrorVariant::ParsingError { positives, .. } => {
+            let mut words: Vec<String> = Vec::new();
+            for r in positives {
+                let w = describe(r).to_string();
+                if !words.contains(&w) {
+                    words.push(w);
+                }
+            }
+            if words.is_empty() {
+                format!("unexpected {}", found)
+            } else if found == "end of input"
+                && words.iter().any(|w| w.starts_with("a final condition"))
+            {
+                "missing final condition: expected `exists`, `~exists` or `forall`, found end of input".to_string()
+            } else {
+                format!("expected {}, found {}", join_or(&words), found)
+            }
+        }
+        ErrorVariant::CustomError { message } => {
+            format!("the input could not be parsed ({})", message)
+        }
+    };
+    Error::input(message, span)
+}
