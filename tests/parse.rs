@@ -42,6 +42,10 @@ fn every_conformance_test_parses() {
             }
             Err(e) => failures.push(format!("{}: {}", f.display(), e)),
         }
+        // Windows line endings change nothing.
+        if let Err(e) = parse_litmus(&text.replace('\n', "\r\n")) {
+            failures.push(format!("{} (CRLF): {}", f.display(), e));
+        }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
@@ -1172,4 +1176,26 @@ fn never_panics_on_truncated_or_mutated_input() {
             let _ = parse_litmus(&String::from_utf8_lossy(&bytes));
         }
     }
+}
+
+#[test]
+fn isa_message_passing_in_ptx_spelling() {
+    let src = r#"PTX MP-isa
+"ISA 8.10.6, Message Passing"
+{
+.global .u32 data = 0;
+.global .u32 flag = 0;
+}
+ P0@cta 0,gpu 0                             | P1@cta 1,gpu 0                               ;
+ W1: st.global.u32 [data], 1;               | R1: ld.global.relaxed.sys.u32 %r0, [flag];   ;
+ F1: fence.sys;                             | F2: fence.sys;                               ;
+ W2: st.global.relaxed.sys.u32 [flag], 1;   | R2: ld.global.u32 %r1, [data];               ;
+exists (P1:%r0 == 1 /\ P1:%r1 == 0)
+"#;
+    let lit = parse_litmus(src).unwrap();
+    assert_eq!(lit.code[0].len(), 6);
+    assert_eq!(lit.code[1].len(), 6);
+    assert!(matches!(lit.code[0][3].kind, InstrKind::Fence { sem: FenceSem::AcqRel, scope: Scope::Sys }));
+    assert!(matches!(&lit.code[1][1].kind, InstrKind::Load { sem: Sem::Relaxed, scope: Some(Scope::Sys), dst, .. } if dst == "%r0"));
+    assert_eq!(lit.code[0][5].text, "st.global.relaxed.sys.u32 [flag], 1");
 }

@@ -39,7 +39,7 @@ fn describe(rule: Rule) -> &'static str {
         cmp_op => "`==` or `!=`",
         reg_ref => "a register such as `P0:r0`",
         ident => "a name",
-        reg_token => "a register or name",
+        reg_token => "a register or a name",
         thread_ref => "a thread such as `P0`",
         op_implies => "`=>`",
         op_or => "`\\/`",
