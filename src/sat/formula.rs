@@ -129,6 +129,7 @@ impl Formula {
     }
 
     pub fn solve(&mut self) -> bool {
+        self.solver.assume(&[]);
         self.solver.solve().unwrap_or(false)
     }
 
@@ -137,10 +138,9 @@ impl Formula {
             return false;
         }
         let ls: Vec<Lit> = assumptions.iter().filter_map(|b| if let B::L(l) = b { Some(*l) } else { None }).collect();
+        // Assumptions stay set until the next solve: changing them discards the model.
         self.solver.assume(&ls);
-        let r = self.solver.solve().unwrap_or(false);
-        self.solver.assume(&[]);
-        r
+        self.solver.solve().unwrap_or(false)
     }
 
     /// The current model as a lookup function.

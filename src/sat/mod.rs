@@ -34,6 +34,7 @@ pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
     assume.push(blocking);
     let mut out = Outcome::default();
     while enc.f.solve_assuming(&assume) {
+        if std::env::var("PTXL_DEBUG").is_ok() { eprintln!("vars {} clauses {} states {}", enc.f.vars, enc.f.clauses, out.states.len()); }
         if opts.deadline.is_some_and(|d| Instant::now() > d) {
             return Err(Error::limit("timeout: the test took longer than --timeout"));
         }

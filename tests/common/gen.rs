@@ -1,0 +1,264 @@
+//! A proptest strategy for well-formed random litmus tests, kept as a small
+//! structure so metamorphic transformations can be applied before printing it
+//! in litmus syntax.
+
+#![allow(dead_code)]
+
+use proptest::prelude::*;
+
+pub const LOCS: [&str; 2] = ["x", "y"];
+pub const SCOPES: [&str; 4] = ["cta", "cluster", "gpu", "sys"];
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Sem {
+    Weak,
+    Relaxed,
+    Strong, // acquire for reads, release for writes, acq_rel for atomics
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Op {
+    Ld { sem: Sem, scope: usize, reg: usize, loc: usize, alias: bool },
+    St { sem: Sem, scope: usize, loc: usize, val: i64, from_reg: Option<usize>, alias: bool },
+    Atom { sem: Sem, scope: usize, reg: usize, loc: usize, kind: usize },
+    Red { release: bool, scope: usize, loc: usize },
+    Fence { kind: usize, scope: usize },
+    ProxyAlias,
+    ProxyTexture,
+    Tld { reg: usize },
+    Bar { id: usize },
+    Add { dst: usize, src: usize },
+    /// Forward branch over the next instructions when `reg != 0`.
+    SkipIfNonZero { reg: usize },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Place {
+    pub cta: u32,
+    pub cluster: u32,
+    pub gpu: u32,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Test {
+    pub threads: Vec<(Place, Vec<Op>)>,
+    /// Declare `a @ generic aliases x` and `t @ texture aliases x`.
+    pub aliases: bool,
+}
+
+fn sem() -> impl Strategy<Value = Sem> {
+    prop_oneof![Just(Sem::Weak), Just(Sem::Relaxed), Just(Sem::Strong)]
+}
+
+fn op(aliases: bool) -> impl Strategy<Value = Op> {
+    let a = aliases;
+    prop_oneof![
+        4 => (sem(), 0..4usize, 0..3usize, 0..2usize, any::<bool>()).prop_map(move |(sem, scope, reg, loc, al)| Op::Ld { sem, scope, reg, loc, alias: al && a }),
+        4 => (sem(), 0..4usize, 0..2usize, 1..3i64, proptest::option::weighted(0.2, 0..3usize), any::<bool>())
+            .prop_map(move |(sem, scope, loc, val, from_reg, al)| Op::St { sem, scope, loc, val, from_reg, alias: al && a }),
+        1 => (sem(), 0..4usize, 0..3usize, 0..2usize, 0..3usize).prop_map(|(sem, scope, reg, loc, kind)| Op::Atom { sem, scope, reg, loc, kind }),
+        1 => (any::<bool>(), 0..4usize, 0..2usize).prop_map(|(release, scope, loc)| Op::Red { release, scope, loc }),
+        2 => (0..4usize, 0..4usize).prop_map(|(kind, scope)| Op::Fence { kind, scope }),
+        1 => (0..3usize).prop_map(|reg| Op::Add { dst: (reg + 1) % 3, src: reg }),
+        1 => (0..3usize).prop_map(|reg| Op::SkipIfNonZero { reg }),
+        1 => (0..2usize).prop_map(|id| Op::Bar { id }),
+        1 => Just(if a { Op::ProxyAlias } else { Op::Fence { kind: 1, scope: 2 } }),
+        1 => Just(if a { Op::ProxyTexture } else { Op::Fence { kind: 0, scope: 0 } }),
+        1 => (0..3usize).prop_map(move |reg| if a { Op::Tld { reg } } else { Op::Fence { kind: 2, scope: 3 } }),
+    ]
+}
+
+fn place() -> impl Strategy<Value = Place> {
+    (0..2u32, 0..2u32, 0..2u32).prop_map(|(cta, cluster, gpu)| Place { cta, cluster, gpu })
+}
+
+pub fn test_strategy() -> impl Strategy<Value = Test> {
+    any::<bool>().prop_flat_map(|aliases| {
+        (proptest::collection::vec((place(), proptest::collection::vec(op(aliases), 1..=5)), 1..=4), Just(aliases))
+            .prop_map(|(threads, aliases)| Test { threads, aliases })
+    })
+}
+
+fn sem_str(s: &Sem, strong: &str, scope: usize) -> String {
+    match s {
+        Sem::Weak => "weak".into(),
+        Sem::Relaxed => format!("relaxed.{}", SCOPES[scope]),
+        Sem::Strong => format!("{}.{}", strong, SCOPES[scope]),
+    }
+}
+
+fn loc(l: usize, alias: bool) -> &'static str {
+    if alias && l == 0 {
+        "a"
+    } else {
+        LOCS[l]
+    }
+}
+
+/// Rename locations `x`/`y` in one rendered instruction or condition.
+fn rename(text: &str, names: [&str; 2]) -> String {
+    text.split_inclusive(|c: char| !c.is_alphanumeric() && c != '_')
+        .map(|tok| {
+            let (word, rest) = tok.split_at(tok.trim_end_matches(|c: char| !c.is_alphanumeric() && c != '_').len());
+            let w = match word {
+                "x" => names[0],
+                "y" => names[1],
+                w => w,
+            };
+            format!("{}{}", w, rest)
+        })
+        .collect()
+}
+
+fn op_text(o: &Op) -> String {
+    match o {
+        Op::Ld { sem, scope, reg, loc: l, alias } => format!("ld.{} r{}, {}", sem_str(sem, "acquire", *scope), reg, loc(*l, *alias)),
+        Op::St { sem, scope, loc: l, val, from_reg, alias } => {
+            let v = from_reg.map_or(val.to_string(), |r| format!("r{}", r));
+            format!("st.{} {}, {}", sem_str(sem, "release", *scope), loc(*l, *alias), v)
+        }
+        Op::Atom { sem, scope, reg, loc: l, kind } => {
+            let s = match sem {
+                Sem::Weak => "relaxed",
+                Sem::Relaxed => "relaxed",
+                Sem::Strong => "acq_rel",
+            };
+            let k = match kind {
+                0 => format!("add r{}, {}, 1", reg, LOCS[*l]),
+                1 => format!("exch r{}, {}, 2", reg, LOCS[*l]),
+                _ => format!("cas r{}, {}, 0, 2", reg, LOCS[*l]),
+            };
+            format!("atom.{}.{}.{}", s, SCOPES[*scope], k)
+        }
+        Op::Red { release, scope, loc: l } => format!("red.{}.{}.add {}, 1", if *release { "release" } else { "relaxed" }, SCOPES[*scope], LOCS[*l]),
+        Op::Fence { kind, scope } => format!("fence.{}.{}", ["sc", "acq_rel", "acquire", "release"][*kind], SCOPES[*scope]),
+        Op::ProxyAlias => "fence.proxy.alias".into(),
+        Op::ProxyTexture => "fence.proxy.texture".into(),
+        Op::Tld { reg } => format!("tld.weak r{}, t", reg),
+        Op::Bar { id } => format!("bar.cta.sync {}", id),
+        Op::Add { dst, src } => format!("add r{}, r{}, 1", dst, src),
+        Op::SkipIfNonZero { reg } => format!("bne r{}, 0, END", reg),
+    }
+}
+
+impl Test {
+    /// Print as a litmus file. Every register and location is observed.
+    pub fn render(&self, name: &str) -> String {
+        self.render_with(name, ["x", "y"], 0)
+    }
+
+    /// Print with locations renamed and the condition about thread `cond_thread`'s r0.
+    pub fn render_with(&self, name: &str, names: [&str; 2], cond_thread: usize) -> String {
+        let mut s = format!("PTX {}\n{{\nx = 0; y = 0;\n", name);
+        if self.aliases {
+            s.push_str("a @ generic aliases x;\nt @ texture aliases x;\n");
+        }
+        s.push_str("}\n");
+        let cells: Vec<Vec<String>> = self
+            .threads
+            .iter()
+            .map(|(_, ops)| {
+                let mut v: Vec<String> = ops.iter().map(op_text).collect();
+                if ops.iter().any(|o| matches!(o, Op::SkipIfNonZero { .. })) {
+                    v.push("END:".into());
+                }
+                v
+            })
+            .collect();
+        let header: Vec<String> = self
+            .threads
+            .iter()
+            .enumerate()
+            .map(|(i, (p, _))| format!("P{}@cta {},cluster {},gpu {}", i, p.cta, p.cluster, p.gpu))
+            .collect();
+        s.push_str(&format!(" {} ;\n", header.join(" | ")));
+        let rows = cells.iter().map(|c| c.len()).max().unwrap_or(0);
+        for r in 0..rows {
+            let row: Vec<String> = cells.iter().map(|c| c.get(r).cloned().unwrap_or_default()).collect();
+            s.push_str(&format!(" {} ;\n", row.join(" | ")));
+        }
+        let mut obs = vec!["x".to_string(), "y".to_string()];
+        for (i, _) in self.threads.iter().enumerate() {
+            for r in 0..3 {
+                obs.push(format!("P{}:r{}", i, r));
+            }
+        }
+        s.push_str(&format!("locations [{};]\n", obs.join("; ")));
+        s.push_str(&format!("exists (x == 1 /\\ P{}:r0 == 0)\n", cond_thread));
+        if names == ["x", "y"] {
+            return s;
+        }
+        // Rename everything after the test name.
+        let (head, body) = s.split_at(s.find('\n').unwrap_or(0));
+        format!("{}{}", head, rename(body, names))
+    }
+
+    /// Threads in another order: thread i moves to position perm[i].
+    pub fn permuted(&self, perm: &[usize]) -> Test {
+        let mut t = self.clone();
+        for (i, th) in self.threads.iter().enumerate() {
+            t.threads[perm[i]] = th.clone();
+        }
+        t
+    }
+
+    /// Every strong-able access one step stronger (weak -> relaxed -> acquire/release).
+    pub fn strengthened(&self, which: usize) -> Test {
+        let mut t = self.clone();
+        let mut k = 0;
+        for (_, ops) in &mut t.threads {
+            for o in ops.iter_mut() {
+                let s = match o {
+                    Op::Ld { sem, .. } | Op::St { sem, .. } => sem,
+                    _ => continue,
+                };
+                if k == which {
+                    *s = match s {
+                        Sem::Weak => Sem::Relaxed,
+                        _ => Sem::Strong,
+                    };
+                }
+                k += 1;
+            }
+        }
+        t
+    }
+
+    /// Widen the scope of one strong operation.
+    pub fn widened(&self, which: usize) -> Test {
+        let mut t = self.clone();
+        let mut k = 0;
+        for (_, ops) in &mut t.threads {
+            for o in ops.iter_mut() {
+                let sc = match o {
+                    Op::Ld { scope, .. } | Op::St { scope, .. } | Op::Atom { scope, .. } | Op::Red { scope, .. } | Op::Fence { scope, .. } => scope,
+                    _ => continue,
+                };
+                if k == which {
+                    *sc = (*sc + 1).min(3);
+                }
+                k += 1;
+            }
+        }
+        t
+    }
+
+    /// Insert a fence.sc.sys into thread `t` at position `at`.
+    pub fn with_fence_sc(&self, t: usize, at: usize) -> Test {
+        let mut x = self.clone();
+        let n = x.threads.len();
+        let ops = &mut x.threads[t % n].1;
+        let at = at % (ops.len() + 1);
+        ops.insert(at, Op::Fence { kind: 0, scope: 3 });
+        x
+    }
+
+    /// All threads in CTA 0 of cluster 0 of GPU 0.
+    pub fn one_cta(&self) -> Test {
+        let mut t = self.clone();
+        for (p, _) in &mut t.threads {
+            *p = Place { cta: 0, cluster: 0, gpu: 0 };
+        }
+        t
+    }
+}
