@@ -74,6 +74,8 @@ impl LocKey {
 #[derive(Clone, Debug)]
 struct DraftEvent {
     kind: DraftKind,
+    /// Locations whose read values the written value depends on (empty: a constant).
+    value_srcs: Vec<LocKey>,
     text: String,
     line: usize,
     deps: BTreeSet<usize>,
@@ -102,6 +104,47 @@ struct FinishedPath {
     regs: HashMap<String, Val>,
 }
 
+/// For each location, how many value-dependent writes a chain of value flow
+/// ending in it can pass through in one execution: the writes (at most one per
+/// path and thread, counted per thread's worst path) to locations that can
+/// reach it through value dependencies.
+fn chain_bounds(paths: &[Vec<FinishedPath>]) -> HashMap<LocKey, usize> {
+    let mut feeds: HashMap<LocKey, BTreeSet<LocKey>> = HashMap::new();
+    let mut keys: BTreeSet<LocKey> = BTreeSet::new();
+    for p in paths.iter().flatten() {
+        for e in &p.events {
+            if let DraftKind::Mem { key, .. } = &e.kind {
+                keys.insert(key.clone());
+                for src in &e.value_srcs {
+                    feeds.entry(key.clone()).or_default().insert(src.clone());
+                }
+            }
+        }
+    }
+    let mut out = HashMap::new();
+    for k in &keys {
+        // Locations that reach k (k included).
+        let mut reach: BTreeSet<LocKey> = BTreeSet::new();
+        let mut todo = vec![k.clone()];
+        while let Some(x) = todo.pop() {
+            if reach.insert(x.clone()) {
+                todo.extend(feeds.get(&x).into_iter().flatten().cloned());
+            }
+        }
+        let bound: usize = paths
+            .iter()
+            .map(|tp| {
+                tp.iter()
+                    .map(|p| p.events.iter().filter(|e| !e.value_srcs.is_empty() && matches!(&e.kind, DraftKind::Mem { key, access } if access.writes && reach.contains(key))).count())
+                    .max()
+                    .unwrap_or(0)
+            })
+            .sum();
+        out.insert(k.clone(), bound);
+    }
+    out
+}
+
 /// Build the program of a parsed litmus test.
 pub fn build_program(lit: &Litmus, opts: &BuildOptions) -> Result<Program> {
     let mut ctx = Ctx::new(lit, opts)?;
@@ -119,20 +162,15 @@ pub fn build_program(lit: &Litmus, opts: &BuildOptions) -> Result<Program> {
             unroll_hit |= hit;
             paths.push(p);
         }
-        let max_writes: usize = paths
-            .iter()
-            .map(|tp| tp.iter().map(|p| p.events.iter().filter(|e| matches!(&e.kind, DraftKind::Mem { access, .. } if access.writes)).count()).max().unwrap_or(0))
-            .sum();
-        if rounds >= max_writes {
-            break;
-        }
-        rounds += 1;
+        let bounds = chain_bounds(&paths);
         let mut changed = false;
         for tp in &paths {
             for p in tp {
                 for e in &p.events {
                     if let DraftKind::Mem { key, access } = &e.kind {
-                        if access.writes {
+                        // Round 0 collects constant writes; round k extends value
+                        // chains by one value-dependent write.
+                        if access.writes && (e.value_srcs.is_empty() || rounds < bounds.get(key).copied().unwrap_or(0)) {
                             let d = ctx.domains.entry(key.clone()).or_insert_with(|| {
                                 let mut s = BTreeSet::new();
                                 s.insert(ctx.inits.get(&key.root).copied().unwrap_or(0));
@@ -144,6 +182,7 @@ pub fn build_program(lit: &Litmus, opts: &BuildOptions) -> Result<Program> {
                 }
             }
         }
+        rounds += 1;
         if !changed {
             break;
         }
@@ -310,7 +349,11 @@ impl<'a> Ctx<'a> {
             DraftKind::Other(_) => unreachable_key(),
         };
         let mut children = Vec::new();
-        for d in self.domain(&key) {
+        let excluded = match &st.events[i].kind {
+            DraftKind::Mem { access, .. } => access.read_not.clone(),
+            DraftKind::Other(_) => Vec::new(),
+        };
+        for d in self.domain(&key).into_iter().filter(|d| !excluded.contains(d)) {
             let mut c = st.clone();
             if let DraftKind::Mem { access, .. } = &mut c.events[i].kind {
                 access.read_value = Some(d);
@@ -323,6 +366,44 @@ impl<'a> Ctx<'a> {
             children.push(c);
         }
         Step::Fork(children)
+    }
+
+    /// `a cmp b` where one side is a symbolic read and the other a constant, for
+    /// `==`/`!=`: the two paths (comparison true, false), each assuming what the
+    /// read returns, without enumerating its values. The read joins the control
+    /// dependencies of both paths.
+    fn fork_compare(&self, st: &PathState, cmp: Cmp, a: &Operand, b: &Operand) -> Option<(PathState, PathState)> {
+        if !matches!(cmp, Cmp::Eq | Cmp::Ne) {
+            return None;
+        }
+        let (va, vb) = (self.operand(st, a), self.operand(st, b));
+        let (read, konst, kdeps) = match (&va.v, &vb.v) {
+            (V::Free(i), V::Const(c)) => (*i, *c, vb.deps.clone()),
+            (V::Const(c), V::Free(i)) => (*i, *c, va.deps.clone()),
+            _ => return None,
+        };
+        let mut eq = st.clone();
+        let mut ne = st.clone();
+        for c in [&mut eq, &mut ne] {
+            c.ctrl.insert(read);
+            c.ctrl.extend(kdeps.iter().copied());
+        }
+        if let DraftKind::Mem { access, .. } = &mut eq.events[read].kind {
+            access.read_value = Some(konst);
+        }
+        for val in eq.regs.values_mut() {
+            if val.v == V::Free(read) {
+                val.v = V::Const(konst);
+            }
+        }
+        if let DraftKind::Mem { access, .. } = &mut ne.events[read].kind {
+            access.read_not.push(konst);
+        }
+        Some(if cmp == Cmp::Eq { (eq, ne) } else { (ne, eq) })
+    }
+
+    fn label_index(&self, t: usize, label: &str) -> usize {
+        self.lit.code[t].iter().position(|i| matches!(&i.kind, InstrKind::Label(l) if l == label)).unwrap_or(usize::MAX)
     }
 
     fn operand(&self, st: &PathState, op: &Operand) -> Val {
@@ -388,6 +469,16 @@ impl<'a> Ctx<'a> {
                 Ok(Step::Next)
             }
             InstrKind::Setp { cmp, dst, a, b } => {
+                if let Some((yes, no)) = self.fork_compare(st, *cmp, a, b) {
+                    let mut out = Vec::new();
+                    for (mut c, v) in [(yes, 1), (no, 0)] {
+                        let deps = c.ctrl.clone();
+                        c.regs.insert(dst.clone(), Val { v: V::Const(v), deps });
+                        c.pc += 1;
+                        out.push(c);
+                    }
+                    return Ok(Step::Continue(out));
+                }
                 let (x, mut d) = conc!(a);
                 let (y, d2) = conc!(b);
                 d.extend(d2);
@@ -410,6 +501,19 @@ impl<'a> Ctx<'a> {
                         (p != 0) != *negated
                     }
                     BranchCond::Compare { cmp, a, b } => {
+                        if let Some((yes, no)) = self.fork_compare(st, *cmp, a, b) {
+                            // Keep the read symbolic: one path per outcome.
+                            let mut out = Vec::new();
+                            for (mut c, taken) in [(yes, true), (no, false)] {
+                                if taken {
+                                    c.pc = self.label_index(t, target);
+                                } else {
+                                    c.pc += 1;
+                                }
+                                out.push(c);
+                            }
+                            return Ok(Step::Continue(out));
+                        }
                         let (x, mut d) = conc!(a);
                         let (y, d2) = conc!(b);
                         d.extend(d2);
@@ -437,6 +541,7 @@ impl<'a> Ctx<'a> {
                     atomic: false,
                     is_red: false,
                     read_value: None,
+                    read_not: Vec::new(),
                     write_value: 0,
                 };
                 let idx = self.push_mem(st, key, access, adeps, ins);
@@ -463,6 +568,7 @@ impl<'a> Ctx<'a> {
                     atomic: false,
                     is_red: false,
                     read_value: None,
+                    read_not: Vec::new(),
                     write_value: value,
                 };
                 self.push_mem(st, key, access, deps, ins);
@@ -629,14 +735,24 @@ impl<'a> Ctx<'a> {
     }
 
     fn push_mem(&self, st: &mut PathState, key: LocKey, access: Access, mut deps: BTreeSet<usize>, ins: &ast::Instr) -> usize {
+        let mut value_srcs: Vec<LocKey> = deps
+            .iter()
+            .filter_map(|&i| match &st.events[i].kind {
+                DraftKind::Mem { key, .. } => Some(key.clone()),
+                DraftKind::Other(_) => None,
+            })
+            .collect();
+        if access.atomic && access.read_value.is_some() {
+            value_srcs.push(key.clone());
+        }
         deps.extend(st.ctrl.iter().copied());
-        st.events.push(DraftEvent { kind: DraftKind::Mem { key, access }, text: ins.text.clone(), line: ins.span.line, deps });
+        st.events.push(DraftEvent { kind: DraftKind::Mem { key, access }, value_srcs, text: ins.text.clone(), line: ins.span.line, deps });
         st.events.len() - 1
     }
 
     fn push_other(&self, st: &mut PathState, kind: EventKind, ins: &ast::Instr) {
         let deps = st.ctrl.clone();
-        st.events.push(DraftEvent { kind: DraftKind::Other(kind), text: ins.text.clone(), line: ins.span.line, deps });
+        st.events.push(DraftEvent { kind: DraftKind::Other(kind), value_srcs: Vec::new(), text: ins.text.clone(), line: ins.span.line, deps });
     }
 
     fn cta_size(&self, t: usize) -> usize {
@@ -809,6 +925,7 @@ fn mk_rmw(vaddr: String, proxy: Proxy, size: u8, sem: MemSem, scope: Scope, is_r
         atomic: true,
         is_red,
         read_value: old,
+        read_not: Vec::new(),
         write_value: new.unwrap_or(0),
     }
 }

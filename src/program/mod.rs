@@ -59,6 +59,13 @@ pub enum MemSem {
     AcqRel,
 }
 
+impl Access {
+    /// The trace's assumptions allow this read to return `v`.
+    pub fn allows(&self, v: i64) -> bool {
+        self.read_value.is_none_or(|x| x == v) && !self.read_not.contains(&v)
+    }
+}
+
 impl MemSem {
     pub fn is_strong(self) -> bool {
         self != MemSem::Weak
@@ -93,6 +100,8 @@ pub struct Access {
     pub is_red: bool,
     /// The value this trace assumes the read returns; `None` when any value will do.
     pub read_value: Option<i64>,
+    /// Values this trace assumes the read does not return (a branch not taken).
+    pub read_not: Vec<i64>,
     /// The value written, when `writes`.
     pub write_value: i64,
 }

@@ -133,14 +133,14 @@ impl<'p> Encoding<'p> {
         for l in 0..self.p.locations.len() {
             let writes = self.writes_to(l);
             for r in self.reads_of(l) {
-                let want = self.p.events[r].access().and_then(|a| a.read_value);
+                let Some(acc) = self.p.events[r].access() else { continue };
                 let mut lits = Vec::new();
                 let mut cands = Vec::new();
                 for &w in &writes {
                     if w == r || !self.p.compatible(w, r) {
                         continue;
                     }
-                    if want.is_some() && self.p.events[w].written_value(self.p) != want {
+                    if !self.p.events[w].written_value(self.p).is_some_and(|v| acc.allows(v)) {
                         continue;
                     }
                     let v = self.f.fresh();
