@@ -12,5 +12,7 @@ pub mod program;
 pub mod model;
 pub mod outcome;
 pub mod sat;
+pub mod reference;
 pub mod check;
 pub mod report;
+pub mod gen;

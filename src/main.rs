@@ -24,6 +24,8 @@ enum Cmd {
     /// Check litmus files or directories (recursive *.litmus), in parallel.
     #[command(after_help = EXIT_CODES)]
     Check(CheckArgs),
+    /// Generate litmus test families (diy-style shapes and cycles).
+    Gen(ptx_litmus::gen::GenArgs),
 }
 
 #[derive(clap::Args)]
@@ -54,6 +56,7 @@ fn main() {
     let cli = Cli::parse();
     let code = match cli.cmd {
         Cmd::Check(a) => run_check(a),
+        Cmd::Gen(a) => ptx_litmus::gen::run(&a),
     };
     std::process::exit(code);
 }
