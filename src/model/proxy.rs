@@ -19,8 +19,9 @@ pub enum ProxyRequirement {
 
 /// Proxy fences of `proxy` executed by threads of `cta`.
 fn proxy_fences(p: &Program, proxy: Proxy, cta: Option<usize>) -> Vec<EventId> {
-    p.events
+    p.proxy_fences
         .iter()
+        .map(|&f| &p.events[f])
         .filter(|e| matches!(e.kind, EventKind::ProxyFence { proxy: q } if q == proxy))
         .filter(|e| cta.is_none() || p.placement(e).map(|pl| pl.cta) == cta)
         .map(|e| e.id)

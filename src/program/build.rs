@@ -304,7 +304,7 @@ impl<'a> Ctx<'a> {
                 done.push(FinishedPath { events: st.events, regs: st.regs });
                 if done.len() > self.opts.max_traces {
                     return Err(Error::limit(format!(
-                        "thread P{} has more than {} paths (raise --max-traces or simplify the test)",
+                        "thread P{} has more than {} paths (lower --unroll or simplify the test)",
                         t, self.opts.max_traces
                     )));
                 }
@@ -464,7 +464,10 @@ impl<'a> Ctx<'a> {
                     vals.push(c);
                     deps.extend(d);
                 }
-                let r = alu(*op, &vals).ok_or_else(|| Error::input(format!("`{}`: wrong number of operands or division by zero", ins.text), ins.span))?;
+                let r = alu(*op, &vals).ok_or_else(|| {
+                    let why = if vals.get(1) == Some(&0) { "divides by zero" } else { "overflows 64 bits" };
+                    Error::input(format!("`{}` {} on some path", ins.text, why), ins.span)
+                })?;
                 st.regs.insert(dst.clone(), Val { v: V::Const(r), deps });
                 Ok(Step::Next)
             }
@@ -878,7 +881,9 @@ impl<'a> Ctx<'a> {
         }
         let observables = observables_of(lit);
         check_observables(lit, &loc_names)?;
+        let proxy_fences = events.iter().filter(|e| matches!(e.kind, EventKind::ProxyFence { .. })).map(|e| e.id).collect();
         Ok(Program {
+            proxy_fences,
             name: lit.name.clone(),
             threads,
             traces,

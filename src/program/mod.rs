@@ -239,6 +239,8 @@ pub struct Program {
     pub loc_names: BTreeMap<String, LocId>,
     /// Init event of each location.
     pub init_events: Vec<EventId>,
+    /// All proxy fence events (`fence.proxy.*`).
+    pub proxy_fences: Vec<EventId>,
     /// Number of threads in each CTA (for barriers without a count).
     pub cta_sizes: Vec<usize>,
     pub cluster_sizes: Vec<usize>,

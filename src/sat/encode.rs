@@ -74,18 +74,28 @@ impl<'p> Encoding<'p> {
             e.act.insert(ax, l);
         }
         e.act_progress = e.f.fresh();
-        e.traces();
-        e.reads_from();
-        e.coherence_order();
-        e.from_reads();
-        e.fence_sc_order();
-        e.barriers();
-        e.observation();
-        e.synchronizes();
-        e.base_causality();
-        e.causality();
-        e.axioms();
-        e.final_values();
+        let debug = std::env::var("PTXL_DEBUG").is_ok();
+        let steps: [(&str, fn(&mut Self)); 12] = [
+            ("traces", Self::traces),
+            ("reads_from", Self::reads_from),
+            ("coherence_order", Self::coherence_order),
+            ("from_reads", Self::from_reads),
+            ("fence_sc_order", Self::fence_sc_order),
+            ("barriers", Self::barriers),
+            ("observation", Self::observation),
+            ("synchronizes", Self::synchronizes),
+            ("base_causality", Self::base_causality),
+            ("causality", Self::causality),
+            ("axioms", Self::axioms),
+            ("final_values", Self::final_values),
+        ];
+        for (name, step) in steps {
+            let (t, c) = (std::time::Instant::now(), e.f.clauses);
+            step(&mut e);
+            if debug {
+                eprintln!("encode {:16} {:>9} clauses {:?}", name, e.f.clauses - c, t.elapsed());
+            }
+        }
         e
     }
 
@@ -374,6 +384,27 @@ impl<'p> Encoding<'p> {
 
     /// Forbid cycles in `edges` over `nodes` (when `act` holds), via a closure relation.
     fn acyclic(&mut self, nodes: &[EventId], edges: &Rel, act: B) {
+        // Only nodes with both an incoming and an outgoing edge (repeatedly) can
+        // lie on a cycle.
+        let mut live: std::collections::HashSet<EventId> = nodes.iter().copied().collect();
+        loop {
+            let mut has_in = std::collections::HashSet::new();
+            let mut has_out = std::collections::HashSet::new();
+            for (&(a, b), &v) in edges {
+                if v != B::F && live.contains(&a) && live.contains(&b) {
+                    has_out.insert(a);
+                    has_in.insert(b);
+                }
+            }
+            let before = live.len();
+            live.retain(|n| has_in.contains(n) && has_out.contains(n));
+            if live.len() == before {
+                break;
+            }
+        }
+        let nodes: Vec<EventId> = nodes.iter().copied().filter(|n| live.contains(n)).collect();
+        let edges: Rel = edges.iter().filter(|((a, b), _)| live.contains(a) && live.contains(b)).map(|(k, v)| (*k, *v)).collect();
+        let (nodes, edges) = (&nodes[..], &edges);
         let mut succ: HashMap<EventId, Vec<(EventId, B)>> = HashMap::new();
         for (&(a, b), &v) in edges {
             if v != B::F {
@@ -606,6 +637,10 @@ impl<'p> Encoding<'p> {
     /// proxy-preserved base causality.
     fn causality(&mut self) {
         let p = self.p;
+        let mut obs_succ: HashMap<EventId, Vec<(EventId, B)>> = HashMap::new();
+        for (&(w, r), &v) in &self.obs {
+            obs_succ.entry(w).or_default().push((r, v));
+        }
         for l in 0..p.locations.len() {
             let ops: Vec<EventId> = p.events.iter().filter(|e| e.access().is_some_and(|a| a.loc == l)).map(|e| e.id).collect();
             let mut pp = Rel::new();
@@ -629,9 +664,9 @@ impl<'p> Encoding<'p> {
                     if d != B::F {
                         premises.push(vec![d]);
                     }
-                    for &z in &ops {
-                        let (o, q) = (get(&self.obs, x, z), if z == y { B::F } else { get(&pp, z, y) });
-                        if o != B::F && q != B::F {
+                    for &(z, o) in obs_succ.get(&x).map(|v| v.as_slice()).unwrap_or(&[]) {
+                        let q = if z == y { B::F } else { get(&pp, z, y) };
+                        if q != B::F {
                             premises.push(vec![o, q]);
                         }
                     }
