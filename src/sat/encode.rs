@@ -328,7 +328,7 @@ impl<'p> Encoding<'p> {
                     EventKind::BarrierWait { expected: Expected::Arrivals, .. } => {
                         for &(a, v) in &lits {
                             let xa = self.exec(a);
-                            self.f.implies(&[xa, xw], v);
+                            self.f.implies(&[xa, guard], v);
                         }
                     }
                     EventKind::BarrierWait { expected: Expected::Count(n), .. } => {
@@ -344,7 +344,7 @@ impl<'p> Encoding<'p> {
                             self.f.clause(&c);
                             for &(a, v) in lits.iter().filter(|(a, _)| p.events[*a].thread == Some(t.id)) {
                                 let xa = self.exec(a);
-                                self.f.implies(&[xa, xw], v);
+                                self.f.implies(&[xa, guard], v);
                             }
                         }
                     }

@@ -139,32 +139,34 @@ fn has_race(enc: &mut Encoding, acts: &[B]) -> bool {
     enc.f.solve_assuming(&assume)
 }
 
-/// Can some combination of thread paths, consistent with the memory axioms, get
-/// stuck at a barrier? Checked per combination of traces (when there are few).
+/// Can some combination of thread paths get stuck at a barrier (no matching of
+/// arrivals to waits completes every wait without a cycle), while its memory
+/// operations satisfy the six axioms when barrier synchronization is ignored?
+/// Checked per combination of traces (up to 4096 combinations).
 fn has_deadlock(enc: &mut Encoding) -> bool {
     let p = enc.p;
-    let has_barrier = p.events.iter().any(|e| {
-        matches!(e.kind, EventKind::BarrierWait { .. } | EventKind::ClusterWait { .. })
-    });
+    let has_barrier = p.events.iter().any(|e| matches!(e.kind, EventKind::BarrierWait { .. } | EventKind::ClusterWait { .. }));
     if !has_barrier {
         return false;
     }
-    let axioms: Vec<B> = enc.act.values().copied().collect();
-    let mut progress_ok = axioms.clone();
-    progress_ok.push(enc.act_progress);
-    // For each combination of traces: consistent without progress, but not with it.
     let combos: usize = p.threads.iter().map(|t| t.traces.len()).product();
     if combos > 4096 {
         return false;
     }
+    let axioms: Vec<B> = enc.act.values().copied().collect();
+    let no_axioms: Vec<B> = axioms.iter().map(|&a| !a).collect();
     let mut idx = vec![0usize; p.threads.len()];
     loop {
         let lits: Vec<B> = p.threads.iter().zip(&idx).map(|(t, &i)| enc.trace[t.traces[i]]).collect();
-        let mut a = axioms.clone();
-        a.extend(&lits);
-        let mut b = progress_ok.clone();
-        b.extend(&lits);
-        if enc.f.solve_assuming(&a) && !enc.f.solve_assuming(&b) {
+        // Barriers alone (axioms off, progress on): can they complete?
+        let mut barriers_only = no_axioms.clone();
+        barriers_only.push(enc.act_progress);
+        barriers_only.extend(&lits);
+        // Memory alone (axioms on, progress off).
+        let mut memory_only = axioms.clone();
+        memory_only.push(!enc.act_progress);
+        memory_only.extend(&lits);
+        if !enc.f.solve_assuming(&barriers_only) && enc.f.solve_assuming(&memory_only) {
             return true;
         }
         // Next combination.
