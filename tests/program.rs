@@ -1,0 +1,87 @@
+//! The program builder: paths, unrolling, value domains, dependencies.
+
+use ptx_litmus::check::{check_source, CheckOptions};
+use ptx_litmus::outcome::Verdict;
+use ptx_litmus::program::{build_program, BuildOptions, EventKind, RegValue};
+
+fn program(text: &str) -> ptx_litmus::program::Program {
+    let ast = ptx_litmus::parse::parse_litmus(text).expect("parses");
+    build_program(&ast, &BuildOptions::default()).expect("builds")
+}
+
+fn verdict(text: &str) -> Verdict {
+    check_source(text, &CheckOptions::default()).expect("checks").summary.verdict
+}
+
+#[test]
+fn a_spin_loop_is_unrolled_and_cut_paths_are_flagged() {
+    let t = "PTX spin\n{ f = 0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n st.relaxed.gpu f, 1 | L: ;\n | ld.relaxed.gpu r0, f ;\n | beq r0, 0, L ;\nexists (P1:r0 == 1)\n";
+    let p = program(t);
+    assert!(p.flags.unroll_bound_hit, "paths that keep reading 0 are cut");
+    // The kept path's last read is assumed not to return 0.
+    for &tr in &p.threads[1].traces {
+        let Some(RegValue::ReadOf(r)) = p.traces[tr].regs.get("r0") else { panic!("r0 is the last read") };
+        assert_eq!(p.events[*r].access().map(|a| a.read_not.clone()), Some(vec![0]));
+    }
+    assert_eq!(verdict(t), Verdict::Ok);
+    assert_eq!(verdict(&t.replace("exists (P1:r0 == 1)", "forall (P1:r0 == 1)")), Verdict::Ok);
+}
+
+#[test]
+fn atomic_chains_only_produce_reachable_values() {
+    // Two increments: reads can only return 0, 1 or 2 (a path reading 2 and
+    // writing 3 exists but can never execute).
+    let t = "PTX inc\n{ x = 0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n atom.gpu.add r0, x, 1 | atom.gpu.add r1, x, 1 ;\nexists (x == 2)\n";
+    let p = program(t);
+    let mut written: Vec<i64> = p.events.iter().filter_map(|e| e.access().filter(|a| a.writes).map(|a| a.write_value)).collect();
+    written.sort();
+    written.dedup();
+    assert_eq!(written, vec![1, 2, 3]);
+    let mut read: Vec<i64> = p.events.iter().filter_map(|e| e.access().and_then(|a| a.read_value)).collect();
+    read.sort();
+    read.dedup();
+    assert_eq!(read, vec![0, 1, 2]);
+    let r = check_source(t, &CheckOptions::default()).unwrap();
+    assert_eq!(r.summary.verdict, Verdict::Ok);
+    assert_eq!(r.summary.negative, 0, "morally strong atomics always end with x == 2");
+}
+
+#[test]
+fn a_failing_cas_does_not_write() {
+    let t = "PTX cas\n{ x = 5; }\n P0@cta 0,gpu 0 ;\n atom.gpu.cas r0, x, 0, 1 ;\nforall (x == 5 /\\ P0:r0 == 5)\n";
+    let p = program(t);
+    assert!(p.events.iter().filter_map(|e| e.access()).all(|a| !a.writes));
+    assert_eq!(verdict(t), Verdict::Ok);
+}
+
+#[test]
+fn branch_on_a_read_keeps_it_symbolic_and_adds_control_dependencies() {
+    let t = "PTX ctrl\n{ x = 0; y = 0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n ld.weak r0, x | ld.weak r1, y ;\n bne r0, 1, L0 | bne r1, 1, L1 ;\n st.weak y, 1 | st.weak x, 1 ;\n L0: | L1: ;\nexists (P0:r0 == 1 /\\ P1:r1 == 1)\n";
+    let p = program(t);
+    assert_eq!(p.threads[0].traces.len(), 2, "one path per branch outcome, not per value");
+    let deps: usize = p.traces.iter().map(|t| t.deps.len()).sum();
+    assert!(deps >= 2, "the stores depend on the loads");
+    // LB with control dependencies: the thin-air outcome is forbidden (8.10.4).
+    assert_eq!(verdict(t), Verdict::No);
+}
+
+#[test]
+fn shared_memory_is_per_cluster() {
+    // Two clusters each see their own shared x: a load in cluster 1 never reads
+    // the store of cluster 0 (ISA 8.3).
+    let t = "PTX shared\n{ x = 0; }\n P0@cta 0,cluster 0,gpu 0 | P1@cta 0,cluster 1,gpu 0 ;\n st.relaxed.sys.shared.u32 [x], 1 | ld.relaxed.sys.shared.u32 %r0, [x] ;\nexists (P1:%r0 == 1)\n";
+    let p = program(t);
+    let locs: Vec<usize> = p.events.iter().filter_map(|e| e.access().map(|a| a.loc)).collect();
+    assert_ne!(locs[0], locs[1]);
+    assert_eq!(verdict(t), Verdict::No);
+}
+
+#[test]
+fn barriers_split_into_arrive_and_wait() {
+    let t = "PTX bar\n{ x = 0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n st.weak x, 1 | bar.sync 0 ;\n bar.sync 0 | ld.weak r0, x ;\nforall (P1:r0 == 1)\n";
+    let p = program(t);
+    let arrives = p.events.iter().filter(|e| matches!(e.kind, EventKind::BarrierArrive { .. })).count();
+    let waits = p.events.iter().filter(|e| matches!(e.kind, EventKind::BarrierWait { .. })).count();
+    assert_eq!((arrives, waits), (2, 2));
+    assert_eq!(verdict(t), Verdict::Ok);
+}
