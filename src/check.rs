@@ -69,7 +69,7 @@ fn run_engine(p: &Program, opts: &CheckOptions, deadline: Option<Instant>) -> Re
 /// Check a file; a timeout abandons the test (its worker thread is left to finish
 /// in the background) and reports a limit error, so a batch continues.
 pub fn check_file(path: &Path, opts: &CheckOptions) -> FileReport {
-    let bytes = match std::fs::read(path) {
+    let bytes = match read_capped(path, opts.max_file_bytes) {
         Ok(b) => b,
         Err(e) => {
             return FileReport {
@@ -80,7 +80,12 @@ pub fn check_file(path: &Path, opts: &CheckOptions) -> FileReport {
         }
     };
     if bytes.len() > opts.max_file_bytes {
-        let msg = format!("the file is {} bytes, more than the {} bytes a litmus test may have", bytes.len(), opts.max_file_bytes);
+        let msg = match std::fs::metadata(path).map(|m| m.len()) {
+            Ok(size) if size > opts.max_file_bytes as u64 => {
+                format!("the file is {} bytes, more than the {} bytes a litmus test may have", size, opts.max_file_bytes)
+            }
+            _ => format!("the file is longer than the {} bytes a litmus test may have", opts.max_file_bytes),
+        };
         return FileReport { path: path.to_path_buf(), source: String::new(), result: Err(Error::input_nospan(msg)) };
     }
     let source = match String::from_utf8(bytes) {
@@ -94,6 +99,15 @@ pub fn check_file(path: &Path, opts: &CheckOptions) -> FileReport {
     };
     let result = with_timeout(&source, opts);
     FileReport { path: path.to_path_buf(), source, result }
+}
+
+/// The file's bytes, reading at most `max + 1` of them (a huge or endless file
+/// is rejected without reading it all).
+fn read_capped(path: &Path, max: usize) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?.take((max as u64).saturating_add(1)).read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 fn with_timeout(source: &str, opts: &CheckOptions) -> Result<TestResult> {

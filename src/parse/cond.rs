@@ -214,11 +214,15 @@ pub(super) fn thread_index(text: &str, span: crate::ast::Span, threads: usize) -
     let digits = text.strip_prefix('P').unwrap_or(text);
     match digits.parse::<usize>() {
         Ok(t) if t < threads => Ok(t),
+        _ if threads <= 1 => Err(Error::input(
+            format!("unknown thread {}: the header declares only P0", text),
+            span,
+        )),
         _ => Err(Error::input(
             format!(
                 "unknown thread {}: the header declares threads P0 to P{}",
                 text,
-                threads.saturating_sub(1)
+                threads - 1
             ),
             span,
         )),
