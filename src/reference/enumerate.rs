@@ -1,0 +1,489 @@
+//! The candidate executions of a program, enumerated explicitly: one trace per
+//! thread, then for those traces every reads-from map, every barrier matching,
+//! every Fence-SC order and every coherence order.
+//!
+//! Within one choice of traces the executed events are renumbered `0..n` (the
+//! initial writes first, then the events of the chosen traces); relations are
+//! bit matrices over those local numbers.
+
+use super::rel::Rel;
+use crate::error::{Error, Result};
+use crate::program::{Access, Event, EventId, EventKind, Expected, LocId, Placement, Program, TraceId};
+use std::collections::BTreeMap;
+
+/// The executed events of one choice of traces.
+pub struct Ctx<'p> {
+    pub p: &'p Program,
+    /// The trace chosen for each thread.
+    pub traces: Vec<TraceId>,
+    /// Local number -> event.
+    pub ev: Vec<EventId>,
+    /// Event -> local number, for executed events.
+    pub local: Vec<Option<usize>>,
+}
+
+impl<'p> Ctx<'p> {
+    /// An event executes if it is an initial write or its trace is chosen.
+    pub fn new(p: &'p Program, traces: Vec<TraceId>) -> Ctx<'p> {
+        let mut ev = Vec::new();
+        for e in &p.events {
+            let executes = match e.trace {
+                None => matches!(e.kind, EventKind::Init),
+                Some(t) => traces.contains(&t),
+            };
+            if executes {
+                ev.push(e.id);
+            }
+        }
+        let mut local = vec![None; p.events.len()];
+        for (i, &e) in ev.iter().enumerate() {
+            local[e] = Some(i);
+        }
+        Ctx { p, traces, ev, local }
+    }
+
+    pub fn n(&self) -> usize {
+        self.ev.len()
+    }
+
+    pub fn event(&self, i: usize) -> &'p Event {
+        &self.p.events[self.ev[i]]
+    }
+
+    pub fn access(&self, i: usize) -> Option<&'p Access> {
+        self.event(i).access()
+    }
+
+    pub fn is_init(&self, i: usize) -> bool {
+        matches!(self.event(i).kind, EventKind::Init)
+    }
+
+    pub fn thread(&self, i: usize) -> Option<usize> {
+        self.event(i).thread
+    }
+
+    pub fn placement(&self, i: usize) -> Option<Placement> {
+        self.thread(i).map(|t| self.p.threads[t].placement)
+    }
+
+    pub fn is_mem(&self, i: usize) -> bool {
+        self.access(i).is_some()
+    }
+
+    /// The location written, for writes and initial writes.
+    pub fn write_loc(&self, i: usize) -> Option<LocId> {
+        self.event(i).write_loc()
+    }
+
+    pub fn read_loc(&self, i: usize) -> Option<LocId> {
+        self.event(i).read_loc()
+    }
+
+    /// The location a memory operation accesses (or an initial write writes).
+    pub fn loc(&self, i: usize) -> Option<LocId> {
+        match &self.event(i).kind {
+            EventKind::Init => self.event(i).init_loc,
+            EventKind::Mem(a) => Some(a.loc),
+            _ => None,
+        }
+    }
+
+    pub fn is_write(&self, i: usize) -> bool {
+        self.write_loc(i).is_some()
+    }
+
+    pub fn is_read(&self, i: usize) -> bool {
+        self.read_loc(i).is_some()
+    }
+
+    /// Executed writes to `l`, the initial write included (it comes first).
+    pub fn writes_to(&self, l: LocId) -> Vec<usize> {
+        (0..self.n()).filter(|&i| self.write_loc(i) == Some(l)).collect()
+    }
+
+    /// The initial write of `l`.
+    pub fn init_of(&self, l: LocId) -> usize {
+        self.local[self.p.init_events[l]].expect("initial writes always execute")
+    }
+
+    pub fn written_value(&self, i: usize) -> Option<i64> {
+        self.event(i).written_value(self.p)
+    }
+
+    /// Convert local pairs back to event ids.
+    pub fn global_pairs(&self, r: &Rel) -> Vec<(EventId, EventId)> {
+        r.pairs().into_iter().map(|(a, b)| (self.ev[a], self.ev[b])).collect()
+    }
+}
+
+/// Every combination of indices `0..sizes[k]`, first index fastest.
+/// One empty combination when `sizes` is empty; none when some size is 0.
+pub struct Odometer {
+    sizes: Vec<usize>,
+    next: Option<Vec<usize>>,
+}
+
+impl Odometer {
+    pub fn new(sizes: Vec<usize>) -> Odometer {
+        let next = if sizes.contains(&0) { None } else { Some(vec![0; sizes.len()]) };
+        Odometer { sizes, next }
+    }
+}
+
+impl Iterator for Odometer {
+    type Item = Vec<usize>;
+    fn next(&mut self) -> Option<Vec<usize>> {
+        let cur = self.next.take()?;
+        let mut nxt = cur.clone();
+        let mut k = 0;
+        loop {
+            if k == nxt.len() {
+                break; // wrapped around: `self.next` stays None
+            }
+            nxt[k] += 1;
+            if nxt[k] < self.sizes[k] {
+                self.next = Some(nxt);
+                break;
+            }
+            nxt[k] = 0;
+            k += 1;
+        }
+        Some(cur)
+    }
+}
+
+/// One trace per thread: every combination.
+pub fn trace_combinations(p: &Program) -> impl Iterator<Item = Vec<TraceId>> + '_ {
+    let sizes: Vec<usize> = p.threads.iter().map(|t| t.traces.len()).collect();
+    Odometer::new(sizes).map(move |idx| p.threads.iter().zip(idx).map(|(t, i)| t.traces[i]).collect())
+}
+
+/// For each executed read, the writes it may read from: a write of the same
+/// location (initial write included), executed, not the read itself, and whose
+/// value the trace's assumptions allow the read to return (the value it assumed,
+/// and none of the values a branch not taken excluded).
+pub fn rf_candidates(ctx: &Ctx) -> Vec<(usize, Vec<usize>)> {
+    let mut out = Vec::new();
+    for r in 0..ctx.n() {
+        let (Some(l), Some(a)) = (ctx.read_loc(r), ctx.access(r)) else { continue };
+        let cands: Vec<usize> = ctx
+            .writes_to(l)
+            .into_iter()
+            .filter(|&w| w != r)
+            .filter(|&w| ctx.written_value(w).is_some_and(|v| a.allows(v)))
+            .collect();
+        out.push((r, cands));
+    }
+    out
+}
+
+/// Every reads-from relation (write -> read), as relations. More than `budget`
+/// of them is a limit error.
+pub fn rf_choices(ctx: &Ctx, budget: u64) -> Result<Vec<Rel>> {
+    let cands = rf_candidates(ctx);
+    let sizes: Vec<usize> = cands.iter().map(|(_, c)| c.len()).collect();
+    let count = sizes.iter().fold(1u64, |acc, &s| acc.saturating_mul(s as u64));
+    if count > budget {
+        return Err(Error::limit(format!(
+            "the reference engine would have to try {} reads-from choices, more than its remaining candidate budget of {} (use the SAT engine)",
+            count, budget
+        )));
+    }
+    Ok(Odometer::new(sizes)
+        .map(|idx| Rel::from_pairs(ctx.n(), cands.iter().zip(idx).map(|((r, c), i)| (c[i], *r))))
+        .collect())
+}
+
+/// Every strict partial order (irreflexive, transitive) on `items` that relates
+/// each pair for which `must_relate` holds, as lists of pairs. Pairs are decided
+/// one at a time (a before b, b before a, or unrelated); a partial assignment
+/// already breaking transitivity is abandoned. `budget` counts the assignments
+/// tried; running out is a limit error.
+pub fn strict_partial_orders(
+    items: &[usize],
+    must_relate: impl Fn(usize, usize) -> bool,
+    budget: &mut u64,
+    what: &str,
+) -> Result<Vec<Vec<(usize, usize)>>> {
+    let k = items.len();
+    let pairs: Vec<(usize, usize)> = (0..k).flat_map(|i| (i + 1..k).map(move |j| (i, j))).collect();
+    // lt[a][b]: Some(true) a before b; Some(false) decided not; None undecided.
+    let mut lt = vec![vec![None; k]; k];
+    for (a, row) in lt.iter_mut().enumerate() {
+        row[a] = Some(false);
+    }
+    let mut out = Vec::new();
+    fn consistent(lt: &[Vec<Option<bool>>]) -> bool {
+        let k = lt.len();
+        for a in 0..k {
+            for b in 0..k {
+                if lt[a][b] != Some(true) {
+                    continue;
+                }
+                if (0..k).any(|c| lt[b][c] == Some(true) && lt[a][c] == Some(false)) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+    #[allow(clippy::too_many_arguments)]
+    fn go(
+        at: usize,
+        pairs: &[(usize, usize)],
+        items: &[usize],
+        lt: &mut Vec<Vec<Option<bool>>>,
+        must: &dyn Fn(usize, usize) -> bool,
+        budget: &mut u64,
+        what: &str,
+        out: &mut Vec<Vec<(usize, usize)>>,
+    ) -> Result<()> {
+        if *budget == 0 {
+            return Err(Error::limit(format!(
+                "the reference engine ran out of its candidate budget while enumerating {} (raise the candidate limit or use the SAT engine)",
+                what
+            )));
+        }
+        *budget -= 1;
+        if at == pairs.len() {
+            let mut order = Vec::new();
+            for (a, row) in lt.iter().enumerate() {
+                for (b, &v) in row.iter().enumerate() {
+                    if v == Some(true) {
+                        order.push((items[a], items[b]));
+                    }
+                }
+            }
+            out.push(order);
+            return Ok(());
+        }
+        let (i, j) = pairs[at];
+        let mut options = vec![(true, false), (false, true)];
+        if !must(items[i], items[j]) {
+            options.push((false, false));
+        }
+        for (ij, ji) in options {
+            lt[i][j] = Some(ij);
+            lt[j][i] = Some(ji);
+            if consistent(lt) {
+                go(at + 1, pairs, items, lt, must, budget, what, out)?;
+            }
+            lt[i][j] = None;
+            lt[j][i] = None;
+        }
+        Ok(())
+    }
+    go(0, &pairs, items, &mut lt, &must_relate, budget, what, &mut out)?;
+    Ok(out)
+}
+
+/// 8.9.6 Every coherence order of one location: a strict partial order on its
+/// executed writes relating every morally strong pair, the initial write first.
+pub fn coherence_orders(ctx: &Ctx, l: LocId, ms: &Rel, budget: &mut u64) -> Result<Vec<Vec<(usize, usize)>>> {
+    let init = ctx.init_of(l);
+    let writes: Vec<usize> = ctx.writes_to(l).into_iter().filter(|&w| w != init).collect();
+    let orders = strict_partial_orders(&writes, |a, b| ms.has(a, b), budget, "coherence orders")?;
+    Ok(orders
+        .into_iter()
+        .map(|mut o| {
+            o.extend(writes.iter().map(|&w| (init, w)));
+            o
+        })
+        .collect())
+}
+
+/// Every coherence relation over all locations (one order per location, combined).
+pub fn coherence_choices(ctx: &Ctx, ms: &Rel, budget: &mut u64) -> Result<Vec<Rel>> {
+    let mut per_loc = Vec::new();
+    for l in 0..ctx.p.locations.len() {
+        per_loc.push(coherence_orders(ctx, l, ms, budget)?);
+    }
+    let sizes: Vec<usize> = per_loc.iter().map(|o| o.len()).collect();
+    let mut out = Vec::new();
+    for idx in Odometer::new(sizes) {
+        if *budget == 0 {
+            return Err(Error::limit("the reference engine ran out of its candidate budget while combining coherence orders (raise the candidate limit or use the SAT engine)"));
+        }
+        *budget -= 1;
+        let pairs = per_loc.iter().zip(idx).flat_map(|(o, i)| o[i].iter().copied());
+        out.push(Rel::from_pairs(ctx.n(), pairs));
+    }
+    Ok(out)
+}
+
+/// 8.9.3 Every Fence-SC order: a strict partial order on the executed fence.sc
+/// operations relating every morally strong pair.
+pub fn fence_sc_choices(ctx: &Ctx, ms: &Rel, budget: &mut u64) -> Result<Vec<Rel>> {
+    let fences: Vec<usize> = (0..ctx.n()).filter(|&i| ctx.event(i).is_fence_sc()).collect();
+    let orders = strict_partial_orders(&fences, |a, b| ms.has(a, b), budget, "Fence-SC orders")?;
+    Ok(orders.into_iter().map(|o| Rel::from_pairs(ctx.n(), o)).collect())
+}
+
+/// Which arrivals each barrier wait is matched with (arrive -> wait pairs).
+#[derive(Clone, Debug)]
+pub struct Matching {
+    /// CTA barriers (`bar.sync`, `bar.arrive`, ...).
+    pub cta: Rel,
+    /// Cluster barriers (`barrier.cluster.arrive` -> `barrier.cluster.wait`).
+    pub cluster: Rel,
+}
+
+impl Matching {
+    pub fn empty(n: usize) -> Matching {
+        Matching { cta: Rel::new(n), cluster: Rel::new(n) }
+    }
+}
+
+/// All subsets of `xs` with at least `min` elements.
+fn subsets_at_least(xs: &[usize], min: usize) -> Vec<Vec<usize>> {
+    let mut out = Vec::new();
+    for mask in 0u64..(1u64 << xs.len()) {
+        if (mask.count_ones() as usize) < min {
+            continue;
+        }
+        out.push((0..xs.len()).filter(|&i| mask >> i & 1 == 1).map(|i| xs[i]).collect());
+    }
+    out
+}
+
+/// The events of barrier operations (both halves, CTA and cluster).
+pub fn is_barrier_event(ctx: &Ctx, i: usize) -> bool {
+    matches!(
+        ctx.event(i).kind,
+        EventKind::BarrierArrive { .. } | EventKind::BarrierWait { .. } | EventKind::ClusterArrive { .. } | EventKind::ClusterWait { .. }
+    )
+}
+
+/// Every way of matching barrier waits with arrivals in which every wait gets the
+/// arrivals it needs:
+/// - a CTA wait expecting all arrivals is matched with every executed arrive of
+///   another thread with the same barrier key;
+/// - a CTA wait expecting `n` threads is matched with any set of at least `n - 1`
+///   executed arrives of other threads with the same key (none: it never completes);
+/// - a cluster wait needs the arrive of the same generation of every other thread
+///   of its cluster (missing one: it never completes), and is matched with all of them.
+///
+/// Empty when some wait cannot complete. Cycles with program order are not
+/// checked here (see [`matching_deadlocks`]).
+pub fn barrier_matchings(ctx: &Ctx) -> Result<Vec<Matching>> {
+    let n = ctx.n();
+    // For each wait, its options (sets of arrives), in local numbers.
+    let mut waits: Vec<(usize, bool, Vec<Vec<usize>>)> = Vec::new();
+    for w in 0..n {
+        let tw = ctx.thread(w);
+        match &ctx.event(w).kind {
+            EventKind::BarrierWait { key, expected } => {
+                let others: Vec<usize> = (0..n)
+                    .filter(|&a| ctx.thread(a) != tw)
+                    .filter(|&a| matches!(&ctx.event(a).kind, EventKind::BarrierArrive { key: k, .. } if k == key))
+                    .collect();
+                let options = match expected {
+                    Expected::Arrivals => vec![others],
+                    Expected::Count(c) => {
+                        if others.len() > 20 {
+                            return Err(Error::limit("a barrier has more than 20 arriving threads: too many matchings for the reference engine"));
+                        }
+                        subsets_at_least(&others, c.saturating_sub(1))
+                    }
+                };
+                waits.push((w, false, options));
+            }
+            EventKind::ClusterWait { cluster, generation } => {
+                let mut set = Vec::new();
+                let mut complete = true;
+                for th in ctx.p.threads.iter().filter(|t| t.placement.cluster == *cluster && Some(t.id) != tw) {
+                    let arrive = (0..n).find(|&a| {
+                        ctx.thread(a) == Some(th.id)
+                            && matches!(&ctx.event(a).kind, EventKind::ClusterArrive { cluster: c, generation: g, .. } if c == cluster && g == generation)
+                    });
+                    match arrive {
+                        Some(a) => set.push(a),
+                        None => complete = false,
+                    }
+                }
+                let options = if complete { vec![set] } else { vec![] };
+                waits.push((w, true, options));
+            }
+            _ => {}
+        }
+    }
+    let sizes: Vec<usize> = waits.iter().map(|(_, _, o)| o.len()).collect();
+    let mut out = Vec::new();
+    for idx in Odometer::new(sizes) {
+        let mut m = Matching::empty(n);
+        for ((w, cluster, options), i) in waits.iter().zip(idx) {
+            for &a in &options[i] {
+                if *cluster {
+                    m.cluster.add(a, *w);
+                } else {
+                    m.cta.add(a, *w);
+                }
+            }
+        }
+        out.push(m);
+    }
+    Ok(out)
+}
+
+/// A matching deadlocks when program order and the arrive -> wait edges form a
+/// cycle over the barrier events: some wait waits, indirectly, on itself.
+pub fn matching_deadlocks(ctx: &Ctx, po: &Rel, m: &Matching) -> bool {
+    let g = po.restrict(|i| is_barrier_event(ctx, i)).union(&m.cta).union(&m.cluster);
+    !g.is_acyclic()
+}
+
+/// Does the program contain any barrier wait (in any trace)?
+pub fn has_barrier_waits(ctx: &Ctx) -> bool {
+    (0..ctx.n()).any(|i| matches!(ctx.event(i).kind, EventKind::BarrierWait { .. } | EventKind::ClusterWait { .. }))
+}
+
+/// The final values: for each location, the coherence-maximal executed writes
+/// (any of them may be the last one).
+pub fn maximal_writes(ctx: &Ctx, co: &Rel) -> BTreeMap<LocId, Vec<usize>> {
+    let mut out = BTreeMap::new();
+    for l in 0..ctx.p.locations.len() {
+        let ws = ctx.writes_to(l);
+        let max: Vec<usize> = ws.iter().copied().filter(|&w| !ws.iter().any(|&w2| co.has(w, w2))).collect();
+        out.insert(l, max);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn odometer_counts() {
+        assert_eq!(Odometer::new(vec![]).count(), 1);
+        assert_eq!(Odometer::new(vec![2, 3]).count(), 6);
+        assert_eq!(Odometer::new(vec![2, 0]).count(), 0);
+        let all: Vec<Vec<usize>> = Odometer::new(vec![2, 2]).collect();
+        assert_eq!(all, vec![vec![0, 0], vec![1, 0], vec![0, 1], vec![1, 1]]);
+    }
+
+    #[test]
+    fn partial_orders_counts() {
+        // Labelled strict partial orders on 0..4 elements: 1, 1, 3, 19, 219.
+        for (k, want) in [(0usize, 1usize), (1, 1), (2, 3), (3, 19), (4, 219)] {
+            let items: Vec<usize> = (0..k).collect();
+            let mut budget = 1_000_000;
+            let got = strict_partial_orders(&items, |_, _| false, &mut budget, "test").unwrap();
+            assert_eq!(got.len(), want, "k = {}", k);
+        }
+        // Total orders when every pair must be related: k!.
+        let items: Vec<usize> = (0..4).collect();
+        let mut budget = 1_000_000;
+        let got = strict_partial_orders(&items, |_, _| true, &mut budget, "test").unwrap();
+        assert_eq!(got.len(), 24);
+        let mut budget = 3;
+        assert!(strict_partial_orders(&items, |_, _| false, &mut budget, "test").is_err());
+    }
+
+    #[test]
+    fn subsets() {
+        assert_eq!(subsets_at_least(&[1, 2, 3], 2).len(), 4);
+        assert_eq!(subsets_at_least(&[1, 2], 0).len(), 4);
+        assert_eq!(subsets_at_least(&[1], 2).len(), 0);
+    }
+}

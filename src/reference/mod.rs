@@ -1,0 +1,239 @@
+//! The reference engine: a deliberately plain second transcription of PTX ISA
+//! chapter 8, for cross-checking the SAT engine.
+//!
+//! Every candidate execution is enumerated explicitly (one trace per thread, a
+//! reads-from map, a barrier matching, a Fence-SC order, a coherence order);
+//! each relation of the model is computed as a bit matrix straight from its
+//! definition ([`relations`]) and each axiom checked as written ([`axioms`]).
+//! It shares only the program builder (`crate::program`) and the result types
+//! (`crate::outcome`) with the SAT engine. Slow; meant to be obviously right.
+
+pub mod axioms;
+pub mod enumerate;
+pub mod rel;
+pub mod relations;
+
+#[cfg(test)]
+mod tests;
+
+use crate::ast::Observable;
+use crate::error::{Error, Result};
+use crate::outcome::{apply_filter, Execution, Flags, Outcome};
+use crate::program::{EventKind, LocId, Program};
+use axioms::{first_violated, Axiom, Relations};
+use enumerate::{
+    barrier_matchings, coherence_choices, fence_sc_choices, matching_deadlocks, maximal_writes, rf_choices, trace_combinations, Ctx,
+    Matching, Odometer,
+};
+use rel::Rel;
+use relations::{
+    acquire_patterns, base_causality, causality, dependencies, from_reads, has_data_race, morally_strong, observation, program_order,
+    proxy_preserved, release_patterns, synchronizes_with,
+};
+use std::collections::BTreeSet;
+
+/// Limits of one run.
+#[derive(Clone, Debug)]
+pub struct ReferenceOptions {
+    /// Most candidate executions (and partial-order steps) examined before giving up.
+    pub max_candidates: u64,
+}
+
+impl Default for ReferenceOptions {
+    fn default() -> Self {
+        ReferenceOptions { max_candidates: 5_000_000 }
+    }
+}
+
+/// The relations of one choice of traces that no runtime choice changes.
+struct Static {
+    po: Rel,
+    ms: Rel,
+    dep: Rel,
+    rel: Vec<relations::Pattern>,
+    acq: Vec<relations::Pattern>,
+}
+
+impl Static {
+    fn new(ctx: &Ctx) -> Static {
+        let po = program_order(ctx);
+        let ms = morally_strong(ctx);
+        let dep = dependencies(ctx);
+        let rel = release_patterns(ctx, &po);
+        let acq = acquire_patterns(ctx, &po);
+        Static { po, ms, dep, rel, acq }
+    }
+}
+
+/// The relations that follow from rf, the Fence-SC order and the barrier matching
+/// (everything but coherence).
+struct Derived {
+    cb: Rel,
+    cause: Rel,
+}
+
+impl Derived {
+    fn new(ctx: &Ctx, st: &Static, rf: &Rel, sc: &Rel, m: &Matching) -> Derived {
+        let obs = observation(ctx, &st.ms, rf);
+        let sw = synchronizes_with(ctx, &st.ms, &obs, sc, m, &st.rel, &st.acq);
+        let cb = base_causality(&st.po, &sw);
+        let ppcb = proxy_preserved(ctx, &cb);
+        let cause = causality(&obs, &ppcb);
+        Derived { cb, cause }
+    }
+}
+
+fn out_of_budget(max: u64) -> Error {
+    Error::limit(format!(
+        "the reference engine needs more than {} candidate executions for this test (raise its candidate limit or use the SAT engine)",
+        max
+    ))
+}
+
+fn take(budget: &mut u64, n: u64, max: u64) -> Result<()> {
+    if *budget < n {
+        return Err(out_of_budget(max));
+    }
+    *budget -= n;
+    Ok(())
+}
+
+/// The locations some observable shows.
+fn observed_locations(p: &Program) -> BTreeSet<LocId> {
+    p.observables
+        .iter()
+        .filter_map(|o| match o {
+            Observable::Loc(name) => p.loc_names.get(name).copied(),
+            Observable::Reg { .. } => None,
+        })
+        .collect()
+}
+
+/// Decide the allowed final states of `p` by enumerating candidate executions.
+pub fn check(p: &Program, opts: &ReferenceOptions) -> Result<Outcome> {
+    let max = opts.max_candidates;
+    let mut budget = max;
+    let mut out = Outcome::default();
+    let mut data_race = false;
+    let mut deadlock = false;
+    let observed = observed_locations(p);
+    for traces in trace_combinations(p) {
+        take(&mut budget, 1, max)?;
+        let ctx = Ctx::new(p, traces);
+        let n = ctx.n();
+        let st = Static::new(&ctx);
+        // Barrier progress: the matchings in which every wait completes.
+        let live: Vec<Matching> = barrier_matchings(&ctx)?.into_iter().filter(|m| !matching_deadlocks(&ctx, &st.po, m)).collect();
+        let deadlocked = live.is_empty();
+        if deadlocked && deadlock {
+            continue; // already known; such traces end in no final state
+        }
+        // A deadlocked choice of traces is still examined, without barrier
+        // synchronization, to tell whether it can really be reached.
+        let matchings = if deadlocked { vec![Matching::empty(n)] } else { live };
+        let rfs = rf_choices(&ctx, budget)?;
+        let scs = fence_sc_choices(&ctx, &st.ms, &mut budget)?;
+        let cos = coherence_choices(&ctx, &st.ms, &mut budget)?;
+        let total = [rfs.len(), matchings.len(), scs.len(), cos.len()].iter().fold(1u64, |a, &k| a.saturating_mul(k as u64));
+        take(&mut budget, total, max)?;
+        'combo: for rf in &rfs {
+            // No-Thin-Air depends on rf alone: when it fails, every candidate
+            // with this rf fails (a shortcut; the full check below repeats it).
+            if !axioms::no_thin_air(&ctx, rf, &st.dep) {
+                continue;
+            }
+            for m in &matchings {
+                for sc in &scs {
+                    let d = Derived::new(&ctx, &st, rf, sc, m);
+                    for co in &cos {
+                        let fr = from_reads(&ctx, rf, co);
+                        let r = Relations { po: &st.po, ms: &st.ms, dep: &st.dep, rf, co, fr: &fr, sc, cb: &d.cb, cause: &d.cause };
+                        if first_violated(&ctx, &r).is_some() {
+                            continue;
+                        }
+                        if deadlocked {
+                            deadlock = true;
+                            break 'combo;
+                        }
+                        if !data_race && has_data_race(&ctx, &st.ms, &d.cause) {
+                            data_race = true;
+                        }
+                        record(&ctx, &observed, rf, co, sc, m, &mut out);
+                    }
+                }
+            }
+        }
+    }
+    apply_filter(p, &mut out.states);
+    out.flags = Flags { data_race, deadlock, unroll_bound_hit: p.flags.unroll_bound_hit, mixed_size: p.flags.mixed_size };
+    Ok(out)
+}
+
+/// Add the final states of an allowed execution: one per choice of a
+/// coherence-maximal write for each observed location.
+fn record(ctx: &Ctx, observed: &BTreeSet<LocId>, rf: &Rel, co: &Rel, sc: &Rel, m: &Matching, out: &mut Outcome) {
+    let p = ctx.p;
+    let mut base = Execution { traces: ctx.traces.clone(), ..Default::default() };
+    for (w, r) in ctx.global_pairs(rf) {
+        base.rf.insert(r, w);
+    }
+    base.co = ctx.global_pairs(co).into_iter().collect();
+    base.sc = ctx.global_pairs(sc).into_iter().collect();
+    base.barrier_sync = ctx.global_pairs(&m.cta.union(&m.cluster)).into_iter().collect();
+    let maximal = maximal_writes(ctx, co);
+    let locs: Vec<LocId> = maximal.keys().copied().collect();
+    // Unobserved locations: the first maximal write (it does not change the state).
+    let sizes: Vec<usize> = locs.iter().map(|l| if observed.contains(l) { maximal[l].len() } else { 1 }).collect();
+    for idx in Odometer::new(sizes) {
+        let mut x = base.clone();
+        for (l, i) in locs.iter().zip(idx) {
+            x.finals.insert(*l, ctx.ev[maximal[l][i]]);
+        }
+        let state = x.state(p);
+        out.states.entry(state).or_insert(x);
+    }
+}
+
+/// Check one given execution (for instance a witness of the SAT engine) against
+/// the axioms: the first violated axiom, or None when it is consistent.
+/// Barrier progress is not checked. Errors when the execution does not fit the
+/// program (a read without a write, a pair across unexecuted events).
+pub fn violated_axiom(p: &Program, x: &Execution) -> Result<Option<Axiom>> {
+    if x.traces.len() != p.threads.len() {
+        return Err(Error::internal("the execution does not choose one trace per thread"));
+    }
+    let ctx = Ctx::new(p, x.traces.clone());
+    let n = ctx.n();
+    let loc = |e: usize| ctx.local.get(e).copied().flatten().ok_or_else(|| Error::internal(format!("event {} does not execute", e)));
+    let mut rf = Rel::new(n);
+    for (&r, &w) in &x.rf {
+        rf.add(loc(w)?, loc(r)?);
+    }
+    for r in 0..n {
+        if ctx.is_read(r) && !(0..n).any(|w| rf.has(w, r)) {
+            return Err(Error::internal(format!("read {} reads from no write", ctx.ev[r])));
+        }
+    }
+    let mut co = Rel::new(n);
+    for &(a, b) in &x.co {
+        co.add(loc(a)?, loc(b)?);
+    }
+    let mut sc = Rel::new(n);
+    for &(a, b) in &x.sc {
+        sc.add(loc(a)?, loc(b)?);
+    }
+    let mut m = Matching::empty(n);
+    for &(a, w) in &x.barrier_sync {
+        let (la, lw) = (loc(a)?, loc(w)?);
+        if matches!(ctx.event(la).kind, EventKind::ClusterArrive { .. }) {
+            m.cluster.add(la, lw);
+        } else {
+            m.cta.add(la, lw);
+        }
+    }
+    let st = Static::new(&ctx);
+    let d = Derived::new(&ctx, &st, &rf, &sc, &m);
+    let fr = from_reads(&ctx, &rf, &co);
+    let r = Relations { po: &st.po, ms: &st.ms, dep: &st.dep, rf: &rf, co: &co, fr: &fr, sc: &sc, cb: &d.cb, cause: &d.cause };
+    Ok(first_violated(&ctx, &r))
+}
