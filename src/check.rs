@@ -62,7 +62,7 @@ pub fn check_source(source: &str, opts: &CheckOptions) -> Result<TestResult> {
 fn run_engine(p: &Program, opts: &CheckOptions, deadline: Option<Instant>) -> Result<Outcome> {
     match opts.engine {
         Engine::Sat => crate::sat::check(p, &crate::sat::SolveOptions { deadline, ..Default::default() }),
-        Engine::Reference => Err(Error::internal("the reference engine is not wired in yet")), // WIRE-REFERENCE
+        Engine::Reference => crate::reference::check(p, &crate::reference::ReferenceOptions::default()),
     }
 }
 
