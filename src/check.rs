@@ -24,11 +24,19 @@ pub struct CheckOptions {
     pub timeout: Option<Duration>,
     /// Largest input file accepted, in bytes.
     pub max_file_bytes: usize,
+    /// Most candidate executions the reference engine examines.
+    pub reference_max_candidates: u64,
 }
 
 impl Default for CheckOptions {
     fn default() -> Self {
-        CheckOptions { build: BuildOptions::default(), engine: Engine::Sat, timeout: None, max_file_bytes: 1 << 20 }
+        CheckOptions {
+            build: BuildOptions::default(),
+            engine: Engine::Sat,
+            timeout: None,
+            max_file_bytes: 1 << 20,
+            reference_max_candidates: crate::reference::ReferenceOptions::default().max_candidates,
+        }
     }
 }
 
@@ -62,7 +70,7 @@ pub fn check_source(source: &str, opts: &CheckOptions) -> Result<TestResult> {
 fn run_engine(p: &Program, opts: &CheckOptions, deadline: Option<Instant>) -> Result<Outcome> {
     match opts.engine {
         Engine::Sat => crate::sat::check(p, &crate::sat::SolveOptions { deadline, ..Default::default() }),
-        Engine::Reference => crate::reference::check(p, &crate::reference::ReferenceOptions::default()),
+        Engine::Reference => crate::reference::check(p, &crate::reference::ReferenceOptions { max_candidates: opts.reference_max_candidates }),
     }
 }
 

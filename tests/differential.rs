@@ -15,8 +15,12 @@ fn cases() -> u32 {
     std::env::var("PTX_LITMUS_PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(1000)
 }
 
+/// Candidate executions the reference engine may enumerate per generated test;
+/// bigger tests are skipped for the agreement property (not a disagreement).
+const REFERENCE_BUDGET: u64 = 20_000;
+
 fn run(text: &str, engine: Engine) -> Option<TestResult> {
-    let opts = CheckOptions { engine, ..Default::default() };
+    let opts = CheckOptions { engine, reference_max_candidates: REFERENCE_BUDGET, ..Default::default() };
     match check_source(text, &opts) {
         Ok(r) => Some(r),
         // Too big for the reference engine: not a disagreement.
