@@ -16,3 +16,4 @@ pub mod reference;
 pub mod check;
 pub mod report;
 pub mod gen;
+pub mod explain;

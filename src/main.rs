@@ -5,6 +5,7 @@ use ptx_litmus::check::{check_file, collect_files, CheckOptions, Engine, FileRep
 use ptx_litmus::error::{EXIT_INPUT, EXIT_INTERNAL, EXIT_MISMATCH, EXIT_OK};
 use ptx_litmus::error::ErrorKind;
 use ptx_litmus::program::BuildOptions;
+use ptx_litmus::explain::{self, ShowKind, ShowOptions, Shown};
 use ptx_litmus::report;
 use rayon::prelude::*;
 use std::path::PathBuf;
@@ -26,6 +27,19 @@ enum Cmd {
     Check(CheckArgs),
     /// Generate litmus test families (diy-style shapes and cycles).
     Gen(ptx_litmus::gen::GenArgs),
+    /// Explain a test statically: morally strong pairs (and why not), release and
+    /// acquire patterns, and which pairs synchronize in some allowed execution.
+    Explain(ExplainArgs),
+}
+
+#[derive(clap::Args)]
+struct ExplainArgs {
+    /// Litmus files.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// How many times one instruction may run on a path (loop unrolling bound).
+    #[arg(long, default_value_t = 2)]
+    unroll: u32,
 }
 
 #[derive(clap::Args)]
@@ -50,6 +64,20 @@ struct CheckArgs {
     /// Per-test time limit in seconds; a batch reports the timeout and goes on.
     #[arg(long, value_name = "SECONDS")]
     timeout: Option<f64>,
+    /// Explain: `witness` (an allowed execution per allowed state satisfying the
+    /// condition), `forbidden` (candidate executions of forbidden states and the
+    /// axiom each violates), or both: `--show witness,forbidden`.
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "KIND")]
+    show: Vec<ptx_litmus::explain::ShowKind>,
+    /// With --show: at most N states of each kind, and N candidates per forbidden state.
+    #[arg(long, default_value_t = 3, value_name = "N")]
+    max_show: usize,
+    /// Write one Graphviz DOT file per shown execution into DIR (without --show: shows both kinds).
+    #[arg(long, value_name = "DIR")]
+    dot: Option<PathBuf>,
+    /// Write one SVG picture per shown execution into DIR (without --show: shows both kinds).
+    #[arg(long, value_name = "DIR")]
+    svg: Option<PathBuf>,
 }
 
 fn main() {
@@ -57,8 +85,61 @@ fn main() {
     let code = match cli.cmd {
         Cmd::Check(a) => run_check(a),
         Cmd::Gen(a) => ptx_litmus::gen::run(&a),
+        Cmd::Explain(a) => run_explain(a),
     };
     std::process::exit(code);
+}
+
+/// `--show`, `--dot`, `--svg`: what to explain (None: nothing).
+fn show_options(a: &CheckArgs) -> Option<ShowOptions> {
+    if a.show.is_empty() && a.dot.is_none() && a.svg.is_none() {
+        return None;
+    }
+    let both = a.show.is_empty();
+    Some(ShowOptions {
+        witness: both || a.show.contains(&ShowKind::Witness),
+        forbidden: both || a.show.contains(&ShowKind::Forbidden),
+        max: a.max_show,
+        deadline: None,
+    })
+}
+
+/// One DOT and/or SVG file per shown execution.
+fn write_pictures(a: &CheckArgs, p: &ptx_litmus::program::Program, s: &Shown) -> Result<(), String> {
+    for (dir, ext) in [(&a.dot, "dot"), (&a.svg, "svg")] {
+        let Some(dir) = dir else { continue };
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {}", dir.display(), e))?;
+        for x in s.executions() {
+            let text = if ext == "dot" { explain::dot::render(p, x) } else { explain::svg::render(p, x) };
+            let path = dir.join(format!("{}.{}", x.stem(&p.name), ext));
+            std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {}", path.display(), e))?;
+        }
+    }
+    Ok(())
+}
+
+/// `ptx-litmus explain FILE...`.
+fn run_explain(a: ExplainArgs) -> i32 {
+    let opts = CheckOptions { build: BuildOptions { unroll: a.unroll, ..Default::default() }, ..Default::default() };
+    let mut worst = EXIT_OK;
+    for f in &a.files {
+        let source = match std::fs::read_to_string(f) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("{}: error: cannot read the file: {}", f.display(), e);
+                worst = worst.max(EXIT_INPUT);
+                continue;
+            }
+        };
+        match explain::pairs::explain_source(&source, &opts) {
+            Ok(text) => print!("{}", text),
+            Err(e) => {
+                eprintln!("{}", e.render(&f.display().to_string(), &source));
+                worst = worst.max(if e.kind == ErrorKind::Input { EXIT_INPUT } else { EXIT_INTERNAL });
+            }
+        }
+    }
+    worst
 }
 
 fn run_check(a: CheckArgs) -> i32 {
@@ -89,16 +170,52 @@ fn run_check(a: CheckArgs) -> i32 {
     } else {
         collect_files(&a.paths)
     };
-    let reports: Vec<FileReport> = files.par_iter().map(|f| check_file(f, &opts)).collect();
+    let show = show_options(&a);
+    let (reports, shown): (Vec<FileReport>, Vec<Option<ptx_litmus::error::Result<Shown>>>) = files
+        .par_iter()
+        .map(|f| {
+            let r = check_file(f, &opts);
+            let s = match (&show, &r.result) {
+                (Some(so), Ok(res)) => {
+                    let so = ShowOptions { deadline: opts.timeout.map(|t| std::time::Instant::now() + t), ..so.clone() };
+                    Some(explain::show(res, &so))
+                }
+                _ => None,
+            };
+            (r, s)
+        })
+        .unzip();
     let mut worst = EXIT_OK;
-    for r in &reports {
+    for (r, s) in reports.iter().zip(&shown) {
         match &r.result {
             Ok(res) => {
+                let s = match s {
+                    Some(Ok(s)) => Some(s),
+                    Some(Err(e)) => {
+                        eprintln!("{}: explanation: {}", r.path.display(), e.message);
+                        worst = worst.max(EXIT_INTERNAL);
+                        None
+                    }
+                    None => None,
+                };
                 if a.json {
-                    println!("{}", report::json(r));
+                    let mut obj = report::json(r);
+                    if let Some(s) = s {
+                        explain::json::extend(&mut obj, &res.program, s);
+                    }
+                    println!("{}", obj);
                 } else {
                     print!("{}", report::text(res));
+                    if let Some(s) = s {
+                        print!("{}", explain::show::text(&res.program, s));
+                    }
                     println!();
+                }
+                if let Some(s) = s {
+                    if let Err(e) = write_pictures(&a, &res.program, s) {
+                        eprintln!("error: {}", e);
+                        worst = worst.max(EXIT_INPUT);
+                    }
                 }
             }
             Err(e) => {

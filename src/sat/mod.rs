@@ -3,6 +3,7 @@
 
 pub mod encode;
 pub mod formula;
+pub mod candidates;
 
 use crate::error::{Error, Result};
 use crate::model::strong::morally_strong;

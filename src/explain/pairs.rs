@@ -1,0 +1,292 @@
+//! `ptx-litmus explain FILE`: the static side of the model for one test.
+//!
+//! - every pair of operations: morally strong (8.7) or not, and the first
+//!   condition that fails;
+//! - the release and acquire patterns (8.8);
+//! - the pairs that may synchronize (8.9.4), each asked of the SAT engine: is
+//!   there an allowed execution (all axioms on) with this synchronizes-with edge?
+
+use super::names::event_names;
+use crate::ast::{FenceSem, Proxy, Scope};
+use crate::check::CheckOptions;
+use crate::error::Result;
+use crate::model::patterns::{acquire_patterns, release_patterns, Pattern};
+use crate::model::strong::{is_strong, morally_strong, overlap_completely, proxy_of};
+use crate::program::{build_program, Event, EventId, EventKind, MemSem, Program};
+use crate::sat::candidates::Candidates;
+use std::collections::BTreeMap;
+
+/// Parse, build and explain a litmus test given as text.
+pub fn explain_source(source: &str, opts: &CheckOptions) -> Result<String> {
+    let ast = crate::parse::parse_litmus(source)?;
+    let p = build_program(&ast, &opts.build)?;
+    Ok(explain_program(&p))
+}
+
+fn scope_name(s: Scope) -> &'static str {
+    match s {
+        Scope::Cta => ".cta",
+        Scope::Cluster => ".cluster",
+        Scope::Gpu => ".gpu",
+        Scope::Sys => ".sys",
+    }
+}
+
+fn sem_name(s: MemSem) -> &'static str {
+    match s {
+        MemSem::Weak => "weak",
+        MemSem::Relaxed => "relaxed",
+        MemSem::Acquire => "acquire",
+        MemSem::Release => "release",
+        MemSem::AcqRel => "acq_rel",
+    }
+}
+
+fn proxy_name(p: Proxy) -> &'static str {
+    match p {
+        Proxy::Generic => "generic",
+        Proxy::Texture => "texture",
+        Proxy::Surface => "surface",
+        Proxy::Constant => "constant",
+    }
+}
+
+/// `relaxed .gpu read of y`, `weak write of x`, `fence.sc .sys`.
+pub fn describe(p: &Program, e: &Event) -> String {
+    match &e.kind {
+        EventKind::Init => "initial write".into(),
+        EventKind::Mem(a) => {
+            let what = match (a.reads, a.writes, a.atomic) {
+                (_, _, true) if a.is_red => "reduction (read-modify-write)",
+                (_, _, true) => "atomic read-modify-write",
+                (true, false, _) => "read",
+                _ => "write",
+            };
+            let mut s = String::from(sem_name(a.sem));
+            if a.sem.is_strong() {
+                s.push(' ');
+                s.push_str(scope_name(a.scope));
+            }
+            s.push_str(&format!(" {} of {}", what, p.locations[a.loc].name));
+            if a.vaddr != p.locations[a.loc].name {
+                s.push_str(&format!(" through {}", a.vaddr));
+            }
+            if a.proxy != Proxy::Generic {
+                s.push_str(&format!(", {} proxy", proxy_name(a.proxy)));
+            }
+            s
+        }
+        EventKind::Fence { sem, scope } => {
+            let k = match sem {
+                FenceSem::Sc => "sc",
+                FenceSem::AcqRel => "acq_rel",
+                FenceSem::Acquire => "acquire",
+                FenceSem::Release => "release",
+            };
+            format!("fence.{} {}", k, scope_name(*scope))
+        }
+        EventKind::ProxyFence { proxy } => match proxy {
+            Proxy::Generic => "proxy fence (alias)".into(),
+            q => format!("proxy fence ({})", proxy_name(*q)),
+        },
+        EventKind::BarrierArrive { .. } => "barrier arrive".into(),
+        EventKind::BarrierWait { .. } => "barrier wait".into(),
+        EventKind::ClusterArrive { relaxed, .. } => if *relaxed { "cluster barrier arrive (relaxed)".into() } else { "cluster barrier arrive".into() },
+        EventKind::ClusterWait { .. } => "cluster barrier wait".into(),
+    }
+}
+
+fn scope_of(e: &Event) -> Option<Scope> {
+    match &e.kind {
+        EventKind::Fence { scope, .. } => Some(*scope),
+        EventKind::Mem(a) if a.sem.is_strong() => Some(a.scope),
+        _ => None,
+    }
+}
+
+fn placement(p: &Program, t: usize) -> String {
+    let pl = p.threads[t].placement;
+    format!("CTA {}, cluster {}, GPU {}", pl.cta, pl.cluster, pl.gpu)
+}
+
+/// 8.7 for one pair: `Ok(why yes)` or `Err(first reason why not)`.
+pub fn moral_strength(p: &Program, x: &Event, y: &Event, nx: &str, ny: &str) -> std::result::Result<String, String> {
+    let (Some(tx), Some(ty)) = (x.thread, y.thread) else { return Err("an initial write is no thread's operation".into()) };
+    // Condition 1.
+    let why1 = if tx == ty {
+        "related in program order (same thread)".to_string()
+    } else {
+        for (e, n) in [(x, nx), (y, ny)] {
+            if !is_strong(e) {
+                let what = match &e.kind {
+                    EventKind::Mem(_) => "a weak operation",
+                    EventKind::ProxyFence { .. } => "a proxy fence, not a strong operation",
+                    _ => "a barrier operation, not a strong operation",
+                };
+                return Err(format!("not related in program order, and {} is {} (8.7 condition 1)", n, what));
+            }
+        }
+        let (px, py) = (p.threads[tx].placement, p.threads[ty].placement);
+        let (sx, sy) = (scope_of(x).unwrap_or(Scope::Sys), scope_of(y).unwrap_or(Scope::Sys));
+        for (n, s, pa, pb, tb) in [(nx, sx, px, py, ty), (ny, sy, py, px, tx)] {
+            if !pa.scope_includes(s, &pb) {
+                return Err(format!(
+                    "not related in program order, and the {} scope of {} does not include P{} (P{}: {}; P{}: {}) (8.7 condition 1)",
+                    scope_name(s),
+                    n,
+                    tb,
+                    tx,
+                    placement(p, tx),
+                    ty,
+                    placement(p, ty)
+                ));
+            }
+        }
+        format!("both strong, and the {} and {} scopes include each other's thread", scope_name(sx), scope_name(sy))
+    };
+    // Condition 2.
+    let (qx, qy) = (proxy_of(x), proxy_of(y));
+    if qx != qy {
+        return Err(format!("different proxies ({}: {}, {}: {}) (8.7 condition 2)", nx, proxy_name(qx), ny, proxy_name(qy)));
+    }
+    // Condition 3.
+    if let (Some(a), Some(b)) = (x.access(), y.access()) {
+        if !overlap_completely(x, y) {
+            let why = if a.loc != b.loc {
+                format!("different addresses ({}, {})", p.locations[a.loc].name, p.locations[b.loc].name)
+            } else if a.vaddr != b.vaddr {
+                format!("different virtual addresses of one location ({} and {} are aliases)", a.vaddr, b.vaddr)
+            } else {
+                format!("partial overlap ({} bytes and {} bytes of {})", a.size, b.size, p.locations[a.loc].name)
+            };
+            return Err(format!("{} (8.7 condition 3)", why));
+        }
+        return Ok(format!("{}, same proxy, same address", why1));
+    }
+    Ok(format!("{}, same proxy", why1))
+}
+
+fn release_rule(p: &Program, x: &Pattern) -> &'static str {
+    if x.bound == x.access {
+        "release operation (rule 1)"
+    } else if p.events[x.bound].access().is_some() {
+        "release operation followed by a strong write on the same location (rule 2)"
+    } else {
+        "release fence followed by a strong write (rule 3)"
+    }
+}
+
+fn acquire_rule(p: &Program, y: &Pattern) -> &'static str {
+    if y.bound == y.access {
+        "acquire operation (rule 1)"
+    } else if p.events[y.bound].access().is_some() {
+        "strong read followed by an acquire operation on the same location (rule 2)"
+    } else {
+        "strong read followed by an acquire fence (rule 3)"
+    }
+}
+
+/// The whole explanation of a program, as text.
+pub fn explain_program(p: &Program) -> String {
+    let ids: Vec<EventId> = p.events.iter().filter(|e| e.thread.is_some()).map(|e| e.id).collect();
+    let names: BTreeMap<EventId, String> = ids.iter().copied().zip(event_names(p, &ids)).collect();
+    let n = |e: EventId| names.get(&e).cloned().unwrap_or_default();
+    let mut out = String::new();
+    out.push_str(&format!("Test {}\n", p.name));
+    out.push_str("Threads\n");
+    for t in &p.threads {
+        let paths = if t.traces.len() > 1 { format!(" ({} paths)", t.traces.len()) } else { String::new() };
+        out.push_str(&format!("  P{}: {}{}\n", t.id, placement(p, t.id), paths));
+    }
+    out.push_str("Operations\n");
+    let width = ids.iter().map(|&e| p.events[e].text.chars().count()).max().unwrap_or(0);
+    for &e in &ids {
+        let ev = &p.events[e];
+        let t = ev.thread.unwrap_or(0);
+        let path = if p.threads[t].traces.len() > 1 {
+            format!(" [path {}]", p.threads[t].traces.iter().position(|&x| Some(x) == ev.trace).map_or(0, |i| i + 1))
+        } else {
+            String::new()
+        };
+        out.push_str(&format!("  {:<5} P{:<2} line {:<3} {:<w$}  {}{}\n", n(e), t, ev.line, ev.text, describe(p, ev), path, w = width));
+    }
+    out.push_str("Morally strong pairs (8.7)\n");
+    for (i, &a) in ids.iter().enumerate() {
+        for &b in &ids[i + 1..] {
+            if !p.compatible(a, b) {
+                continue;
+            }
+            let (ea, eb) = (&p.events[a], &p.events[b]);
+            let r = moral_strength(p, ea, eb, &n(a), &n(b));
+            debug_assert_eq!(r.is_ok(), morally_strong(p, ea, eb), "{} {}", n(a), n(b));
+            let line = match r {
+                Ok(why) => format!("yes: {}", why),
+                Err(why) => format!("no: {}", why),
+            };
+            out.push_str(&format!("  {} {}: {}\n", n(a), n(b), line));
+        }
+    }
+    let rels = release_patterns(p);
+    let acqs = acquire_patterns(p);
+    out.push_str("Release patterns (8.8)\n");
+    if rels.is_empty() {
+        out.push_str("  none\n");
+    }
+    for x in &rels {
+        let on = p.events[x.access].access().map(|a| p.locations[a.loc].name.clone()).unwrap_or_default();
+        let pat = if x.bound == x.access { n(x.access) } else { format!("{}; {}", n(x.bound), n(x.access)) };
+        out.push_str(&format!("  {} on {}: {}\n", pat, on, release_rule(p, x)));
+    }
+    out.push_str("Acquire patterns (8.8)\n");
+    if acqs.is_empty() {
+        out.push_str("  none\n");
+    }
+    for y in &acqs {
+        let on = p.events[y.access].access().map(|a| p.locations[a.loc].name.clone()).unwrap_or_default();
+        let pat = if y.bound == y.access { n(y.access) } else { format!("{}; {}", n(y.access), n(y.bound)) };
+        out.push_str(&format!("  {} on {}: {}\n", pat, on, acquire_rule(p, y)));
+    }
+    out.push_str("Synchronization (8.9.4): pairs that may synchronize, and whether some allowed execution has it\n");
+    let mut cands = Candidates::new(p);
+    let mut keys: Vec<(EventId, EventId)> = cands.enc.sw.keys().copied().collect();
+    keys.sort();
+    if keys.is_empty() {
+        out.push_str("  none: no two operations can synchronize\n");
+    }
+    for (a, b) in keys {
+        let how = sync_rules(p, a, b, &rels, &acqs, &n);
+        let yes = cands.can_synchronize(a, b);
+        out.push_str(&format!(
+            "  {} -> {}: {} ({})\n",
+            n(a),
+            n(b),
+            if yes { "yes, in some allowed execution" } else { "never in an allowed execution" },
+            how
+        ));
+    }
+    out
+}
+
+/// The 8.9.4 rules by which `a` may synchronize with `b`.
+fn sync_rules(p: &Program, a: EventId, b: EventId, rels: &[Pattern], acqs: &[Pattern], n: &dyn Fn(EventId) -> String) -> String {
+    let (ea, eb) = (&p.events[a], &p.events[b]);
+    let mut how = Vec::new();
+    if ea.is_fence_sc() && eb.is_fence_sc() {
+        how.push(format!("if {} precedes {} in Fence-SC order, rule 1", n(a), n(b)));
+    }
+    match (&ea.kind, &eb.kind) {
+        (EventKind::BarrierArrive { .. }, EventKind::BarrierWait { .. }) => how.push("same barrier, rule 2".into()),
+        (EventKind::ClusterArrive { .. }, EventKind::ClusterWait { .. }) => how.push("cluster barrier, rule 3".into()),
+        _ => {}
+    }
+    for x in rels.iter().filter(|x| x.bound == a) {
+        for y in acqs.iter().filter(|y| y.bound == b) {
+            let same_loc = p.events[x.access].access().map(|q| q.loc) == p.events[y.access].access().map(|q| q.loc);
+            if same_loc && morally_strong(p, ea, eb) {
+                how.push(format!("if {} precedes {} in observation order, rule 4", n(x.access), n(y.access)));
+            }
+        }
+    }
+    how.dedup();
+    how.join("; ")
+}

@@ -1,0 +1,415 @@
+//! `check --show witness|forbidden`: pick the executions to show and render them as text.
+
+use super::axioms::{fmt_path, violations, why_sync, Violation};
+use super::view::{EdgeKind, Mat, Step, View};
+use crate::ast::Quantifier;
+use crate::check::TestResult;
+use crate::error::Result;
+use crate::model::Axiom;
+use crate::outcome::{eval, Execution, State};
+use crate::program::{EventId, EventKind, Program};
+use crate::sat::candidates::{closure, least_orders, Candidates};
+use std::collections::BTreeSet;
+use std::time::Instant;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum)]
+pub enum ShowKind {
+    /// One allowed execution per allowed final state satisfying the condition.
+    Witness,
+    /// Why final states satisfying the condition are forbidden: candidate executions and the axiom each violates.
+    Forbidden,
+}
+
+#[derive(Clone, Debug)]
+pub struct ShowOptions {
+    pub witness: bool,
+    pub forbidden: bool,
+    /// At most this many states, and candidates per forbidden state.
+    pub max: usize,
+    pub deadline: Option<Instant>,
+}
+
+impl Default for ShowOptions {
+    fn default() -> Self {
+        ShowOptions { witness: true, forbidden: true, max: 3, deadline: None }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExecKind {
+    Witness,
+    Forbidden,
+}
+
+/// An event as shown.
+#[derive(Clone, Debug)]
+pub struct EventInfo {
+    pub event: EventId,
+    pub name: String,
+    pub thread: Option<usize>,
+    /// Position in the thread's trace.
+    pub po: usize,
+    pub text: String,
+    pub line: usize,
+    /// `writes x=1`, `reads y=0`, `reads x=0, writes x=1`, or empty.
+    pub detail: String,
+}
+
+/// An edge as shown (local event numbers, indices into `ShownExec::events`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EdgeInfo {
+    pub kind: EdgeKind,
+    pub from: usize,
+    pub to: usize,
+    /// Part of the violated axiom's cycle.
+    pub highlighted: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct ViolationInfo {
+    pub axiom: Axiom,
+    pub text: String,
+    pub notes: Vec<String>,
+    pub cycle: Vec<Step>,
+}
+
+/// One shown execution.
+#[derive(Clone, Debug)]
+pub struct ShownExec {
+    pub kind: ExecKind,
+    pub state: State,
+    /// 1-based number of the state among those shown of its kind.
+    pub state_index: usize,
+    /// 1-based number of the candidate for its state (1 for witnesses).
+    pub candidate: usize,
+    pub execution: Execution,
+    pub events: Vec<EventInfo>,
+    pub edges: Vec<EdgeInfo>,
+    /// Violated axioms, the reason first (empty for witnesses).
+    pub violations: Vec<ViolationInfo>,
+    /// Lines of text: rf, co, Fence-SC, sync.
+    pub relations: Vec<(String, Vec<String>)>,
+}
+
+impl ShownExec {
+    /// File name stem for pictures: `MP-witness-1`, `MP-forbidden-1-2`.
+    pub fn stem(&self, test: &str) -> String {
+        let t: String = test.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '+' || c == '.' { c } else { '_' }).collect();
+        match self.kind {
+            ExecKind::Witness => format!("{}-witness-{}", t, self.state_index),
+            ExecKind::Forbidden => format!("{}-forbidden-{}-{}", t, self.state_index, self.candidate),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct ForbiddenState {
+    /// 1-based number among the forbidden states shown.
+    pub index: usize,
+    pub state: State,
+    pub candidates: Vec<ShownExec>,
+    /// More candidate executions produce this state than are shown.
+    pub more: bool,
+}
+
+/// What `--show` computed for one test.
+#[derive(Clone, Debug, Default)]
+pub struct Shown {
+    pub want_witness: bool,
+    pub want_forbidden: bool,
+    pub witnesses: Vec<ShownExec>,
+    pub more_witnesses: bool,
+    pub forbidden: Vec<ForbiddenState>,
+    pub more_forbidden: bool,
+}
+
+impl Shown {
+    /// Every shown execution, witnesses first.
+    pub fn executions(&self) -> Vec<&ShownExec> {
+        self.witnesses.iter().chain(self.forbidden.iter().flat_map(|f| f.candidates.iter())).collect()
+    }
+}
+
+/// The states `--show forbidden` explains: those satisfying the proposition
+/// (`exists`, `~exists`), or violating it (`forall`: counterexamples).
+pub fn forbidden_matches(p: &Program, s: &State) -> bool {
+    let sat = eval(p, &p.condition, s);
+    let filtered = p.filter.as_ref().is_none_or(|f| eval(p, f, s));
+    filtered && if p.quantifier == Quantifier::Forall { !sat } else { sat }
+}
+
+/// Compute what to show for one checked test.
+pub fn show(r: &TestResult, opts: &ShowOptions) -> Result<Shown> {
+    let p = &r.program;
+    let mut out = Shown { want_witness: opts.witness, want_forbidden: opts.forbidden, ..Default::default() };
+    if opts.witness {
+        let matching: Vec<(&State, &Execution)> = r.outcome.states.iter().filter(|(s, _)| eval(p, &p.condition, s)).collect();
+        out.more_witnesses = matching.len() > opts.max;
+        for (i, (s, x)) in matching.into_iter().take(opts.max).enumerate() {
+            let x = tidy_witness(p, x);
+            out.witnesses.push(shown_exec(p, &x, ExecKind::Witness, s.clone(), i + 1, 1));
+        }
+    }
+    if opts.forbidden {
+        let mut cands = Candidates::new(p);
+        cands.deadline = opts.deadline;
+        let allowed: BTreeSet<State> = r.outcome.states.keys().cloned().collect();
+        let (states, more) = cands.forbidden_states(&allowed, |s| forbidden_matches(p, s), opts.max)?;
+        out.more_forbidden = more;
+        for (i, s) in states.into_iter().enumerate() {
+            let (xs, more) = cands.executions(&s, opts.max)?;
+            let candidates = xs.iter().enumerate().map(|(k, x)| shown_exec(p, x, ExecKind::Forbidden, s.clone(), i + 1, k + 1)).collect();
+            out.forbidden.push(ForbiddenState { index: i + 1, state: s, candidates, more });
+        }
+    }
+    Ok(out)
+}
+
+/// A witness with the least coherence order that keeps it allowed: the initial
+/// writes first, the morally strong pairs as chosen, and the causality pairs
+/// 8.10.1 requires; other edges the solver chose between racy writes are
+/// dropped. When that would change anything (a final write no longer maximal,
+/// or an axiom violated) the witness is shown as found.
+pub fn tidy_witness(p: &Program, x: &Execution) -> Execution {
+    let mut least = least_orders(p, x);
+    let v = View::new(p, &least);
+    let mut co = least.co.clone();
+    for w in 0..v.n() {
+        for w2 in 0..v.n() {
+            if w != w2 && v.is_write(w) && v.is_write(w2) && !v.is_init(w) && !v.is_init(w2) && v.loc(w) == v.loc(w2) && v.cause.has(w, w2) {
+                co.insert((v.ev[w], v.ev[w2]));
+            }
+        }
+    }
+    least.co = closure(co);
+    let cyclic = least.co.iter().any(|&(a, b)| a == b);
+    let finals_max = least.finals.values().all(|&w| !least.co.iter().any(|&(a, _)| a == w));
+    if cyclic || !finals_max || !violations(&View::new(p, &least)).is_empty() || least.state(p) != x.state(p) {
+        return x.clone();
+    }
+    least
+}
+
+fn detail(v: &View, i: usize) -> String {
+    let e = v.event(i);
+    match &e.kind {
+        EventKind::Init => format!("{}={}", v.loc_name(i), e.written_value(v.p).unwrap_or(0)),
+        EventKind::Mem(a) => {
+            let mut parts = Vec::new();
+            if a.reads {
+                parts.push(format!("reads {}={}", v.loc_name(i), v.read_value(i).map(|x| x.to_string()).unwrap_or_else(|| "?".into())));
+            }
+            if a.writes {
+                parts.push(format!("writes {}={}", v.loc_name(i), a.write_value));
+            }
+            parts.join(", ")
+        }
+        _ => String::new(),
+    }
+}
+
+/// Build the shown form of one execution.
+pub fn shown_exec(p: &Program, x: &Execution, kind: ExecKind, state: State, state_index: usize, candidate: usize) -> ShownExec {
+    let v = View::new(p, x);
+    let events: Vec<EventInfo> = (0..v.n())
+        .map(|i| {
+            let e = v.event(i);
+            EventInfo { event: e.id, name: v.names[i].clone(), thread: e.thread, po: e.po, text: e.text.clone(), line: e.line, detail: detail(&v, i) }
+        })
+        .collect();
+    let vs: Vec<Violation> = if kind == ExecKind::Forbidden { violations(&v) } else { Vec::new() };
+    let edges = edges(&v, vs.first());
+    let violations = vs.iter().map(|x| ViolationInfo { axiom: x.axiom, text: x.text.clone(), notes: x.notes.clone(), cycle: x.steps.clone() }).collect();
+    let relations = relation_lines(&v);
+    ShownExec { kind, state, state_index, candidate, execution: x.clone(), events, edges, violations, relations }
+}
+
+/// The edges to draw: po (consecutive), rf, co and Fence-SC (transitively
+/// reduced), fr (to the next write in coherence), sync, dependencies, and
+/// causality between threads where no rf or sync edge already says it.
+fn edges(v: &View, violation: Option<&Violation>) -> Vec<EdgeInfo> {
+    let mut out = Vec::new();
+    let mut push = |kind, from, to| out.push(EdgeInfo { kind, from, to, highlighted: false });
+    let co_red = v.co.reduction();
+    for (a, b) in v.po_next.pairs() {
+        push(EdgeKind::Po, a, b);
+    }
+    for (a, b) in v.rf.pairs() {
+        push(EdgeKind::Rf, a, b);
+    }
+    for (a, b) in co_red.pairs() {
+        push(EdgeKind::Co, a, b);
+    }
+    for (r, w) in v.fr.pairs() {
+        if v.rf_source(r).is_some_and(|s| co_red.has(s, w)) {
+            push(EdgeKind::Fr, r, w);
+        }
+    }
+    for (a, b) in v.sc.reduction().pairs() {
+        push(EdgeKind::Sc, a, b);
+    }
+    for (a, b) in v.sw.pairs() {
+        push(EdgeKind::Sync, a, b);
+    }
+    for (a, b) in v.dep.pairs() {
+        push(EdgeKind::Dep, a, b);
+    }
+    let cross = cross_cause(v);
+    for (a, b) in cross.pairs() {
+        push(EdgeKind::Cause, a, b);
+    }
+    if let Some(viol) = violation {
+        for s in &viol.steps {
+            // An observation step is drawn as the reads-from edge it stands for.
+            let (kind, from, to) = if s.kind == EdgeKind::Obs && v.rf.has(s.from, s.to) { (EdgeKind::Rf, s.from, s.to) } else { (s.kind, s.from, s.to) };
+            match out.iter_mut().find(|e| e.kind == kind && e.from == from && e.to == to) {
+                Some(e) => e.highlighted = true,
+                None => out.push(EdgeInfo { kind, from, to, highlighted: true }),
+            }
+        }
+    }
+    out
+}
+
+/// Causality edges between different threads that no rf or sync edge shows,
+/// and that do not follow from two shorter causality edges.
+fn cross_cause(v: &View) -> Mat {
+    let mut m = Mat::new(v.n());
+    for (a, b) in v.cause.pairs() {
+        let (ta, tb) = (v.event(a).thread, v.event(b).thread);
+        if ta.is_none() || ta == tb || v.sw.has(a, b) || v.rf.has(a, b) {
+            continue;
+        }
+        if (0..v.n()).any(|z| z != a && z != b && v.cause.has(a, z) && v.cause.has(z, b)) {
+            continue;
+        }
+        m.add(a, b);
+    }
+    m
+}
+
+fn relation_lines(v: &View) -> Vec<(String, Vec<String>)> {
+    let n = |i: usize| v.names[i].clone();
+    let rf: Vec<String> = v.rf.pairs().into_iter().map(|(w, r)| format!("{} -> {} ({}={})", n(w), n(r), v.loc_name(r), v.read_value(r).unwrap_or(0))).collect();
+    let co: Vec<String> = v.co.reduction().pairs().into_iter().map(|(a, b)| format!("{} -> {}", n(a), n(b))).collect();
+    let sc: Vec<String> = v.sc.reduction().pairs().into_iter().map(|(a, b)| format!("{} -> {}", n(a), n(b))).collect();
+    let sw: Vec<String> = v.sw.pairs().into_iter().map(|(a, b)| format!("{} -> {}: {}", n(a), n(b), why_sync(v, a, b))).collect();
+    vec![("rf".into(), rf), ("co".into(), co), ("Fence-SC".into(), sc), ("sync".into(), sw)]
+}
+
+fn state_text(p: &Program, s: &[i64]) -> String {
+    p.observables.iter().zip(s).map(|(o, v)| format!("{}={};", o, v)).collect::<Vec<_>>().join(" ")
+}
+
+fn placement_text(p: &Program, t: usize) -> String {
+    let pl = p.threads[t].placement;
+    format!("CTA {}, cluster {}, GPU {}", pl.cta, pl.cluster, pl.gpu)
+}
+
+/// The events of one execution, per thread.
+fn events_text(p: &Program, x: &ShownExec, out: &mut String) {
+    let width = x.events.iter().map(|e| e.text.chars().count()).max().unwrap_or(0);
+    let inits: Vec<String> = x.events.iter().filter(|e| e.thread.is_none()).map(|e| format!("{} {}", e.name, e.detail)).collect();
+    out.push_str(&format!("    initial writes: {}\n", inits.join(", ")));
+    let mut threads: Vec<usize> = x.events.iter().filter_map(|e| e.thread).collect();
+    threads.dedup();
+    for t in threads {
+        out.push_str(&format!("    P{} ({})\n", t, placement_text(p, t)));
+        for e in x.events.iter().filter(|e| e.thread == Some(t)) {
+            let line = format!("      {:<5} {:<w$}  line {:<3} {}", e.name, e.text, e.line, e.detail, w = width);
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+    }
+}
+
+fn exec_text(p: &Program, x: &ShownExec, out: &mut String) {
+    events_text(p, x, out);
+    for (name, items) in &x.relations {
+        let body = if items.is_empty() { "none".to_string() } else { items.join("; ") };
+        out.push_str(&format!("    {:<9} {}\n", name, body));
+    }
+}
+
+fn violation_text(x: &ShownExec, out: &mut String) {
+    let Some(first) = x.violations.first() else {
+        out.push_str("    violates no axiom (internal inconsistency: please report)\n");
+        return;
+    };
+    out.push_str(&format!("    Forbidden by {}: {}\n", first.axiom, first.text));
+    for n in &first.notes {
+        out.push_str(&format!("      where {}\n", n));
+    }
+    let mut seen = Vec::new();
+    for s in &first.cycle {
+        for e in [s.from, s.to] {
+            if !seen.contains(&e) {
+                seen.push(e);
+            }
+        }
+    }
+    let legend: Vec<String> = seen
+        .iter()
+        .map(|&i| {
+            let e = &x.events[i];
+            match e.thread {
+                Some(t) => format!("{} = P{} line {} `{}`", e.name, t, e.line, e.text),
+                None => format!("{} = initial write {}", e.name, e.detail),
+            }
+        })
+        .collect();
+    out.push_str(&format!("      events: {}\n", legend.join("; ")));
+    if x.violations.len() > 1 {
+        let also: Vec<String> = x.violations[1..].iter().map(|v| v.axiom.to_string()).collect();
+        out.push_str(&format!("    Also violated: {}\n", also.join(", ")));
+    }
+}
+
+/// The text of `--show` for one test (printed after its herd7-style block).
+pub fn text(p: &Program, s: &Shown) -> String {
+    let mut out = String::new();
+    if s.want_witness {
+        if s.witnesses.is_empty() {
+            out.push_str("Witnesses: no allowed final state satisfies the condition's proposition\n");
+        }
+        for x in &s.witnesses {
+            out.push_str(&format!("Witness {}: allowed execution ending in {}\n", x.state_index, state_text(p, &x.state)));
+            exec_text(p, x, &mut out);
+        }
+        if s.more_witnesses {
+            out.push_str("(more allowed states satisfy the proposition; raise --max-show to see them)\n");
+        }
+    }
+    if s.want_forbidden {
+        let what = if p.quantifier == Quantifier::Forall { "violates" } else { "satisfies" };
+        if s.forbidden.is_empty() {
+            out.push_str(&format!("Forbidden: no candidate execution reaches a forbidden final state that {} the proposition\n", what));
+        }
+        for f in &s.forbidden {
+            out.push_str(&format!("Forbidden state {}: {} ({} the proposition; no allowed execution ends here)\n", f.index, state_text(p, &f.state), what));
+            for x in &f.candidates {
+                out.push_str(&format!("  Candidate {}:\n", x.candidate));
+                exec_text(p, x, &mut out);
+                violation_text(x, &mut out);
+            }
+            if f.more {
+                out.push_str("  (more candidate executions end in this state; raise --max-show to see them)\n");
+            }
+        }
+        if s.more_forbidden {
+            out.push_str("(more forbidden states; raise --max-show to see them)\n");
+        }
+    }
+    out
+}
+
+/// The axiom and cycle of a forbidden execution, in one line (for tests and tools).
+pub fn reason_line(x: &ShownExec) -> Option<String> {
+    x.violations.first().map(|v| format!("{}: {}", v.axiom, v.text))
+}
+
+/// `W1 -po-> F1 -sync-> F2` for a cycle given in local numbers of `x`.
+pub fn cycle_text(p: &Program, x: &ShownExec) -> Option<String> {
+    let v = View::new(p, &x.execution);
+    x.violations.first().map(|viol| fmt_path(&v, &viol.cycle))
+}

@@ -1,0 +1,234 @@
+//! Candidate executions, for explanations: what the program can do when the six
+//! axioms of 8.10 are switched off (their activation literals assumed false;
+//! barrier progress stays on, so every candidate still ends in a final state).
+//!
+//! - [`Candidates::forbidden_states`]: final states some candidate reaches that
+//!   no allowed execution reaches.
+//! - [`Candidates::executions`]: the candidate executions producing one given
+//!   final state: the state's observable values are assumed, and each decoded
+//!   execution's choices (traces, reads-from, the orientation of morally strong
+//!   coherence and Fence-SC pairs, barrier matching) are blocked in turn.
+//! - [`Candidates::can_synchronize`]: does some *allowed* execution contain a
+//!   given synchronizes-with edge (axioms on)?
+//!
+//! Executions are returned in their *least* form ([`least_orders`]): coherence
+//! and Fence-SC order hold only what 8.9.6 and 8.9.3 require (the initial write
+//! first, the morally strong pairs as the solver oriented them, and what
+//! transitivity adds). Unrequired edges between racy writes are noise for a
+//! reader; the least form produces the same final state.
+
+use super::decode;
+use super::encode::Encoding;
+use super::formula::B;
+use crate::error::{Error, Result};
+use crate::model::strong::morally_strong;
+use crate::outcome::{Execution, State};
+use crate::program::{EventId, Program};
+use std::collections::BTreeSet;
+use std::time::Instant;
+
+/// At most this many final states (or executions of one state) are looked at
+/// before the first ones are sorted and shown.
+pub const SCAN_LIMIT: usize = 256;
+
+pub struct Candidates<'p> {
+    pub enc: Encoding<'p>,
+    pub deadline: Option<Instant>,
+}
+
+impl<'p> Candidates<'p> {
+    pub fn new(p: &'p Program) -> Self {
+        Candidates { enc: Encoding::new(p), deadline: None }
+    }
+
+    /// Assumptions: every axiom off, barrier progress on.
+    fn axioms_off(&self) -> Vec<B> {
+        let mut v: Vec<B> = self.enc.act.values().map(|&a| !a).collect();
+        v.push(self.enc.act_progress);
+        v
+    }
+
+    fn check_time(&self) -> Result<()> {
+        if self.deadline.is_some_and(|d| Instant::now() > d) {
+            return Err(Error::limit("timeout: explaining the test took longer than --timeout"));
+        }
+        Ok(())
+    }
+
+    /// The literal "observable `i` does not have value `v`" is `!lit(i, v)`.
+    fn value_lit(&self, i: usize, v: i64) -> B {
+        self.enc.obs_val[i].iter().find(|(val, _)| *val == v).map(|x| x.1).unwrap_or(B::F)
+    }
+
+    /// A clause (guarded by `guard`) excluding final state `s`.
+    fn block_state(&mut self, guard: B, s: &[i64]) {
+        let mut clause = vec![!guard];
+        for (i, &v) in s.iter().enumerate() {
+            clause.push(!self.value_lit(i, v));
+        }
+        self.enc.f.clause(&clause);
+    }
+
+    /// Final states reached by some candidate execution, not in `allowed`, for
+    /// which `keep` holds: sorted, at most `max`; the flag tells whether more
+    /// exist. (`keep` should apply the test's filter.)
+    pub fn forbidden_states(&mut self, allowed: &BTreeSet<State>, keep: impl Fn(&State) -> bool, max: usize) -> Result<(Vec<State>, bool)> {
+        let p = self.enc.p;
+        let guard = self.enc.f.fresh();
+        for s in allowed {
+            self.block_state(guard, s);
+        }
+        let mut assume = self.axioms_off();
+        assume.push(guard);
+        let mut found = BTreeSet::new();
+        let mut more = false;
+        let mut scanned = 0;
+        while self.enc.f.solve_assuming(&assume) {
+            self.check_time()?;
+            let m = self.enc.f.model();
+            let s = decode(&self.enc, &m).state(p);
+            self.block_state(guard, &s);
+            if keep(&s) && !allowed.contains(&s) {
+                found.insert(s);
+            }
+            scanned += 1;
+            if scanned >= SCAN_LIMIT * 16 {
+                more = true;
+                break;
+            }
+        }
+        self.enc.f.clause(&[!guard]);
+        let more = more || found.len() > max;
+        Ok((found.into_iter().take(max).collect(), more))
+    }
+
+    /// Candidate executions (in least form, sorted) ending in final state `s`:
+    /// at most `max`; the flag tells whether more exist.
+    pub fn executions(&mut self, s: &State, max: usize) -> Result<(Vec<Execution>, bool)> {
+        let p = self.enc.p;
+        let mut assume = self.axioms_off();
+        for (i, &v) in s.iter().enumerate() {
+            if self.value_lit(i, v) == B::F {
+                return Ok((Vec::new(), false));
+            }
+            // An observable value literal is forced by its premises; assuming the
+            // literals of the *other* values false leaves `v` as the only value.
+            for &(val, lit) in &self.enc.obs_val[i] {
+                if val != v {
+                    assume.push(!lit);
+                }
+            }
+        }
+        let guard = self.enc.f.fresh();
+        assume.push(guard);
+        let choices = self.choice_literals();
+        let mut found: BTreeSet<ExecKey> = BTreeSet::new();
+        let mut more = false;
+        while self.enc.f.solve_assuming(&assume) {
+            self.check_time()?;
+            let m = self.enc.f.model();
+            let x = least_orders(p, &decode(&self.enc, &m));
+            if x.state(p) == *s {
+                found.insert(ExecKey(x));
+            }
+            let mut clause = vec![!guard];
+            for &l in &choices {
+                clause.push(if m.value(l) { !l } else { l });
+            }
+            self.enc.f.clause(&clause);
+            if found.len() >= SCAN_LIMIT.max(max) {
+                more = true;
+                break;
+            }
+        }
+        self.enc.f.clause(&[!guard]);
+        let more = more || found.len() > max;
+        Ok((found.into_iter().take(max).map(|k| k.0).collect(), more))
+    }
+
+    /// The literals that identify a candidate execution up to unrequired order edges.
+    fn choice_literals(&self) -> Vec<B> {
+        let enc = &self.enc;
+        let p = enc.p;
+        let ms = |a: EventId, b: EventId| morally_strong(p, &p.events[a], &p.events[b]);
+        let mut v: Vec<B> = enc.trace.clone();
+        let mut keyed: Vec<((EventId, EventId), B)> = enc.rf.iter().map(|(k, v)| (*k, *v)).collect();
+        keyed.extend(enc.co.iter().filter(|((a, b), _)| ms(*a, *b)).map(|(k, v)| (*k, *v)));
+        keyed.extend(enc.sc.iter().filter(|((a, b), _)| ms(*a, *b)).map(|(k, v)| (*k, *v)));
+        keyed.extend(enc.bar_sync.iter().chain(enc.cluster_sync.iter()).map(|(k, v)| (*k, *v)));
+        // HashMap order is not stable: sort for a deterministic clause.
+        keyed.sort_by_key(|(k, _)| *k);
+        v.extend(keyed.into_iter().map(|x| x.1));
+        v.retain(|l| matches!(l, B::L(_)));
+        v
+    }
+
+    /// Does some allowed execution (all axioms and barrier progress on) have
+    /// `a` synchronizing with `b` (8.9.4)?
+    pub fn can_synchronize(&mut self, a: EventId, b: EventId) -> bool {
+        let Some(&lit) = self.enc.sw.get(&(a, b)) else { return false };
+        let mut assume = self.enc.all_acts();
+        assume.push(lit);
+        self.enc.f.solve_assuming(&assume)
+    }
+}
+
+/// Orders executions for a stable display: fewer edges first, then by content.
+#[derive(PartialEq, Eq)]
+struct ExecKey(Execution);
+
+impl ExecKey {
+    fn key(&self) -> (usize, &Vec<usize>, Vec<(EventId, EventId)>, &BTreeSet<(EventId, EventId)>, &BTreeSet<(EventId, EventId)>, &BTreeSet<(EventId, EventId)>) {
+        let x = &self.0;
+        let rf: Vec<(EventId, EventId)> = x.rf.iter().map(|(r, w)| (*r, *w)).collect();
+        (x.co.len() + x.sc.len(), &x.traces, rf, &x.co, &x.sc, &x.barrier_sync)
+    }
+}
+
+impl PartialOrd for ExecKey {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for ExecKey {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.key().cmp(&other.key()).then_with(|| self.0.finals.cmp(&other.0.finals))
+    }
+}
+
+/// The least coherence and Fence-SC orders of an execution: the transitive
+/// closure of (initial write -> every executed write of its location) and of
+/// the morally strong pairs as `x` orients them. Final writes stay maximal.
+pub fn least_orders(p: &Program, x: &Execution) -> Execution {
+    let ms = |a: EventId, b: EventId| morally_strong(p, &p.events[a], &p.events[b]);
+    let mut co: BTreeSet<(EventId, EventId)> = x.co.iter().copied().filter(|&(a, b)| ms(a, b) || p.events[a].thread.is_none()).collect();
+    for e in &p.events {
+        if let Some(l) = e.write_loc() {
+            if e.thread.is_some() && x.executes(p, e.id) {
+                co.insert((p.init_events[l], e.id));
+            }
+        }
+    }
+    let sc: BTreeSet<(EventId, EventId)> = x.sc.iter().copied().filter(|&(a, b)| ms(a, b)).collect();
+    Execution { co: closure(co), sc: closure(sc), ..x.clone() }
+}
+
+/// Transitive closure of a small relation given as pairs.
+pub fn closure(mut r: BTreeSet<(EventId, EventId)>) -> BTreeSet<(EventId, EventId)> {
+    loop {
+        let mut add = Vec::new();
+        for &(a, b) in &r {
+            for &(c, d) in r.range((b, 0)..(b, usize::MAX)) {
+                debug_assert_eq!(b, c);
+                if a != d && !r.contains(&(a, d)) {
+                    add.push((a, d));
+                }
+            }
+        }
+        if add.is_empty() {
+            return r;
+        }
+        r.extend(add);
+    }
+}
