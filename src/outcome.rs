@@ -31,10 +31,8 @@ impl Execution {
         p.observables.iter().map(|o| observe(p, self, o)).collect()
     }
     pub fn executes(&self, p: &Program, e: EventId) -> bool {
-        match p.events[e].trace {
-            None => true,
-            Some(t) => self.traces.contains(&t),
-        }
+        let ev = &p.events[e];
+        ev.thread.is_none() || ev.paths.iter().any(|t| self.traces.contains(t))
     }
 }
 

@@ -49,7 +49,7 @@ pub fn overlap_completely(x: &Event, y: &Event) -> bool {
 pub fn morally_strong(p: &Program, x: &Event, y: &Event) -> bool {
     let (Some(tx), Some(ty)) = (x.thread, y.thread) else { return false };
     let cond1 = if tx == ty {
-        x.trace == y.trace
+        p.compatible(x.id, y.id)
     } else {
         match (scope_of(x), scope_of(y)) {
             (Some(sx), Some(sy)) => {

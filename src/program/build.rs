@@ -794,6 +794,7 @@ impl<'a> Ctx<'a> {
                 id: events.len(),
                 thread: None,
                 trace: None,
+                paths: Vec::new(),
                 po: 0,
                 init_loc: Some(l),
                 kind: EventKind::Init,
@@ -805,13 +806,27 @@ impl<'a> Ctx<'a> {
         let mut threads = Vec::new();
         for (t, tp) in paths.into_iter().enumerate() {
             let mut tids = Vec::new();
+            // Paths share the events of their common prefix: an event is keyed on
+            // its predecessor and its content.
+            let mut shared: HashMap<(Option<EventId>, String), EventId> = HashMap::new();
             for p in tp {
                 let tid = traces.len();
-                let base = events.len();
-                let mut evs = Vec::new();
+                let mut evs: Vec<EventId> = Vec::new();
                 let mut deps = Vec::new();
                 for (i, d) in p.events.into_iter().enumerate() {
-                    let id = base + i;
+                    let key = (evs.last().copied(), format!("{:?}|{:?}|{:?}", d.kind, d.deps, d.text));
+                    if let Some(&id) = shared.get(&key) {
+                        events[id].paths.push(tid);
+                        for &r in &d.deps {
+                            if r != i {
+                                deps.push((evs[r], id));
+                            }
+                        }
+                        evs.push(id);
+                        continue;
+                    }
+                    let id = events.len();
+                    shared.insert(key, id);
                     let kind = match d.kind {
                         DraftKind::Mem { key, mut access } => {
                             access.loc = key_index[&key];
@@ -825,17 +840,17 @@ impl<'a> Ctx<'a> {
                     };
                     for r in d.deps {
                         if r != i {
-                            deps.push((base + r, id));
+                            deps.push((evs[r], id));
                         }
                     }
-                    events.push(Event { id, thread: Some(t), trace: Some(tid), po: i, init_loc: None, kind, text: d.text, line: d.line });
+                    events.push(Event { id, thread: Some(t), trace: Some(tid), paths: vec![tid], po: i, init_loc: None, kind, text: d.text, line: d.line });
                     evs.push(id);
                 }
                 let mut regs = BTreeMap::new();
                 for (r, v) in p.regs {
                     let rv = match v.v {
                         V::Const(c) => RegValue::Const(c),
-                        V::Free(i) => RegValue::ReadOf(base + i),
+                        V::Free(i) => RegValue::ReadOf(evs[i]),
                         V::Addr(name, off) => {
                             let idx = self.names.keys().position(|n| *n == name).unwrap_or(0);
                             RegValue::Const(address_number(idx, off))

@@ -149,6 +149,9 @@ pub struct Event {
     /// `None` for initial writes.
     pub thread: Option<usize>,
     pub trace: Option<TraceId>,
+    /// Every trace this event belongs to (paths share their common prefix of
+    /// events); empty for initial writes. Sorted.
+    pub paths: Vec<TraceId>,
     /// Position in its trace (program order).
     pub po: usize,
     /// For `Init`: the location written.
@@ -264,13 +267,33 @@ impl Program {
     pub fn compatible(&self, a: EventId, b: EventId) -> bool {
         let (ea, eb) = (&self.events[a], &self.events[b]);
         match (ea.thread, eb.thread) {
-            (Some(ta), Some(tb)) if ta == tb => ea.trace == eb.trace,
+            (Some(ta), Some(tb)) if ta == tb => share_a_path(&ea.paths, &eb.paths),
             _ => true,
         }
     }
     /// `a` precedes `b` in program order (8.9.1).
     pub fn po(&self, a: EventId, b: EventId) -> bool {
         let (ea, eb) = (&self.events[a], &self.events[b]);
-        ea.trace.is_some() && ea.trace == eb.trace && ea.po < eb.po
+        ea.thread.is_some() && ea.thread == eb.thread && ea.po < eb.po && share_a_path(&ea.paths, &eb.paths)
+    }
+}
+
+/// Two sorted trace lists intersect.
+fn share_a_path(a: &[TraceId], b: &[TraceId]) -> bool {
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Equal => return true,
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+        }
+    }
+    false
+}
+
+impl Event {
+    /// The event is performed when thread's path `t` is chosen.
+    pub fn on_path(&self, t: TraceId) -> bool {
+        self.paths.binary_search(&t).is_ok()
     }
 }

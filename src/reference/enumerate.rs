@@ -29,7 +29,7 @@ impl<'p> Ctx<'p> {
         for e in &p.events {
             let executes = match e.trace {
                 None => matches!(e.kind, EventKind::Init),
-                Some(t) => traces.contains(&t),
+                Some(_) => e.paths.iter().any(|t| traces.contains(t)),
             };
             if executes {
                 ev.push(e.id);

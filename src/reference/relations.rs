@@ -70,7 +70,8 @@ pub fn overlap_completely(ctx: &Ctx, i: usize, j: usize) -> bool {
 pub fn program_order(ctx: &Ctx) -> Rel {
     Rel::from_fn(ctx.n(), |a, b| {
         let (ea, eb) = (ctx.event(a), ctx.event(b));
-        ea.trace.is_some() && ea.trace == eb.trace && ea.po < eb.po
+        // Within one candidate, the events of a thread all lie on its chosen path.
+        ea.thread.is_some() && ea.thread == eb.thread && ea.po < eb.po
     })
 }
 

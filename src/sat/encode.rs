@@ -21,6 +21,8 @@ pub struct Encoding<'p> {
     pub f: Formula,
     /// One literal per trace: this trace is the thread's path.
     pub trace: Vec<B>,
+    /// Per event: it is performed (OR of the literals of the traces it lies on).
+    pub executed: Vec<B>,
     pub rf: Rel,
     pub co: Rel,
     pub fr: Rel,
@@ -53,6 +55,7 @@ impl<'p> Encoding<'p> {
             p,
             f: Formula::new(),
             trace: Vec::new(),
+            executed: Vec::new(),
             rf: Rel::new(),
             co: Rel::new(),
             fr: Rel::new(),
@@ -101,10 +104,7 @@ impl<'p> Encoding<'p> {
 
     /// The event happens in the execution.
     pub fn exec(&self, e: EventId) -> B {
-        match self.p.events[e].trace {
-            None => B::T,
-            Some(t) => self.trace[t],
-        }
+        self.executed[e]
     }
 
     fn ms(&self, a: EventId, b: EventId) -> bool {
@@ -126,6 +126,19 @@ impl<'p> Encoding<'p> {
             self.f.clause(&lits);
             self.f.at_most_one(&lits);
         }
+        let p = self.p;
+        let mut executed = Vec::with_capacity(p.events.len());
+        for e in &p.events {
+            executed.push(match e.thread {
+                None => B::T,
+                Some(t) if e.paths.len() == p.threads[t].traces.len() => B::T,
+                Some(_) => {
+                    let lits: Vec<B> = e.paths.iter().map(|&t| self.trace[t]).collect();
+                    self.f.or(&lits)
+                }
+            });
+        }
+        self.executed = executed;
     }
 
     /// Writes (initial ones included) to location `l`.
@@ -728,7 +741,8 @@ impl<'p> Encoding<'p> {
         for tr in &p.traces {
             for &(r, e) in &tr.deps {
                 if p.events[e].access().is_some() {
-                    edges.insert((r, e), self.trace[tr.id]);
+                    // Shared prefixes: a dependency is the same on every path through `e`.
+                    edges.insert((r, e), self.exec(e));
                 }
             }
         }
