@@ -323,3 +323,25 @@ fn json_outputs_follow_the_schema() {
     validate(&root, &root, &bad, "$", &mut errs);
     assert!(!errs.is_empty());
 }
+
+/// The same agreement over the whole curated library and the public corpus
+/// (slow in debug builds: `cargo test --release --test explain -- --ignored`).
+#[test]
+#[ignore]
+fn all_explanations_agree_with_the_reference_engine() {
+    let dirs = [root().join("litmus"), root().join("../shared/conformance/litmus")];
+    let files = ptx_litmus::check::collect_files(&dirs.iter().filter(|d| d.is_dir()).cloned().collect::<Vec<_>>());
+    let mut checked_execs = 0;
+    for f in files {
+        let fr = check_file(&f, &CheckOptions { timeout: Some(std::time::Duration::from_secs(60)), ..Default::default() });
+        let Ok(r) = fr.result else { continue };
+        let s = shown(&r, 2);
+        for x in s.executions() {
+            let got = ptx_litmus::reference::violated_axiom(&r.program, &x.execution).expect("fits the program");
+            let ours = x.violations.first().map(|v| v.axiom.row().name);
+            assert_eq!(got.map(|a| a.name()), ours, "{}: {:?} candidate {}", f.display(), x.state, x.candidate);
+            checked_execs += 1;
+        }
+    }
+    eprintln!("{} executions agree", checked_execs);
+}

@@ -2,7 +2,7 @@
 
 use super::axioms::{fmt_path, violations, why_sync, Violation};
 use super::view::{EdgeKind, Mat, Step, View};
-use crate::ast::Quantifier;
+use crate::ast::{Prop, Quantifier};
 use crate::check::TestResult;
 use crate::error::Result;
 use crate::model::Axiom;
@@ -154,7 +154,12 @@ pub fn show(r: &TestResult, opts: &ShowOptions) -> Result<Shown> {
         let mut cands = Candidates::new(p);
         cands.deadline = opts.deadline;
         let allowed: BTreeSet<State> = r.outcome.states.keys().cloned().collect();
-        let (states, more) = cands.forbidden_states(&allowed, |s| forbidden_matches(p, s), opts.max)?;
+        let prop = if p.quantifier == Quantifier::Forall { Prop::Not(Box::new(p.condition.clone())) } else { p.condition.clone() };
+        let want = match &p.filter {
+            Some(f) => Prop::And(Box::new(prop), Box::new(f.clone())),
+            None => prop,
+        };
+        let (states, more) = cands.forbidden_states(&allowed, &want, |s| forbidden_matches(p, s), opts.max)?;
         out.more_forbidden = more;
         for (i, s) in states.into_iter().enumerate() {
             let (xs, more) = cands.executions(&s, opts.max)?;

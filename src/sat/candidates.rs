@@ -22,6 +22,7 @@ use super::encode::Encoding;
 use super::formula::B;
 use crate::error::{Error, Result};
 use crate::model::strong::morally_strong;
+use crate::ast::{Observable, Prop, Term};
 use crate::outcome::{Execution, State};
 use crate::program::{EventId, Program};
 use std::collections::BTreeSet;
@@ -29,16 +30,18 @@ use std::time::Instant;
 
 /// At most this many final states (or executions of one state) are looked at
 /// before the first ones are sorted and shown.
-pub const SCAN_LIMIT: usize = 256;
+pub const SCAN_LIMIT: usize = 64;
 
 pub struct Candidates<'p> {
     pub enc: Encoding<'p>,
     pub deadline: Option<Instant>,
+    /// Observable-value literals made exact (see `exact_values`).
+    exact: bool,
 }
 
 impl<'p> Candidates<'p> {
     pub fn new(p: &'p Program) -> Self {
-        Candidates { enc: Encoding::new(p), deadline: None }
+        Candidates { enc: Encoding::new(p), deadline: None, exact: false }
     }
 
     /// Assumptions: every axiom off, barrier progress on.
@@ -69,20 +72,91 @@ impl<'p> Candidates<'p> {
         self.enc.f.clause(&clause);
     }
 
-    /// Final states reached by some candidate execution, not in `allowed`, for
-    /// which `keep` holds: sorted, at most `max`; the flag tells whether more
-    /// exist. (`keep` should apply the test's filter.)
-    pub fn forbidden_states(&mut self, allowed: &BTreeSet<State>, keep: impl Fn(&State) -> bool, max: usize) -> Result<(Vec<State>, bool)> {
+    /// Make the observable-value literals exact: at most one value per
+    /// observable (the one its premises force), so they can be assumed and
+    /// combined into propositions. Satisfiability is unchanged: every
+    /// execution sets exactly its own values.
+    fn exact_values(&mut self) {
+        if self.exact {
+            return;
+        }
+        self.exact = true;
+        for i in 0..self.enc.obs_val.len() {
+            let lits: Vec<B> = self.enc.obs_val[i].iter().map(|x| x.1).collect();
+            self.enc.f.at_most_one(&lits);
+        }
+    }
+
+    /// A literal equivalent to proposition `prop` over the final state.
+    pub fn prop_literal(&mut self, prop: &Prop) -> B {
+        self.exact_values();
         let p = self.enc.p;
+        let index = |o: &Observable| p.observables.iter().position(|x| x == o);
+        match prop {
+            Prop::True => B::T,
+            Prop::False => B::F,
+            Prop::Eq(a, b) | Prop::Ne(a, b) => {
+                let eq = match (a, b) {
+                    (Term::Const(x), Term::Const(y)) => {
+                        if x == y {
+                            B::T
+                        } else {
+                            B::F
+                        }
+                    }
+                    (Term::Obs(o, _), Term::Const(c)) | (Term::Const(c), Term::Obs(o, _)) => match index(o) {
+                        Some(i) => self.value_lit(i, *c),
+                        None => B::F,
+                    },
+                    (Term::Obs(o1, _), Term::Obs(o2, _)) => match (index(o1), index(o2)) {
+                        (Some(i), Some(j)) => {
+                            let pairs: Vec<(B, B)> = self.enc.obs_val[i]
+                                .iter()
+                                .filter_map(|&(v, l)| self.enc.obs_val[j].iter().find(|x| x.0 == v).map(|x| (l, x.1)))
+                                .collect();
+                            let ands: Vec<B> = pairs.into_iter().map(|(l1, l2)| self.enc.f.and(&[l1, l2])).collect();
+                            self.enc.f.or(&ands)
+                        }
+                        _ => B::F,
+                    },
+                };
+                if matches!(prop, Prop::Ne(..)) {
+                    !eq
+                } else {
+                    eq
+                }
+            }
+            Prop::Not(a) => !self.prop_literal(a),
+            Prop::And(a, b) => {
+                let (x, y) = (self.prop_literal(a), self.prop_literal(b));
+                self.enc.f.and(&[x, y])
+            }
+            Prop::Or(a, b) => {
+                let (x, y) = (self.prop_literal(a), self.prop_literal(b));
+                self.enc.f.or(&[x, y])
+            }
+            Prop::Implies(a, b) => {
+                let (x, y) = (self.prop_literal(a), self.prop_literal(b));
+                self.enc.f.or(&[!x, y])
+            }
+        }
+    }
+
+    /// Final states reached by some candidate execution, not in `allowed`, for
+    /// which `want` holds (a proposition, encoded; `keep` checks the decoded
+    /// state again): sorted, at most `max`; the flag tells whether more exist.
+    pub fn forbidden_states(&mut self, allowed: &BTreeSet<State>, want: &Prop, keep: impl Fn(&State) -> bool, max: usize) -> Result<(Vec<State>, bool)> {
+        let p = self.enc.p;
+        let want = self.prop_literal(want);
         let guard = self.enc.f.fresh();
         for s in allowed {
             self.block_state(guard, s);
         }
         let mut assume = self.axioms_off();
         assume.push(guard);
+        assume.push(want);
         let mut found = BTreeSet::new();
         let mut more = false;
-        let mut scanned = 0;
         while self.enc.f.solve_assuming(&assume) {
             self.check_time()?;
             let m = self.enc.f.model();
@@ -91,8 +165,7 @@ impl<'p> Candidates<'p> {
             if keep(&s) && !allowed.contains(&s) {
                 found.insert(s);
             }
-            scanned += 1;
-            if scanned >= SCAN_LIMIT * 16 {
+            if found.len() >= SCAN_LIMIT.max(max + 1) {
                 more = true;
                 break;
             }
@@ -136,7 +209,7 @@ impl<'p> Candidates<'p> {
                 clause.push(if m.value(l) { !l } else { l });
             }
             self.enc.f.clause(&clause);
-            if found.len() >= SCAN_LIMIT.max(max) {
+            if found.len() >= (4 * max).clamp(16, SCAN_LIMIT).max(max + 1) {
                 more = true;
                 break;
             }
