@@ -4,7 +4,8 @@
 //!
 //! cargo run --release --example scale_plot -- [--reps 5] [--max 16] [--out paper-notes]
 //!
-//! Writes OUT/scale.csv and OUT/scale.svg and prints a markdown table.
+//! Writes OUT/scale.csv and OUT/scale.svg and prints a markdown table;
+//! `--replot OUT/scale.csv` only redraws the SVG from an earlier CSV.
 
 use plotters::prelude::*;
 use ptx_litmus::check::{check_source, CheckOptions};
@@ -97,6 +98,33 @@ fn main() {
     let max: usize = get("--max", "16").parse().unwrap();
     let out = std::path::PathBuf::from(get("--out", "paper-notes"));
     let only = get("--only", "");
+    if let Some(i) = args.iter().position(|a| a == "--replot") {
+        // Redraw the plot from a CSV this program wrote, without measuring again.
+        let text = std::fs::read_to_string(&args[i + 1]).unwrap();
+        let points: Vec<Point> = text
+            .lines()
+            .skip(1)
+            .map(|l| {
+                let c: Vec<&str> = l.split(',').collect();
+                let f = |i: usize| c[i].parse::<f64>().unwrap();
+                Point {
+                    family: c[0].into(),
+                    test: c[1].into(),
+                    threads: c[2].parse().unwrap(),
+                    events: c[3].parse().unwrap(),
+                    states: c[4].parse().unwrap(),
+                    verdict: c[5].into(),
+                    build_ms: f(6),
+                    encode_ms: f(7),
+                    first_ms: f(8),
+                    total_ms: f(10),
+                }
+            })
+            .collect();
+        std::fs::create_dir_all(&out).unwrap();
+        plot(&points, &out.join("scale.svg")).unwrap();
+        return;
+    }
     let relacq = Variant { sem: SemOpt::RelAcq, ..Variant::default() };
     let sbfence = Variant { sem: SemOpt::Relaxed, fence: FenceOpt::Sc, ..Variant::default() };
     let mut points: Vec<Point> = Vec::new();
@@ -119,12 +147,12 @@ fn main() {
         run("SB-ring (relaxed + fence.sc)", format!("SB-ring:{}", n), &sbfence);
     }
     for k in 2..=max / 2 {
-        run("IRIW (rel/acq, N/2 observers)", format!("IRIW:{}", k), &relacq);
+        run("IRIW (rel/acq; threads/2 observers)", format!("IRIW:{}", k), &relacq);
     }
     if only.is_empty() || "RF-fan".contains(&only) {
         for k in 2..=(max / 2 + 2).min(10) {
             let src = rf_fan(k, "relaxed.gpu");
-            let p = measure("RF-fan (k writers, k loads)", format!("RF-fan-{}", k), &src, reps);
+            let p = measure("RF-fan (k writers x k loads)", format!("RF-fan-{}", k), &src, reps);
             eprintln!("{:<45} threads {:>2} events {:>3} states {:>6} {:>3} median {:>10.2} ms", p.test, p.threads, p.events, p.states, p.verdict, p.total_ms);
             points.push(p);
         }
@@ -176,8 +204,8 @@ fn plot(points: &[Point], path: &std::path::Path) -> Result<(), Box<dyn std::err
         .label_style(("sans-serif", 15))
         .draw()?;
     // The 1 s target.
-    chart.draw_series(LineSeries::new([(1, 1000.0), (xmax, 1000.0)], BLACK.mix(0.4).stroke_width(1)))?.label("1 s").legend(|(x, y)| {
-        PathElement::new(vec![(x, y), (x + 20, y)], BLACK.mix(0.4).stroke_width(1))
+    chart.draw_series(LineSeries::new([(1, 1000.0), (xmax, 1000.0)], BLACK.stroke_width(3)))?.label("1 s target").legend(|(x, y)| {
+        PathElement::new(vec![(x, y), (x + 20, y)], BLACK.stroke_width(3))
     });
     let colors = [RED, BLUE, GREEN, MAGENTA, CYAN, BLACK];
     for (i, f) in families.iter().enumerate() {

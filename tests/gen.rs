@@ -7,6 +7,7 @@ use ptx_litmus::outcome::Verdict;
 use std::path::PathBuf;
 use std::process::Command;
 
+#[allow(clippy::too_many_arguments)]
 fn args(shapes: &[&str], cycles: &[&str], sem: &str, fence: &str, scope: &str, placement: &str, proxy: &str, out: PathBuf) -> GenArgs {
     let list = |s: &str| s.split(',').map(str::to_string).collect::<Vec<_>>();
     GenArgs {
