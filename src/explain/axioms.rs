@@ -47,7 +47,33 @@ pub fn fmt_path(v: &View, steps: &[Step]) -> String {
     for st in &c {
         s.push_str(&format!(" -{}-> {}", st.kind.label(), v.names[st.to]));
     }
+    let mut why: Vec<String> = Vec::new();
+    for st in c.iter().filter(|st| st.kind == EdgeKind::Sync) {
+        let w = short_sync(v, st.from, st.to);
+        if !why.contains(&w) {
+            why.push(w);
+        }
+    }
+    if !why.is_empty() {
+        s.push_str(&format!(" ({})", why.join("; ")));
+    }
     s
+}
+
+/// The 8.9.4 rule behind a sync step, in a few words (details in the notes).
+pub fn short_sync(v: &View, a: usize, b: usize) -> String {
+    let n = |i: usize| v.names[i].clone();
+    match v.sw_why.get(&(a, b)) {
+        Some(SyncWhy::FenceSc) => format!("{} precedes {} in Fence-SC order", n(a), n(b)),
+        Some(SyncWhy::Barrier) => format!("{} and {} meet at a barrier", n(a), n(b)),
+        Some(SyncWhy::ClusterBarrier) => format!("{} and {} meet at a cluster barrier", n(a), n(b)),
+        Some(SyncWhy::Patterns { rel, acq }) => {
+            let relp = if rel.bound == rel.access { n(rel.access) } else { format!("{}; {}", n(rel.bound), n(rel.access)) };
+            let acqp = if acq.bound == acq.access { n(acq.access) } else { format!("{}; {}", n(acq.access), n(acq.bound)) };
+            format!("release pattern {} synchronizes with acquire pattern {} on {}", relp, acqp, v.loc_name(rel.access))
+        }
+        None => format!("{} synchronizes with {}", n(a), n(b)),
+    }
 }
 
 /// `R2 reads x=0 from W0(x)`.

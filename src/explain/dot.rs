@@ -41,6 +41,9 @@ pub fn title(p: &Program, x: &ShownExec) -> String {
     }
 }
 
+/// cluster -> CTA -> thread -> events.
+type Clusters = BTreeMap<usize, BTreeMap<usize, BTreeMap<usize, Vec<usize>>>>;
+
 /// The DOT text of one shown execution.
 pub fn render(p: &Program, x: &ShownExec) -> String {
     let mut g: DiGraph<usize, usize> = DiGraph::new();
@@ -50,11 +53,12 @@ pub fn render(p: &Program, x: &ShownExec) -> String {
     }
     let mut out = String::new();
     out.push_str(&format!("digraph \"{}\" {{\n", esc(&x.stem(&p.name))));
-    let mut label = title(p, x);
+    let mut lines = vec![title(p, x)];
     if let Some(v) = x.violations.first() {
-        label.push_str(&format!("\\n{}: {}", v.axiom, esc(&v.text)));
+        lines.extend(super::svg::wrap(&format!("{}: {}", v.axiom, v.text), 110));
     }
-    out.push_str(&format!("  graph [label=\"{}\", labelloc=t, fontname=\"Helvetica\", newrank=true, nodesep=0.6, ranksep=0.7];\n", esc(&label).replace("\\\\n", "\\n")));
+    let label: Vec<String> = lines.iter().map(|l| esc(l)).collect();
+    out.push_str(&format!("  graph [label=\"{}\", labelloc=t, fontname=\"Helvetica\", newrank=true, nodesep=0.6, ranksep=0.7];\n", label.join("\\n")));
     out.push_str("  node [shape=box, style=\"rounded,filled\", fillcolor=\"#ffffff\", fontname=\"Helvetica\", fontsize=11];\n");
     out.push_str("  edge [fontname=\"Helvetica\", fontsize=10];\n");
     let node_label = |i: usize| {
@@ -74,7 +78,7 @@ pub fn render(p: &Program, x: &ShownExec) -> String {
     }
     out.push_str("  }\n");
     // GPU > cluster > CTA > thread.
-    let mut tree: BTreeMap<u32, BTreeMap<usize, BTreeMap<usize, BTreeMap<usize, Vec<usize>>>>> = BTreeMap::new();
+    let mut tree: BTreeMap<u32, Clusters> = BTreeMap::new();
     for n in g.node_indices() {
         let i = g[n];
         if let Some(t) = x.events[i].thread {

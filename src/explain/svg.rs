@@ -28,7 +28,7 @@ fn esc(s: &str) -> String {
 }
 
 /// Greedy word wrap at `width` characters.
-fn wrap(s: &str, width: usize) -> Vec<String> {
+pub(crate) fn wrap(s: &str, width: usize) -> Vec<String> {
     let mut lines = Vec::new();
     let mut cur = String::new();
     for w in s.split(' ') {
@@ -429,7 +429,7 @@ pub fn render(p: &Program, x: &ShownExec) -> String {
         );
         lx += 64.0;
     }
-    if x.violations.first().is_some() {
+    if !x.violations.is_empty() {
         let _ = writeln!(
             s,
             r#"<path d="M{:.1},{:.1} L{:.1},{:.1}" stroke="{}" stroke-width="3"/><text x="{:.1}" y="{:.1}" font-size="11" fill="{}">cycle</text>"#,

@@ -250,8 +250,11 @@ impl<'p> Candidates<'p> {
 #[derive(PartialEq, Eq)]
 struct ExecKey(Execution);
 
+type Pairs = BTreeSet<(EventId, EventId)>;
+
 impl ExecKey {
-    fn key(&self) -> (usize, &Vec<usize>, Vec<(EventId, EventId)>, &BTreeSet<(EventId, EventId)>, &BTreeSet<(EventId, EventId)>, &BTreeSet<(EventId, EventId)>) {
+    #[allow(clippy::type_complexity)]
+    fn key(&self) -> (usize, &Vec<usize>, Vec<(EventId, EventId)>, &Pairs, &Pairs, &Pairs) {
         let x = &self.0;
         let rf: Vec<(EventId, EventId)> = x.rf.iter().map(|(r, w)| (*r, *w)).collect();
         (x.co.len() + x.sc.len(), &x.traces, rf, &x.co, &x.sc, &x.barrier_sync)
