@@ -26,6 +26,8 @@ pub struct CheckOptions {
     pub max_file_bytes: usize,
     /// Most candidate executions the reference engine examines.
     pub reference_max_candidates: u64,
+    /// Most distinct final states the SAT engine enumerates.
+    pub max_states: usize,
 }
 
 impl Default for CheckOptions {
@@ -36,6 +38,7 @@ impl Default for CheckOptions {
             timeout: None,
             max_file_bytes: 1 << 20,
             reference_max_candidates: crate::reference::ReferenceOptions::default().max_candidates,
+            max_states: crate::sat::SolveOptions::default().max_states,
         }
     }
 }
@@ -69,7 +72,7 @@ pub fn check_source(source: &str, opts: &CheckOptions) -> Result<TestResult> {
 
 fn run_engine(p: &Program, opts: &CheckOptions, deadline: Option<Instant>) -> Result<Outcome> {
     match opts.engine {
-        Engine::Sat => crate::sat::check(p, &crate::sat::SolveOptions { deadline, ..Default::default() }),
+        Engine::Sat => crate::sat::check(p, &crate::sat::SolveOptions { deadline, max_states: opts.max_states }),
         Engine::Reference => crate::reference::check(p, &crate::reference::ReferenceOptions { max_candidates: opts.reference_max_candidates }),
     }
 }

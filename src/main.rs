@@ -11,7 +11,7 @@ use rayon::prelude::*;
 use std::path::PathBuf;
 use std::time::Duration;
 
-const EXIT_CODES: &str = "Exit codes:\n  0  success (with --expect: every verdict matched)\n  1  verdict mismatches against --expect\n  2  input errors (syntax, unsupported construct, unreadable file)\n  3  internal errors or limits hit (--unroll cut every path, --max-events, --timeout)";
+const EXIT_CODES: &str = "Exit codes:\n  0  success (with --expect: every verdict matched)\n  1  verdict mismatches against --expect\n  2  input errors (syntax, unsupported construct, unreadable file)\n  3  internal errors or limits hit (--unroll cut every path, --max-events, --max-states, --timeout)";
 
 #[derive(Parser)]
 #[command(name = "ptx-litmus", version, about = "Decide PTX litmus tests exactly under the PTX memory consistency model (PTX ISA 9.2, chapter 8).", after_help = EXIT_CODES)]
@@ -61,6 +61,9 @@ struct CheckArgs {
     /// Most events (over all paths of all threads) a test may have.
     #[arg(long, default_value_t = 20_000)]
     max_events: usize,
+    /// Most distinct final states enumerated per test (SAT engine).
+    #[arg(long, default_value_t = 100_000)]
+    max_states: usize,
     /// Per-test time limit in seconds; a batch reports the timeout and goes on.
     #[arg(long, value_name = "SECONDS")]
     timeout: Option<f64>,
@@ -147,6 +150,7 @@ fn run_check(a: CheckArgs) -> i32 {
         build: BuildOptions { unroll: a.unroll, max_events: a.max_events, ..Default::default() },
         engine: a.engine,
         timeout: a.timeout.filter(|t| *t > 0.0).map(Duration::from_secs_f64),
+        max_states: a.max_states,
         ..Default::default()
     };
     let expectations = match &a.expect {

@@ -12,7 +12,8 @@ use crate::model::proxy::{requirement, ProxyRequirement};
 use crate::model::strong::morally_strong;
 use crate::model::Axiom;
 use crate::program::{EventId, EventKind, Expected, LocId, Program};
-use std::collections::{BTreeMap, HashMap};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::collections::BTreeMap;
 
 pub type Rel = HashMap<(EventId, EventId), B>;
 
@@ -56,16 +57,16 @@ impl<'p> Encoding<'p> {
             f: Formula::new(),
             trace: Vec::new(),
             executed: Vec::new(),
-            rf: Rel::new(),
-            co: Rel::new(),
-            fr: Rel::new(),
-            sc: Rel::new(),
-            bar_sync: Rel::new(),
-            cluster_sync: Rel::new(),
-            obs: Rel::new(),
-            sw: Rel::new(),
-            cb: Rel::new(),
-            cause: Rel::new(),
+            rf: Rel::default(),
+            co: Rel::default(),
+            fr: Rel::default(),
+            sc: Rel::default(),
+            bar_sync: Rel::default(),
+            cluster_sync: Rel::default(),
+            obs: Rel::default(),
+            sw: Rel::default(),
+            cb: Rel::default(),
+            cause: Rel::default(),
             fin: BTreeMap::new(),
             act: BTreeMap::new(),
             act_progress: B::T,
@@ -215,14 +216,23 @@ impl<'p> Encoding<'p> {
                     }
                 }
             }
+            // Transitivity, over triples that can be performed together (a pair on
+            // different paths of one thread is already excluded by the trace choice).
+            let mut succ: HashMap<EventId, Vec<(EventId, B)>> = HashMap::default();
             for &a in &ws {
                 for &b in &ws {
-                    for &c in &ws {
-                        if a != b && b != c && a != c {
-                            let (ab, bc, ac) = (get(&self.co, a, b), get(&self.co, b, c), get(&self.co, a, c));
-                            if ab != B::F && bc != B::F {
-                                self.f.implies(&[ab, bc], ac);
-                            }
+                    let ab = get(&self.co, a, b);
+                    if ab != B::F {
+                        succ.entry(a).or_default().push((b, ab));
+                    }
+                }
+            }
+            for &a in &ws {
+                for &(b, ab) in succ.get(&a).map(|v| v.as_slice()).unwrap_or(&[]) {
+                    for &(c, bc) in succ.get(&b).map(|v| v.as_slice()).unwrap_or(&[]) {
+                        if c != a && self.p.compatible(a, c) {
+                            let ac = get(&self.co, a, c);
+                            self.f.implies(&[ab, bc], ac);
                         }
                     }
                 }
@@ -380,7 +390,7 @@ impl<'p> Encoding<'p> {
         if nodes.is_empty() {
             return;
         }
-        let mut edges = Rel::new();
+        let mut edges = Rel::default();
         for (&k, &v) in self.bar_sync.iter().chain(self.cluster_sync.iter()) {
             edges.insert(k, v);
         }
@@ -399,10 +409,10 @@ impl<'p> Encoding<'p> {
     fn acyclic(&mut self, nodes: &[EventId], edges: &Rel, act: B) {
         // Only nodes with both an incoming and an outgoing edge (repeatedly) can
         // lie on a cycle.
-        let mut live: std::collections::HashSet<EventId> = nodes.iter().copied().collect();
+        let mut live: HashSet<EventId> = nodes.iter().copied().collect();
         loop {
-            let mut has_in = std::collections::HashSet::new();
-            let mut has_out = std::collections::HashSet::new();
+            let mut has_in = HashSet::default();
+            let mut has_out = HashSet::default();
             for (&(a, b), &v) in edges {
                 if v != B::F && live.contains(&a) && live.contains(&b) {
                     has_out.insert(a);
@@ -418,13 +428,13 @@ impl<'p> Encoding<'p> {
         let nodes: Vec<EventId> = nodes.iter().copied().filter(|n| live.contains(n)).collect();
         let edges: Rel = edges.iter().filter(|((a, b), _)| live.contains(a) && live.contains(b)).map(|(k, v)| (*k, *v)).collect();
         let (nodes, edges) = (&nodes[..], &edges);
-        let mut succ: HashMap<EventId, Vec<(EventId, B)>> = HashMap::new();
+        let mut succ: HashMap<EventId, Vec<(EventId, B)>> = HashMap::default();
         for (&(a, b), &v) in edges {
             if v != B::F {
                 succ.entry(a).or_default().push((b, v));
             }
         }
-        let mut reach = Rel::new();
+        let mut reach = Rel::default();
         for &x in nodes {
             for &y in nodes {
                 if x != y && self.p.compatible(x, y) {
@@ -481,10 +491,12 @@ impl<'p> Encoding<'p> {
                 }
             }
             for &z in &zs {
-                for &w in &ws {
-                    for &r in &rs {
-                        let (wz, zr) = (get(&self.obs, w, z), get(&self.obs, z, r));
-                        if wz != B::F && zr != B::F && w != r {
+                let into: Vec<(EventId, B)> = ws.iter().map(|&w| (w, get(&self.obs, w, z))).filter(|&(_, b)| b != B::F).collect();
+                let out: Vec<(EventId, B)> = rs.iter().map(|&r| (r, get(&self.obs, z, r))).filter(|&(_, b)| b != B::F).collect();
+                for &(w, wz) in &into {
+                    for &(r, zr) in &out {
+                        // An incompatible pair is never performed together.
+                        if w != r && p.compatible(w, r) {
                             let wr = get(&self.obs, w, r);
                             self.f.implies(&[wz, zr], wr);
                         }
@@ -559,7 +571,7 @@ impl<'p> Encoding<'p> {
             }
         }
         // One step: the next event in program order, or a synchronization edge.
-        let mut steps: HashMap<EventId, Vec<(EventId, B)>> = HashMap::new();
+        let mut steps: HashMap<EventId, Vec<(EventId, B)>> = HashMap::default();
         for tr in &p.traces {
             for w in tr.events.windows(2) {
                 steps.entry(w[0]).or_default().push((w[1], self.trace[tr.id]));
@@ -650,13 +662,13 @@ impl<'p> Encoding<'p> {
     /// proxy-preserved base causality.
     fn causality(&mut self) {
         let p = self.p;
-        let mut obs_succ: HashMap<EventId, Vec<(EventId, B)>> = HashMap::new();
+        let mut obs_succ: HashMap<EventId, Vec<(EventId, B)>> = HashMap::default();
         for (&(w, r), &v) in &self.obs {
             obs_succ.entry(w).or_default().push((r, v));
         }
         for l in 0..p.locations.len() {
             let ops: Vec<EventId> = p.events.iter().filter(|e| e.access().is_some_and(|a| a.loc == l)).map(|e| e.id).collect();
-            let mut pp = Rel::new();
+            let mut pp = Rel::default();
             for &x in &ops {
                 for &y in &ops {
                     if x != y && p.compatible(x, y) {
@@ -732,7 +744,7 @@ impl<'p> Encoding<'p> {
         }
         // 8.10.4 No-Thin-Air: acyclic(rf ∪ dep).
         let mem: Vec<EventId> = p.events.iter().filter(|e| e.access().is_some()).map(|e| e.id).collect();
-        let mut edges = Rel::new();
+        let mut edges = Rel::default();
         for (&(w, r), &v) in &self.rf {
             if p.events[w].thread.is_some() {
                 edges.insert((w, r), v);
@@ -750,7 +762,7 @@ impl<'p> Encoding<'p> {
         // 8.10.5 SC-per-Location: acyclic(po_loc ∪ (ms ∩ (rf ∪ co ∪ fr))), per location.
         for l in 0..p.locations.len() {
             let ops: Vec<EventId> = p.events.iter().filter(|e| e.thread.is_some() && e.access().is_some_and(|x| x.loc == l)).map(|e| e.id).collect();
-            let mut edges: Rel = Rel::new();
+            let mut edges: Rel = Rel::default();
             for &x in &ops {
                 for &y in &ops {
                     if x == y || !p.compatible(x, y) {
@@ -798,7 +810,8 @@ impl<'p> Encoding<'p> {
         let p = self.p;
         for (oi, o) in p.observables.iter().enumerate() {
             let _ = oi;
-            let mut vals: Vec<(i64, B)> = Vec::new();
+            // (value, premises): the observable has the value when all premises hold.
+            let mut vals: Vec<(i64, Vec<B>)> = Vec::new();
             match o {
                 crate::ast::Observable::Loc(name) => {
                     let Some(&l) = p.loc_names.get(name) else {
@@ -807,28 +820,30 @@ impl<'p> Encoding<'p> {
                     };
                     let cands = self.final_choice(l);
                     for (w, v) in cands {
-                        vals.push((p.events[w].written_value(p).unwrap_or(0), v));
+                        vals.push((p.events[w].written_value(p).unwrap_or(0), vec![v]));
                     }
                 }
                 crate::ast::Observable::Reg { thread, reg } => {
                     for &t in &p.threads[*thread].traces {
                         match p.traces[t].regs.get(reg) {
-                            Some(crate::program::RegValue::Const(c)) => vals.push((*c, self.trace[t])),
+                            Some(crate::program::RegValue::Const(c)) => vals.push((*c, vec![self.trace[t]])),
+                            // The read may lie on a prefix shared with other traces, where
+                            // the register is later overwritten: the trace is a premise.
                             Some(crate::program::RegValue::ReadOf(r)) => {
                                 for &w in self.rf_cands.get(r).map(|v| v.as_slice()).unwrap_or(&[]) {
-                                    vals.push((p.events[w].written_value(p).unwrap_or(0), get(&self.rf, w, *r)));
+                                    vals.push((p.events[w].written_value(p).unwrap_or(0), vec![self.trace[t], get(&self.rf, w, *r)]));
                                 }
                             }
-                            None => vals.push((0, self.trace[t])),
+                            None => vals.push((0, vec![self.trace[t]])),
                         }
                     }
                 }
             }
             // One literal per distinct value.
             let mut by_val: BTreeMap<i64, B> = BTreeMap::new();
-            for (val, premise) in vals {
+            for (val, premises) in vals {
                 let lit = *by_val.entry(val).or_insert_with(|| self.f.fresh());
-                self.f.implies(&[premise], lit);
+                self.f.implies(&premises, lit);
             }
             self.obs_val.push(by_val.into_iter().collect());
         }

@@ -50,7 +50,7 @@ pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
         }
         out.states.insert(state, x);
         if out.states.len() > opts.max_states {
-            return Err(Error::limit(format!("more than {} final states", opts.max_states)));
+            return Err(Error::limit(format!("more than {} final states (raise --max-states)", opts.max_states)));
         }
         if p.observables.is_empty() {
             break;
@@ -60,7 +60,7 @@ pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
     apply_filter(p, &mut out.states);
     out.flags = Flags {
         data_race: has_race(&mut enc, &acts),
-        deadlock: has_deadlock(&mut enc),
+        deadlock: has_deadlock(&mut enc, opts.deadline)?,
         unroll_bound_hit: p.flags.unroll_bound_hit,
         mixed_size: p.flags.mixed_size,
     };
@@ -144,21 +144,28 @@ fn has_race(enc: &mut Encoding, acts: &[B]) -> bool {
 /// arrivals to waits completes every wait without a cycle), while its memory
 /// operations satisfy the six axioms when barrier synchronization is ignored?
 /// Checked per combination of traces (up to 4096 combinations).
-fn has_deadlock(enc: &mut Encoding) -> bool {
+fn has_deadlock(enc: &mut Encoding, deadline: Option<Instant>) -> Result<bool> {
     let p = enc.p;
     let has_barrier = p.events.iter().any(|e| matches!(e.kind, EventKind::BarrierWait { .. } | EventKind::ClusterWait { .. }));
     if !has_barrier {
-        return false;
+        return Ok(false);
     }
-    let combos: usize = p.threads.iter().map(|t| t.traces.len()).product();
+    // Only threads with a barrier operation on some path decide whether barriers
+    // complete; the paths of the others are left to the solver.
+    let is_barrier = |e: &crate::program::Event| {
+        matches!(e.kind, EventKind::BarrierArrive { .. } | EventKind::BarrierWait { .. } | EventKind::ClusterArrive { .. } | EventKind::ClusterWait { .. })
+    };
+    let threads: Vec<&crate::program::Thread> =
+        p.threads.iter().filter(|t| p.events.iter().any(|e| e.thread == Some(t.id) && is_barrier(e))).collect();
+    let combos: usize = threads.iter().map(|t| t.traces.len()).product();
     if combos > 4096 {
-        return false;
+        return Ok(false);
     }
     let axioms: Vec<B> = enc.act.values().copied().collect();
     let no_axioms: Vec<B> = axioms.iter().map(|&a| !a).collect();
-    let mut idx = vec![0usize; p.threads.len()];
+    let mut idx = vec![0usize; threads.len()];
     loop {
-        let lits: Vec<B> = p.threads.iter().zip(&idx).map(|(t, &i)| enc.trace[t.traces[i]]).collect();
+        let lits: Vec<B> = threads.iter().zip(&idx).map(|(t, &i)| enc.trace[t.traces[i]]).collect();
         // Barriers alone (axioms off, progress on): can they complete?
         let mut barriers_only = no_axioms.clone();
         barriers_only.push(enc.act_progress);
@@ -167,17 +174,20 @@ fn has_deadlock(enc: &mut Encoding) -> bool {
         let mut memory_only = axioms.clone();
         memory_only.push(!enc.act_progress);
         memory_only.extend(&lits);
+        if deadline.is_some_and(|d| Instant::now() > d) {
+            return Err(Error::limit("timeout: the test took longer than --timeout (while looking for deadlocks)"));
+        }
         if !enc.f.solve_assuming(&barriers_only) && enc.f.solve_assuming(&memory_only) {
-            return true;
+            return Ok(true);
         }
         // Next combination.
         let mut k = 0;
         loop {
             if k == idx.len() {
-                return false;
+                return Ok(false);
             }
             idx[k] += 1;
-            if idx[k] < p.threads[k].traces.len() {
+            if idx[k] < threads[k].traces.len() {
                 break;
             }
             idx[k] = 0;
