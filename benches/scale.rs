@@ -1,5 +1,6 @@
 //! How the SAT engine scales: generated MP chains, IRIW, SB rings and a
-//! reads-from fan (8 writers x 8 loads = 9^8 > 10^7 reads-from combinations).
+//! reads-from fan (8 writers x 8 loads = 9^8 > 10^7 reads-from combinations),
+//! atomic counters (2 `atom.add` per thread).
 //! Run with `cargo bench --bench scale` (about a minute and a half).
 //! Larger N (up to 16 threads) and the encode/solve split: `cargo run --release
 //! --example scale_plot` (see paper-notes/performance.md).
@@ -38,6 +39,14 @@ fn rf_readers(k: usize) -> String {
     )
 }
 
+/// `n` threads in `n` CTAs each increment x twice with `atom.add` (a counter):
+/// read-modify-write values are symbolic, one event per atom.
+fn counter(n: usize) -> String {
+    let heads: Vec<String> = (0..n).map(|i| format!("P{}@cta {},gpu 0", i, i)).collect();
+    let row = |r: usize| vec![format!("atom.relaxed.gpu.add r{}, x, 1", r); n].join(" | ");
+    format!("PTX counter-{}\n{{\nx = 0;\n}}\n{} ;\n{} ;\n{} ;\nforall (x == {})\n", n, heads.join(" | "), row(0), row(1), 2 * n)
+}
+
 fn scale(c: &mut Criterion) {
     let opts = CheckOptions::default();
     let relacq = Variant { sem: SemOpt::RelAcq, ..Variant::default() };
@@ -61,6 +70,9 @@ fn scale(c: &mut Criterion) {
     // 9^8 = 43 046 721 reads-from combinations each.
     bench(&mut g, "RF-fan-8x8", 9, rf_fan(8));
     bench(&mut g, "RF-readers-8x8", 16, rf_readers(8));
+    for n in [2, 4, 6] {
+        bench(&mut g, "atom-counter", n, counter(n));
+    }
     g.finish();
 }
 

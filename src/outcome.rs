@@ -36,19 +36,26 @@ impl Execution {
     }
 }
 
+impl Execution {
+    /// The value write `w` writes in this execution.
+    pub fn value_written(&self, p: &Program, w: EventId) -> Option<i64> {
+        p.value_written(w, &|r| self.rf.get(&r).copied())
+    }
+}
+
 fn observe(p: &Program, x: &Execution, o: &Observable) -> i64 {
     match o {
         Observable::Reg { thread, reg } => {
             let Some(&tr) = x.traces.get(*thread) else { return 0 };
             match p.traces[tr].regs.get(reg) {
                 Some(RegValue::Const(c)) => *c,
-                Some(RegValue::ReadOf(r)) => x.rf.get(r).and_then(|&w| p.events[w].written_value(p)).unwrap_or(0),
+                Some(RegValue::ReadOf(r)) => x.rf.get(r).and_then(|&w| x.value_written(p, w)).unwrap_or(0),
                 None => 0,
             }
         }
         Observable::Loc(name) => {
             let Some(&l) = p.loc_names.get(name) else { return 0 };
-            x.finals.get(&l).and_then(|&w| p.events[w].written_value(p)).unwrap_or(p.locations[l].init)
+            x.finals.get(&l).and_then(|&w| x.value_written(p, w)).unwrap_or(p.locations[l].init)
         }
     }
 }

@@ -198,7 +198,7 @@ fn coherence(v: &View) -> Option<Violation> {
                     nw2,
                     v.loc_name(w),
                     nw,
-                    v.event(w).written_value(v.p).unwrap_or(0)
+                    v.write_value(w).unwrap_or(0)
                 )
             } else {
                 format!("but {} and {} are unordered in coherence order", nw, nw2)

@@ -205,7 +205,7 @@ fn detail(v: &View, i: usize) -> String {
                 parts.push(format!("reads {}={}", v.loc_name(i), v.read_value(i).map(|x| x.to_string()).unwrap_or_else(|| "?".into())));
             }
             if a.writes {
-                parts.push(format!("writes {}={}", v.loc_name(i), a.write_value));
+                parts.push(format!("writes {}={}", v.loc_name(i), v.write_value(i).map(|x| x.to_string()).unwrap_or_else(|| "?".into())));
             }
             parts.join(", ")
         }

@@ -243,7 +243,12 @@ impl<'p> View<'p> {
 
     /// The value a read returns in this execution.
     pub fn read_value(&self, r: usize) -> Option<i64> {
-        self.rf_source(r).and_then(|w| self.event(w).written_value(self.p))
+        self.rf_source(r).and_then(|w| self.write_value(w))
+    }
+
+    /// The value a write writes in this execution.
+    pub fn write_value(&self, w: usize) -> Option<i64> {
+        self.x.value_written(self.p, self.ev[w])
     }
 
     fn l(&self, e: EventId) -> Option<usize> {

@@ -163,27 +163,41 @@ pub fn build_program(lit: &Litmus, opts: &BuildOptions) -> Result<Program> {
             paths.push(p);
         }
         let bounds = chain_bounds(&paths);
+        // RMWs extend the values known at the start of the round, so that a
+        // round adds one link to every chain, as for the other writes.
+        let before = ctx.domains.clone();
         let mut changed = false;
         for tp in &paths {
             for p in tp {
                 for e in &p.events {
                     if let DraftKind::Mem { key, access } = &e.kind {
-                        // Round 0 collects constant writes; round k extends value
-                        // chains by one value-dependent write.
-                        if access.writes && (e.value_srcs.is_empty() || rounds < bounds.get(key).copied().unwrap_or(0)) {
+                        // Round 0 collects constant writes; round k >= 1 extends
+                        // value chains by their k-th value-dependent write.
+                        let bound = bounds.get(key).copied().unwrap_or(0);
+                        let this_round = if e.value_srcs.is_empty() { rounds == 0 } else { (1..=bound).contains(&rounds) };
+                        if access.writes && this_round {
                             let d = ctx.domains.entry(key.clone()).or_insert_with(|| {
                                 let mut s = BTreeSet::new();
                                 s.insert(ctx.inits.get(&key.root).copied().unwrap_or(0));
                                 s
                             });
-                            changed |= d.insert(access.write_value);
+                            match &access.rmw {
+                                None => changed |= d.insert(access.write_value),
+                                Some(op) => {
+                                    let init = ctx.inits.get(&key.root).copied().unwrap_or(0);
+                                    let known = before.get(key).cloned().unwrap_or_else(|| BTreeSet::from([init]));
+                                    for v in known {
+                                        changed |= d.insert(op.apply(v));
+                                    }
+                                }
+                            }
                         }
                     }
                 }
             }
         }
         rounds += 1;
-        if !changed {
+        if !changed && rounds > 1 {
             break;
         }
         if ctx.domains.values().any(|d| d.len() > 64) {
@@ -546,6 +560,7 @@ impl<'a> Ctx<'a> {
                     read_value: None,
                     read_not: Vec::new(),
                     write_value: 0,
+                    rmw: None,
                 };
                 let idx = self.push_mem(st, key, access, adeps, ins);
                 st.regs.insert(dst.clone(), Val::free(idx));
@@ -573,6 +588,7 @@ impl<'a> Ctx<'a> {
                     read_value: None,
                     read_not: Vec::new(),
                     write_value: value,
+                    rmw: None,
                 };
                 self.push_mem(st, key, access, deps, ins);
                 Ok(Step::Next)
@@ -686,22 +702,51 @@ impl<'a> Ctx<'a> {
             }
             return Ok(Step::Next);
         }
-        // Other operations need the value read: one path per possible value.
-        let mut children = Vec::new();
-        for old in self.domain(&key) {
-            let new = rmw_result(op, old, &vals).ok_or_else(|| Error::input(format!("`{}`: wrong number of operands for atom.{:?}", ins.text, op).to_lowercase(), ins.span))?;
-            let mut c = st.clone();
-            let access = mk_rmw(vaddr.clone(), proxy, size, msem, mscope, is_red, Some(old), new);
-            let idx = self.push_mem(&mut c, key.clone(), access, deps.clone(), ins);
-            if let Some(d) = dst {
-                let mut v = Val::konst(old);
-                v.deps.insert(idx);
-                c.regs.insert(d.clone(), v);
-            }
-            c.pc += 1;
-            children.push(c);
+        if rmw_result(op, 0, &vals).is_none() {
+            return Err(Error::input(format!("`{}`: wrong number of operands for atom.{:?}", ins.text, op).to_lowercase(), ins.span));
         }
-        Ok(Step::Continue(children))
+        // cas writes a constant when it succeeds and nothing when it fails: two
+        // paths, one assuming the read returns the compared value, one that it does not.
+        if op == AtomOp::Cas {
+            let (cmp, new) = (vals[0], vals[1]);
+            let domain = self.domain(&key);
+            let mut children = Vec::new();
+            for success in [true, false] {
+                if (success && !domain.contains(&cmp)) || (!success && domain.iter().all(|&v| v == cmp)) {
+                    continue;
+                }
+                let mut c = st.clone();
+                let mut access = mk_rmw(vaddr.clone(), proxy, size, msem, mscope, is_red, None, success.then_some(new));
+                if success {
+                    access.read_value = Some(cmp);
+                } else {
+                    access.read_not = vec![cmp];
+                }
+                let idx = self.push_mem(&mut c, key.clone(), access, deps.clone(), ins);
+                if let Some(d) = dst {
+                    let v = if success {
+                        let mut v = Val::konst(cmp);
+                        v.deps.insert(idx);
+                        v
+                    } else {
+                        Val::free(idx)
+                    };
+                    c.regs.insert(d.clone(), v);
+                }
+                c.pc += 1;
+                children.push(c);
+            }
+            return Ok(Step::Continue(children));
+        }
+        // The other operations write a function of the value read: one event whose
+        // written value the engines compute from reads-from.
+        let mut access = mk_rmw(vaddr, proxy, size, msem, mscope, is_red, None, Some(0));
+        access.rmw = Some(Rmw { op, operands: vals });
+        let idx = self.push_mem(st, key, access, deps, ins);
+        if let Some(d) = dst {
+            st.regs.insert(d.clone(), Val::free(idx));
+        }
+        Ok(Step::Next)
     }
 
     /// Resolve an address operand to a location key and virtual address.
@@ -745,7 +790,7 @@ impl<'a> Ctx<'a> {
                 DraftKind::Other(_) => None,
             })
             .collect();
-        if access.atomic && access.read_value.is_some() {
+        if access.atomic && (access.read_value.is_some() || access.rmw.is_some()) {
             value_srcs.push(key.clone());
         }
         deps.extend(st.ctrl.iter().copied());
@@ -784,7 +829,7 @@ impl<'a> Ctx<'a> {
         let key_index: HashMap<LocKey, usize> = keys.iter().cloned().enumerate().map(|(i, k)| (k, i)).collect();
         let mut locations: Vec<Location> = keys
             .iter()
-            .map(|k| Location { name: k.display(), init: self.inits.get(&k.root).copied().unwrap_or(0), sizes: Vec::new() })
+            .map(|k| Location { name: k.display(), init: self.inits.get(&k.root).copied().unwrap_or(0), sizes: Vec::new(), values: self.domain(k) })
             .collect();
         let mut events = Vec::new();
         let mut init_events = Vec::new();
@@ -947,12 +992,13 @@ fn mk_rmw(vaddr: String, proxy: Proxy, size: u8, sem: MemSem, scope: Scope, is_r
         read_value: old,
         read_not: Vec::new(),
         write_value: new.unwrap_or(0),
+        rmw: None,
     }
 }
 
 /// The value an atomic operation writes after reading `old`; `None` when it does
 /// not write (a failing cas). Outer `None`: wrong operand count.
-fn rmw_result(op: AtomOp, old: i64, vals: &[i64]) -> Option<Option<i64>> {
+pub(crate) fn rmw_result(op: AtomOp, old: i64, vals: &[i64]) -> Option<Option<i64>> {
     let b = vals.first().copied();
     Some(match op {
         AtomOp::Add => Some(old.wrapping_add(b?)),

@@ -45,6 +45,9 @@ pub struct Location {
     pub init: i64,
     /// The access sizes seen on this location (more than one: mixed-size).
     pub sizes: Vec<u8>,
+    /// Every value the location can hold in some execution (an over-approximation,
+    /// closed under the read-modify-writes of the test); sorted.
+    pub values: Vec<i64>,
 }
 
 /// Strength of a memory operation after normalisation: `.volatile` and `.mmio`
@@ -102,8 +105,26 @@ pub struct Access {
     pub read_value: Option<i64>,
     /// Values this trace assumes the read does not return (a branch not taken).
     pub read_not: Vec<i64>,
-    /// The value written, when `writes`.
+    /// The value written, when `writes` and `rmw` is `None`.
     pub write_value: i64,
+    /// An atomic read-modify-write whose written value is computed from the value
+    /// it reads (`atom.add`, `red.or`, ...): the read stays symbolic instead of
+    /// forking one path per value.
+    pub rmw: Option<Rmw>,
+}
+
+/// The operation of an atomic read-modify-write (9.7.13.5 `atom`, `red`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rmw {
+    pub op: crate::ast::AtomOp,
+    pub operands: Vec<i64>,
+}
+
+impl Rmw {
+    /// The value written after reading `old`.
+    pub fn apply(&self, old: i64) -> i64 {
+        build::rmw_result(self.op, old, &self.operands).flatten().unwrap_or(old)
+    }
 }
 
 /// Identifies the instances of one CTA barrier: the CTA, the barrier (id and the
@@ -183,10 +204,13 @@ impl Event {
             _ => None,
         }
     }
+    /// The value written when it is a constant of the program (initial writes,
+    /// stores, exch, a succeeding cas); `None` for reads and for read-modify-writes
+    /// whose value depends on what they read (see [`Program::value_written`]).
     pub fn written_value(&self, prog: &Program) -> Option<i64> {
         match &self.kind {
             EventKind::Init => self.init_loc.map(|l| prog.locations[l].init),
-            EventKind::Mem(a) if a.writes => Some(a.write_value),
+            EventKind::Mem(a) if a.writes && a.rmw.is_none() => Some(a.write_value),
             _ => None,
         }
     }
@@ -271,6 +295,30 @@ impl Program {
             _ => true,
         }
     }
+    /// The value write `w` writes in an execution where read `r` reads from
+    /// `rf_source(r)`: a constant, or a read-modify-write applied to the value it
+    /// reads, following reads-from back to a constant. `None` for a chain of
+    /// read-modify-writes reading from each other in a cycle (thin air, which
+    /// 8.10.4 forbids) or a read without a source.
+    pub fn value_written(&self, w: EventId, rf_source: &dyn Fn(EventId) -> Option<EventId>) -> Option<i64> {
+        let mut chain: Vec<&Rmw> = Vec::new();
+        let mut at = w;
+        let base = loop {
+            let e = &self.events[at];
+            match &e.kind {
+                EventKind::Mem(Access { writes: true, rmw: Some(op), .. }) => {
+                    chain.push(op);
+                    if chain.len() > self.events.len() {
+                        return None;
+                    }
+                    at = rf_source(at)?;
+                }
+                _ => break e.written_value(self)?,
+            }
+        };
+        Some(chain.iter().rev().fold(base, |v, op| op.apply(v)))
+    }
+
     /// `a` precedes `b` in program order (8.9.1).
     pub fn po(&self, a: EventId, b: EventId) -> bool {
         let (ea, eb) = (&self.events[a], &self.events[b]);

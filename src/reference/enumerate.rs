@@ -170,7 +170,8 @@ pub fn rf_candidates(ctx: &Ctx) -> Vec<(usize, Vec<usize>)> {
             .writes_to(l)
             .into_iter()
             .filter(|&w| w != r)
-            .filter(|&w| ctx.written_value(w).is_some_and(|v| a.allows(v)))
+            // A read-modify-write's value depends on what it reads: checked per choice.
+            .filter(|&w| ctx.written_value(w).is_none_or(|v| a.allows(v)))
             .collect();
         out.push((r, cands));
     }
@@ -191,7 +192,19 @@ pub fn rf_choices(ctx: &Ctx, budget: u64) -> Result<Vec<Rel>> {
     }
     Ok(Odometer::new(sizes)
         .map(|idx| Rel::from_pairs(ctx.n(), cands.iter().zip(idx).map(|((r, c), i)| (c[i], *r))))
+        .filter(|rf| values_allowed(ctx, rf))
         .collect())
+}
+
+/// Every read returns a value its trace allows, values of read-modify-writes
+/// computed along reads-from. A cycle of read-modify-writes has no value and is
+/// left to the axioms (8.10.4 forbids it).
+fn values_allowed(ctx: &Ctx, rf: &Rel) -> bool {
+    let source = |g: EventId| ctx.local[g].and_then(|r| (0..ctx.n()).find(|&w| rf.has(w, r))).map(|w| ctx.ev[w]);
+    (0..ctx.n()).all(|r| {
+        let (Some(a), Some(w)) = (ctx.access(r), source(ctx.ev[r])) else { return true };
+        !a.reads || ctx.p.value_written(w, &source).is_none_or(|v| a.allows(v))
+    })
 }
 
 /// Every strict partial order (irreflexive, transitive) on `items` that relates

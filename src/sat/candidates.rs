@@ -41,7 +41,9 @@ pub struct Candidates<'p> {
 
 impl<'p> Candidates<'p> {
     pub fn new(p: &'p Program) -> Self {
-        Candidates { enc: Encoding::new(p), deadline: None, exact: false }
+        let mut enc = Encoding::new(p);
+        enc.ground_rmw_chains();
+        Candidates { enc, deadline: None, exact: false }
     }
 
     /// Assumptions: every axiom off, barrier progress on.

@@ -44,6 +44,10 @@ pub struct Encoding<'p> {
     pub obs_val: Vec<Vec<(i64, B)>>,
     /// Per-read rf candidates (writes).
     pub rf_cands: BTreeMap<EventId, Vec<EventId>>,
+    /// Per write: the values it may write, each with the literal "it writes this
+    /// value" (constant `T` for a constant write; forced along reads-from for a
+    /// read-modify-write).
+    pub wval: Vec<Vec<(i64, B)>>,
 }
 
 fn get(r: &Rel, a: EventId, b: EventId) -> B {
@@ -72,6 +76,7 @@ impl<'p> Encoding<'p> {
             act_progress: B::T,
             obs_val: Vec::new(),
             rf_cands: BTreeMap::new(),
+            wval: Vec::new(),
         };
         for ax in [Axiom::Coherence, Axiom::FenceSc, Axiom::Atomicity, Axiom::NoThinAir, Axiom::ScPerLocation, Axiom::Causality] {
             let l = e.f.fresh();
@@ -79,9 +84,11 @@ impl<'p> Encoding<'p> {
         }
         e.act_progress = e.f.fresh();
         let debug = std::env::var("PTXL_DEBUG").is_ok();
-        let steps: [(&str, fn(&mut Self)); 12] = [
+        let steps: [(&str, fn(&mut Self)); 14] = [
             ("traces", Self::traces),
+            ("write_values", Self::write_values),
             ("reads_from", Self::reads_from),
+            ("rmw_values", Self::rmw_values),
             ("coherence_order", Self::coherence_order),
             ("from_reads", Self::from_reads),
             ("fence_sc_order", Self::fence_sc_order),
@@ -151,6 +158,84 @@ impl<'p> Encoding<'p> {
         self.p.events.iter().filter(|e| e.read_loc() == Some(l)).map(|e| e.id).collect()
     }
 
+    /// The values each write may write: its constant, or for a read-modify-write
+    /// its operation applied to each value the location can hold.
+    fn write_values(&mut self) {
+        let p = self.p;
+        self.wval = vec![Vec::new(); p.events.len()];
+        for e in &p.events {
+            if let Some(c) = e.written_value(p) {
+                self.wval[e.id] = vec![(c, B::T)];
+            } else if let Some(op) = e.access().and_then(|a| a.rmw.as_ref()) {
+                let loc = &p.locations[e.access().map(|a| a.loc).unwrap_or(0)];
+                let vals: std::collections::BTreeSet<i64> = loc.values.iter().map(|&v| op.apply(v)).collect();
+                self.wval[e.id] = vals.into_iter().map(|v| (v, self.f.fresh())).collect();
+            }
+        }
+    }
+
+    /// A read-modify-write writes its operation applied to the value of the write
+    /// it reads from (least fixpoint: the literals are only ever forced).
+    fn rmw_values(&mut self) {
+        let p = self.p;
+        for e in &p.events {
+            let Some(op) = e.access().and_then(|a| a.rmw.as_ref()) else { continue };
+            for &s in self.rf_cands.get(&e.id).map(|v| v.as_slice()).unwrap_or(&[]) {
+                let rf = get(&self.rf, s, e.id);
+                for (v, ls) in self.wval[s].clone() {
+                    let new = op.apply(v);
+                    match self.wval[e.id].iter().find(|x| x.0 == new) {
+                        Some(&(_, le)) => self.f.implies(&[rf, ls], le),
+                        // Beyond every value the location can hold: no such execution.
+                        None => self.f.clause(&[!rf, !ls]),
+                    }
+                }
+            }
+        }
+    }
+
+    /// Candidate executions (axioms off) must still give every read a value. A
+    /// read-modify-write's value is defined along its reads-from chain back to
+    /// a plain write; a cycle of read-modify-writes reading each other defines
+    /// none (the axioms forbid it: 8.10.4 No-Thin-Air, as rf is a cycle). With
+    /// n read-modify-writes on a location, `ground[k][e]` means "e's chain
+    /// reaches a plain write within k steps"; an executed one needs k = n.
+    pub fn ground_rmw_chains(&mut self) {
+        let p = self.p;
+        for l in 0..p.locations.len() {
+            let rmws: Vec<EventId> = self.writes_to(l).into_iter().filter(|&w| p.events[w].access().is_some_and(|a| a.rmw.is_some())).collect();
+            if rmws.len() < 2 {
+                continue;
+            }
+            let is_rmw = |w: EventId| rmws.contains(&w);
+            let cands = |e: EventId| self.rf_cands.get(&e).cloned().unwrap_or_default();
+            // Level 0: reads from a plain write.
+            let mut ground: BTreeMap<EventId, B> = BTreeMap::new();
+            for &e in &rmws {
+                let plain: Vec<B> = cands(e).into_iter().filter(|&s| !is_rmw(s)).map(|s| get(&self.rf, s, e)).collect();
+                let g = self.f.or(&plain);
+                ground.insert(e, g);
+            }
+            for _ in 1..rmws.len() {
+                let mut next = BTreeMap::new();
+                for &e in &rmws {
+                    let mut ways = vec![ground[&e]];
+                    for s in cands(e).into_iter().filter(|&s| is_rmw(s)) {
+                        let step = self.f.and(&[get(&self.rf, s, e), ground[&s]]);
+                        ways.push(step);
+                    }
+                    let g = self.f.or(&ways);
+                    next.insert(e, g);
+                }
+                ground = next;
+            }
+            for &e in &rmws {
+                let ex = self.exec(e);
+                self.f.implies(&[ex], ground[&e]);
+            }
+        }
+    }
+
     /// 8 (intro): each read returns the value of some write to the same location;
     /// a trace that assumed a value can only read from writes of that value.
     fn reads_from(&mut self) {
@@ -164,10 +249,15 @@ impl<'p> Encoding<'p> {
                     if w == r || !self.p.compatible(w, r) {
                         continue;
                     }
-                    if !self.p.events[w].written_value(self.p).is_some_and(|v| acc.allows(v)) {
+                    if !self.wval[w].iter().any(|&(v, _)| acc.allows(v)) {
                         continue;
                     }
                     let v = self.f.fresh();
+                    for (val, lit) in self.wval[w].clone() {
+                        if !acc.allows(val) {
+                            self.f.clause(&[!v, !lit]);
+                        }
+                    }
                     self.f.implies(&[v], self.exec(w));
                     self.f.implies(&[v], self.exec(r));
                     self.rf.insert((w, r), v);
@@ -820,7 +910,9 @@ impl<'p> Encoding<'p> {
                     };
                     let cands = self.final_choice(l);
                     for (w, v) in cands {
-                        vals.push((p.events[w].written_value(p).unwrap_or(0), vec![v]));
+                        for &(val, lit) in &self.wval[w] {
+                            vals.push((val, vec![v, lit]));
+                        }
                     }
                 }
                 crate::ast::Observable::Reg { thread, reg } => {
@@ -831,7 +923,9 @@ impl<'p> Encoding<'p> {
                             // the register is later overwritten: the trace is a premise.
                             Some(crate::program::RegValue::ReadOf(r)) => {
                                 for &w in self.rf_cands.get(r).map(|v| v.as_slice()).unwrap_or(&[]) {
-                                    vals.push((p.events[w].written_value(p).unwrap_or(0), vec![self.trace[t], get(&self.rf, w, *r)]));
+                                    for &(val, lit) in &self.wval[w] {
+                                        vals.push((val, vec![self.trace[t], get(&self.rf, w, *r), lit]));
+                                    }
                                 }
                             }
                             None => vals.push((0, vec![self.trace[t]])),

@@ -48,6 +48,9 @@ pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
             let lit = enc.obs_val[i].iter().find(|(val, _)| val == v).map(|x| x.1).unwrap_or(B::F);
             clause.push(!lit);
         }
+        if out.states.contains_key(&state) {
+            return Err(Error::internal("state enumeration found the same final state twice"));
+        }
         out.states.insert(state, x);
         if out.states.len() > opts.max_states {
             return Err(Error::limit(format!("more than {} final states (raise --max-states)", opts.max_states)));
