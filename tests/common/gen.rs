@@ -56,7 +56,7 @@ fn op(aliases: bool) -> impl Strategy<Value = Op> {
         4 => (sem(), 0..4usize, 0..3usize, 0..2usize, any::<bool>()).prop_map(move |(sem, scope, reg, loc, al)| Op::Ld { sem, scope, reg, loc, alias: al && a }),
         4 => (sem(), 0..4usize, 0..2usize, 1..3i64, proptest::option::weighted(0.2, 0..3usize), any::<bool>())
             .prop_map(move |(sem, scope, loc, val, from_reg, al)| Op::St { sem, scope, loc, val, from_reg, alias: al && a }),
-        1 => (sem(), 0..4usize, 0..3usize, 0..2usize, 0..3usize).prop_map(|(sem, scope, reg, loc, kind)| Op::Atom { sem, scope, reg, loc, kind }),
+        1 => (sem(), 0..4usize, 0..3usize, 0..2usize, 0..5usize).prop_map(|(sem, scope, reg, loc, kind)| Op::Atom { sem, scope, reg, loc, kind }),
         1 => (any::<bool>(), 0..4usize, 0..2usize).prop_map(|(release, scope, loc)| Op::Red { release, scope, loc }),
         2 => (0..4usize, 0..4usize).prop_map(|(kind, scope)| Op::Fence { kind, scope }),
         1 => (0..3usize).prop_map(|reg| Op::Add { dst: (reg + 1) % 3, src: reg }),
@@ -126,7 +126,10 @@ fn op_text(o: &Op) -> String {
             let k = match kind {
                 0 => format!("add r{}, {}, 1", reg, LOCS[*l]),
                 1 => format!("exch r{}, {}, 2", reg, LOCS[*l]),
-                _ => format!("cas r{}, {}, 0, 2", reg, LOCS[*l]),
+                2 => format!("cas r{}, {}, 0, 2", reg, LOCS[*l]),
+                // Idempotent operations: a reads-from cycle of them would be consistent.
+                3 => format!("or.b32 r{}, {}, 1", reg, LOCS[*l]),
+                _ => format!("max.s32 r{}, {}, 2", reg, LOCS[*l]),
             };
             format!("atom.{}.{}.{}", s, SCOPES[*scope], k)
         }
