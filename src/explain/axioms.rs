@@ -269,43 +269,13 @@ fn atomicity(v: &View) -> Option<Violation> {
 fn shortest_cycle(v: &View, nodes: &[usize], succ: &dyn Fn(usize) -> Vec<(usize, EdgeKind)>) -> Option<Vec<Step>> {
     let mut best: Option<Vec<Step>> = None;
     for &u in nodes {
-        if let Some(c) = bfs_cycle(v, u, succ) {
+        if let Some(c) = v.bfs(u, u, succ) {
             if best.as_ref().is_none_or(|b| compress(&c).len() < compress(b).len()) {
                 best = Some(c);
             }
         }
     }
     best
-}
-
-fn bfs_cycle(v: &View, a: usize, succ: &dyn Fn(usize) -> Vec<(usize, EdgeKind)>) -> Option<Vec<Step>> {
-    let n = v.n();
-    let mut prev: Vec<Option<(usize, EdgeKind)>> = vec![None; n];
-    let mut seen = vec![false; n];
-    let mut q = std::collections::VecDeque::new();
-    seen[a] = true;
-    q.push_back(a);
-    while let Some(u) = q.pop_front() {
-        for (w, k) in succ(u) {
-            if w == a {
-                let mut path = vec![Step { from: u, kind: k, to: w }];
-                let mut at = u;
-                while at != a {
-                    let (pu, pk) = prev[at]?;
-                    path.push(Step { from: pu, kind: pk, to: at });
-                    at = pu;
-                }
-                path.reverse();
-                return Some(path);
-            }
-            if !seen[w] {
-                seen[w] = true;
-                prev[w] = Some((u, k));
-                q.push_back(w);
-            }
-        }
-    }
-    None
 }
 
 /// 8.10.4: acyclic(rf ∪ dep), reads-from the program's own writes.

@@ -462,8 +462,9 @@ impl<'p> View<'p> {
         }
     }
 
-    /// Breadth-first shortest path from `a` to `b` over the given successor function.
-    fn bfs(&self, a: usize, b: usize, succ: &dyn Fn(usize) -> Vec<(usize, EdgeKind)>) -> Option<Vec<Step>> {
+    /// Breadth-first shortest path from `a` to `b` over the given successor
+    /// function (a shortest cycle through `a` when `b == a`).
+    pub(crate) fn bfs(&self, a: usize, b: usize, succ: &dyn Fn(usize) -> Vec<(usize, EdgeKind)>) -> Option<Vec<Step>> {
         let n = self.n();
         let mut prev: Vec<Option<(usize, EdgeKind)>> = vec![None; n];
         let mut seen = vec![false; n];

@@ -61,6 +61,7 @@ pub fn release_patterns(p: &Program) -> Vec<Pattern> {
 /// 1. an acquire operation on M, or
 /// 2. a strong read on M followed by an acquire operation on M in program order, or
 /// 3. a strong read on M followed by an acquire memory fence in program order.
+///
 /// 8.11.1: the strong read of a reduction (`red`) never forms an acquire pattern.
 pub fn acquire_patterns(p: &Program) -> Vec<Pattern> {
     let mut out = Vec::new();

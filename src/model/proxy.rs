@@ -33,6 +33,7 @@ fn proxy_fences(p: &Program, proxy: Proxy, cta: Option<usize>) -> Vec<EventId> {
 /// 1. X and Y are performed to the same address, using the generic proxy, or
 /// 2. X and Y are performed to the same address, using the same proxy, and by the same thread block, or
 /// 3. X and Y are aliases and there is an alias proxy fence along the base causality path from X to Y.
+///
 /// Extended (section 4.1): a non-generic end needs a proxy fence of its proxy in its own CTA on the path.
 pub fn requirement(p: &Program, x: &Event, y: &Event) -> ProxyRequirement {
     let (Some(a), Some(b)) = (x.access(), y.access()) else { return ProxyRequirement::Impossible };

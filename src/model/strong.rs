@@ -45,6 +45,7 @@ pub fn overlap_completely(x: &Event, y: &Event) -> bool {
 ///    specifies a scope that includes the thread executing the other;
 /// 2. both are performed via the same proxy;
 /// 3. if both are memory operations, they overlap completely.
+///
 /// Initial writes are never morally strong with anything (they are no thread's operation).
 pub fn morally_strong(p: &Program, x: &Event, y: &Event) -> bool {
     let (Some(tx), Some(ty)) = (x.thread, y.thread) else { return false };

@@ -451,6 +451,15 @@ impl<'a> Ctx<'a> {
                 }
             };
         }
+        // Both operands made concrete: the comparison and its dependencies.
+        macro_rules! compared {
+            ($cmp:expr, $a:expr, $b:expr) => {{
+                let (x, mut d) = conc!($a);
+                let (y, d2) = conc!($b);
+                d.extend(d2);
+                (compare($cmp, x, y), d)
+            }};
+        }
         match &ins.kind {
             InstrKind::Label(_) | InstrKind::Nop => Ok(Step::Next),
             InstrKind::Alu { op, dst, srcs } => {
@@ -496,10 +505,8 @@ impl<'a> Ctx<'a> {
                     }
                     return Ok(Step::Continue(out));
                 }
-                let (x, mut d) = conc!(a);
-                let (y, d2) = conc!(b);
-                d.extend(d2);
-                st.regs.insert(dst.clone(), Val { v: V::Const(compare(*cmp, x, y) as i64), deps: d });
+                let (c, d) = compared!(*cmp, a, b);
+                st.regs.insert(dst.clone(), Val { v: V::Const(c as i64), deps: d });
                 Ok(Step::Next)
             }
             InstrKind::Selp { dst, a, b, pred } => {
@@ -531,11 +538,9 @@ impl<'a> Ctx<'a> {
                             }
                             return Ok(Step::Continue(out));
                         }
-                        let (x, mut d) = conc!(a);
-                        let (y, d2) = conc!(b);
-                        d.extend(d2);
+                        let (c, d) = compared!(*cmp, a, b);
                         st.ctrl.extend(d);
-                        compare(*cmp, x, y)
+                        c
                     }
                 };
                 Ok(if taken { Step::Jump(target.clone()) } else { Step::Next })
@@ -546,22 +551,7 @@ impl<'a> Ctx<'a> {
                     Err(i) => return Ok(self.fork_read(st, i)),
                 };
                 let (msem, mscope) = normalize(*sem, *scope, Scope::Sys);
-                let access = Access {
-                    loc: 0,
-                    vaddr,
-                    proxy: *proxy,
-                    size: *size,
-                    sem: msem,
-                    scope: mscope,
-                    reads: true,
-                    writes: false,
-                    atomic: false,
-                    is_red: false,
-                    read_value: None,
-                    read_not: Vec::new(),
-                    write_value: 0,
-                    rmw: None,
-                };
+                let access = Access { reads: true, ..Access::new(vaddr, *proxy, *size, msem, mscope) };
                 let idx = self.push_mem(st, key, access, adeps, ins);
                 st.regs.insert(dst.clone(), Val::free(idx));
                 Ok(Step::Next)
@@ -574,22 +564,7 @@ impl<'a> Ctx<'a> {
                 };
                 deps.extend(vdeps);
                 let (msem, mscope) = normalize(*sem, *scope, Scope::Sys);
-                let access = Access {
-                    loc: 0,
-                    vaddr,
-                    proxy: *proxy,
-                    size: *size,
-                    sem: msem,
-                    scope: mscope,
-                    reads: false,
-                    writes: true,
-                    atomic: false,
-                    is_red: false,
-                    read_value: None,
-                    read_not: Vec::new(),
-                    write_value: value,
-                    rmw: None,
-                };
+                let access = Access { writes: true, write_value: value, ..Access::new(vaddr, *proxy, *size, msem, mscope) };
                 self.push_mem(st, key, access, deps, ins);
                 Ok(Step::Next)
             }
@@ -619,7 +594,7 @@ impl<'a> Ctx<'a> {
                     BarrierCount::Arrivals => Expected::Arrivals,
                     BarrierCount::Count(n) => {
                         let (v, _) = conc!(n);
-                        if v < 1 || v > 1024 {
+                        if !(1..=1024).contains(&v) {
                             return Err(Error::input(format!("barrier thread count {} is out of range (1 to 1024)", v), ins.span));
                         }
                         Expected::Count(v as usize)
@@ -978,22 +953,7 @@ fn unreachable_key() -> LocKey {
 
 #[allow(clippy::too_many_arguments)]
 fn mk_rmw(vaddr: String, proxy: Proxy, size: u8, sem: MemSem, scope: Scope, is_red: bool, old: Option<i64>, new: Option<i64>) -> Access {
-    Access {
-        loc: 0,
-        vaddr,
-        proxy,
-        size,
-        sem,
-        scope,
-        reads: true,
-        writes: new.is_some(),
-        atomic: true,
-        is_red,
-        read_value: old,
-        read_not: Vec::new(),
-        write_value: new.unwrap_or(0),
-        rmw: None,
-    }
+    Access { reads: true, writes: new.is_some(), atomic: true, is_red, read_value: old, write_value: new.unwrap_or(0), ..Access::new(vaddr, proxy, size, sem, scope) }
 }
 
 /// The value an atomic operation writes after reading `old`; `None` when it does

@@ -63,6 +63,27 @@ pub enum MemSem {
 }
 
 impl Access {
+    /// An access of `vaddr` that neither reads nor writes yet: callers set
+    /// `reads`, `writes` and the values.
+    pub fn new(vaddr: String, proxy: Proxy, size: u8, sem: MemSem, scope: Scope) -> Self {
+        Access {
+            loc: 0,
+            vaddr,
+            proxy,
+            size,
+            sem,
+            scope,
+            reads: false,
+            writes: false,
+            atomic: false,
+            is_red: false,
+            read_value: None,
+            read_not: Vec::new(),
+            write_value: 0,
+            rmw: None,
+        }
+    }
+
     /// The trace's assumptions allow this read to return `v`.
     pub fn allows(&self, v: i64) -> bool {
         self.read_value.is_none_or(|x| x == v) && !self.read_not.contains(&v)

@@ -46,18 +46,18 @@ fn mp_weak_allows_everything() {
     witnesses_consistent(&p, &o);
 }
 
-#[test]
-fn mp_release_acquire_gpu_forbids_stale_data() {
-    let (p, o) = run(
-        r#"
+const MP_REL_ACQ_GPU: &str = r#"
 PTX MP-rel-acq-gpu
 { x=0; y=0; }
  P0@cta 0,gpu 0       | P1@cta 1,gpu 0         ;
  st.weak x, 1         | ld.acquire.gpu r1, y   ;
  st.release.gpu y, 1  | ld.weak r2, x          ;
 exists (P1:r1 == 1 /\ P1:r2 == 0)
-"#,
-    );
+"#;
+
+#[test]
+fn mp_release_acquire_gpu_forbids_stale_data() {
+    let (p, o) = run(MP_REL_ACQ_GPU);
     assert_eq!(states(&o), set(&[&[0, 0], &[0, 1], &[1, 1]]));
     assert_eq!(o.summary(&p).verdict, Verdict::No);
     witnesses_consistent(&p, &o);
@@ -437,16 +437,7 @@ fn conformance_corpus_verdicts() {
 
 #[test]
 fn a_stale_read_after_synchronization_violates_causality() {
-    let (p, o) = run(
-        r#"
-PTX MP-rel-acq-gpu
-{ x=0; y=0; }
- P0@cta 0,gpu 0       | P1@cta 1,gpu 0         ;
- st.weak x, 1         | ld.acquire.gpu r1, y   ;
- st.release.gpu y, 1  | ld.weak r2, x          ;
-exists (P1:r1 == 1 /\ P1:r2 == 0)
-"#,
-    );
+    let (p, o) = run(MP_REL_ACQ_GPU);
     // Take the witness of r1 = 1, r2 = 1 and make the data read the initial value.
     let mut x = o.states[&vec![1, 1]].clone();
     let ld_x = p.events.iter().find(|e| e.thread == Some(1) && e.read_loc() == p.loc_names.get("x").copied()).unwrap().id;

@@ -84,7 +84,8 @@ impl<'p> Encoding<'p> {
         }
         e.act_progress = e.f.fresh();
         let debug = std::env::var("PTXL_DEBUG").is_ok();
-        let steps: [(&str, fn(&mut Self)); 14] = [
+        type Step<'q> = (&'static str, fn(&mut Encoding<'q>));
+        let steps: [Step<'p>; 14] = [
             ("traces", Self::traces),
             ("write_values", Self::write_values),
             ("reads_from", Self::reads_from),
@@ -332,6 +333,7 @@ impl<'p> Encoding<'p> {
 
     /// 8.9.7 (3): R precedes W in communication order when R reads from a write
     /// that precedes W in coherence order ("from-reads").
+    #[allow(clippy::wrong_self_convention)] // named after the relation fr, not a conversion
     fn from_reads(&mut self) {
         let pairs: Vec<(EventId, Vec<EventId>)> = self.rf_cands.iter().map(|(r, c)| (*r, c.clone())).collect();
         for (r, cands) in pairs {
