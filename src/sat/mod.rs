@@ -34,8 +34,10 @@ pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
     let mut assume = acts.clone();
     assume.push(blocking);
     let mut out = Outcome::default();
+    if std::env::var("PTXL_DEBUG").is_ok() {
+        eprintln!("vars {} clauses {}", enc.f.vars, enc.f.clauses);
+    }
     while enc.f.solve_assuming(&assume) {
-        if std::env::var("PTXL_DEBUG").is_ok() { eprintln!("vars {} clauses {} states {}", enc.f.vars, enc.f.clauses, out.states.len()); }
         if opts.deadline.is_some_and(|d| Instant::now() > d) {
             return Err(Error::limit("timeout: the test took longer than --timeout"));
         }
