@@ -346,3 +346,20 @@ fn all_explanations_agree_with_the_reference_engine() {
     }
     eprintln!("{} executions agree", checked_execs);
 }
+
+/// Two `atom.or` of the same bit reading each other would be a consistent
+/// cycle of values out of thin air, and the only way for both to read 1.
+/// Candidates give every read a value along a chain back to a plain write
+/// (D13), so that state is not even a candidate: nothing to show.
+#[test]
+fn candidates_never_contain_a_cycle_of_read_modify_writes() {
+    let src = "PTX or-cycle\n{ x = 0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n atom.relaxed.gpu.or.b32 r0, x, 1 | atom.relaxed.gpu.or.b32 r0, x, 1 ;\nexists (P0:r0 == 1 /\\ P1:r0 == 1)\n";
+    let r = check_source(src, &CheckOptions::default()).expect("checks");
+    assert_eq!(r.summary.verdict, ptx_litmus::outcome::Verdict::No, "one of the two atoms reads 0");
+    let s = explain::show(&r, &ShowOptions { witness: true, forbidden: true, max: 10, deadline: None }).expect("explains");
+    for x in s.executions() {
+        let rf = &x.execution.rf;
+        assert!(!rf.iter().any(|(&r, &w)| rf.get(&w) == Some(&r)), "atoms reading each other: {:?}", rf);
+    }
+    assert!(s.forbidden.is_empty(), "forbidden states shown: {:?}", s.forbidden.iter().map(|f| &f.state).collect::<Vec<_>>());
+}
