@@ -176,16 +176,12 @@ pub fn build_program(lit: &Litmus, opts: &BuildOptions) -> Result<Program> {
                         let bound = bounds.get(key).copied().unwrap_or(0);
                         let this_round = if e.value_srcs.is_empty() { rounds == 0 } else { (1..=bound).contains(&rounds) };
                         if access.writes && this_round {
-                            let d = ctx.domains.entry(key.clone()).or_insert_with(|| {
-                                let mut s = BTreeSet::new();
-                                s.insert(ctx.inits.get(&key.root).copied().unwrap_or(0));
-                                s
-                            });
+                            let init = BTreeSet::from([ctx.inits.get(&key.root).copied().unwrap_or(0)]);
+                            let d = ctx.domains.entry(key.clone()).or_insert_with(|| init.clone());
                             match &access.rmw {
                                 None => changed |= d.insert(access.write_value),
                                 Some(op) => {
-                                    let init = ctx.inits.get(&key.root).copied().unwrap_or(0);
-                                    let known = before.get(key).cloned().unwrap_or_else(|| BTreeSet::from([init]));
+                                    let known = before.get(key).cloned().unwrap_or(init);
                                     for v in known {
                                         changed |= d.insert(op.apply(v));
                                     }
@@ -670,7 +666,7 @@ impl<'a> Ctx<'a> {
         // exch writes its operand whatever it reads: the read can stay symbolic.
         if op == AtomOp::Exch {
             let value = *vals.first().ok_or_else(|| Error::input("exch needs a value operand", ins.span))?;
-            let access = mk_rmw(vaddr, proxy, size, msem, mscope, is_red, None, Some(value));
+            let access = mk_rmw(vaddr, proxy, size, msem, mscope, is_red, Some(value));
             let idx = self.push_mem(st, key, access, deps, ins);
             if let Some(d) = dst {
                 st.regs.insert(d.clone(), Val::free(idx));
@@ -691,7 +687,7 @@ impl<'a> Ctx<'a> {
                     continue;
                 }
                 let mut c = st.clone();
-                let mut access = mk_rmw(vaddr.clone(), proxy, size, msem, mscope, is_red, None, success.then_some(new));
+                let mut access = mk_rmw(vaddr.clone(), proxy, size, msem, mscope, is_red, success.then_some(new));
                 if success {
                     access.read_value = Some(cmp);
                 } else {
@@ -715,7 +711,8 @@ impl<'a> Ctx<'a> {
         }
         // The other operations write a function of the value read: one event whose
         // written value the engines compute from reads-from.
-        let mut access = mk_rmw(vaddr, proxy, size, msem, mscope, is_red, None, Some(0));
+        // `Some(0)`: it writes; the value itself comes from `rmw`.
+        let mut access = mk_rmw(vaddr, proxy, size, msem, mscope, is_red, Some(0));
         access.rmw = Some(Rmw { op, operands: vals });
         let idx = self.push_mem(st, key, access, deps, ins);
         if let Some(d) = dst {
@@ -951,9 +948,9 @@ fn unreachable_key() -> LocKey {
     LocKey { root: String::new(), offset: 0, shared_cluster: None }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn mk_rmw(vaddr: String, proxy: Proxy, size: u8, sem: MemSem, scope: Scope, is_red: bool, old: Option<i64>, new: Option<i64>) -> Access {
-    Access { reads: true, writes: new.is_some(), atomic: true, is_red, read_value: old, write_value: new.unwrap_or(0), ..Access::new(vaddr, proxy, size, sem, scope) }
+/// An atomic access that reads, and writes `new` when it is `Some`.
+fn mk_rmw(vaddr: String, proxy: Proxy, size: u8, sem: MemSem, scope: Scope, is_red: bool, new: Option<i64>) -> Access {
+    Access { reads: true, writes: new.is_some(), atomic: true, is_red, write_value: new.unwrap_or(0), ..Access::new(vaddr, proxy, size, sem, scope) }
 }
 
 /// The value an atomic operation writes after reading `old`; `None` when it does
