@@ -48,6 +48,9 @@ pub struct Encoding<'p> {
     /// value" (constant `T` for a constant write; forced along reads-from for a
     /// read-modify-write).
     pub wval: Vec<Vec<(i64, B)>>,
+    /// Whether `obs_val` has been made exact (at most one value per observable;
+    /// see `sat::prop`).
+    pub exact_obs: bool,
 }
 
 fn get(r: &Rel, a: EventId, b: EventId) -> B {
@@ -77,6 +80,7 @@ impl<'p> Encoding<'p> {
             obs_val: Vec::new(),
             rf_cands: BTreeMap::new(),
             wval: Vec::new(),
+            exact_obs: false,
         };
         for ax in [Axiom::Coherence, Axiom::FenceSc, Axiom::Atomicity, Axiom::NoThinAir, Axiom::ScPerLocation, Axiom::Causality] {
             let l = e.f.fresh();
