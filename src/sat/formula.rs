@@ -1,7 +1,15 @@
 //! A thin layer over varisat: literals that may be constants (folded before the
 //! solver sees them), clauses, Horn implications and a cardinality constraint.
 
+use crate::budget;
+use varisat::solver::SolverError;
 use varisat::{ExtendFormula, Lit, Solver};
+
+/// Estimated bytes per solver variable: varisat's per-variable arrays plus the
+/// relation-map entry most variables come with (calibrated against peak RSS).
+const BYTES_PER_VAR: u64 = 128;
+/// Estimated bytes per clause besides its literals (header, two watches).
+const BYTES_PER_CLAUSE: u64 = 32;
 
 /// A boolean: a constant or a solver literal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,6 +49,7 @@ impl Formula {
 
     pub fn fresh(&mut self) -> B {
         self.vars += 1;
+        budget::charge(BYTES_PER_VAR);
         B::L(self.solver.new_lit())
     }
 
@@ -55,6 +64,7 @@ impl Formula {
             }
         }
         self.clauses += 1;
+        budget::charge(BYTES_PER_CLAUSE + 4 * out.len() as u64);
         self.solver.add_clause(&out);
     }
 
@@ -130,7 +140,17 @@ impl Formula {
 
     pub fn solve(&mut self) -> bool {
         self.solver.assume(&[]);
-        self.solver.solve().unwrap_or(false)
+        self.run_solver()
+    }
+
+    /// Solve under the test's deadline (the vendored varisat stops at it).
+    fn run_solver(&mut self) -> bool {
+        self.solver.set_deadline(budget::deadline());
+        match self.solver.solve() {
+            Ok(sat) => sat,
+            Err(SolverError::Interrupted) => budget::timed_out(),
+            Err(_) => false,
+        }
     }
 
     pub fn solve_assuming(&mut self, assumptions: &[B]) -> bool {
@@ -140,7 +160,7 @@ impl Formula {
         let ls: Vec<Lit> = assumptions.iter().filter_map(|b| if let B::L(l) = b { Some(*l) } else { None }).collect();
         // Assumptions stay set until the next solve: changing them discards the model.
         self.solver.assume(&ls);
-        self.solver.solve().unwrap_or(false)
+        self.run_solver()
     }
 
     /// The current model as a lookup function.
