@@ -7,9 +7,9 @@ use varisat::{ExtendFormula, Lit, Solver};
 
 /// Estimated bytes per solver variable: varisat's per-variable arrays plus the
 /// relation-map entry most variables come with (calibrated against peak RSS).
-const BYTES_PER_VAR: u64 = 128;
+const BYTES_PER_VAR: u64 = 176;
 /// Estimated bytes per clause besides its literals (header, two watches).
-const BYTES_PER_CLAUSE: u64 = 32;
+const BYTES_PER_CLAUSE: u64 = 44;
 
 /// A boolean: a constant or a solver literal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
