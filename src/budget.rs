@@ -64,6 +64,11 @@ pub fn run<T>(limits: Limits, f: impl FnOnce() -> T) -> Result<T, Exceeded> {
     }
 }
 
+/// Is a test's budget running on this thread?
+pub fn active() -> bool {
+    STATE.with(|s| s.borrow().is_some())
+}
+
 /// The deadline of the test running on this thread.
 pub fn deadline() -> Option<Instant> {
     STATE.with(|s| s.borrow().as_ref().and_then(|s| s.deadline))

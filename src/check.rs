@@ -67,8 +67,12 @@ pub struct FileReport {
     pub shown: Option<Result<Shown>>,
 }
 
-/// Check a litmus test given as text.
+/// Check a litmus test given as text, under `opts`' budget (the one already
+/// running on this thread, if any).
 pub fn check_source(source: &str, opts: &CheckOptions) -> Result<TestResult> {
+    if !crate::budget::active() {
+        return guarded(opts, || check_source(source, opts));
+    }
     let start = Instant::now();
     let ast = crate::parse::parse_litmus(source)?;
     let program = build_program(&ast, &opts.build)?;
