@@ -32,6 +32,9 @@ pub struct CheckOptions {
     pub max_memory: u64,
     /// Explain each checked test (`--show`, `--dot`, `--svg`).
     pub show: Option<ShowOptions>,
+    /// Re-check each execution the SAT engine reports with the reference engine's
+    /// relations and axioms (an internal error, exit 3, on disagreement).
+    pub self_check: bool,
 }
 
 impl Default for CheckOptions {
@@ -45,6 +48,7 @@ impl Default for CheckOptions {
             max_states: crate::sat::SolveOptions::default().max_states,
             max_memory: crate::budget::Limits::default().max_bytes,
             show: None,
+            self_check: crate::sat::SolveOptions::default().self_check,
         }
     }
 }
@@ -83,7 +87,7 @@ pub fn check_source(source: &str, opts: &CheckOptions) -> Result<TestResult> {
 
 fn run_engine(p: &Program, opts: &CheckOptions, deadline: Option<Instant>) -> Result<Outcome> {
     match opts.engine {
-        Engine::Sat => crate::sat::check(p, &crate::sat::SolveOptions { deadline, max_states: opts.max_states }),
+        Engine::Sat => crate::sat::check(p, &crate::sat::SolveOptions { deadline, max_states: opts.max_states, self_check: opts.self_check }),
         Engine::Reference => crate::reference::check(p, &crate::reference::ReferenceOptions { max_candidates: opts.reference_max_candidates }),
     }
 }

@@ -71,6 +71,10 @@ struct CheckArgs {
     /// Most distinct final states enumerated per test (SAT engine).
     #[arg(long, default_value_t = 100_000)]
     max_states: usize,
+    /// Do not re-check the SAT engine's executions with the reference engine's
+    /// relations and axioms (the self-check is on by default; see README).
+    #[arg(long)]
+    no_self_check: bool,
     #[command(flatten)]
     limits: opts::Limits,
     /// Explain: `witness` (an allowed execution per allowed state satisfying the
@@ -252,6 +256,7 @@ fn run_check(a: CheckArgs) -> i32 {
         max_states: a.max_states,
         max_memory: a.limits.max_bytes(),
         show: show_options(&a),
+        self_check: !a.no_self_check,
         ..Default::default()
     };
     let expectations = match a.expect.as_deref().map(load_expectations).transpose() {

@@ -2,6 +2,7 @@
 //! solver sees them), clauses, Horn implications and a cardinality constraint.
 
 use crate::budget;
+use crate::error::{Error, Result};
 use varisat::solver::SolverError;
 use varisat::{ExtendFormula, Lit, Solver};
 
@@ -138,24 +139,22 @@ impl Formula {
         self.implies(&[guard], prev[k]);
     }
 
-    pub fn solve(&mut self) -> bool {
-        self.solver.assume(&[]);
-        self.run_solver()
-    }
-
-    /// Solve under the test's deadline (the vendored varisat stops at it).
-    fn run_solver(&mut self) -> bool {
+    /// Solve under the test's deadline (the vendored varisat stops at it and
+    /// the budget unwinds with the timeout message).
+    fn run_solver(&mut self) -> Result<bool> {
         self.solver.set_deadline(budget::deadline());
         match self.solver.solve() {
-            Ok(sat) => sat,
+            Ok(sat) => Ok(sat),
             Err(SolverError::Interrupted) => budget::timed_out(),
-            Err(_) => false,
+            Err(e) => Err(Error::internal(format!("the SAT solver failed: {}", e))),
         }
     }
 
-    pub fn solve_assuming(&mut self, assumptions: &[B]) -> bool {
+    /// Satisfiable under these assumptions? A solver failure is an internal error,
+    /// never read as "unsatisfiable" (that would be a verdict).
+    pub fn solve_assuming(&mut self, assumptions: &[B]) -> Result<bool> {
         if assumptions.contains(&B::F) {
-            return false;
+            return Ok(false);
         }
         let ls: Vec<Lit> = assumptions.iter().filter_map(|b| if let B::L(l) = b { Some(*l) } else { None }).collect();
         // Assumptions stay set until the next solve: changing them discards the model.
@@ -163,19 +162,19 @@ impl Formula {
         self.run_solver()
     }
 
-    /// The current model as a lookup function.
-    pub fn model(&self) -> Model {
+    /// The model of the last satisfiable solve, as a lookup function. Missing
+    /// after a satisfiable answer is an unexpected solver state (internal error).
+    pub fn model(&self) -> Result<Model> {
+        let m = self.solver.model().ok_or_else(|| Error::internal("the SAT solver answered satisfiable but gave no model"))?;
         let mut vals = Vec::new();
-        if let Some(m) = self.solver.model() {
-            for l in m {
-                let i = l.var().index();
-                if vals.len() <= i {
-                    vals.resize(i + 1, false);
-                }
-                vals[i] = l.is_positive();
+        for l in m {
+            let i = l.var().index();
+            if vals.len() <= i {
+                vals.resize(i + 1, false);
             }
+            vals[i] = l.is_positive();
         }
-        Model { vals }
+        Ok(Model { vals })
     }
 }
 
