@@ -75,15 +75,7 @@ impl Summary {
     /// must not look like a herd record on stdout).
     pub fn line(&self, wall: Duration) -> String {
         let n = self.ok + self.no + self.errors + self.limits;
-        format!(
-            "{} tests: Ok {}, No {}, errors {}, limits {}, wall time {:.2} s",
-            n,
-            self.ok,
-            self.no,
-            self.errors,
-            self.limits,
-            wall.as_secs_f64()
-        )
+        format!("{} tests: Ok {}, No {}, errors {}, limits {}, wall time {:.2} s", n, self.ok, self.no, self.errors, self.limits, wall.as_secs_f64())
     }
 }
 
@@ -148,11 +140,15 @@ pub fn picture_stems(files: &[PathBuf]) -> BTreeMap<PathBuf, String> {
         .map(|f| {
             let s = stem(f);
             let name = if count[&s] > 1 {
-                let flat: Vec<String> = f.with_extension("").components().filter_map(|c| match c {
-                    std::path::Component::Normal(x) => Some(x.to_string_lossy().into_owned()),
-                    std::path::Component::ParentDir => Some("up".into()),
-                    _ => None,
-                }).collect();
+                let flat: Vec<String> = f
+                    .with_extension("")
+                    .components()
+                    .filter_map(|c| match c {
+                        std::path::Component::Normal(x) => Some(x.to_string_lossy().into_owned()),
+                        std::path::Component::ParentDir => Some("up".into()),
+                        _ => None,
+                    })
+                    .collect();
                 flat.join("__")
             } else {
                 s
@@ -171,11 +167,16 @@ mod tests {
     fn results_come_in_input_order() {
         let items: Vec<PathBuf> = (0..50).map(|i| PathBuf::from(i.to_string())).collect();
         let mut got = Vec::new();
-        run_ordered(&items, 4, |p| {
-            let i: u64 = p.to_str().unwrap().parse().unwrap();
-            std::thread::sleep(Duration::from_micros((50 - i) * 50));
-            i
-        }, |i| got.push(i));
+        run_ordered(
+            &items,
+            4,
+            |p| {
+                let i: u64 = p.to_str().unwrap().parse().unwrap();
+                std::thread::sleep(Duration::from_micros((50 - i) * 50));
+                i
+            },
+            |i| got.push(i),
+        );
         assert_eq!(got, (0..50).collect::<Vec<u64>>());
     }
 

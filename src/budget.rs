@@ -91,11 +91,7 @@ pub fn charge(bytes: u64) {
         let s = s.as_mut()?;
         s.used += bytes;
         if s.used > s.limits.max_bytes {
-            return Some(format!(
-                "memory limit: the encoding grew past --max-memory {} MB while building {}",
-                s.limits.max_bytes >> 20,
-                s.phase
-            ));
+            return Some(format!("memory limit: the encoding grew past --max-memory {} MB while building {}", s.limits.max_bytes >> 20, s.phase));
         }
         s.since_clock += 1;
         if s.since_clock >= 1024 {

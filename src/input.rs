@@ -84,9 +84,7 @@ pub fn collect(paths: &[PathBuf]) -> Inputs {
         let walk = walkdir::WalkDir::new(p).follow_links(true).sort_by_file_name();
         for entry in walk {
             match entry {
-                Ok(e) if !e.file_type().is_dir() && e.path().extension().is_some_and(|x| x == "litmus") => {
-                    keep(e.into_path(), &mut out)
-                }
+                Ok(e) if !e.file_type().is_dir() && e.path().extension().is_some_and(|x| x == "litmus") => keep(e.into_path(), &mut out),
                 Ok(_) => {}
                 Err(e) => match e.loop_ancestor() {
                     Some(a) => out.notes.push(format!(

@@ -15,12 +15,7 @@ use std::time::Duration;
 fn closed_stdout_pipe_exits_quietly() {
     let d = temp_dir("pipe");
     let gen_out = d.join("gen");
-    let cases: [Vec<&str>; 4] = [
-        vec!["check", MP],
-        vec!["check", "--json", MP],
-        vec!["explain", MP],
-        vec!["gen", "MP", "--out", s(&gen_out)],
-    ];
+    let cases: [Vec<&str>; 4] = [vec!["check", MP], vec!["check", "--json", MP], vec!["explain", MP], vec!["gen", "MP", "--out", s(&gen_out)]];
     for args in &cases {
         let (reader, writer) = std::io::pipe().unwrap();
         drop(reader);
@@ -39,12 +34,7 @@ fn closed_stdout_pipe_exits_quietly() {
 fn full_disk_on_stdout_is_exit_3_with_a_message() {
     let d = temp_dir("full");
     let gen_out = d.join("gen");
-    let cases: [Vec<&str>; 4] = [
-        vec!["check", MP],
-        vec!["check", "--json", MP],
-        vec!["explain", MP],
-        vec!["gen", "MP", "--out", s(&gen_out)],
-    ];
+    let cases: [Vec<&str>; 4] = [vec!["check", MP], vec!["check", "--json", MP], vec!["explain", MP], vec!["gen", "MP", "--out", s(&gen_out)]];
     for args in &cases {
         let err = d.join("err");
         let mut c = cmd(args);
