@@ -113,7 +113,7 @@ mod tests {
         std::os::unix::fs::symlink(".", d.join("l1")).unwrap();
         std::os::unix::fs::symlink(".", d.join("l2")).unwrap();
         std::os::unix::fs::symlink("a.litmus", d.join("b.litmus")).unwrap();
-        let got = collect(&[d.clone()]);
+        let got = collect(std::slice::from_ref(&d));
         assert_eq!(got.files, vec![d.join("a.litmus")], "{:?}", got);
         assert_eq!(got.notes.len(), 2, "{:?}", got.notes);
         let _ = std::fs::remove_dir_all(&d);

@@ -22,7 +22,7 @@ fn a_timed_out_check_stops_at_the_deadline() {
     let start = Instant::now();
     let r = check_file(&f, &CheckOptions { timeout: Some(limit), ..Default::default() });
     let over = start.elapsed().saturating_sub(limit);
-    let e = r.result.err().expect("a timeout");
+    let e = r.result.expect_err("a timeout");
     assert!(e.message.contains("--timeout"), "{}", e.message);
     // 100 ms is the requirement; the slack is for a loaded CI machine.
     assert!(over < Duration::from_millis(400), "stopped {:?} after the deadline", over);
