@@ -310,6 +310,11 @@ impl<'a> Ctx<'a> {
             if steps > 1_000_000 {
                 return Err(Error::limit(format!("thread P{} has too many paths to explore (over 1,000,000 steps)", t)));
             }
+            // One path's events are distinct events of the program: a path this
+            // long already exceeds --max-events, so stop before unrolling further.
+            if st.events.len() > self.opts.max_events {
+                return Err(too_many_events(self.opts.max_events));
+            }
             if st.pc >= code.len() {
                 done.push(FinishedPath { events: st.events, regs: st.regs });
                 if done.len() > self.opts.max_traces {
@@ -336,8 +341,13 @@ impl<'a> Ctx<'a> {
                     st.pc = labels[&label];
                     work.push(st);
                 }
-                Step::Continue(children) => work.extend(children),
+                Step::Continue(children) => {
+                    // Each child is a copy of the path so far (events and registers).
+                    children.iter().for_each(charge_copy);
+                    work.extend(children)
+                }
                 Step::Fork(children) => {
+                    children.iter().for_each(charge_copy);
                     // Re-run the same instruction with the read made concrete.
                     for mut c in children {
                         if let Some(v) = c.visits.get_mut(&c.pc) {
@@ -766,12 +776,16 @@ impl<'a> Ctx<'a> {
             value_srcs.push(key.clone());
         }
         deps.extend(st.ctrl.iter().copied());
+        // Dependencies grow with the path (control dependencies accumulate), so
+        // a long unrolled loop is quadratic here: charge them (issue 11).
+        crate::budget::charge(96 + 16 * deps.len() as u64 + ins.text.len() as u64);
         st.events.push(DraftEvent { kind: DraftKind::Mem { key, access }, value_srcs, text: ins.text.clone(), line: ins.span.line, deps });
         st.events.len() - 1
     }
 
     fn push_other(&self, st: &mut PathState, kind: EventKind, ins: &ast::Instr) {
         let deps = st.ctrl.clone();
+        crate::budget::charge(96 + 16 * deps.len() as u64 + ins.text.len() as u64);
         st.events.push(DraftEvent { kind: DraftKind::Other(kind), value_srcs: Vec::new(), text: ins.text.clone(), line: ins.span.line, deps });
     }
 
@@ -831,6 +845,9 @@ impl<'a> Ctx<'a> {
                 let mut evs: Vec<EventId> = Vec::new();
                 let mut deps = Vec::new();
                 for (i, d) in p.events.into_iter().enumerate() {
+                    // Each trace lists its own dependency pairs: quadratic in a long
+                    // unrolled loop, times the number of paths (issue 11).
+                    crate::budget::charge(64 + 24 * d.deps.len() as u64);
                     let key = (evs.last().copied(), format!("{:?}|{:?}|{:?}", d.kind, d.deps, d.text));
                     if let Some(&id) = shared.get(&key) {
                         events[id].paths.push(tid);
@@ -861,6 +878,9 @@ impl<'a> Ctx<'a> {
                         }
                     }
                     events.push(Event { id, thread: Some(t), trace: Some(tid), paths: vec![tid], po: i, init_loc: None, kind, text: d.text, line: d.line });
+                    if events.len() > self.opts.max_events {
+                        return Err(too_many_events(self.opts.max_events));
+                    }
                     evs.push(id);
                 }
                 let mut regs = BTreeMap::new();
@@ -942,6 +962,16 @@ enum Step {
     Fork(Vec<PathState>),
     /// Continue with these states, which already executed the instruction.
     Continue(Vec<PathState>),
+}
+
+/// Charge the memory budget for a copy of a path: its events with their
+/// dependency sets, which grow along the path.
+fn charge_copy(st: &PathState) {
+    crate::budget::charge(256 + st.events.iter().map(|e| 96 + 16 * e.deps.len() as u64).sum::<u64>());
+}
+
+fn too_many_events(max: usize) -> Error {
+    Error::limit(format!("the test has more than {} events over all paths (--max-events {})", max, max))
 }
 
 fn unreachable_key() -> LocKey {

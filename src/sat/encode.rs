@@ -107,6 +107,7 @@ impl<'p> Encoding<'p> {
         ];
         for (name, step) in steps {
             let (t, c) = (std::time::Instant::now(), e.f.clauses);
+            crate::budget::phase(name);
             step(&mut e);
             if debug {
                 eprintln!("encode {:16} {:>9} clauses {:?}", name, e.f.clauses - c, t.elapsed());
