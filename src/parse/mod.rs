@@ -10,6 +10,7 @@ mod grammar;
 mod instr;
 mod mem;
 mod pest_err;
+mod regs;
 mod sync;
 mod text;
 
@@ -101,6 +102,10 @@ fn build(file: Pair<Rule>, src: &Src) -> Result<Litmus> {
         Some(p) => cb.condition(p)?,
         None => return Err(Error::internal("the parse tree has no condition")),
     };
+    let mut props = vec![&condition.prop];
+    props.extend(filter.as_ref());
+    regs::check_observed(&locations, &props, &init, &code)?;
+    let locations = locations.into_iter().map(|(o, _)| o).collect();
     Ok(Litmus {
         arch: parts.arch,
         name: parts.name,
