@@ -76,6 +76,9 @@ pub struct Outcome {
     /// Allowed final states (after `filter`), each with one witness execution.
     pub states: BTreeMap<State, Execution>,
     pub flags: Flags,
+    /// Some allowed execution exists, before `filter` removes states: when none
+    /// does and the unroll bound cut paths, the verdict would be vacuous.
+    pub any_execution: bool,
 }
 
 /// herd's verdict: `Ok` when the quantified condition holds over the allowed states.

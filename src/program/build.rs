@@ -41,6 +41,8 @@ struct NameInfo {
 
 struct Ctx<'a> {
     lit: &'a Litmus,
+    /// The first loop the unroll bound cut (see `Program::unroll_cut`).
+    unroll_cut: Option<(Span, String)>,
     opts: &'a BuildOptions,
     names: BTreeMap<String, NameInfo>,
     inits: BTreeMap<String, i64>,
@@ -234,7 +236,7 @@ impl<'a> Ctx<'a> {
             }
         }
         let placements = place_threads(lit);
-        Ok(Ctx { lit, opts, names, inits, placements, domains: HashMap::new() })
+        Ok(Ctx { lit, opts, names, inits, placements, domains: HashMap::new(), unroll_cut: None })
     }
 
     fn resolve_name(&mut self, name: &str) -> NameInfo {
@@ -324,6 +326,9 @@ impl<'a> Ctx<'a> {
             *visits += 1;
             if *visits > self.opts.unroll + 1 {
                 cut = true;
+                if self.unroll_cut.is_none() {
+                    self.unroll_cut = Some(loop_name(&code[st.pc], t));
+                }
                 continue;
             }
             let ins = &code[st.pc];
@@ -879,10 +884,12 @@ impl<'a> Ctx<'a> {
                 tids.push(tid);
             }
             if tids.is_empty() {
-                return Err(Error::limit(format!(
-                    "every path of thread P{} runs past the unroll bound ({}); raise --unroll",
-                    t, self.opts.unroll
-                )));
+                let mut e = Error::limit(format!("every path of thread P{} runs past the unroll bound ({}); raise --unroll", t, self.opts.unroll));
+                if let Some((span, what)) = &self.unroll_cut {
+                    e.message = format!("every path of thread P{} runs past the unroll bound ({}) in the loop at {}; raise --unroll", t, self.opts.unroll, what);
+                    e.span = Some(*span);
+                }
+                return Err(e);
             }
             threads.push(Thread { id: t, placement: self.placements[t], traces: tids });
         }
@@ -931,6 +938,7 @@ impl<'a> Ctx<'a> {
             filter: lit.filter.clone(),
             observables,
             flags: BuildFlags { unroll_bound_hit: unroll_hit, mixed_size },
+            unroll_cut: self.unroll_cut.clone(),
         })
     }
 }
@@ -942,6 +950,14 @@ enum Step {
     Fork(Vec<PathState>),
     /// Continue with these states, which already executed the instruction.
     Continue(Vec<PathState>),
+}
+
+/// How a message names the loop whose head is `ins`: its label, or its line.
+fn loop_name(ins: &ast::Instr, t: usize) -> (Span, String) {
+    match &ins.kind {
+        InstrKind::Label(l) => (ins.span, format!("`{}` (line {}, thread P{})", l, ins.span.line, t)),
+        _ => (ins.span, format!("line {} (`{}`, thread P{})", ins.span.line, ins.text, t)),
+    }
 }
 
 fn unreachable_key() -> LocKey {

@@ -299,6 +299,9 @@ pub struct Program {
     /// What a final state shows, in order.
     pub observables: Vec<Observable>,
     pub flags: BuildFlags,
+    /// Where the unroll bound first cut a path: the loop's first instruction
+    /// (its label when it has one) and how to name it in a message.
+    pub unroll_cut: Option<(crate::ast::Span, String)>,
 }
 
 impl Program {

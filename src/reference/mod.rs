@@ -164,6 +164,7 @@ pub fn check(p: &Program, opts: &ReferenceOptions) -> Result<Outcome> {
             }
         }
     }
+    out.any_execution = !out.states.is_empty();
     apply_filter(p, &mut out.states);
     out.flags = Flags { data_race, deadlock, unroll_bound_hit: p.flags.unroll_bound_hit, mixed_size: p.flags.mixed_size };
     Ok(out)

@@ -62,6 +62,7 @@ pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
         }
         enc.f.clause(&clause);
     }
+    out.any_execution = !out.states.is_empty();
     apply_filter(p, &mut out.states);
     out.flags = Flags {
         data_race: has_race(&mut enc, &acts),
