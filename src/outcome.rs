@@ -49,7 +49,10 @@ fn observe(p: &Program, x: &Execution, o: &Observable) -> i64 {
             let Some(&tr) = x.traces.get(*thread) else { return 0 };
             match p.traces[tr].regs.get(reg) {
                 Some(RegValue::Const(c)) => *c,
-                Some(RegValue::ReadOf(r)) => x.rf.get(r).and_then(|&w| x.value_written(p, w)).unwrap_or(0),
+                Some(RegValue::ReadOf(r)) => {
+                    let raw = x.rf.get(r).and_then(|&w| x.value_written(p, w)).unwrap_or(0);
+                    p.events[*r].access().map_or(raw, |a| a.loaded(raw))
+                }
                 None => 0,
             }
         }

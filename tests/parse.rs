@@ -534,6 +534,7 @@ fn arithmetic_and_branches() {
             op: AluOp::Mov,
             dst,
             srcs,
+            ..
         } => assert_eq!(
             (dst.as_str(), srcs),
             ("%rd1", vec![Operand::Sym("x".into())])

@@ -5,6 +5,7 @@
 //! tree: header, init block, thread headers, instruction rows (decoded per
 //! thread in `instr`, `mem`, `sync`), and `cond` for locations, filter and condition.
 
+mod alu;
 mod cond;
 mod grammar;
 mod instr;

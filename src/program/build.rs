@@ -7,9 +7,10 @@
 //! all writes of the program, so only values some write can produce appear
 //! (no value out of thin air can even be guessed).
 
+use super::arith::{self, NoValue};
 use super::value::{address_number, Val, V};
 use super::*;
-use crate::ast::{self, AddrBase, AluOp, AtomOp, BarrierCount, BarrierOp, BranchCond, Cmp, InitItem, InstrKind, Litmus, Operand, Sem, Span};
+use crate::ast::{self, AddrBase, AluOp, AtomOp, BarrierCount, BarrierOp, BranchCond, Cmp, InitItem, InstrKind, IntTy, Litmus, Operand, Sem, Span};
 use crate::error::{Error, Result};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -370,12 +371,14 @@ impl<'a> Ctx<'a> {
         };
         for d in self.domain(&key).into_iter().filter(|d| !excluded.contains(d)) {
             let mut c = st.clone();
+            let mut loaded = d;
             if let DraftKind::Mem { access, .. } = &mut c.events[i].kind {
                 access.read_value = Some(d);
+                loaded = access.loaded(d);
             }
             for val in c.regs.values_mut() {
                 if val.v == V::Free(i) {
-                    val.v = V::Const(d);
+                    val.v = V::Const(loaded);
                 }
             }
             children.push(c);
@@ -387,7 +390,7 @@ impl<'a> Ctx<'a> {
     /// `==`/`!=`: the two paths (comparison true, false), each assuming what the
     /// read returns, without enumerating its values. The read joins the control
     /// dependencies of both paths.
-    fn fork_compare(&self, st: &PathState, cmp: Cmp, a: &Operand, b: &Operand) -> Option<(PathState, PathState)> {
+    fn fork_compare(&self, st: &PathState, cmp: Cmp, a: &Operand, b: &Operand, ty: Option<IntTy>) -> Option<(PathState, PathState)> {
         if !matches!(cmp, Cmp::Eq | Cmp::Ne) {
             return None;
         }
@@ -397,6 +400,13 @@ impl<'a> Ctx<'a> {
             (V::Const(c), V::Free(i)) => (*i, *c, va.deps.clone()),
             _ => return None,
         };
+        // The shortcut assumes the read returns exactly `konst`: only sound when
+        // neither the load's nor the comparison's type changes any value here.
+        let DraftKind::Mem { key, access } = &st.events[read].kind else { return None };
+        let same = |v: i64| access.loaded(v) == v && arith::convert(ty, v) == v;
+        if !same(konst) || !self.domain(key).into_iter().all(same) {
+            return None;
+        }
         let mut eq = st.clone();
         let mut ne = st.clone();
         for c in [&mut eq, &mut ne] {
@@ -454,20 +464,23 @@ impl<'a> Ctx<'a> {
         }
         // Both operands made concrete: the comparison and its dependencies.
         macro_rules! compared {
-            ($cmp:expr, $a:expr, $b:expr) => {{
+            ($cmp:expr, $a:expr, $b:expr, $ty:expr) => {{
                 let (x, mut d) = conc!($a);
                 let (y, d2) = conc!($b);
                 d.extend(d2);
-                (compare($cmp, x, y), d)
+                (arith::compare($cmp, x, y, $ty), d)
             }};
         }
         match &ins.kind {
             InstrKind::Label(_) | InstrKind::Nop => Ok(Step::Next),
-            InstrKind::Alu { op, dst, srcs } => {
+            InstrKind::Alu { op, dst, srcs, ty, src_ty } => {
                 if *op == AluOp::Mov && srcs.len() == 1 {
                     let v = self.operand(st, &srcs[0]);
-                    st.regs.insert(dst.clone(), v);
-                    return Ok(Step::Next);
+                    // A copy that cannot change the value keeps a read symbolic.
+                    if self.keeps(st, &v, *ty) && (src_ty == ty || src_ty.is_none()) {
+                        st.regs.insert(dst.clone(), v);
+                        return Ok(Step::Next);
+                    }
                 }
                 // Address arithmetic: address + constant stays an address.
                 if matches!(op, AluOp::Add | AluOp::Sub) && srcs.len() == 2 {
@@ -488,15 +501,19 @@ impl<'a> Ctx<'a> {
                     vals.push(c);
                     deps.extend(d);
                 }
-                let r = alu(*op, &vals).ok_or_else(|| {
-                    let why = if vals.get(1) == Some(&0) { "divides by zero" } else { "overflows 64 bits" };
-                    Error::input(format!("`{}` {} on some path", ins.text, why), ins.span)
+                let r = arith::alu(*op, &vals, *ty, *src_ty).map_err(|e| {
+                    let why = match e {
+                        NoValue::DivByZero => "divides by zero on some path, whose result the ISA leaves unspecified",
+                        NoValue::Overflow => "overflows 64 bits on some path",
+                        NoValue::Arity => "has the wrong number of operands",
+                    };
+                    Error::input(format!("`{}` {}", ins.text, why), ins.span)
                 })?;
                 st.regs.insert(dst.clone(), Val { v: V::Const(r), deps });
                 Ok(Step::Next)
             }
-            InstrKind::Setp { cmp, dst, a, b } => {
-                if let Some((yes, no)) = self.fork_compare(st, *cmp, a, b) {
+            InstrKind::Setp { cmp, dst, a, b, ty } => {
+                if let Some((yes, no)) = self.fork_compare(st, *cmp, a, b, *ty) {
                     let mut out = Vec::new();
                     for (mut c, v) in [(yes, 1), (no, 0)] {
                         let deps = c.ctrl.clone();
@@ -506,13 +523,18 @@ impl<'a> Ctx<'a> {
                     }
                     return Ok(Step::Continue(out));
                 }
-                let (c, d) = compared!(*cmp, a, b);
+                let (c, d) = compared!(*cmp, a, b, *ty);
                 st.regs.insert(dst.clone(), Val { v: V::Const(c as i64), deps: d });
                 Ok(Step::Next)
             }
-            InstrKind::Selp { dst, a, b, pred } => {
+            InstrKind::Selp { dst, a, b, pred, ty } => {
                 let (p, pd) = conc!(pred);
-                let mut v = if p != 0 { self.operand(st, a) } else { self.operand(st, b) };
+                let chosen = if p != 0 { a } else { b };
+                let mut v = self.operand(st, chosen);
+                if !self.keeps(st, &v, *ty) {
+                    let (c, d) = conc!(chosen);
+                    v = Val { v: V::Const(arith::convert(*ty, c)), deps: d };
+                }
                 v.deps.extend(pd);
                 st.regs.insert(dst.clone(), v);
                 Ok(Step::Next)
@@ -526,7 +548,7 @@ impl<'a> Ctx<'a> {
                         (p != 0) != *negated
                     }
                     BranchCond::Compare { cmp, a, b } => {
-                        if let Some((yes, no)) = self.fork_compare(st, *cmp, a, b) {
+                        if let Some((yes, no)) = self.fork_compare(st, *cmp, a, b, None) {
                             // Keep the read symbolic: one path per outcome.
                             let mut out = Vec::new();
                             for (mut c, taken) in [(yes, true), (no, false)] {
@@ -539,26 +561,30 @@ impl<'a> Ctx<'a> {
                             }
                             return Ok(Step::Continue(out));
                         }
-                        let (c, d) = compared!(*cmp, a, b);
+                        let (c, d) = compared!(*cmp, a, b, None);
                         st.ctrl.extend(d);
                         c
                     }
                 };
                 Ok(if taken { Step::Jump(target.clone()) } else { Step::Next })
             }
-            InstrKind::Load { sem, scope, proxy, dst, addr, size, shared } => {
+            InstrKind::Load { sem, scope, proxy, dst, addr, size, ty, shared, private } => {
                 let (key, vaddr, adeps) = match self.address(st, t, addr, *shared, ins)? {
                     Ok(x) => x,
                     Err(i) => return Ok(self.fork_read(st, i)),
                 };
+                let _ = private;
                 let (msem, mscope) = normalize(*sem, *scope, Scope::Sys);
-                let access = Access { reads: true, ..Access::new(vaddr, *proxy, *size, msem, mscope) };
+                let access = Access { reads: true, conv: *ty, ..Access::new(vaddr, *proxy, *size, msem, mscope) };
                 let idx = self.push_mem(st, key, access, adeps, ins);
                 st.regs.insert(dst.clone(), Val::free(idx));
                 Ok(Step::Next)
             }
-            InstrKind::Store { sem, scope, proxy, addr, src, size, shared } => {
+            InstrKind::Store { sem, scope, proxy, addr, src, size, ty, shared, private } => {
                 let (value, vdeps) = conc!(src);
+                let _ = private;
+                // A typed store writes the value truncated to its type (st.u8 of 300 is 44).
+                let value = arith::convert(*ty, value);
                 let (key, vaddr, mut deps) = match self.address(st, t, addr, *shared, ins)? {
                     Ok(x) => x,
                     Err(i) => return Ok(self.fork_read(st, i)),
@@ -569,8 +595,8 @@ impl<'a> Ctx<'a> {
                 self.push_mem(st, key, access, deps, ins);
                 Ok(Step::Next)
             }
-            InstrKind::Atomic { sem, scope, proxy, op, dst, addr, operands, size, shared } => {
-                self.atomic(t, st, ins, (*sem, *scope, *proxy, *op, *size, *shared), dst, addr, operands)
+            InstrKind::Atomic { sem, scope, proxy, op, dst, addr, operands, size, ty, shared } => {
+                self.atomic(t, st, ins, (*sem, *scope, *proxy, *op, *size, *shared, *ty), dst, addr, operands)
             }
             InstrKind::Fence { sem, scope } => {
                 self.push_other(st, EventKind::Fence { sem: *sem, scope: *scope }, ins);
@@ -642,12 +668,12 @@ impl<'a> Ctx<'a> {
         t: usize,
         st: &mut PathState,
         ins: &ast::Instr,
-        q: (Sem, Option<Scope>, Proxy, AtomOp, u8, bool),
+        q: (Sem, Option<Scope>, Proxy, AtomOp, u8, bool, Option<IntTy>),
         dst: &Option<String>,
         addr: &ast::Addr,
         operands: &[Operand],
     ) -> Result<Step> {
-        let (sem, scope, proxy, op, size, shared) = q;
+        let (sem, scope, proxy, op, size, shared, ty) = q;
         let mut vals = Vec::new();
         let mut deps = BTreeSet::new();
         for o in operands {
@@ -671,59 +697,88 @@ impl<'a> Ctx<'a> {
         // exch writes its operand whatever it reads: the read can stay symbolic.
         if op == AtomOp::Exch {
             let value = *vals.first().ok_or_else(|| Error::input("exch needs a value operand", ins.span))?;
-            let access = mk_rmw(vaddr, proxy, size, msem, mscope, is_red, Some(value));
+            let mut access = mk_rmw(vaddr, proxy, size, msem, mscope, is_red, Some(arith::convert(ty, value)));
+            access.conv = ty;
             let idx = self.push_mem(st, key, access, deps, ins);
             if let Some(d) = dst {
                 st.regs.insert(d.clone(), Val::free(idx));
             }
             return Ok(Step::Next);
         }
-        if rmw_result(op, 0, &vals).is_none() {
+        if arith::rmw(op, 0, &vals, ty).is_none() {
             return Err(Error::input(format!("`{}`: wrong number of operands for atom.{:?}", ins.text, op).to_lowercase(), ins.span));
         }
         // cas writes a constant when it succeeds and nothing when it fails: two
         // paths, one assuming the read returns the compared value, one that it does not.
         if op == AtomOp::Cas {
-            let (cmp, new) = (vals[0], vals[1]);
-            let domain = self.domain(&key);
-            let mut children = Vec::new();
-            for success in [true, false] {
-                if (success && !domain.contains(&cmp)) || (!success && domain.iter().all(|&v| v == cmp)) {
-                    continue;
-                }
-                let mut c = st.clone();
-                let mut access = mk_rmw(vaddr.clone(), proxy, size, msem, mscope, is_red, success.then_some(new));
-                if success {
-                    access.read_value = Some(cmp);
-                } else {
-                    access.read_not = vec![cmp];
-                }
-                let idx = self.push_mem(&mut c, key.clone(), access, deps.clone(), ins);
-                if let Some(d) = dst {
-                    let v = if success {
-                        let mut v = Val::konst(cmp);
-                        v.deps.insert(idx);
-                        v
-                    } else {
-                        Val::free(idx)
-                    };
-                    c.regs.insert(d.clone(), v);
-                }
-                c.pc += 1;
-                children.push(c);
-            }
-            return Ok(Step::Continue(children));
+            return Ok(self.cas(st, ins, mk_rmw(vaddr, proxy, size, msem, mscope, is_red, None), key, (vals[0], vals[1], ty), deps, dst));
         }
         // The other operations write a function of the value read: one event whose
         // written value the engines compute from reads-from.
         // `Some(0)`: it writes; the value itself comes from `rmw`.
         let mut access = mk_rmw(vaddr, proxy, size, msem, mscope, is_red, Some(0));
-        access.rmw = Some(Rmw { op, operands: vals });
+        access.rmw = Some(Rmw { op, operands: vals, ty });
+        access.conv = ty;
         let idx = self.push_mem(st, key, access, deps, ins);
         if let Some(d) = dst {
             st.regs.insert(d.clone(), Val::free(idx));
         }
         Ok(Step::Next)
+    }
+
+    /// `atom.cas`: it writes only when it succeeds. One path per stored value
+    /// that equals `cmp` at the operation's type (reading it, writing `new`),
+    /// and one path reading any other value and writing nothing.
+    #[allow(clippy::too_many_arguments)]
+    fn cas(&self, st: &PathState, ins: &ast::Instr, base: Access, key: LocKey, q: (i64, i64, Option<IntTy>), deps: BTreeSet<usize>, dst: &Option<String>) -> Step {
+        let (cmp, new, ty) = q;
+        let base = Access { conv: ty, ..base };
+        let domain = self.domain(&key);
+        let matching: Vec<i64> = domain.iter().copied().filter(|&v| arith::compare(Cmp::Eq, v, cmp, ty)).collect();
+        let mut children = Vec::new();
+        let mut outcomes: Vec<Option<i64>> = matching.iter().map(|&v| Some(v)).collect();
+        if domain.len() > matching.len() {
+            outcomes.push(None);
+        }
+        for read in outcomes {
+            let mut c = st.clone();
+            let mut access = base.clone();
+            match read {
+                Some(v) => {
+                    access.writes = true;
+                    access.write_value = arith::convert(ty, new);
+                    access.read_value = Some(v);
+                }
+                None => access.read_not = matching.clone(),
+            }
+            let idx = self.push_mem(&mut c, key.clone(), access.clone(), deps.clone(), ins);
+            if let Some(d) = dst {
+                let v = match read {
+                    Some(v) => Val { v: V::Const(access.loaded(v)), deps: BTreeSet::from([idx]) },
+                    None => Val::free(idx),
+                };
+                c.regs.insert(d.clone(), v);
+            }
+            c.pc += 1;
+            children.push(c);
+        }
+        Step::Continue(children)
+    }
+
+    /// Converting `v` to `ty` cannot change it on this path (so a read can stay symbolic).
+    fn keeps(&self, st: &PathState, v: &Val, ty: Option<IntTy>) -> bool {
+        let Some(ty) = ty else { return true };
+        match &v.v {
+            V::Addr(..) => true,
+            V::Const(c) => arith::convert(Some(ty), *c) == *c,
+            V::Free(i) => match &st.events[*i].kind {
+                DraftKind::Mem { key, access } => access.conv == Some(ty) || self.domain(key).into_iter().all(|d| {
+                    let l = access.loaded(d);
+                    arith::convert(Some(ty), l) == l
+                }),
+                DraftKind::Other(_) => false,
+            },
+        }
     }
 
     /// Resolve an address operand to a location key and virtual address.
@@ -967,71 +1022,6 @@ fn unreachable_key() -> LocKey {
 /// An atomic access that reads, and writes `new` when it is `Some`.
 fn mk_rmw(vaddr: String, proxy: Proxy, size: u8, sem: MemSem, scope: Scope, is_red: bool, new: Option<i64>) -> Access {
     Access { reads: true, writes: new.is_some(), atomic: true, is_red, write_value: new.unwrap_or(0), ..Access::new(vaddr, proxy, size, sem, scope) }
-}
-
-/// The value an atomic operation writes after reading `old`; `None` when it does
-/// not write (a failing cas). Outer `None`: wrong operand count.
-pub(crate) fn rmw_result(op: AtomOp, old: i64, vals: &[i64]) -> Option<Option<i64>> {
-    let b = vals.first().copied();
-    Some(match op {
-        AtomOp::Add => Some(old.wrapping_add(b?)),
-        // inc/dec without a bound (as in the ISA's atomicity example) do not wrap.
-        AtomOp::Inc => Some(match b {
-            Some(b) if old >= b => 0,
-            _ => old.wrapping_add(1),
-        }),
-        AtomOp::Dec => Some(match b {
-            Some(b) if old == 0 || old > b => b,
-            _ => old.wrapping_sub(1),
-        }),
-        AtomOp::Exch => Some(b?),
-        AtomOp::Cas => {
-            let (cmp, new) = (b?, *vals.get(1)?);
-            if old == cmp {
-                Some(new)
-            } else {
-                None
-            }
-        }
-        AtomOp::And => Some(old & b?),
-        AtomOp::Or => Some(old | b?),
-        AtomOp::Xor => Some(old ^ b?),
-        AtomOp::Min => Some(old.min(b?)),
-        AtomOp::Max => Some(old.max(b?)),
-    })
-}
-
-fn alu(op: AluOp, v: &[i64]) -> Option<i64> {
-    let a = *v.first()?;
-    let b = v.get(1).copied();
-    Some(match op {
-        AluOp::Mov => a,
-        AluOp::Not => !a,
-        AluOp::Neg => a.wrapping_neg(),
-        AluOp::Add => a.wrapping_add(b?),
-        AluOp::Sub => a.wrapping_sub(b?),
-        AluOp::Mul => a.wrapping_mul(b?),
-        AluOp::Div => a.checked_div(b?)?,
-        AluOp::Rem => a.checked_rem(b?)?,
-        AluOp::And => a & b?,
-        AluOp::Or => a | b?,
-        AluOp::Xor => a ^ b?,
-        AluOp::Shl => a.wrapping_shl(b? as u32),
-        AluOp::Shr => a.wrapping_shr(b? as u32),
-        AluOp::Min => a.min(b?),
-        AluOp::Max => a.max(b?),
-    })
-}
-
-fn compare(c: Cmp, a: i64, b: i64) -> bool {
-    match c {
-        Cmp::Eq => a == b,
-        Cmp::Ne => a != b,
-        Cmp::Lt => a < b,
-        Cmp::Le => a <= b,
-        Cmp::Gt => a > b,
-        Cmp::Ge => a >= b,
-    }
 }
 
 /// `.volatile` and `.mmio` are relaxed at system scope (8.4.1, 8.4.2); a strong

@@ -4,6 +4,7 @@
 //! Both engines (`sat` and `reference`) start from a [`Program`]; nothing here
 //! knows about the model's relations.
 
+pub mod arith;
 pub mod build;
 pub mod value;
 
@@ -81,7 +82,14 @@ impl Access {
             read_not: Vec::new(),
             write_value: 0,
             rmw: None,
+            conv: None,
         }
+    }
+
+    /// The register value of a read that returns the stored value `raw`
+    /// (`ld.s8` of 255 is -1; untyped: unchanged).
+    pub fn loaded(&self, raw: i64) -> i64 {
+        arith::convert(self.conv, raw)
     }
 
     /// The trace's assumptions allow this read to return `v`.
@@ -132,6 +140,9 @@ pub struct Access {
     /// it reads (`atom.add`, `red.or`, ...): the read stays symbolic instead of
     /// forking one path per value.
     pub rmw: Option<Rmw>,
+    /// The type of a load or atom: how the value read becomes the register
+    /// value (see [`Access::loaded`]); `None` for the untyped corpus spelling.
+    pub conv: Option<crate::ast::IntTy>,
 }
 
 /// The operation of an atomic read-modify-write (9.7.13.5 `atom`, `red`).
@@ -139,12 +150,14 @@ pub struct Access {
 pub struct Rmw {
     pub op: crate::ast::AtomOp,
     pub operands: Vec<i64>,
+    /// The operation's type: it wraps and compares at this width.
+    pub ty: Option<crate::ast::IntTy>,
 }
 
 impl Rmw {
     /// The value written after reading `old`.
     pub fn apply(&self, old: i64) -> i64 {
-        build::rmw_result(self.op, old, &self.operands).flatten().unwrap_or(old)
+        arith::rmw(self.op, old, &self.operands, self.ty).flatten().unwrap_or(old)
     }
 }
 

@@ -924,8 +924,10 @@ impl<'p> Encoding<'p> {
                             // The read may lie on a prefix shared with other traces, where
                             // the register is later overwritten: the trace is a premise.
                             Some(crate::program::RegValue::ReadOf(r)) => {
+                                let read = p.events[*r].access();
                                 for &w in self.rf_cands.get(r).map(|v| v.as_slice()).unwrap_or(&[]) {
                                     for &(val, lit) in &self.wval[w] {
+                                        let val = read.map_or(val, |a| a.loaded(val));
                                         vals.push((val, vec![self.trace[t], get(&self.rf, w, *r), lit]));
                                     }
                                 }
