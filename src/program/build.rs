@@ -8,6 +8,7 @@
 //! (no value out of thin air can even be guessed).
 
 use super::arith::{self, NoValue};
+use super::private::PrivateMem;
 use super::value::{address_number, Val, V};
 use super::*;
 use crate::ast::{self, AddrBase, AluOp, AtomOp, BarrierCount, BarrierOp, BranchCond, Cmp, InitItem, InstrKind, IntTy, Litmus, Operand, Sem, Span};
@@ -44,6 +45,10 @@ struct Ctx<'a> {
     lit: &'a Litmus,
     /// The first loop the unroll bound cut (see `Program::unroll_cut`).
     unroll_cut: Option<(Span, String)>,
+    /// Variables accessed as `.local`/`.param` memory, and as shared or global
+    /// memory, with the first access: one variable cannot be both (D17).
+    private_roots: BTreeMap<String, Span>,
+    global_roots: BTreeMap<String, Span>,
     opts: &'a BuildOptions,
     names: BTreeMap<String, NameInfo>,
     inits: BTreeMap<String, i64>,
@@ -100,6 +105,8 @@ struct PathState {
     bar_gen: HashMap<(i64, Option<i64>), usize>,
     cluster_arrivals: usize,
     cluster_waits: usize,
+    /// This path's `.local`/`.param` bytes.
+    private: PrivateMem,
 }
 
 struct FinishedPath {
@@ -237,7 +244,7 @@ impl<'a> Ctx<'a> {
             }
         }
         let placements = place_threads(lit);
-        Ok(Ctx { lit, opts, names, inits, placements, domains: HashMap::new(), unroll_cut: None })
+        Ok(Ctx { lit, opts, names, inits, placements, domains: HashMap::new(), unroll_cut: None, private_roots: BTreeMap::new(), global_roots: BTreeMap::new() })
     }
 
     fn resolve_name(&mut self, name: &str) -> NameInfo {
@@ -303,6 +310,7 @@ impl<'a> Ctx<'a> {
             bar_gen: HashMap::new(),
             cluster_arrivals: 0,
             cluster_waits: 0,
+            private: PrivateMem::default(),
         };
         let mut work = vec![start];
         let mut done = Vec::new();
@@ -573,7 +581,15 @@ impl<'a> Ctx<'a> {
                     Ok(x) => x,
                     Err(i) => return Ok(self.fork_read(st, i)),
                 };
-                let _ = private;
+                self.space_of(&key.root, *private, ins)?;
+                if *private {
+                    let init = self.inits.get(&key.root).copied().unwrap_or(0);
+                    let (v, mut deps) = st.private.load(&key.root, key.offset, *size, init, *ty);
+                    deps.extend(adeps);
+                    deps.extend(st.ctrl.iter().copied());
+                    st.regs.insert(dst.clone(), Val { v: V::Const(v), deps });
+                    return Ok(Step::Next);
+                }
                 let (msem, mscope) = normalize(*sem, *scope, Scope::Sys);
                 let access = Access { reads: true, conv: *ty, ..Access::new(vaddr, *proxy, *size, msem, mscope) };
                 let idx = self.push_mem(st, key, access, adeps, ins);
@@ -582,7 +598,6 @@ impl<'a> Ctx<'a> {
             }
             InstrKind::Store { sem, scope, proxy, addr, src, size, ty, shared, private } => {
                 let (value, vdeps) = conc!(src);
-                let _ = private;
                 // A typed store writes the value truncated to its type (st.u8 of 300 is 44).
                 let value = arith::convert(*ty, value);
                 let (key, vaddr, mut deps) = match self.address(st, t, addr, *shared, ins)? {
@@ -590,6 +605,11 @@ impl<'a> Ctx<'a> {
                     Err(i) => return Ok(self.fork_read(st, i)),
                 };
                 deps.extend(vdeps);
+                self.space_of(&key.root, *private, ins)?;
+                if *private {
+                    st.private.store(&key.root, key.offset, *size, value, &deps);
+                    return Ok(Step::Next);
+                }
                 let (msem, mscope) = normalize(*sem, *scope, Scope::Sys);
                 let access = Access { writes: true, write_value: value, ..Access::new(vaddr, *proxy, *size, msem, mscope) };
                 self.push_mem(st, key, access, deps, ins);
@@ -765,6 +785,18 @@ impl<'a> Ctx<'a> {
         Step::Continue(children)
     }
 
+    /// Record that `root` is accessed as private (`.local`/`.param`) or shared
+    /// memory; a variable accessed both ways is refused (D17).
+    fn space_of(&mut self, root: &str, private: bool, ins: &ast::Instr) -> Result<()> {
+        let (mine, other) = if private { (&mut self.private_roots, &self.global_roots) } else { (&mut self.global_roots, &self.private_roots) };
+        if let Some(sp) = other.get(root) {
+            let (a, b) = if private { ("thread-private .local/.param", "global or shared") } else { ("global or shared", "thread-private .local/.param") };
+            return Err(Error::input(format!("`{}` is accessed here as {} memory but at line {} as {} memory", root, a, sp.line, b), ins.span));
+        }
+        mine.entry(root.to_string()).or_insert(ins.span);
+        Ok(())
+    }
+
     /// Converting `v` to `ty` cannot change it on this path (so a read can stay symbolic).
     fn keeps(&self, st: &PathState, v: &Val, ty: Option<IntTy>) -> bool {
         let Some(ty) = ty else { return true };
@@ -838,6 +870,19 @@ impl<'a> Ctx<'a> {
     fn cta_size(&self, t: usize) -> usize {
         let cta = self.placements[t].cta;
         self.placements.iter().filter(|p| p.cta == cta).count()
+    }
+
+    /// A condition cannot observe `.local`/`.param` memory: each thread has its own.
+    fn check_private_observed(&self, observables: &[Observable]) -> Result<()> {
+        for o in observables {
+            if let Observable::Loc(name) = o {
+                let root = self.names.get(name).map_or(name.as_str(), |i| i.root.as_str());
+                if let Some(sp) = self.private_roots.get(root) {
+                    return Err(Error::input(format!("`{}` is thread-private .local/.param memory, so the condition cannot observe it", name), *sp));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Number everything and produce the program.
@@ -975,6 +1020,7 @@ impl<'a> Ctx<'a> {
         }
         let observables = observables_of(lit);
         check_observables(lit, &loc_names)?;
+        self.check_private_observed(&observables)?;
         let proxy_fences = events.iter().filter(|e| matches!(e.kind, EventKind::ProxyFence { .. })).map(|e| e.id).collect();
         Ok(Program {
             proxy_fences,

@@ -6,6 +6,7 @@
 
 pub mod arith;
 pub mod build;
+pub mod private;
 pub mod value;
 
 use crate::ast::{FenceSem, Observable, Prop, Proxy, Quantifier, Scope};
