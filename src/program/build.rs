@@ -8,6 +8,7 @@
 //! (no value out of thin air can even be guessed).
 
 use super::arith::{self, NoValue};
+use super::cells::{self, Cells, Footprint};
 use super::private::PrivateMem;
 use super::value::{address_number, Val, V};
 use super::*;
@@ -49,6 +50,10 @@ struct Ctx<'a> {
     /// memory, with the first access: one variable cannot be both (D17).
     private_roots: BTreeMap<String, Span>,
     global_roots: BTreeMap<String, Span>,
+    /// The cells of mixed-size variables, the footprints accessed, and each cell's length (D18).
+    cells: Cells,
+    foot: BTreeSet<Footprint>,
+    cell_len: HashMap<LocKey, u8>,
     opts: &'a BuildOptions,
     names: BTreeMap<String, NameInfo>,
     inits: BTreeMap<String, i64>,
@@ -158,6 +163,27 @@ fn chain_bounds(paths: &[Vec<FinishedPath>]) -> HashMap<LocKey, usize> {
 /// Build the program of a parsed litmus test.
 pub fn build_program(lit: &Litmus, opts: &BuildOptions) -> Result<Program> {
     let mut ctx = Ctx::new(lit, opts)?;
+    // Cells come from the footprints the paths access, and the paths from the
+    // cells (a split load forks over its parts): repeat until every footprint
+    // splits the same way under the cells it was explored with (D18).
+    for _ in 0..8 {
+        ctx.foot.clear();
+        let (paths, unroll_hit) = ctx.explore_all()?;
+        let cells = Cells::new(&ctx.foot);
+        if ctx.foot.iter().all(|(r, c, o, n)| cells.split(r, *c, *o, *n) == ctx.cells.split(r, *c, *o, *n)) {
+            return ctx.assemble(paths, unroll_hit);
+        }
+        ctx.cells = cells;
+        ctx.domains.clear();
+    }
+    Err(Error::limit("the byte ranges the accesses touch keep changing with the values read (mixed-size addresses computed from loaded values)"))
+}
+
+impl Ctx<'_> {
+/// Every thread's paths, with the value domains of the locations at a fixpoint.
+fn explore_all(&mut self) -> Result<(Vec<Vec<FinishedPath>>, bool)> {
+    let ctx = self;
+    let lit = ctx.lit;
     let mut unroll_hit;
     let mut paths: Vec<Vec<FinishedPath>>;
     // Values each location may hold: a value read in an execution comes from a
@@ -186,7 +212,7 @@ pub fn build_program(lit: &Litmus, opts: &BuildOptions) -> Result<Program> {
                         let bound = bounds.get(key).copied().unwrap_or(0);
                         let this_round = if e.value_srcs.is_empty() { rounds == 0 } else { (1..=bound).contains(&rounds) };
                         if access.writes && this_round {
-                            let init = BTreeSet::from([ctx.inits.get(&key.root).copied().unwrap_or(0)]);
+                            let init = BTreeSet::from([ctx.key_init(key)]);
                             let d = ctx.domains.entry(key.clone()).or_insert_with(|| init.clone());
                             match &access.rmw {
                                 None => changed |= d.insert(access.write_value),
@@ -212,7 +238,8 @@ pub fn build_program(lit: &Litmus, opts: &BuildOptions) -> Result<Program> {
             ));
         }
     }
-    ctx.assemble(paths, unroll_hit)
+    Ok((paths, unroll_hit))
+}
 }
 
 impl<'a> Ctx<'a> {
@@ -244,7 +271,7 @@ impl<'a> Ctx<'a> {
             }
         }
         let placements = place_threads(lit);
-        Ok(Ctx { lit, opts, names, inits, placements, domains: HashMap::new(), unroll_cut: None, private_roots: BTreeMap::new(), global_roots: BTreeMap::new() })
+        Ok(Ctx { lit, opts, names, inits, placements, domains: HashMap::new(), unroll_cut: None, private_roots: BTreeMap::new(), global_roots: BTreeMap::new(), cells: Cells::default(), foot: BTreeSet::new(), cell_len: HashMap::new() })
     }
 
     fn resolve_name(&mut self, name: &str) -> NameInfo {
@@ -258,10 +285,31 @@ impl<'a> Ctx<'a> {
         info
     }
 
+    /// The initial value of a cell (see `cells::init_of`).
+    fn key_init(&self, key: &LocKey) -> i64 {
+        let init = self.inits.get(&key.root).copied().unwrap_or(0);
+        let len = self.cell_len.get(key).copied().unwrap_or(8);
+        cells::init_of(init, key.offset, len)
+    }
+
+    /// The cells an access of `size` bytes at `key` covers, recording its footprint.
+    fn mem_cells(&mut self, key: &LocKey, size: u8) -> Vec<(LocKey, i64, u8)> {
+        self.foot.insert((key.root.clone(), key.shared_cluster, key.offset, size));
+        let parts = self.cells.split(&key.root, key.shared_cluster, key.offset, size);
+        parts
+            .into_iter()
+            .map(|(off, len)| {
+                let k = LocKey { offset: off, ..key.clone() };
+                self.cell_len.insert(k.clone(), len);
+                (k, off - key.offset, len)
+            })
+            .collect()
+    }
+
     fn domain(&self, key: &LocKey) -> Vec<i64> {
         match self.domains.get(key) {
             Some(d) => d.iter().copied().collect(),
-            None => vec![self.inits.get(&key.root).copied().unwrap_or(0)],
+            None => vec![self.key_init(key)],
         }
     }
 
@@ -590,8 +638,12 @@ impl<'a> Ctx<'a> {
                     st.regs.insert(dst.clone(), Val { v: V::Const(v), deps });
                     return Ok(Step::Next);
                 }
+                let parts = self.mem_cells(&key, *size);
                 let (msem, mscope) = normalize(*sem, *scope, Scope::Sys);
                 let access = Access { reads: true, conv: *ty, ..Access::new(vaddr, *proxy, *size, msem, mscope) };
+                if parts.len() > 1 {
+                    return self.split_load(st, ins, parts, access, adeps, dst);
+                }
                 let idx = self.push_mem(st, key, access, adeps, ins);
                 st.regs.insert(dst.clone(), Val::free(idx));
                 Ok(Step::Next)
@@ -610,9 +662,16 @@ impl<'a> Ctx<'a> {
                     st.private.store(&key.root, key.offset, *size, value, &deps);
                     return Ok(Step::Next);
                 }
+                let parts = self.mem_cells(&key, *size);
                 let (msem, mscope) = normalize(*sem, *scope, Scope::Sys);
-                let access = Access { writes: true, write_value: value, ..Access::new(vaddr, *proxy, *size, msem, mscope) };
-                self.push_mem(st, key, access, deps, ins);
+                // A store over several cells writes each cell its own bytes (D18).
+                let whole = parts.len() == 1;
+                for (k, at, len) in parts {
+                    let v = if whole { value } else { cells::extract(value, at, len) };
+                    let va = cell_vaddr(&vaddr, k.offset);
+                    let access = Access { writes: true, write_value: v, start: -at, ..Access::new(va, *proxy, *size, msem, mscope) };
+                    self.push_mem(st, k, access, deps.clone(), ins);
+                }
                 Ok(Step::Next)
             }
             InstrKind::Atomic { sem, scope, proxy, op, dst, addr, operands, size, ty, shared } => {
@@ -710,6 +769,9 @@ impl<'a> Ctx<'a> {
             Err(i) => return Ok(self.fork_read(st, i)),
         };
         deps.extend(adeps);
+        if self.mem_cells(&key, size).len() > 1 {
+            return Err(Error::input("an atomic operation over bytes that differently-sized accesses also touch (mixed-size) is not supported", ins.span));
+        }
         // atom/red without .sem are .relaxed, without .scope are .gpu.
         let sem = if sem == Sem::Weak { Sem::Relaxed } else { sem };
         let (msem, mscope) = normalize(sem, scope, Scope::Gpu);
@@ -783,6 +845,43 @@ impl<'a> Ctx<'a> {
             children.push(c);
         }
         Step::Continue(children)
+    }
+
+    /// A load over several cells: one read per cell, then one path per
+    /// combination of the values the cells can hold, the register holding
+    /// their bytes composed little-endian and extended by the load's type.
+    fn split_load(&self, st: &mut PathState, ins: &ast::Instr, parts: Vec<(LocKey, i64, u8)>, access: Access, adeps: BTreeSet<usize>, dst: &str) -> Result<Step> {
+        let (ty, size) = (access.conv, access.size);
+        let mut idx = Vec::new();
+        for (k, at, _) in &parts {
+            let a = Access { conv: None, start: -at, vaddr: cell_vaddr(&access.vaddr, k.offset), ..access.clone() };
+            idx.push(self.push_mem(st, k.clone(), a, adeps.clone(), ins));
+        }
+        let mut combos: Vec<Vec<i64>> = vec![Vec::new()];
+        for (k, _, _) in &parts {
+            combos = combos.into_iter().flat_map(|c| self.domain(k).into_iter().map(move |v| [c.clone(), vec![v]].concat())).collect();
+            if combos.len() > 4096 {
+                return Err(Error::limit(format!("the mixed-size load `{}` can read more than 4096 combinations of byte values", ins.text)));
+            }
+        }
+        let deps: BTreeSet<usize> = idx.iter().copied().collect();
+        let read = IntTy { bits: 8 * size as u32, signed: ty.is_none_or(|t| t.signed) };
+        let mut children = Vec::new();
+        for combo in combos {
+            let mut c = st.clone();
+            let mut bytes = Vec::new();
+            for (j, &v) in combo.iter().enumerate() {
+                if let DraftKind::Mem { access, .. } = &mut c.events[idx[j]].kind {
+                    access.read_value = Some(v);
+                }
+                bytes.push((v, parts[j].1, parts[j].2));
+            }
+            let v = arith::convert(ty, arith::norm(read, cells::compose(&bytes)));
+            c.regs.insert(dst.to_string(), Val { v: V::Const(v), deps: deps.clone() });
+            c.pc += 1;
+            children.push(c);
+        }
+        Ok(Step::Continue(children))
     }
 
     /// Record that `root` is accessed as private (`.local`/`.param`) or shared
@@ -872,6 +971,22 @@ impl<'a> Ctx<'a> {
         self.placements.iter().filter(|p| p.cta == cta).count()
     }
 
+    /// Variables whose widest access at offset 0 spans several cells: a
+    /// condition sees their bytes composed (see `Program::loc_parts`).
+    fn loc_parts(&self, key_index: &HashMap<LocKey, usize>) -> BTreeMap<String, Vec<(LocId, u32, u32)>> {
+        let mut out = BTreeMap::new();
+        for (name, info) in &self.names {
+            let widest = self.foot.iter().filter(|(r, c, o, _)| *r == info.root && c.is_none() && *o == 0).map(|f| f.3).max();
+            let Some(w) = widest else { continue };
+            let parts = self.cells.split(&info.root, None, 0, w);
+            if parts.len() > 1 {
+                let ids = parts.iter().filter_map(|(off, len)| key_index.get(&LocKey { root: info.root.clone(), offset: *off, shared_cluster: None }).map(|&l| (l, *off as u32, *len as u32)));
+                out.insert(name.clone(), ids.collect());
+            }
+        }
+        out
+    }
+
     /// A condition cannot observe `.local`/`.param` memory: each thread has its own.
     fn check_private_observed(&self, observables: &[Observable]) -> Result<()> {
         for o in observables {
@@ -906,7 +1021,7 @@ impl<'a> Ctx<'a> {
         let key_index: HashMap<LocKey, usize> = keys.iter().cloned().enumerate().map(|(i, k)| (k, i)).collect();
         let mut locations: Vec<Location> = keys
             .iter()
-            .map(|k| Location { name: k.display(), init: self.inits.get(&k.root).copied().unwrap_or(0), sizes: Vec::new(), values: self.domain(k) })
+            .map(|k| Location { name: k.display(), init: self.key_init(k), sizes: Vec::new(), values: self.domain(k) })
             .collect();
         let mut events = Vec::new();
         let mut init_events = Vec::new();
@@ -1000,7 +1115,8 @@ impl<'a> Ctx<'a> {
                 self.opts.max_events
             )));
         }
-        let mixed_size = detect_mixed_size(&keys, &locations);
+        let mixed_size = detect_mixed_size(&self.foot);
+        let loc_parts = self.loc_parts(&key_index);
         let mut loc_names = BTreeMap::new();
         for (name, info) in &self.names {
             if let Some(&i) = key_index.get(&LocKey { root: info.root.clone(), offset: 0, shared_cluster: None }) {
@@ -1040,6 +1156,7 @@ impl<'a> Ctx<'a> {
             observables,
             flags: BuildFlags { unroll_bound_hit: unroll_hit, mixed_size },
             unroll_cut: self.unroll_cut.clone(),
+            loc_parts,
         })
     }
 }
@@ -1051,6 +1168,17 @@ enum Step {
     Fork(Vec<PathState>),
     /// Continue with these states, which already executed the instruction.
     Continue(Vec<PathState>),
+}
+
+/// The virtual address of a cell of an access through `vaddr` (`x`, `x+4`,
+/// `alias+2`): the same base name at the cell's offset.
+fn cell_vaddr(vaddr: &str, cell_off: i64) -> String {
+    let base = vaddr.split('+').next().unwrap_or(vaddr);
+    if cell_off == 0 {
+        base.to_string()
+    } else {
+        format!("{}+{}", base, cell_off)
+    }
 }
 
 /// How a message names the loop whose head is `ins`: its label, or its line.
@@ -1103,19 +1231,13 @@ fn place_threads(lit: &Litmus) -> Vec<Placement> {
         .collect()
 }
 
-fn detect_mixed_size(keys: &[LocKey], locs: &[Location]) -> bool {
-    for (i, a) in keys.iter().enumerate() {
-        if locs[i].sizes.len() > 1 {
-            return true;
-        }
-        let asz = locs[i].sizes.iter().copied().max().unwrap_or(4) as i64;
-        for (j, b) in keys.iter().enumerate() {
-            if i != j && a.root == b.root && a.shared_cluster == b.shared_cluster && a.offset < b.offset && b.offset < a.offset + asz {
-                return true;
-            }
-        }
-    }
-    false
+/// Two accesses of one variable overlap without covering the same bytes
+/// (8.7.2: a mixed-size race is possible, the axioms may not apply).
+fn detect_mixed_size(foot: &BTreeSet<Footprint>) -> bool {
+    let all: Vec<&Footprint> = foot.iter().collect();
+    all.iter().enumerate().any(|(i, a)| {
+        all[i + 1..].iter().any(|b| a.0 == b.0 && a.1 == b.1 && (a.2, a.3) != (b.2, b.3) && a.2 < b.2 + b.3 as i64 && b.2 < a.2 + a.3 as i64)
+    })
 }
 
 /// The observables of the final states: condition, filter and `locations`, in order of appearance.

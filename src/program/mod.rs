@@ -6,6 +6,7 @@
 
 pub mod arith;
 pub mod build;
+pub mod cells;
 pub mod private;
 pub mod value;
 
@@ -84,6 +85,7 @@ impl Access {
             write_value: 0,
             rmw: None,
             conv: None,
+            start: 0,
         }
     }
 
@@ -144,6 +146,11 @@ pub struct Access {
     /// The type of a load or atom: how the value read becomes the register
     /// value (see [`Access::loaded`]); `None` for the untyped corpus spelling.
     pub conv: Option<crate::ast::IntTy>,
+    /// Where the access's first byte lies relative to its location's first
+    /// byte: 0, or negative for the later cells of an access that covers
+    /// several (D18). Two accesses overlap completely only with equal `start`
+    /// and `size` (8.2.1).
+    pub start: i64,
 }
 
 /// The operation of an atomic read-modify-write (9.7.13.5 `atom`, `red`).
@@ -316,6 +323,18 @@ pub struct Program {
     /// Where the unroll bound first cut a path: the loop's first instruction
     /// (its label when it has one) and how to name it in a message.
     pub unroll_cut: Option<(crate::ast::Span, String)>,
+    /// Variables a condition sees as several cells (mixed-size, D18): the
+    /// cells' locations with their byte offset and length; their final values
+    /// compose little-endian into an unsigned value.
+    pub loc_parts: BTreeMap<String, Vec<(LocId, u32, u32)>>,
+}
+
+impl Program {
+    /// The value of `name` from the final value of each of its cells.
+    pub fn compose_parts(parts: &[(LocId, u32, u32)], value: &dyn Fn(LocId) -> i64) -> i64 {
+        let bytes: Vec<(i64, i64, u8)> = parts.iter().map(|&(l, at, len)| (value(l), at as i64, len as u8)).collect();
+        cells::compose(&bytes) as i64
+    }
 }
 
 impl Program {
