@@ -1089,7 +1089,7 @@ fn error_qualifiers_and_forms() {
         17,
         "unknown qualifier `.foo`",
     );
-    check_err(&single_thread(" ld.global.v4.u32 r1, x ;"), 4, 12, "vector");
+    check_err(&single_thread(" ld.global.v4.u32 r1, x ;"), 4, 19, "vector of 4 elements");
     check_err(
         &single_thread(" red.acquire.gpu.add x, 1 ;"),
         4,

@@ -44,6 +44,8 @@ pub(crate) enum RawKind {
     },
     /// `!%p` (bar.red predicate).
     Not(String),
+    /// `{%r1, %r2}`: the elements of a vector access.
+    Vector(Vec<RawOperand>),
 }
 
 #[derive(Clone, Debug)]
@@ -194,6 +196,20 @@ fn operand(pair: Pair<Rule>, src: &Src) -> Result<RawOperand> {
         Rule::number => RawKind::Imm(parse_int(p.as_str(), span)?),
         Rule::address => address(p, src)?,
         Rule::not_operand => RawKind::Not(p.as_str().trim_start_matches('!').trim().to_string()),
+        Rule::vector => {
+            let mut elems = Vec::new();
+            for e in p.into_inner().filter(|e| e.as_rule() == Rule::vector_elem) {
+                let espan = src.pair_span(&e);
+                let etext = e.as_str().to_string();
+                let kind = match e.into_inner().next() {
+                    Some(x) if x.as_rule() == Rule::number => RawKind::Imm(parse_int(x.as_str(), espan)?),
+                    Some(x) => RawKind::Name(x.as_str().to_string()),
+                    None => return Err(Error::internal("empty vector element in the parse tree")),
+                };
+                elems.push(RawOperand { kind, span: espan, text: etext });
+            }
+            RawKind::Vector(elems)
+        }
         _ => RawKind::Name(p.as_str().to_string()),
     };
     Ok(RawOperand { kind, span, text })
@@ -247,7 +263,7 @@ impl Names<'_> {
             RawKind::Imm(v) => Ok(Operand::Imm(*v)),
             RawKind::Name(n) if self.is_reg(n) => Ok(Operand::Reg(n.clone())),
             RawKind::Name(n) => Ok(Operand::Sym(n.clone())),
-            RawKind::Addr { .. } | RawKind::Not(_) => Err(Error::input(
+            RawKind::Addr { .. } | RawKind::Not(_) | RawKind::Vector(_) => Err(Error::input(
                 format!("expected a register or a number, found `{}`", op.text),
                 op.span,
             )),
@@ -259,7 +275,7 @@ impl Names<'_> {
         let (name, offset) = match &op.kind {
             RawKind::Name(n) => (n, 0),
             RawKind::Addr { base, offset } => (base, *offset),
-            RawKind::Imm(_) | RawKind::Not(_) => {
+            RawKind::Imm(_) | RawKind::Not(_) | RawKind::Vector(_) => {
                 return Err(Error::input(
                     format!(
                         "expected an address such as `x` or `[x]`, found `{}`",
@@ -298,6 +314,16 @@ fn label(op: &RawOperand) -> Result<String> {
             op.span,
         )),
     }
+}
+
+/// Decode one instruction into what it performs: one kind, or one per element
+/// of a `.v2`/`.v4` access (8.2.4).
+pub(crate) fn decode_all(raw: &RawInstr, names: &Names) -> Result<Vec<InstrKind>> {
+    let vector = raw.quals.iter().any(|q| matches!(q.text.as_str(), "v2" | "v4" | "v8"));
+    if vector && matches!(raw.opcode.as_str(), "ld" | "st") {
+        return mem::vector(raw, names);
+    }
+    Ok(vec![decode(raw, names)?])
 }
 
 /// Decode one instruction of a thread whose register names are `names`.

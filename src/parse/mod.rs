@@ -399,12 +399,11 @@ fn build_code(rows: Vec<Row>, threads: usize, init: &[InitItem]) -> Result<Vec<V
             regs: &regs,
             locs: &locs,
         };
-        code.push(
-            items
-                .into_iter()
-                .map(|i| decode_item(i, &names))
-                .collect::<Result<Vec<_>>>()?,
-        );
+        let mut instrs = Vec::new();
+        for i in items {
+            instrs.extend(decode_item(i, &names)?);
+        }
+        code.push(instrs);
     }
     Ok(code)
 }
@@ -441,20 +440,22 @@ fn thread_registers(
     regs
 }
 
-fn decode_item(item: Item, names: &Names) -> Result<Instr> {
+/// A label, or the instruction(s) an item performs (a vector access is one
+/// instruction per element, with the same source text).
+fn decode_item(item: Item, names: &Names) -> Result<Vec<Instr>> {
     match item {
-        Item::Label { name, span, text } => Ok(Instr {
+        Item::Label { name, span, text } => Ok(vec![Instr {
             kind: InstrKind::Label(name),
             span,
             text,
-        }),
-        Item::Instr(raw) => {
-            let kind = instr::decode(&raw, names)?;
-            Ok(Instr {
+        }]),
+        Item::Instr(raw) => Ok(instr::decode_all(&raw, names)?
+            .into_iter()
+            .map(|kind| Instr {
                 kind,
                 span: raw.span,
-                text: raw.text,
+                text: raw.text.clone(),
             })
-        }
+            .collect()),
     }
 }
