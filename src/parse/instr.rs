@@ -9,9 +9,9 @@
 //! instructions, and a location (its address) in every other case.
 //! Destination positions always hold registers.
 
+use super::alu::{self, alu_op};
 use super::grammar::Rule;
 use super::text::{parse_int, Src};
-use super::alu::{self, alu_op};
 use super::{mem, sync};
 use crate::ast::{Addr, AddrBase, BranchCond, Cmp, InstrKind, Operand, Span};
 use crate::error::{Error, Result};
@@ -135,10 +135,34 @@ impl RawInstr {
         // Real PTX qualifiers whose meaning the checker does not model: say so.
         let unmodelled = matches!(
             q.text.as_str(),
-            "sat" | "cc" | "ftz" | "approx" | "full" | "rn" | "rz" | "rm" | "rp" | "rni" | "rzi" | "rmi" | "rpi" | "relu" | "satfinite" | "shiftamt" | "clamp" | "wrap"
-        ) || q.text.contains('x') && alu::type_of(q.text.split('x').next().unwrap_or("")).is_some();
+            "sat"
+                | "cc"
+                | "ftz"
+                | "approx"
+                | "full"
+                | "rn"
+                | "rz"
+                | "rm"
+                | "rp"
+                | "rni"
+                | "rzi"
+                | "rmi"
+                | "rpi"
+                | "relu"
+                | "satfinite"
+                | "shiftamt"
+                | "clamp"
+                | "wrap"
+        ) || q.text.contains('x')
+            && alu::type_of(q.text.split('x').next().unwrap_or("")).is_some();
         if unmodelled {
-            return Error::input(format!("`.{}` on `{}` is not supported: its meaning is not modelled", q.text, self.opcode), q.span);
+            return Error::input(
+                format!(
+                    "`.{}` on `{}` is not supported: its meaning is not modelled",
+                    q.text, self.opcode
+                ),
+                q.span,
+            );
         }
         Error::input(
             format!("unknown qualifier `.{}` on `{}`", q.text, self.opcode),
@@ -202,11 +226,17 @@ fn operand(pair: Pair<Rule>, src: &Src) -> Result<RawOperand> {
                 let espan = src.pair_span(&e);
                 let etext = e.as_str().to_string();
                 let kind = match e.into_inner().next() {
-                    Some(x) if x.as_rule() == Rule::number => RawKind::Imm(parse_int(x.as_str(), espan)?),
+                    Some(x) if x.as_rule() == Rule::number => {
+                        RawKind::Imm(parse_int(x.as_str(), espan)?)
+                    }
                     Some(x) => RawKind::Name(x.as_str().to_string()),
                     None => return Err(Error::internal("empty vector element in the parse tree")),
                 };
-                elems.push(RawOperand { kind, span: espan, text: etext });
+                elems.push(RawOperand {
+                    kind,
+                    span: espan,
+                    text: etext,
+                });
             }
             RawKind::Vector(elems)
         }
@@ -319,7 +349,10 @@ fn label(op: &RawOperand) -> Result<String> {
 /// Decode one instruction into what it performs: one kind, or one per element
 /// of a `.v2`/`.v4` access (8.2.4).
 pub(crate) fn decode_all(raw: &RawInstr, names: &Names) -> Result<Vec<InstrKind>> {
-    let vector = raw.quals.iter().any(|q| matches!(q.text.as_str(), "v2" | "v4" | "v8"));
+    let vector = raw
+        .quals
+        .iter()
+        .any(|q| matches!(q.text.as_str(), "v2" | "v4" | "v8"));
     if vector && matches!(raw.opcode.as_str(), "ld" | "st") {
         return mem::vector(raw, names);
     }

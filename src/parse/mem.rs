@@ -29,7 +29,9 @@ struct MemQuals {
 impl MemQuals {
     /// Access size in bytes (4 for the untyped corpus spelling).
     fn size(&self) -> u8 {
-        self.ty.as_ref().map_or(4, |((t, _), _)| (t.bits / 8).max(1) as u8)
+        self.ty
+            .as_ref()
+            .map_or(4, |((t, _), _)| (t.bits / 8).max(1) as u8)
     }
     fn ty(&self) -> Option<IntTy> {
         self.ty.as_ref().map(|((t, _), _)| *t)
@@ -309,10 +311,22 @@ pub(crate) fn atomic(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
     }
     read_only(raw, &m)?;
     if let Some((Space::Private, q)) = &m.space {
-        return Err(Error::input(format!("`{}` cannot access `.{}` memory (atomic operations take .global or .shared)", raw.opcode, q.text), q.span));
+        return Err(Error::input(
+            format!(
+                "`{}` cannot access `.{}` memory (atomic operations take .global or .shared)",
+                raw.opcode, q.text
+            ),
+            q.span,
+        ));
     }
     if let Some(((_, true), q)) = &m.ty {
-        return Err(Error::input(format!("floating-point `{}.{}` is not supported: only integer arithmetic is modelled", raw.opcode, q.text), q.span));
+        return Err(Error::input(
+            format!(
+                "floating-point `{}.{}` is not supported: only integer arithmetic is modelled",
+                raw.opcode, q.text
+            ),
+            q.span,
+        ));
     }
     let scope = m.scope.as_ref().map(|(s, _)| *s);
     let addr = names.addr(a)?;
@@ -333,7 +347,13 @@ pub(crate) fn atomic(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
 /// `.const` memory is read-only (ISA 5.1.3): no store or atomic may name it.
 fn read_only(raw: &RawInstr, m: &MemQuals) -> Result<()> {
     match &m.space {
-        Some((Space::Const, q)) => Err(Error::input(format!("`{}` cannot write `.const` memory, which is read-only", raw.opcode), q.span)),
+        Some((Space::Const, q)) => Err(Error::input(
+            format!(
+                "`{}` cannot write `.const` memory, which is read-only",
+                raw.opcode
+            ),
+            q.span,
+        )),
         _ => Ok(()),
     }
 }
@@ -380,9 +400,22 @@ pub(crate) fn vector(raw: &RawInstr, names: &Names) -> Result<Vec<InstrKind>> {
         _ => None,
     }) {
         Some(x) => x,
-        None => return Err(Error::input("only .v2 and .v4 vector accesses are supported", raw.opcode_span)),
+        None => {
+            return Err(Error::input(
+                "only .v2 and .v4 vector accesses are supported",
+                raw.opcode_span,
+            ))
+        }
     };
-    let scalar = RawInstr { quals: raw.quals.iter().filter(|q| !std::ptr::eq(*q, vq)).cloned().collect(), ..raw.clone() };
+    let scalar = RawInstr {
+        quals: raw
+            .quals
+            .iter()
+            .filter(|q| !std::ptr::eq(*q, vq))
+            .cloned()
+            .collect(),
+        ..raw.clone()
+    };
     let load = raw.opcode == "ld";
     let vpos = if load { 0 } else { 1 };
     if raw.operands.len() != 2 {
@@ -392,15 +425,28 @@ pub(crate) fn vector(raw: &RawInstr, names: &Names) -> Result<Vec<InstrKind>> {
         RawKind::Vector(e) if e.len() == n => e.clone(),
         _ => {
             let o = &raw.operands[vpos];
-            return Err(Error::input(format!("`.v{}` needs a vector of {} elements such as {{%r1, %r2}}, found `{}`", n, n, o.text), o.span));
+            return Err(Error::input(
+                format!(
+                    "`.v{}` needs a vector of {} elements such as {{%r1, %r2}}, found `{}`",
+                    n, n, o.text
+                ),
+                o.span,
+            ));
         }
     };
     let mut out = Vec::new();
     for (i, e) in elems.into_iter().enumerate() {
         let mut ops: Vec<RawOperand> = scalar.operands.clone();
         ops[vpos] = e;
-        let one = RawInstr { operands: ops, ..scalar.clone() };
-        let k = if load { load_elem(&one, names, i)? } else { store_elem(&one, names, i)? };
+        let one = RawInstr {
+            operands: ops,
+            ..scalar.clone()
+        };
+        let k = if load {
+            load_elem(&one, names, i)?
+        } else {
+            store_elem(&one, names, i)?
+        };
         out.push(k);
     }
     Ok(out)
@@ -410,7 +456,10 @@ pub(crate) fn vector(raw: &RawInstr, names: &Names) -> Result<Vec<InstrKind>> {
 /// `i * size` bytes past the vector's address.
 fn load_elem(raw: &RawInstr, names: &Names, i: usize) -> Result<InstrKind> {
     let mut k = load(raw, names)?;
-    if let InstrKind::Load { sem, addr, size, .. } = &mut k {
+    if let InstrKind::Load {
+        sem, addr, size, ..
+    } = &mut k
+    {
         strong_vector(raw, *sem)?;
         addr.offset += i as i64 * *size as i64;
     }
@@ -419,7 +468,10 @@ fn load_elem(raw: &RawInstr, names: &Names, i: usize) -> Result<InstrKind> {
 
 fn store_elem(raw: &RawInstr, names: &Names, i: usize) -> Result<InstrKind> {
     let mut k = store(raw, names)?;
-    if let InstrKind::Store { sem, addr, size, .. } = &mut k {
+    if let InstrKind::Store {
+        sem, addr, size, ..
+    } = &mut k
+    {
         strong_vector(raw, *sem)?;
         addr.offset += i as i64 * *size as i64;
     }

@@ -12,7 +12,10 @@ fn known(t: usize, init: &[InitItem], code: &[Instr]) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     for i in init {
         match i {
-            InitItem::Register { thread, reg, .. } | InitItem::RegisterAddress { thread, reg, .. } if *thread == t => {
+            InitItem::Register { thread, reg, .. }
+            | InitItem::RegisterAddress { thread, reg, .. }
+                if *thread == t =>
+            {
                 out.insert(reg.clone());
             }
             _ => {}
@@ -29,8 +32,13 @@ pub(crate) fn written(k: &InstrKind) -> Vec<&String> {
     match k {
         InstrKind::Load { dst, .. } => vec![dst],
         InstrKind::Atomic { dst: Some(d), .. } => vec![d],
-        InstrKind::Alu { dst, .. } | InstrKind::Setp { dst, .. } | InstrKind::Selp { dst, .. } => vec![dst],
-        InstrKind::Barrier { red: Some((d, _, _)), .. } => vec![d],
+        InstrKind::Alu { dst, .. } | InstrKind::Setp { dst, .. } | InstrKind::Selp { dst, .. } => {
+            vec![dst]
+        }
+        InstrKind::Barrier {
+            red: Some((d, _, _)),
+            ..
+        } => vec![d],
         _ => Vec::new(),
     }
 }
@@ -58,11 +66,24 @@ fn nearest<'a>(reg: &str, known: &'a BTreeSet<String>) -> Option<&'a String> {
     if let Some(k) = known.iter().find(|k| k.trim_start_matches('%') == bare) {
         return Some(k);
     }
-    known.iter().map(|k| (distance(reg, k), k)).filter(|(d, _)| *d <= 2).min_by_key(|(d, _)| *d).map(|(_, k)| k)
+    known
+        .iter()
+        .map(|k| (distance(reg, k), k))
+        .filter(|(d, _)| *d <= 2)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, k)| k)
 }
 
-fn check_one(thread: usize, reg: &str, span: Span, init: &[InitItem], code: &[Vec<Instr>]) -> Result<()> {
-    let Some(tcode) = code.get(thread) else { return Ok(()) };
+fn check_one(
+    thread: usize,
+    reg: &str,
+    span: Span,
+    init: &[InitItem],
+    code: &[Vec<Instr>],
+) -> Result<()> {
+    let Some(tcode) = code.get(thread) else {
+        return Ok(());
+    };
     let known = known(thread, init, tcode);
     if known.contains(reg) {
         return Ok(());
@@ -71,7 +92,13 @@ fn check_one(thread: usize, reg: &str, span: Span, init: &[InitItem], code: &[Ve
         Some(k) => format!("; did you mean P{}:{}?", thread, k),
         None => String::new(),
     };
-    Err(Error::input(format!("register `{}` is never written by thread P{} nor initialised{}", reg, thread, hint), span))
+    Err(Error::input(
+        format!(
+            "register `{}` is never written by thread P{} nor initialised{}",
+            reg, thread, hint
+        ),
+        span,
+    ))
 }
 
 fn walk(p: &Prop, init: &[InitItem], code: &[Vec<Instr>]) -> Result<()> {

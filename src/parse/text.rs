@@ -183,8 +183,7 @@ pub(crate) fn parse_int(token: &str, span: Span) -> Result<i64> {
         (true, _) => i128::try_from(m).ok().and_then(|m| i64::try_from(-m).ok()),
         (false, Err(_)) => None,
     });
-    value
-        .ok_or_else(|| Error::input(format!("value `{}` does not fit in 64 bits", token), span))
+    value.ok_or_else(|| Error::input(format!("value `{}` does not fit in 64 bits", token), span))
 }
 
 /// `a`, `a or b`, `a, b or c`.
