@@ -12,7 +12,7 @@
 use super::alu::{self, alu_op};
 use super::grammar::Rule;
 use super::text::{parse_int, Src};
-use super::{mem, sync};
+use super::{mem, sync, vector};
 use crate::ast::{Addr, AddrBase, BranchCond, Cmp, InstrKind, Operand, Span};
 use crate::error::{Error, Result};
 use pest::iterators::Pair;
@@ -354,7 +354,7 @@ pub(crate) fn decode_all(raw: &RawInstr, names: &Names) -> Result<Vec<InstrKind>
         .iter()
         .any(|q| matches!(q.text.as_str(), "v2" | "v4" | "v8"));
     if vector && matches!(raw.opcode.as_str(), "ld" | "st") {
-        return mem::vector(raw, names);
+        return vector::vector(raw, names);
     }
     Ok(vec![decode(raw, names)?])
 }

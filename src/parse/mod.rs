@@ -14,6 +14,7 @@ mod pest_err;
 mod regs;
 mod sync;
 mod text;
+mod vector;
 
 use crate::ast::{Condition, InitItem, Instr, InstrKind, Litmus, Proxy, Span, ThreadHeader};
 use crate::error::{Error, Result};
