@@ -88,6 +88,7 @@ pub fn check_source(source: &str, opts: &CheckOptions) -> Result<TestResult> {
     let ast = crate::parse::parse_litmus(source)?;
     let program = build_program(&ast, &opts.build)?;
     let outcome = run_engine(&program, opts, crate::budget::deadline())?;
+    vacuous_unroll(&program, &outcome, opts.build.unroll)?;
     let summary = outcome.summary(&program);
     Ok(TestResult { program, outcome, summary, time: start.elapsed() })
 }
@@ -96,6 +97,19 @@ fn run_engine(p: &Program, opts: &CheckOptions, deadline: Option<Instant>) -> Re
     match opts.engine {
         Engine::Sat => crate::sat::check(p, &crate::sat::SolveOptions { deadline, max_states: opts.max_states, list: opts.list_states, self_check: opts.self_check }),
         Engine::Reference => crate::reference::check(p, &crate::reference::ReferenceOptions { max_candidates: opts.reference_max_candidates }),
+    }
+}
+
+/// When the unroll bound cut paths and no allowed execution is left, every
+/// execution ran past the bound: `Ok`/`No` would be vacuous, so it is a limit.
+fn vacuous_unroll(p: &Program, o: &Outcome, unroll: u32) -> Result<()> {
+    match &p.unroll_cut {
+        Some((span, what)) if !o.any_execution && p.flags.unroll_bound_hit => Err(Error {
+            kind: ErrorKind::Limit,
+            message: format!("every execution runs past the unroll bound ({}) in the loop at {}; raise --unroll", unroll, what),
+            span: Some(*span),
+        }),
+        _ => Ok(()),
     }
 }
 

@@ -49,11 +49,18 @@ fn observe(p: &Program, x: &Execution, o: &Observable) -> i64 {
             let Some(&tr) = x.traces.get(*thread) else { return 0 };
             match p.traces[tr].regs.get(reg) {
                 Some(RegValue::Const(c)) => *c,
-                Some(RegValue::ReadOf(r)) => x.rf.get(r).and_then(|&w| x.value_written(p, w)).unwrap_or(0),
+                Some(RegValue::ReadOf(r)) => {
+                    let raw = x.rf.get(r).and_then(|&w| x.value_written(p, w)).unwrap_or(0);
+                    p.events[*r].access().map_or(raw, |a| a.loaded(raw))
+                }
                 None => 0,
             }
         }
         Observable::Loc(name) => {
+            let fin = |l: LocId| x.finals.get(&l).and_then(|&w| x.value_written(p, w)).unwrap_or(p.locations[l].init);
+            if let Some(parts) = p.loc_parts.get(name) {
+                return Program::compose_parts(parts, &fin);
+            }
             let Some(&l) = p.loc_names.get(name) else { return 0 };
             x.finals.get(&l).and_then(|&w| x.value_written(p, w)).unwrap_or(p.locations[l].init)
         }
@@ -76,6 +83,9 @@ pub struct Outcome {
     /// Allowed final states (after `filter`), each with one witness execution.
     pub states: BTreeMap<State, Execution>,
     pub flags: Flags,
+    /// Some allowed execution exists, before `filter` removes states: when none
+    /// does and the unroll bound cut paths, the verdict would be vacuous.
+    pub any_execution: bool,
     /// Whether `states` lists every allowed final state (false when the listing
     /// stopped at `--states N`).
     pub complete: bool,
@@ -87,7 +97,7 @@ pub struct Outcome {
 
 impl Default for Outcome {
     fn default() -> Self {
-        Outcome { states: BTreeMap::new(), flags: Flags::default(), complete: true, reach: None }
+        Outcome { states: BTreeMap::new(), flags: Flags::default(), complete: true, reach: None, any_execution: false }
     }
 }
 

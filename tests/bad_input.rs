@@ -341,7 +341,7 @@ fn unroll_limit_names_the_flag() {
     // The infinite loop fails whatever the bound.
     let inf = run(&["check", "tests/bad-input/infinite-loop.litmus", "--unroll", "7"]);
     assert_eq!(inf.code, 3, "{}", inf.stderr);
-    assert!(inf.stderr.contains("unroll bound (7); raise --unroll"), "{}", inf.stderr);
+    assert!(inf.stderr.contains("unroll bound (7) in the loop at `L` (line 6, thread P0); raise --unroll"), "{}", inf.stderr);
     let _ = fs::remove_dir_all(&d);
 }
 

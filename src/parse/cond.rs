@@ -61,13 +61,17 @@ impl CondBuilder<'_, '_> {
     }
 
     /// `locations [x; P0:r0;]`.
-    pub fn locations(&self, pair: Pair<Rule>) -> Result<Vec<Observable>> {
+    /// Each observable comes with its span (for the register check).
+    pub fn locations(&self, pair: Pair<Rule>) -> Result<Vec<(Observable, crate::ast::Span)>> {
         let mut out = Vec::new();
         for item in pair.into_inner().filter(|p| p.as_rule() == Rule::loc_item) {
             for p in item.into_inner() {
                 match p.as_rule() {
-                    Rule::reg_ref => out.push(self.reg_ref(p)?.0),
-                    Rule::ident => out.push(Observable::Loc(p.as_str().to_string())),
+                    Rule::reg_ref => out.push(self.reg_ref(p)?),
+                    Rule::ident => {
+                        let span = self.src.pair_span(&p);
+                        out.push((Observable::Loc(p.as_str().to_string()), span))
+                    }
                     _ => {}
                 }
             }

@@ -5,13 +5,16 @@
 //! tree: header, init block, thread headers, instruction rows (decoded per
 //! thread in `instr`, `mem`, `sync`), and `cond` for locations, filter and condition.
 
+mod alu;
 mod cond;
 mod grammar;
 mod instr;
 mod mem;
 mod pest_err;
+mod regs;
 mod sync;
 mod text;
+mod vector;
 
 use crate::ast::{Condition, InitItem, Instr, InstrKind, Litmus, Proxy, Span, ThreadHeader};
 use crate::error::{Error, Result};
@@ -101,6 +104,10 @@ fn build(file: Pair<Rule>, src: &Src) -> Result<Litmus> {
         Some(p) => cb.condition(p)?,
         None => return Err(Error::internal("the parse tree has no condition")),
     };
+    let mut props = vec![&condition.prop];
+    props.extend(filter.as_ref());
+    regs::check_observed(&locations, &props, &init, &code)?;
+    let locations = locations.into_iter().map(|(o, _)| o).collect();
     Ok(Litmus {
         arch: parts.arch,
         name: parts.name,
@@ -393,12 +400,11 @@ fn build_code(rows: Vec<Row>, threads: usize, init: &[InitItem]) -> Result<Vec<V
             regs: &regs,
             locs: &locs,
         };
-        code.push(
-            items
-                .into_iter()
-                .map(|i| decode_item(i, &names))
-                .collect::<Result<Vec<_>>>()?,
-        );
+        let mut instrs = Vec::new();
+        for i in items {
+            instrs.extend(decode_item(i, &names)?);
+        }
+        code.push(instrs);
     }
     Ok(code)
 }
@@ -435,20 +441,22 @@ fn thread_registers(
     regs
 }
 
-fn decode_item(item: Item, names: &Names) -> Result<Instr> {
+/// A label, or the instruction(s) an item performs (a vector access is one
+/// instruction per element, with the same source text).
+fn decode_item(item: Item, names: &Names) -> Result<Vec<Instr>> {
     match item {
-        Item::Label { name, span, text } => Ok(Instr {
+        Item::Label { name, span, text } => Ok(vec![Instr {
             kind: InstrKind::Label(name),
             span,
             text,
-        }),
-        Item::Instr(raw) => {
-            let kind = instr::decode(&raw, names)?;
-            Ok(Instr {
+        }]),
+        Item::Instr(raw) => Ok(instr::decode_all(&raw, names)?
+            .into_iter()
+            .map(|kind| Instr {
                 kind,
                 span: raw.span,
-                text: raw.text,
+                text: raw.text.clone(),
             })
-        }
+            .collect()),
     }
 }

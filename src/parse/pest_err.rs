@@ -24,7 +24,7 @@ fn describe(rule: Rule) -> &'static str {
         label_def => "a label",
         instr | guard | mnemonic => "an instruction",
         guard_not => "`!`",
-        operand | address | not_operand => "an operand",
+        operand | address | not_operand | vector | vector_elem => "an operand",
         offset_sign => "`+` or `-`",
         cell_semi | semi => "`;`",
         locations | kw_locations => "`locations`",

@@ -97,6 +97,13 @@ pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
     if out.complete && (summary.positive > 0, summary.negative > 0) != (summary.some_positive, summary.some_negative) {
         return Err(Error::internal("self-check: the listed final states disagree with the verdict queries"));
     }
+    out.any_execution = positive.is_some() || negative.is_some();
+    if !out.any_execution && p.flags.unroll_bound_hit && p.filter.is_some() {
+        // The filter may have removed every execution: ask without it.
+        let with_filter = std::mem::replace(&mut s.base, acts.clone());
+        out.any_execution = s.find(&[])?.is_some();
+        s.base = with_filter;
+    }
     out.flags = Flags {
         data_race: has_race(&mut s.enc, &acts)?,
         deadlock: has_deadlock(&mut s.enc, opts.deadline)?,
