@@ -1,5 +1,5 @@
 //! The curated library (`litmus/`) and the public conformance corpus
-//! (`../shared/conformance/`) against their expected verdicts. Every test must
+//! (`tests/conformance/`) against their expected verdicts. Every test must
 //! parse and match; a test file without an expectation is a failure too.
 
 use ptx_litmus::check::{check_file, collect_files, CheckOptions};
@@ -57,6 +57,6 @@ fn curated_library_matches_expectations() {
 
 #[test]
 fn public_conformance_corpus_matches_expectations() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance");
     run_corpus(&root.join("expected.csv"), &root.join("litmus"));
 }

@@ -22,7 +22,7 @@ fn litmus_files(dir: &Path, out: &mut Vec<PathBuf>) {
 fn every_conformance_test_parses() {
     let root = Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/conformance/litmus"
+        "/tests/conformance/litmus"
     ));
     let mut files = Vec::new();
     litmus_files(root, &mut files);
@@ -1149,7 +1149,7 @@ fn error_qualifiers_and_forms() {
 fn never_panics_on_truncated_or_mutated_input() {
     let root = Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/conformance/litmus"
+        "/tests/conformance/litmus"
     ));
     let mut files = Vec::new();
     litmus_files(root, &mut files);
