@@ -217,6 +217,8 @@ fn address(pair: Pair<Rule>, src: &Src) -> Result<RawKind> {
 pub(crate) struct Names<'a> {
     pub regs: &'a HashSet<String>,
     pub locs: &'a HashSet<String>,
+    /// Registers the init block gives an address (`P0:r5 = &x;`).
+    pub addr_regs: &'a HashSet<String>,
 }
 
 /// `r12` or `p3`: the corpus register names.
@@ -230,6 +232,17 @@ impl Names<'_> {
         name.starts_with('%')
             || self.regs.contains(name)
             || (!self.locs.contains(name) && looks_like_register(name))
+    }
+
+    /// The second operand of Dat3M's `ld r0, 1` / `ld r0, r1`: an immediate,
+    /// or an unbracketed register that does not hold an address from the init
+    /// block (`ld r1, r5` after `P0:r5 = &x;` reads x).
+    pub fn is_assignment_source(&self, op: &RawOperand) -> bool {
+        match &op.kind {
+            RawKind::Imm(_) => true,
+            RawKind::Name(n) => self.is_reg(n) && !self.addr_regs.contains(n),
+            _ => false,
+        }
     }
 
     /// A value operand: immediate, register, or the address of a location.

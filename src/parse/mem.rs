@@ -2,7 +2,7 @@
 //! atom/red and suatom/sured. Qualifiers may come in any order.
 
 use super::instr::{dst, state_space, two_of, type_size, Names, Qual, RawInstr};
-use crate::ast::{AtomOp, InstrKind, Operand, Proxy, Scope, Sem};
+use crate::ast::{AluOp, AtomOp, InstrKind, Operand, Proxy, Scope, Sem};
 use crate::error::{Error, Result};
 
 /// `atom.sub` (corpus) has no AST operation: it becomes `add` of the negated value.
@@ -183,6 +183,8 @@ fn proxy_of(opcode: &str) -> Proxy {
 
 /// `ld`, `tld`, `suld`, `cold`/`ldc`: `dst, addr`. `ld.global.nc` reads
 /// through the texture path (ISA: non-coherent loads use the texture cache).
+/// Dat3M's `ld r0, 1` / `ld r0, r1` (an immediate, or a register that does
+/// not hold an address from the init block) is the assignment `r0 := 1`.
 pub(crate) fn load(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
     let m = mem_quals(raw, false)?;
     let (sem, scope) = ld_st_sem(raw, &m, true)?;
@@ -193,6 +195,11 @@ pub(crate) fn load(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
     };
     let size = m.size.as_ref().map_or(4, |(n, _)| *n);
     match raw.operands.as_slice() {
+        [d, a] if names.is_assignment_source(a) => Ok(InstrKind::Alu {
+            op: AluOp::Mov,
+            dst: dst(d)?,
+            srcs: vec![names.value(a)?],
+        }),
         [d, a] => Ok(InstrKind::Load {
             sem,
             scope,

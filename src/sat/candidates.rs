@@ -89,45 +89,39 @@ impl<'p> Candidates<'p> {
         }
     }
 
+    /// A literal true when the final values of `a` and `b` satisfy `holds`.
+    fn compare(&mut self, a: &Term, b: &Term, holds: fn(i64, i64) -> bool) -> B {
+        let p = self.enc.p;
+        let index = |o: &Observable| p.observables.iter().position(|x| x == o);
+        // Each side as its possible (value, literal) pairs; a constant is one sure pair.
+        let side = |t: &Term, me: &Self| -> Vec<(i64, B)> {
+            match t {
+                Term::Const(c) => vec![(*c, B::T)],
+                Term::Obs(o, _) => index(o).map(|i| me.enc.obs_val[i].clone()).unwrap_or_default(),
+            }
+        };
+        let (xs, ys) = (side(a, self), side(b, self));
+        let mut ands = Vec::new();
+        for &(x, lx) in &xs {
+            for &(y, ly) in &ys {
+                if holds(x, y) {
+                    ands.push(self.enc.f.and(&[lx, ly]));
+                }
+            }
+        }
+        self.enc.f.or(&ands)
+    }
+
     /// A literal equivalent to proposition `prop` over the final state.
     pub fn prop_literal(&mut self, prop: &Prop) -> B {
         self.exact_values();
-        let p = self.enc.p;
-        let index = |o: &Observable| p.observables.iter().position(|x| x == o);
         match prop {
             Prop::True => B::T,
             Prop::False => B::F,
-            Prop::Eq(a, b) | Prop::Ne(a, b) => {
-                let eq = match (a, b) {
-                    (Term::Const(x), Term::Const(y)) => {
-                        if x == y {
-                            B::T
-                        } else {
-                            B::F
-                        }
-                    }
-                    (Term::Obs(o, _), Term::Const(c)) | (Term::Const(c), Term::Obs(o, _)) => match index(o) {
-                        Some(i) => self.value_lit(i, *c),
-                        None => B::F,
-                    },
-                    (Term::Obs(o1, _), Term::Obs(o2, _)) => match (index(o1), index(o2)) {
-                        (Some(i), Some(j)) => {
-                            let pairs: Vec<(B, B)> = self.enc.obs_val[i]
-                                .iter()
-                                .filter_map(|&(v, l)| self.enc.obs_val[j].iter().find(|x| x.0 == v).map(|x| (l, x.1)))
-                                .collect();
-                            let ands: Vec<B> = pairs.into_iter().map(|(l1, l2)| self.enc.f.and(&[l1, l2])).collect();
-                            self.enc.f.or(&ands)
-                        }
-                        _ => B::F,
-                    },
-                };
-                if matches!(prop, Prop::Ne(..)) {
-                    !eq
-                } else {
-                    eq
-                }
-            }
+            Prop::Eq(a, b) => self.compare(a, b, |x, y| x == y),
+            Prop::Ne(a, b) => !self.compare(a, b, |x, y| x == y),
+            Prop::Lt(a, b) => self.compare(a, b, |x, y| x < y),
+            Prop::Le(a, b) => self.compare(a, b, |x, y| x <= y),
             Prop::Not(a) => !self.prop_literal(a),
             Prop::And(a, b) => {
                 let (x, y) = (self.prop_literal(a), self.prop_literal(b));
