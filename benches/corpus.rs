@@ -1,5 +1,5 @@
 //! Speed of the SAT engine: the whole public conformance corpus (sequential and
-//! in parallel) and single classic tests. Run with `cargo bench --bench corpus`.
+//! in parallel) and single classic tests. Run with `cargo bench --features bench --bench corpus`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use ptx_litmus::check::{check_file, check_source, collect_files, CheckOptions};

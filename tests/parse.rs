@@ -1007,13 +1007,10 @@ fn error_unterminated() {
 }
 
 #[test]
-fn error_missing_condition() {
-    check_err(
-        &format!("{} nop | nop ;\n", TWO),
-        5,
-        1,
-        "missing final condition",
-    );
+fn missing_condition_is_accepted() {
+    // Dat3M: a test without a condition lists its final states (no verdict).
+    let lit = parse_litmus(&format!("{} nop | nop ;\n", TWO)).unwrap();
+    assert!(!lit.condition.given);
 }
 
 #[test]

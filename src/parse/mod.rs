@@ -214,7 +214,10 @@ fn init_item(
         (Vec::new(), 0, String::new(), None, Proxy::Generic);
     let (mut address_of, mut copy) = (None, None);
     for q in p.into_inner() {
-        let inner = || q.clone().into_inner().as_str().trim().to_string();
+        let inner = || {
+            let mut it = q.clone().into_inner();
+            it.find(|x| x.as_rule() == Rule::ident).map_or_else(String::new, |x| x.as_str().to_string())
+        };
         match q.as_rule() {
             Rule::loc_address => address_of = Some(inner()),
             Rule::loc_copy => copy = Some((inner(), src.pair_span(&q))),
