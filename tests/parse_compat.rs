@@ -165,3 +165,16 @@ fn dat3m_barriers_instance_id_and_count() {
     assert_eq!(bars[1], (BarrierOp::Arrive, Operand::Imm(1), Some(Operand::Imm(0)), BarrierCount::Count(Operand::Imm(2))));
     assert_eq!(bars[2], (BarrierOp::Sync, Operand::Imm(2), None, BarrierCount::Arrivals));
 }
+
+#[test]
+fn did_you_mean_for_unknown_instructions_and_qualifiers() {
+    let e = err("PTX t\n{ x = 0; }\n P0 ;\n lod.weak r0, x ;\nexists (x == 1)\n");
+    assert_eq!(e.message, "unknown instruction `lod.weak` (did you mean `ld`?)");
+    assert_eq!(e.span.map(|s| (s.line, s.col)), Some((4, 2)));
+    let e = err("PTX t\n{ x = 0; }\n P0 ;\n ld.relaxd.gpu r0, x ;\nexists (x == 1)\n");
+    assert_eq!(e.message, "unknown qualifier `.relaxd` on `ld` (did you mean `.relaxed`?)");
+    assert_eq!(e.span.map(|s| (s.line, s.col)), Some((4, 5)));
+    // Nothing close: no suggestion.
+    let e = err("PTX t\n{ x = 0; }\n P0 ;\n frobnicate r0, x ;\nexists (x == 1)\n");
+    assert_eq!(e.message, "unknown instruction `frobnicate`");
+}

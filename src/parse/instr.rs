@@ -11,7 +11,7 @@
 
 use super::grammar::Rule;
 use super::text::{parse_int, Src};
-use super::{mem, sync};
+use super::{mem, suggest, sync};
 use crate::ast::{Addr, AddrBase, AluOp, BranchCond, Cmp, InstrKind, Operand, Span};
 use crate::error::{Error, Result};
 use pest::iterators::Pair;
@@ -130,7 +130,12 @@ impl RawInstr {
             );
         }
         Error::input(
-            format!("unknown qualifier `.{}` on `{}`", q.text, self.opcode),
+            format!(
+                "unknown qualifier `.{}` on `{}`{}",
+                q.text,
+                self.opcode,
+                suggest::hint(&q.text, suggest::QUALIFIERS, ".")
+            ),
             q.span,
         )
     }
@@ -333,7 +338,11 @@ pub(crate) fn decode(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
         op => match alu_op(op) {
             Some(_) => alu(raw, names),
             None => Err(Error::input(
-                format!("unknown instruction `{}`", raw.mnemonic),
+                format!(
+                    "unknown instruction `{}`{}",
+                    raw.mnemonic,
+                    suggest::hint(&raw.opcode, suggest::OPCODES, "")
+                ),
                 raw.opcode_span,
             )),
         },

@@ -11,6 +11,7 @@ mod grammar;
 mod instr;
 mod mem;
 mod pest_err;
+mod suggest;
 mod sync;
 mod text;
 
