@@ -16,6 +16,9 @@ pub enum Engine {
     Reference,
 }
 
+/// By default at most this many final states are listed (`--states`).
+pub const DEFAULT_LISTED_STATES: usize = 256;
+
 #[derive(Clone, Debug)]
 pub struct CheckOptions {
     pub build: BuildOptions,
@@ -26,8 +29,14 @@ pub struct CheckOptions {
     pub max_file_bytes: usize,
     /// Most candidate executions the reference engine examines.
     pub reference_max_candidates: u64,
-    /// Most distinct final states the SAT engine enumerates.
+    /// Most distinct final states the SAT engine enumerates (with `list_states: None`).
     pub max_states: usize,
+    /// List at most this many final states (`None`: all). The verdict and the
+    /// observation do not depend on it (SAT engine).
+    pub list_states: Option<usize>,
+    /// Re-check each execution the SAT engine reports with the reference engine's
+    /// relations and axioms (an internal error, exit 3, on disagreement).
+    pub self_check: bool,
 }
 
 impl Default for CheckOptions {
@@ -39,6 +48,8 @@ impl Default for CheckOptions {
             max_file_bytes: 1 << 20,
             reference_max_candidates: crate::reference::ReferenceOptions::default().max_candidates,
             max_states: crate::sat::SolveOptions::default().max_states,
+            self_check: crate::sat::SolveOptions::default().self_check,
+            list_states: Some(DEFAULT_LISTED_STATES),
         }
     }
 }
@@ -72,7 +83,7 @@ pub fn check_source(source: &str, opts: &CheckOptions) -> Result<TestResult> {
 
 fn run_engine(p: &Program, opts: &CheckOptions, deadline: Option<Instant>) -> Result<Outcome> {
     match opts.engine {
-        Engine::Sat => crate::sat::check(p, &crate::sat::SolveOptions { deadline, max_states: opts.max_states }),
+        Engine::Sat => crate::sat::check(p, &crate::sat::SolveOptions { deadline, max_states: opts.max_states, list: opts.list_states, self_check: opts.self_check }),
         Engine::Reference => crate::reference::check(p, &crate::reference::ReferenceOptions { max_candidates: opts.reference_max_candidates }),
     }
 }

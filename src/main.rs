@@ -61,9 +61,19 @@ struct CheckArgs {
     /// Most events (over all paths of all threads) a test may have.
     #[arg(long, default_value_t = 20_000)]
     max_events: usize,
-    /// Most distinct final states enumerated per test (SAT engine).
+    /// Most distinct final states enumerated per test with `--states all` (SAT engine).
     #[arg(long, default_value_t = 100_000)]
     max_states: usize,
+    /// How many allowed final states to list: `all`, a number, or `none`. The
+    /// verdict and the Observation kind are decided first by their own queries and
+    /// are exact whatever is listed; past N the output says `States >= N (more not
+    /// listed)` and the Positive/Negative counts are of the listed states.
+    #[arg(long, default_value = "256", value_parser = parse_states, value_name = "all|N|none")]
+    states: StatesArg,
+    /// Do not re-check the SAT engine's executions with the reference engine's
+    /// relations and axioms (the self-check is on by default; see README).
+    #[arg(long)]
+    no_self_check: bool,
     /// Per-test time limit in seconds; a batch reports the timeout and goes on.
     #[arg(long, value_name = "SECONDS")]
     timeout: Option<f64>,
@@ -81,6 +91,18 @@ struct CheckArgs {
     /// Write one SVG picture per shown execution into DIR (without --show: shows both kinds).
     #[arg(long, value_name = "DIR")]
     svg: Option<PathBuf>,
+}
+
+/// `--states`: how many final states to list (None: all).
+#[derive(Clone, Copy, Debug)]
+struct StatesArg(Option<usize>);
+
+fn parse_states(s: &str) -> Result<StatesArg, String> {
+    match s {
+        "all" => Ok(StatesArg(None)),
+        "none" => Ok(StatesArg(Some(0))),
+        n => n.parse::<usize>().map(|k| StatesArg(Some(k))).map_err(|_| format!("`{}` is not `all`, `none` or a number of states", n)),
+    }
 }
 
 fn main() {
@@ -151,6 +173,8 @@ fn run_check(a: CheckArgs) -> i32 {
         engine: a.engine,
         timeout: a.timeout.filter(|t| *t > 0.0).map(Duration::from_secs_f64),
         max_states: a.max_states,
+        self_check: !a.no_self_check,
+        list_states: a.states.0,
         ..Default::default()
     };
     let expectations = match &a.expect {

@@ -71,11 +71,32 @@ pub struct Flags {
     pub mixed_size: bool,
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Outcome {
     /// Allowed final states (after `filter`), each with one witness execution.
     pub states: BTreeMap<State, Execution>,
     pub flags: Flags,
+    /// Whether `states` lists every allowed final state (false when the listing
+    /// stopped at `--states N`).
+    pub complete: bool,
+    /// Decided by the engine without listing: does some allowed final state
+    /// satisfy the condition's proposition, and does some falsify it? `None`:
+    /// read both from the (complete) list of states.
+    pub reach: Option<Reach>,
+}
+
+impl Default for Outcome {
+    fn default() -> Self {
+        Outcome { states: BTreeMap::new(), flags: Flags::default(), complete: true, reach: None }
+    }
+}
+
+/// Whether the condition's proposition holds in some / fails in some allowed
+/// final state: enough for the verdict and the `Observation` kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reach {
+    pub positive: bool,
+    pub negative: bool,
 }
 
 /// herd's verdict: `Ok` when the quantified condition holds over the allowed states.
@@ -88,21 +109,46 @@ pub enum Verdict {
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Summary {
     pub verdict: Verdict,
-    /// States satisfying / not satisfying the proposition.
+    /// Listed states satisfying / not satisfying the proposition (all allowed
+    /// states when `complete`).
     pub positive: usize,
     pub negative: usize,
+    /// Some allowed state satisfies / falsifies the proposition (exact even when
+    /// the list is not complete).
+    pub some_positive: bool,
+    pub some_negative: bool,
+    pub complete: bool,
+}
+
+impl Summary {
+    /// herd's `Never` / `Sometimes` / `Always`, exact whether or not every state is listed.
+    pub fn observation(&self) -> &'static str {
+        match (self.some_positive, self.some_negative) {
+            (false, _) => "Never",
+            (true, false) => "Always",
+            (true, true) => "Sometimes",
+        }
+    }
 }
 
 impl Outcome {
     pub fn summary(&self, p: &Program) -> Summary {
         let positive = self.states.keys().filter(|s| eval(p, &p.condition, s)).count();
         let negative = self.states.len() - positive;
+        let reach = self.reach.unwrap_or(Reach { positive: positive > 0, negative: negative > 0 });
         let ok = match p.quantifier {
-            Quantifier::Exists => positive > 0,
-            Quantifier::NotExists => positive == 0,
-            Quantifier::Forall => negative == 0,
+            Quantifier::Exists => reach.positive,
+            Quantifier::NotExists => !reach.positive,
+            Quantifier::Forall => !reach.negative,
         };
-        Summary { verdict: if ok { Verdict::Ok } else { Verdict::No }, positive, negative }
+        Summary {
+            verdict: if ok { Verdict::Ok } else { Verdict::No },
+            positive,
+            negative,
+            some_positive: reach.positive,
+            some_negative: reach.negative,
+            complete: self.complete,
+        }
     }
 }
 

@@ -8,17 +8,13 @@ use crate::outcome::Verdict;
 use serde_json::{json, Value};
 
 fn observation(r: &TestResult) -> &'static str {
-    match (r.summary.positive, r.summary.negative) {
-        (0, _) => "Never",
-        (_, 0) => "Always",
-        _ => "Sometimes",
-    }
+    r.summary.observation()
 }
 
 /// `Allowed` when some allowed final state satisfies the condition's proposition
 /// (the JSON `kind`; herd's kind, from the quantifier, is `herd::kind`).
 pub fn kind(r: &TestResult) -> &'static str {
-    if r.summary.positive > 0 {
+    if r.summary.some_positive {
         "Allowed"
     } else {
         "Forbidden"
@@ -50,7 +46,11 @@ pub fn text(r: &TestResult) -> String {
     let p = &r.program;
     let mut s = String::new();
     s.push_str(&format!("Test {} {}\n", p.name, herd::kind(p)));
-    s.push_str(&format!("States {}\n", r.outcome.states.len()));
+    if r.summary.complete {
+        s.push_str(&format!("States {}\n", r.outcome.states.len()));
+    } else {
+        s.push_str(&format!("States >= {} (more not listed)\n", r.outcome.states.len()));
+    }
     for line in herd::state_lines(r) {
         s.push_str(&line);
         s.push('\n');
@@ -101,6 +101,7 @@ pub fn json(f: &FileReport) -> Value {
                 "herd_kind": herd::kind(p),
                 "condition": p.condition_text,
                 "states": states,
+                "states_complete": r.summary.complete,
                 "observation": { "kind": observation(r), "positive": r.summary.positive, "negative": r.summary.negative },
                 "flags": {
                     "data_race": r.outcome.flags.data_race,

@@ -22,7 +22,7 @@ use super::encode::Encoding;
 use super::formula::B;
 use crate::error::{Error, Result};
 use crate::model::strong::morally_strong;
-use crate::ast::{Observable, Prop, Term};
+use crate::ast::Prop;
 use crate::outcome::{Execution, State};
 use crate::program::{EventId, Program};
 use std::collections::BTreeSet;
@@ -35,15 +35,13 @@ pub const SCAN_LIMIT: usize = 64;
 pub struct Candidates<'p> {
     pub enc: Encoding<'p>,
     pub deadline: Option<Instant>,
-    /// Observable-value literals made exact (see `exact_values`).
-    exact: bool,
 }
 
 impl<'p> Candidates<'p> {
     pub fn new(p: &'p Program) -> Self {
         let mut enc = Encoding::new(p);
         enc.ground_rmw_chains();
-        Candidates { enc, deadline: None, exact: false }
+        Candidates { enc, deadline: None }
     }
 
     /// Assumptions: every axiom off, barrier progress on.
@@ -60,82 +58,18 @@ impl<'p> Candidates<'p> {
         Ok(())
     }
 
-    /// The literal "observable `i` does not have value `v`" is `!lit(i, v)`.
     fn value_lit(&self, i: usize, v: i64) -> B {
-        self.enc.obs_val[i].iter().find(|(val, _)| *val == v).map(|x| x.1).unwrap_or(B::F)
+        self.enc.value_lit(i, v)
     }
 
     /// A clause (guarded by `guard`) excluding final state `s`.
     fn block_state(&mut self, guard: B, s: &[i64]) {
-        let mut clause = vec![!guard];
-        for (i, &v) in s.iter().enumerate() {
-            clause.push(!self.value_lit(i, v));
-        }
-        self.enc.f.clause(&clause);
-    }
-
-    /// Make the observable-value literals exact: at most one value per
-    /// observable (the one its premises force), so they can be assumed and
-    /// combined into propositions. Satisfiability is unchanged: every
-    /// execution sets exactly its own values.
-    fn exact_values(&mut self) {
-        if self.exact {
-            return;
-        }
-        self.exact = true;
-        for i in 0..self.enc.obs_val.len() {
-            let lits: Vec<B> = self.enc.obs_val[i].iter().map(|x| x.1).collect();
-            self.enc.f.at_most_one(&lits);
-        }
-    }
-
-    /// A literal true when the final values of `a` and `b` satisfy `holds`.
-    fn compare(&mut self, a: &Term, b: &Term, holds: fn(i64, i64) -> bool) -> B {
-        let p = self.enc.p;
-        let index = |o: &Observable| p.observables.iter().position(|x| x == o);
-        // Each side as its possible (value, literal) pairs; a constant is one sure pair.
-        let side = |t: &Term, me: &Self| -> Vec<(i64, B)> {
-            match t {
-                Term::Const(c) => vec![(*c, B::T)],
-                Term::Obs(o, _) => index(o).map(|i| me.enc.obs_val[i].clone()).unwrap_or_default(),
-            }
-        };
-        let (xs, ys) = (side(a, self), side(b, self));
-        let mut ands = Vec::new();
-        for &(x, lx) in &xs {
-            for &(y, ly) in &ys {
-                if holds(x, y) {
-                    ands.push(self.enc.f.and(&[lx, ly]));
-                }
-            }
-        }
-        self.enc.f.or(&ands)
+        self.enc.block_state(guard, s);
     }
 
     /// A literal equivalent to proposition `prop` over the final state.
     pub fn prop_literal(&mut self, prop: &Prop) -> B {
-        self.exact_values();
-        match prop {
-            Prop::True => B::T,
-            Prop::False => B::F,
-            Prop::Eq(a, b) => self.compare(a, b, |x, y| x == y),
-            Prop::Ne(a, b) => !self.compare(a, b, |x, y| x == y),
-            Prop::Lt(a, b) => self.compare(a, b, |x, y| x < y),
-            Prop::Le(a, b) => self.compare(a, b, |x, y| x <= y),
-            Prop::Not(a) => !self.prop_literal(a),
-            Prop::And(a, b) => {
-                let (x, y) = (self.prop_literal(a), self.prop_literal(b));
-                self.enc.f.and(&[x, y])
-            }
-            Prop::Or(a, b) => {
-                let (x, y) = (self.prop_literal(a), self.prop_literal(b));
-                self.enc.f.or(&[x, y])
-            }
-            Prop::Implies(a, b) => {
-                let (x, y) = (self.prop_literal(a), self.prop_literal(b));
-                self.enc.f.or(&[!x, y])
-            }
-        }
+        self.enc.prop_literal(prop)
     }
 
     /// Final states reached by some candidate execution, not in `allowed`, for
@@ -153,9 +87,9 @@ impl<'p> Candidates<'p> {
         assume.push(want);
         let mut found = BTreeSet::new();
         let mut more = false;
-        while self.enc.f.solve_assuming(&assume) {
+        while self.enc.f.solve_assuming(&assume)? {
             self.check_time()?;
-            let m = self.enc.f.model();
+            let m = self.enc.f.model()?;
             let s = decode(&self.enc, &m).state(p);
             self.block_state(guard, &s);
             if keep(&s) && !allowed.contains(&s) {
@@ -193,9 +127,9 @@ impl<'p> Candidates<'p> {
         let choices = self.choice_literals();
         let mut found: BTreeSet<ExecKey> = BTreeSet::new();
         let mut more = false;
-        while self.enc.f.solve_assuming(&assume) {
+        while self.enc.f.solve_assuming(&assume)? {
             self.check_time()?;
-            let m = self.enc.f.model();
+            let m = self.enc.f.model()?;
             let x = least_orders(p, &decode(&self.enc, &m));
             if x.state(p) == *s {
                 found.insert(ExecKey(x));
@@ -234,8 +168,8 @@ impl<'p> Candidates<'p> {
 
     /// Does some allowed execution (all axioms and barrier progress on) have
     /// `a` synchronizing with `b` (8.9.4)?
-    pub fn can_synchronize(&mut self, a: EventId, b: EventId) -> bool {
-        let Some(&lit) = self.enc.sw.get(&(a, b)) else { return false };
+    pub fn can_synchronize(&mut self, a: EventId, b: EventId) -> Result<bool> {
+        let Some(&lit) = self.enc.sw.get(&(a, b)) else { return Ok(false) };
         let mut assume = self.enc.all_acts();
         assume.push(lit);
         self.enc.f.solve_assuming(&assume)
