@@ -13,9 +13,7 @@ fn describe(rule: Rule) -> &'static str {
         test_name => "a test name",
         docs | doc | doc_word => "a quoted string",
         init_item | alias_decl | reg_init | loc_init | loc_address | loc_copy | type_prefix
-        | type_word => {
-            "an initialisation such as `x = 0`"
-        }
+        | type_word => "an initialisation such as `x = 0`",
         proxy_kind => "`generic`, `texture`, `surface` or `constant`",
         kw_aliases => "`aliases`",
         thread_head | thread_id => "a thread header such as `P0@cta 0,gpu 0`",
