@@ -2,7 +2,7 @@
 //! (median of --reps runs) on generated families, splits the time into
 //! parse+build, encoding and solving, and draws N vs median ms with plotters.
 //!
-//! cargo run --release --example scale_plot -- [--reps 5] [--max 16] [--out paper-notes]
+//! cargo run --release --features plot --example scale_plot -- [--reps 5] [--max 16] [--out paper-notes]
 //!
 //! Writes OUT/scale.csv and OUT/scale.svg and prints a markdown table;
 //! `--replot OUT/scale.csv` only redraws the SVG from an earlier CSV.

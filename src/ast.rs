@@ -36,9 +36,12 @@ pub struct Litmus {
 pub enum InitItem {
     /// `x = 5;` (value defaults to 0 when a location is only used).
     Location { name: String, value: i64, span: Span },
+    /// `x = &y;` (herd): x initially holds the address of y. (Dat3M's `x = y;`,
+    /// y's initial value, is resolved by the parser into `Location`.)
+    LocationAddress { name: String, target: String, span: Span },
     /// `P1:r1 = 3;` (`%` kept as part of the register name).
     Register { thread: usize, reg: String, value: i64, span: Span },
-    /// `P0:r1 = x;` a register initialised with the address of a location.
+    /// `P0:r1 = x;` / `P0:r1 = &x;` a register initialised with the address of a location.
     RegisterAddress { thread: usize, reg: String, location: String, span: Span },
     /// `s @ surface aliases x;`
     Alias { name: String, proxy: Proxy, target: String, span: Span },
@@ -333,6 +336,10 @@ pub enum Prop {
     False,
     Eq(Term, Term),
     Ne(Term, Term),
+    /// `a < b` (`a > b` is parsed as `b < a`).
+    Lt(Term, Term),
+    /// `a <= b` (`a >= b` is parsed as `b <= a`).
+    Le(Term, Term),
     Not(Box<Prop>),
     And(Box<Prop>, Box<Prop>),
     Or(Box<Prop>, Box<Prop>),
@@ -353,5 +360,8 @@ pub struct Condition {
     pub prop: Prop,
     /// The condition as written, for the report line `Condition ...`.
     pub text: String,
+    /// False for a test without a condition (Dat3M): read as `exists true`,
+    /// every final state is shown and no verdict is printed.
+    pub given: bool,
     pub span: Span,
 }

@@ -175,6 +175,8 @@ pub fn eval(p: &Program, prop: &Prop, s: &[i64]) -> bool {
         Prop::False => false,
         Prop::Eq(a, b) => term(a) == term(b),
         Prop::Ne(a, b) => term(a) != term(b),
+        Prop::Lt(a, b) => term(a) < term(b),
+        Prop::Le(a, b) => term(a) <= term(b),
         Prop::Not(a) => !eval(p, a, s),
         Prop::And(a, b) => eval(p, a, s) && eval(p, b, s),
         Prop::Or(a, b) => eval(p, a, s) || eval(p, b, s),

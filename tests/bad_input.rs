@@ -479,7 +479,7 @@ fn mutate(rng: &mut Rng, corpus: &[Vec<u8>]) -> Vec<u8> {
 fn corpus() -> Vec<Vec<u8>> {
     let mut files = ptx_litmus::check::collect_files(&[root().join("litmus"), bad_dir()]);
     files.retain(|f| f.file_name().is_some_and(|n| n != "deep-parentheses.litmus"));
-    let public = root().join("../shared/conformance/litmus");
+    let public = root().join("tests/conformance/litmus");
     if public.is_dir() {
         files.extend(ptx_litmus::check::collect_files(&[public]));
     }

@@ -22,7 +22,7 @@ fn litmus_files(dir: &Path, out: &mut Vec<PathBuf>) {
 fn every_conformance_test_parses() {
     let root = Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/conformance/litmus"
+        "/tests/conformance/litmus"
     ));
     let mut files = Vec::new();
     litmus_files(root, &mut files);
@@ -1031,13 +1031,10 @@ fn error_unterminated() {
 }
 
 #[test]
-fn error_missing_condition() {
-    check_err(
-        &format!("{} nop | nop ;\n", TWO),
-        5,
-        1,
-        "missing final condition",
-    );
+fn missing_condition_is_accepted() {
+    // Dat3M: a test without a condition lists its final states (no verdict).
+    let lit = parse_litmus(&format!("{} nop | nop ;\n", TWO)).unwrap();
+    assert!(!lit.condition.given);
 }
 
 #[test]
@@ -1173,7 +1170,7 @@ fn error_qualifiers_and_forms() {
 fn never_panics_on_truncated_or_mutated_input() {
     let root = Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/conformance/litmus"
+        "/tests/conformance/litmus"
     ));
     let mut files = Vec::new();
     litmus_files(root, &mut files);

@@ -12,7 +12,7 @@
 use super::alu::{self, alu_op};
 use super::grammar::Rule;
 use super::text::{parse_int, Src};
-use super::{mem, sync, vector};
+use super::{mem, suggest, sync, vector};
 use crate::ast::{Addr, AddrBase, BranchCond, Cmp, InstrKind, Operand, Span};
 use crate::error::{Error, Result};
 use pest::iterators::Pair;
@@ -165,7 +165,12 @@ impl RawInstr {
             );
         }
         Error::input(
-            format!("unknown qualifier `.{}` on `{}`", q.text, self.opcode),
+            format!(
+                "unknown qualifier `.{}` on `{}`{}",
+                q.text,
+                self.opcode,
+                suggest::hint(&q.text, suggest::QUALIFIERS, ".")
+            ),
             q.span,
         )
     }
@@ -272,6 +277,8 @@ fn address(pair: Pair<Rule>, src: &Src) -> Result<RawKind> {
 pub(crate) struct Names<'a> {
     pub regs: &'a HashSet<String>,
     pub locs: &'a HashSet<String>,
+    /// Registers the init block gives an address (`P0:r5 = &x;`).
+    pub addr_regs: &'a HashSet<String>,
 }
 
 /// `r12` or `p3`: the corpus register names.
@@ -285,6 +292,17 @@ impl Names<'_> {
         name.starts_with('%')
             || self.regs.contains(name)
             || (!self.locs.contains(name) && looks_like_register(name))
+    }
+
+    /// The second operand of Dat3M's `ld r0, 1` / `ld r0, r1`: an immediate,
+    /// or an unbracketed register that does not hold an address from the init
+    /// block (`ld r1, r5` after `P0:r5 = &x;` reads x).
+    pub fn is_assignment_source(&self, op: &RawOperand) -> bool {
+        match &op.kind {
+            RawKind::Imm(_) => true,
+            RawKind::Name(n) => self.is_reg(n) && !self.addr_regs.contains(n),
+            _ => false,
+        }
     }
 
     /// A value operand: immediate, register, or the address of a location.
@@ -388,7 +406,11 @@ pub(crate) fn decode(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
         op => match alu_op(op) {
             Some(_) => alu::alu(raw, names),
             None => Err(Error::input(
-                format!("unknown instruction `{}`", raw.mnemonic),
+                format!(
+                    "unknown instruction `{}`{}",
+                    raw.mnemonic,
+                    suggest::hint(&raw.opcode, suggest::OPCODES, "")
+                ),
                 raw.opcode_span,
             )),
         },

@@ -3,7 +3,7 @@
 
 use super::alu::type_of;
 use super::instr::{dst, state_space, two_of, Names, Qual, RawInstr, Space};
-use crate::ast::{AtomOp, InstrKind, IntTy, Operand, Proxy, Scope, Sem};
+use crate::ast::{AluOp, AtomOp, InstrKind, IntTy, Operand, Proxy, Scope, Sem};
 use crate::error::{Error, Result};
 
 /// `atom.sub` (corpus) has no AST operation: it becomes `add` of the negated value.
@@ -205,6 +205,8 @@ fn proxy_of(opcode: &str) -> Proxy {
 
 /// `ld`, `tld`, `suld`, `cold`/`ldc`: `dst, addr`. `ld.global.nc` reads
 /// through the texture path (ISA: non-coherent loads use the texture cache).
+/// Dat3M's `ld r0, 1` / `ld r0, r1` (an immediate, or a register that does
+/// not hold an address from the init block) is the assignment `r0 := 1`.
 pub(crate) fn load(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
     let m = mem_quals(raw, false)?;
     let (sem, scope) = ld_st_sem(raw, &m, true)?;
@@ -218,6 +220,14 @@ pub(crate) fn load(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
         proxy_of(&raw.opcode)
     };
     match raw.operands.as_slice() {
+        [d, a] if names.is_assignment_source(a) => Ok(InstrKind::Alu {
+            op: AluOp::Mov,
+            dst: dst(d)?,
+            srcs: vec![names.value(a)?],
+            // Dat3M's untyped `ld r0, 1`: a 64-bit register assignment (D15, D26).
+            ty: None,
+            src_ty: None,
+        }),
         [d, a] => Ok(InstrKind::Load {
             sem,
             scope,

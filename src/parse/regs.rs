@@ -104,7 +104,7 @@ fn check_one(
 fn walk(p: &Prop, init: &[InitItem], code: &[Vec<Instr>]) -> Result<()> {
     match p {
         Prop::True | Prop::False => Ok(()),
-        Prop::Eq(a, b) | Prop::Ne(a, b) => {
+        Prop::Eq(a, b) | Prop::Ne(a, b) | Prop::Lt(a, b) | Prop::Le(a, b) => {
             for t in [a, b] {
                 if let Term::Obs(Observable::Reg { thread, reg }, span) = t {
                     check_one(*thread, reg, *span, init, code)?;

@@ -69,6 +69,12 @@ fn lexeme(text: &str, i: usize) -> std::result::Result<Lexeme, (&'static str, us
             None => Err(("unterminated comment: expected `*)` to close this `(*`", i)),
         };
     }
+    if let Some(body) = rest.strip_prefix("<<") {
+        return match body.find(">>") {
+            Some(n) => Ok(Lexeme::Comment(i + 2 + n + 2)),
+            None => Err(("unterminated `<<`: expected `>>` to close it", i)),
+        };
+    }
     if let Some(body) = rest.strip_prefix('"') {
         return match body.find('"') {
             Some(n) => Ok(Lexeme::Str(i + 1 + n + 1)),

@@ -271,7 +271,22 @@ impl<'a> Ctx<'a> {
             }
         }
         let placements = place_threads(lit);
-        Ok(Ctx { lit, opts, names, inits, placements, domains: HashMap::new(), unroll_cut: None, private_roots: BTreeMap::new(), global_roots: BTreeMap::new(), cells: Cells::default(), foot: BTreeSet::new(), cell_len: HashMap::new() })
+        let mut ctx = Ctx { lit, opts, names, inits, placements, domains: HashMap::new(), unroll_cut: None, private_roots: BTreeMap::new(), global_roots: BTreeMap::new(), cells: Cells::default(), foot: BTreeSet::new(), cell_len: HashMap::new() };
+        ctx.address_inits();
+        Ok(ctx)
+    }
+
+    /// herd's `x = &y;`: x starts with the synthetic address number of y (the
+    /// number a register holding y's address shows in a final state).
+    fn address_inits(&mut self) {
+        for item in &self.lit.init {
+            if let InitItem::LocationAddress { name, target, .. } = item {
+                self.resolve_name(target);
+                let idx = self.names.keys().position(|n| n == target).unwrap_or(0);
+                self.inits.insert(name.clone(), address_number(idx, 0));
+                self.names.insert(name.clone(), NameInfo { root: name.clone(), vaddr: name.clone() });
+            }
+        }
     }
 
     fn resolve_name(&mut self, name: &str) -> NameInfo {
@@ -1172,6 +1187,7 @@ impl<'a> Ctx<'a> {
             quantifier: lit.condition.quantifier,
             condition: lit.condition.prop.clone(),
             condition_text: lit.condition.text.clone(),
+            condition_given: lit.condition.given,
             filter: lit.filter.clone(),
             observables,
             flags: BuildFlags { unroll_bound_hit: unroll_hit, mixed_size },
@@ -1281,7 +1297,7 @@ fn observables_of(lit: &Litmus) -> Vec<Observable> {
     fn walk(p: &Prop, out: &mut Vec<Observable>) {
         match p {
             Prop::True | Prop::False => {}
-            Prop::Eq(a, b) | Prop::Ne(a, b) => {
+            Prop::Eq(a, b) | Prop::Ne(a, b) | Prop::Lt(a, b) | Prop::Le(a, b) => {
                 for t in [a, b] {
                     if let ast::Term::Obs(o, _) = t {
                         if !out.contains(o) {
@@ -1309,7 +1325,7 @@ fn check_observables(lit: &Litmus, loc_names: &BTreeMap<String, LocId>) -> Resul
     fn walk(p: &Prop, names: &BTreeMap<String, LocId>) -> Result<()> {
         match p {
             Prop::True | Prop::False => Ok(()),
-            Prop::Eq(a, b) | Prop::Ne(a, b) => {
+            Prop::Eq(a, b) | Prop::Ne(a, b) | Prop::Lt(a, b) | Prop::Le(a, b) => {
                 for t in [a, b] {
                     if let ast::Term::Obs(Observable::Loc(l), sp) = t {
                         if !names.contains_key(l) {

@@ -316,6 +316,8 @@ pub struct Program {
     pub quantifier: Quantifier,
     pub condition: Prop,
     pub condition_text: String,
+    /// False when the test has no condition (see `ast::Condition::given`).
+    pub condition_given: bool,
     pub filter: Option<Prop>,
     /// What a final state shows, in order.
     pub observables: Vec<Observable>,

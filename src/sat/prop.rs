@@ -45,6 +45,8 @@ impl Encoding<'_> {
             Prop::False => B::F,
             Prop::Eq(a, b) => self.equal(a, b),
             Prop::Ne(a, b) => !self.equal(a, b),
+            Prop::Lt(a, b) => self.order(a, b, |x, y| x < y),
+            Prop::Le(a, b) => self.order(a, b, |x, y| x <= y),
             Prop::Not(a) => !self.prop_literal(a),
             Prop::And(a, b) => {
                 let (x, y) = (self.prop_literal(a), self.prop_literal(b));
@@ -59,6 +61,29 @@ impl Encoding<'_> {
                 self.f.or(&[!x, y])
             }
         }
+    }
+
+    /// The literal "the final values of `a` and `b` satisfy `holds`" (`<`, `<=`):
+    /// the disjunction over the value pairs that do.
+    fn order(&mut self, a: &Term, b: &Term, holds: fn(i64, i64) -> bool) -> B {
+        let p = self.p;
+        let index = |o: &Observable| p.observables.iter().position(|x| x == o);
+        let side = |t: &Term, obs_val: &Vec<Vec<(i64, B)>>| -> Vec<(i64, B)> {
+            match t {
+                Term::Const(c) => vec![(*c, B::T)],
+                Term::Obs(o, _) => index(o).map(|i| obs_val[i].clone()).unwrap_or_default(),
+            }
+        };
+        let (xs, ys) = (side(a, &self.obs_val), side(b, &self.obs_val));
+        let mut ands = Vec::new();
+        for &(x, lx) in &xs {
+            for &(y, ly) in &ys {
+                if holds(x, y) {
+                    ands.push(self.f.and(&[lx, ly]));
+                }
+            }
+        }
+        self.f.or(&ands)
     }
 
     /// The literal "term `a` equals term `b`" in the final state.
