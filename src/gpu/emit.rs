@@ -225,7 +225,7 @@ fn thread_body(lit: &Litmus, m: &Module, t: usize, vals: &BTreeSet<String>, labe
 /// For corpus barriers (`bar.cta.sync a`, the threads that arrive): per barrier
 /// id, how many litmus threads of the CTA use it, when every user uses it the
 /// same number of times with the same logical operand (else no count).
-fn arrivals_of(lit: &Litmus, lay: &super::layout::Layout, block: usize) -> impl Fn(i64) -> Option<u32> {
+fn arrivals_of(lit: &Litmus, lay: &super::layout::Layout, block: usize) -> impl Fn(i64) -> Result<u32, String> {
     let mut uses: BTreeMap<i64, Vec<(usize, Option<Operand>)>> = BTreeMap::new();
     for (t, code) in lit.code.iter().enumerate() {
         if lay.block_of[t] as usize != block {
@@ -238,11 +238,17 @@ fn arrivals_of(lit: &Litmus, lay: &super::layout::Layout, block: usize) -> impl 
         }
     }
     move |id| {
-        let u = uses.get(&id)?;
+        let u = uses.get(&id).ok_or("a barrier id used by no thread")?;
         let threads: BTreeSet<usize> = u.iter().map(|x| x.0).collect();
         let per: BTreeSet<usize> = threads.iter().map(|t| u.iter().filter(|x| x.0 == *t).count()).collect();
         let logical: BTreeSet<String> = u.iter().map(|x| format!("{:?}", x.1)).collect();
-        (per.len() == 1 && logical.len() == 1).then_some(threads.len() as u32)
+        if per.len() != 1 {
+            return Err("the threads of the CTA use this barrier different numbers of times".into());
+        }
+        if logical.len() != 1 || u.iter().any(|x| matches!(x.1, Some(Operand::Reg(_)))) {
+            return Err("the corpus barrier's second (logical) operand differs between threads or is a register: real PTX barriers have no such operand".into());
+        }
+        Ok(threads.len() as u32)
     }
 }
 

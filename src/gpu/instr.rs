@@ -12,7 +12,7 @@ pub struct Ctx<'a> {
     /// Litmus threads in this thread's CTA (a barrier without a count waits for all).
     pub cta_threads: u32,
     /// Per barrier id: litmus threads of the CTA that use it (corpus `bar.cta.sync a`).
-    pub arrivals: &'a dyn Fn(i64) -> Option<u32>,
+    pub arrivals: &'a dyn Fn(i64) -> Result<u32, String>,
     /// Spin limit: a label reached more often abandons the instance.
     pub spin_limit: u32,
     pub needs: &'a mut Needs,
@@ -155,14 +155,10 @@ impl Ctx<'_> {
                     let s = match sem {
                         FenceSem::Sc => ".sc",
                         FenceSem::AcqRel => ".acq_rel",
-                        FenceSem::Acquire | FenceSem::Release => {
-                            self.needs.require(86, 90, "fence.acquire / fence.release");
-                            if *sem == FenceSem::Acquire {
-                                ".acquire"
-                            } else {
-                                ".release"
-                            }
-                        }
+                        // ptxas 12.9 accepts these at PTX 6.0 / sm_70 (it names the version
+                        // other features need): no extra requirement (hardware.md).
+                        FenceSem::Acquire => ".acquire",
+                        FenceSem::Release => ".release",
                     };
                     format!("fence{}{};", s, scope_q(*scope))
                 }

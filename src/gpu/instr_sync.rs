@@ -100,8 +100,11 @@ impl Ctx<'_> {
                 }
             }
             None => {
-                if matches!(op, AtomOp::Exch | AtomOp::Cas) || matches!(sem, Sem::Acquire | Sem::AcqRel) {
-                    return Err(format!("`{}` has no red form", ins.text));
+                if matches!(op, AtomOp::Exch | AtomOp::Cas) {
+                    return Err("PTX red has no exch or cas".into());
+                }
+                if matches!(sem, Sem::Acquire | Sem::AcqRel) {
+                    return Err("PTX red takes only .relaxed or .release (acquire needs atom, which returns a value)".into());
                 }
                 lines.push(format!("red{} {}, {};", head, a, args.join(", ")));
             }
@@ -152,12 +155,17 @@ impl Ctx<'_> {
         if !(0..16).contains(id) {
             return Err(format!("barrier number {}", id));
         }
+        let users = (self.arrivals)(*id)?;
         let threads = match count {
             BarrierCount::AllThreadsInCta => self.cta_threads,
             BarrierCount::Count(Operand::Imm(k)) if *k > 0 && *k <= 32 => *k as u32,
             BarrierCount::Count(_) => return Err("a barrier thread count that is not a small constant".into()),
-            BarrierCount::Arrivals => (self.arrivals)(*id).ok_or("a corpus barrier whose arriving threads differ between paths")?,
+            BarrierCount::Arrivals => users,
         };
+        // A generation that can never fill would hang the launch (no watchdog on compute GPUs).
+        if threads > users || users % threads != 0 {
+            return Err(format!("the barrier waits for {} threads but {} of the CTA use it: some generation could never complete", threads, users));
+        }
         let spelled = if ins.text.trim_start().starts_with("barrier") { "barrier" } else { "bar" };
         let what = match op {
             BarrierOp::Sync => "sync",

@@ -92,6 +92,8 @@ pub fn run(a: &RunArgs) -> i32 {
     let check = CheckOptions { build: crate::program::BuildOptions { unroll: a.unroll, ..Default::default() }, ..Default::default() };
     let mut gpu: Option<Gpu> = None;
     let mut worst = EXIT_OK;
+    // Kernel files written so far: two tests of one name get `name-2.ptx`, ...
+    let mut written = std::collections::BTreeSet::new();
     for path in crate::check::collect_files(&a.paths) {
         let shown = path.display().to_string();
         let source = match std::fs::read_to_string(&path) {
@@ -118,7 +120,7 @@ pub fn run(a: &RunArgs) -> i32 {
             }
         };
         if let Some(dir) = &a.emit {
-            worst = worst.max(write_module(a, dir, &shown, &m));
+            worst = worst.max(write_module(a, dir, &shown, &m, &mut written));
             continue;
         }
         if gpu.is_none() {
@@ -151,8 +153,14 @@ fn prepare(source: &str, check: &CheckOptions, opts: &EmitOptions) -> crate::err
     Ok((res, m))
 }
 
-fn write_module(a: &RunArgs, dir: &std::path::Path, shown: &str, m: &Module) -> i32 {
-    let file: String = m.name.chars().map(|c| if c.is_ascii_alphanumeric() || "+-_.".contains(c) { c } else { '_' }).collect();
+fn write_module(a: &RunArgs, dir: &std::path::Path, shown: &str, m: &Module, written: &mut std::collections::BTreeSet<String>) -> i32 {
+    let stem: String = m.name.chars().map(|c| if c.is_ascii_alphanumeric() || "+-_.".contains(c) { c } else { '_' }).collect();
+    let mut file = stem.clone();
+    let mut k = 1;
+    while !written.insert(file.clone()) {
+        k += 1;
+        file = format!("{}-{}", stem, k);
+    }
     let path = dir.join(format!("{}.ptx", file));
     if let Err(e) = std::fs::create_dir_all(dir).and_then(|_| std::fs::write(&path, &m.ptx)) {
         eprintln!("{}: error: cannot write {}: {}", shown, path.display(), e);
