@@ -55,7 +55,13 @@ pub fn print(json_out: bool, device: &str, shown: &str, m: &Module, res: &TestRe
         let width = t.states.values().map(|n| grouped(*n).len()).max().unwrap_or(1);
         for (s, n) in &t.states {
             let verdict = if allowed(s) { "allowed  " } else { "FORBIDDEN" };
-            let mark = if cond(s) { "   <- the condition's outcome" } else { "" };
+            // Mark the outcome the test is about: the witness of `exists`/`~exists`, the counterexample of `forall`.
+            let mark = match (p.quantifier, cond(s)) {
+                (crate::ast::Quantifier::Forall, false) => "   <- violates the forall condition",
+                (crate::ast::Quantifier::Forall, true) => "",
+                (_, true) => "   <- the condition's outcome",
+                (_, false) => "",
+            };
             println!("  {}   {:>w$}   {}{}", state_text(res, s), grouped(*n), verdict, mark, w = width);
         }
         for (what, n) in [("beyond the unroll bound (not judged)", t.beyond_unroll), ("abandoned at --spin-limit", t.abandoned), ("removed by the filter", t.filtered), ("UNFINISHED (a thread never ended: bug)", t.unfinished)] {
