@@ -28,6 +28,9 @@ pub struct CheckOptions {
     pub reference_max_candidates: u64,
     /// Most distinct final states the SAT engine enumerates.
     pub max_states: usize,
+    /// Re-check each execution the SAT engine reports with the reference engine's
+    /// relations and axioms (an internal error, exit 3, on disagreement).
+    pub self_check: bool,
 }
 
 impl Default for CheckOptions {
@@ -39,6 +42,7 @@ impl Default for CheckOptions {
             max_file_bytes: 1 << 20,
             reference_max_candidates: crate::reference::ReferenceOptions::default().max_candidates,
             max_states: crate::sat::SolveOptions::default().max_states,
+            self_check: crate::sat::SolveOptions::default().self_check,
         }
     }
 }
@@ -72,7 +76,7 @@ pub fn check_source(source: &str, opts: &CheckOptions) -> Result<TestResult> {
 
 fn run_engine(p: &Program, opts: &CheckOptions, deadline: Option<Instant>) -> Result<Outcome> {
     match opts.engine {
-        Engine::Sat => crate::sat::check(p, &crate::sat::SolveOptions { deadline, max_states: opts.max_states }),
+        Engine::Sat => crate::sat::check(p, &crate::sat::SolveOptions { deadline, max_states: opts.max_states, self_check: opts.self_check }),
         Engine::Reference => crate::reference::check(p, &crate::reference::ReferenceOptions { max_candidates: opts.reference_max_candidates }),
     }
 }

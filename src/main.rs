@@ -69,6 +69,10 @@ struct CheckArgs {
     /// Most distinct final states enumerated per test (SAT engine).
     #[arg(long, default_value_t = 100_000)]
     max_states: usize,
+    /// Do not re-check the SAT engine's executions with the reference engine's
+    /// relations and axioms (the self-check is on by default; see README).
+    #[arg(long)]
+    no_self_check: bool,
     /// Per-test time limit in seconds; a batch reports the timeout and goes on.
     #[arg(long, value_name = "SECONDS")]
     timeout: Option<f64>,
@@ -157,6 +161,7 @@ fn run_check(a: CheckArgs) -> i32 {
         engine: a.engine,
         timeout: a.timeout.filter(|t| *t > 0.0).map(Duration::from_secs_f64),
         max_states: a.max_states,
+        self_check: !a.no_self_check,
         ..Default::default()
     };
     let expectations = match &a.expect {

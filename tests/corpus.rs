@@ -2,7 +2,7 @@
 //! (`../shared/conformance/`) against their expected verdicts. Every test must
 //! parse and match; a test file without an expectation is a failure too.
 
-use ptx_litmus::check::{check_file, collect_files, CheckOptions};
+use ptx_litmus::check::{check_file, collect_files, CheckOptions, Engine};
 use ptx_litmus::report::expect::{compare, load};
 use std::path::{Path, PathBuf};
 
@@ -14,7 +14,7 @@ fn deviations(csv_dir: &Path) -> Vec<PathBuf> {
     text.lines().skip(1).filter_map(|l| l.split(',').next()).map(|t| csv_dir.join(t)).collect()
 }
 
-fn run_corpus(csv: &Path, dir: &Path) {
+fn run_corpus(csv: &Path, dir: &Path, engine: Engine) {
     let mut exp = load(csv).expect("expectations load");
     // An argued deviation must still differ: we expect our own verdict there.
     for d in deviations(csv.parent().unwrap_or(Path::new("."))) {
@@ -28,7 +28,7 @@ fn run_corpus(csv: &Path, dir: &Path) {
     }
     let files = collect_files(&[dir.to_path_buf()]);
     assert!(!files.is_empty(), "no litmus files under {}", dir.display());
-    let opts = CheckOptions::default();
+    let opts = CheckOptions { engine, ..CheckOptions::default() };
     let reports: Vec<_> = files.iter().map(|f| check_file(f, &opts)).collect();
     let (tally, lines) = compare(&exp, &reports);
     for l in &lines {
@@ -52,11 +52,26 @@ fn run_corpus(csv: &Path, dir: &Path) {
 #[test]
 fn curated_library_matches_expectations() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    run_corpus(&root.join("litmus/expected.csv"), &root.join("litmus"));
+    run_corpus(&root.join("litmus/expected.csv"), &root.join("litmus"), Engine::Sat);
+}
+
+/// The second, explicit engine must give the same verdicts on the curated
+/// library (the ordered proxy chains of `litmus/proxy/` included).
+#[test]
+fn curated_library_matches_expectations_with_the_reference_engine() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    run_corpus(&root.join("litmus/expected.csv"), &root.join("litmus"), Engine::Reference);
 }
 
 #[test]
 fn public_conformance_corpus_matches_expectations() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance");
-    run_corpus(&root.join("expected.csv"), &root.join("litmus"));
+    run_corpus(&root.join("expected.csv"), &root.join("litmus"), Engine::Sat);
+}
+
+/// The public corpus with the reference engine (about 7 s of CPU in release).
+#[test]
+fn public_conformance_corpus_matches_expectations_with_the_reference_engine() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance");
+    run_corpus(&root.join("expected.csv"), &root.join("litmus"), Engine::Reference);
 }

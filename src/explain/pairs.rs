@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 pub fn explain_source(source: &str, opts: &CheckOptions) -> Result<String> {
     let ast = crate::parse::parse_litmus(source)?;
     let p = build_program(&ast, &opts.build)?;
-    Ok(explain_program(&p))
+    explain_program(&p)
 }
 
 fn scope_name(s: Scope) -> &'static str {
@@ -187,7 +187,7 @@ fn acquire_rule(p: &Program, y: &Pattern) -> &'static str {
 }
 
 /// The whole explanation of a program, as text.
-pub fn explain_program(p: &Program) -> String {
+pub fn explain_program(p: &Program) -> Result<String> {
     let ids: Vec<EventId> = p.events.iter().filter(|e| e.thread.is_some()).map(|e| e.id).collect();
     let names: BTreeMap<EventId, String> = ids.iter().copied().zip(event_names(p, &ids)).collect();
     let n = |e: EventId| names.get(&e).cloned().unwrap_or_default();
@@ -255,7 +255,7 @@ pub fn explain_program(p: &Program) -> String {
     }
     for (a, b) in keys {
         let how = sync_rules(p, a, b, &rels, &acqs, &n);
-        let yes = cands.can_synchronize(a, b);
+        let yes = cands.can_synchronize(a, b)?;
         out.push_str(&format!(
             "  {} -> {}: {} ({})\n",
             n(a),
@@ -264,7 +264,7 @@ pub fn explain_program(p: &Program) -> String {
             how
         ));
     }
-    out
+    Ok(out)
 }
 
 /// The 8.9.4 rules by which `a` may synchronize with `b`.

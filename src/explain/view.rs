@@ -9,7 +9,7 @@
 use super::names::event_names;
 use crate::ast::{FenceSem, Scope};
 use crate::model::patterns::{acquire_patterns, release_patterns, Pattern};
-use crate::model::proxy::{requirement, ProxyRequirement};
+use crate::model::proxy::{fillings, requirement, ProxyRequirement};
 use crate::model::strong::morally_strong;
 use crate::outcome::Execution;
 use crate::program::{EventId, EventKind, Program};
@@ -398,10 +398,6 @@ impl<'p> View<'p> {
         }
     }
 
-    fn reach(&self, a: usize, b: usize) -> bool {
-        a == b || self.cb.has(a, b)
-    }
-
     /// 8.9.5 proxy-preserved base causality, with the rules of `model::proxy`.
     fn proxy_preserved(&self, x: usize, y: usize) -> bool {
         if x == y || !self.cb.has(x, y) {
@@ -415,50 +411,14 @@ impl<'p> View<'p> {
         match requirement(self.p, self.event(x), self.event(y)) {
             ProxyRequirement::Impossible => None,
             ProxyRequirement::Nothing => Some(Vec::new()),
-            ProxyRequirement::Fences { first, second, alias } => {
-                let local = |v: &Option<Vec<EventId>>| -> Option<Vec<usize>> { v.as_ref().map(|fs| fs.iter().filter_map(|&f| self.l(f)).collect()) };
-                let (f1s, f2s, fas) = (local(&first), local(&second), local(&alias));
-                let opt = |v: Option<Vec<usize>>| -> Vec<Option<usize>> {
-                    match v {
-                        Some(fs) => fs.into_iter().map(Some).collect(),
-                        None => vec![None],
-                    }
-                };
-                for f1 in opt(f1s) {
-                    for f2 in opt(f2s.clone()) {
-                        let way: Vec<usize> = [f1, f2].into_iter().flatten().collect();
-                        let mut pts = vec![x];
-                        pts.extend(&way);
-                        pts.push(y);
-                        if !pts.windows(2).all(|w| self.reach(w[0], w[1])) {
-                            continue;
-                        }
-                        match &fas {
-                            None => return Some(way),
-                            Some(fas) => {
-                                // Prefer an alias fence on the same path.
-                                for &fa in fas {
-                                    for pos in 0..=way.len() {
-                                        let mut w2 = way.clone();
-                                        w2.insert(pos, fa);
-                                        let mut pts = vec![x];
-                                        pts.extend(&w2);
-                                        pts.push(y);
-                                        if pts.windows(2).all(|w| self.reach(w[0], w[1])) {
-                                            return Some(w2);
-                                        }
-                                    }
-                                }
-                                // An alias fence on another base-causality path from x to y.
-                                if fas.iter().any(|&fa| self.cb.has(x, fa) && self.cb.has(fa, y)) {
-                                    return Some(way);
-                                }
-                            }
-                        }
-                    }
-                }
-                None
-            }
+            ProxyRequirement::Chain(slots) => fillings(&slots).into_iter().find_map(|fences| {
+                // Fences of this execution only (a fence on another path is no event here).
+                let way: Vec<usize> = fences.iter().map(|&f| self.l(f)).collect::<Option<_>>()?;
+                let mut pts = vec![x];
+                pts.extend(&way);
+                pts.push(y);
+                pts.windows(2).all(|w| self.cb.has(w[0], w[1])).then_some(way)
+            }),
         }
     }
 

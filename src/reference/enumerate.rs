@@ -199,7 +199,7 @@ pub fn rf_choices(ctx: &Ctx, budget: u64) -> Result<Vec<Rel>> {
 /// Every read returns a value its trace allows, values of read-modify-writes
 /// computed along reads-from. A cycle of read-modify-writes has no value and is
 /// left to the axioms (8.10.4 forbids it).
-fn values_allowed(ctx: &Ctx, rf: &Rel) -> bool {
+pub(crate) fn values_allowed(ctx: &Ctx, rf: &Rel) -> bool {
     let source = |g: EventId| ctx.local[g].and_then(|r| (0..ctx.n()).find(|&w| rf.has(w, r))).map(|w| ctx.ev[w]);
     (0..ctx.n()).all(|r| {
         let (Some(a), Some(w)) = (ctx.access(r), source(ctx.ev[r])) else { return true };

@@ -12,6 +12,7 @@ pub mod axioms;
 pub mod enumerate;
 pub mod rel;
 pub mod relations;
+pub mod verify;
 
 #[cfg(test)]
 mod tests;

@@ -285,14 +285,14 @@ fn proxy_fences(ctx: &Ctx, proxy: Proxy, cta: Option<usize>) -> Vec<usize> {
 /// 3. X and Y are aliases and there is an alias proxy fence along the base
 ///    causality path from X to Y."
 ///
-/// Extended by litmus-format.md 4.1 (mixed-proxy): otherwise, when X is through a
-/// non-generic proxy P, the path must pass a `fence.proxy.P` of X's CTA (F1); when
-/// Y is through a non-generic Q, a `fence.proxy.Q` of Y's CTA (F2), in the order
-/// X -> F1 -> F2 -> Y; when the addresses differ (aliases), some
-/// `fence.proxy.alias` FA with X -> FA -> Y as well.
+/// Extended by litmus-format.md 4.1 (the mixed-proxy table, cases 3-9): otherwise
+/// ONE chain of strict base-causality steps must run X -> F1 -> FA -> F2 -> Y, where
+/// F1 is a `fence.proxy.P` of X's CTA (only when X uses a non-generic proxy P), FA
+/// a `fence.proxy.alias` of any CTA (only for virtual aliases) and F2 a
+/// `fence.proxy.Q` of Y's CTA (only when Y uses a non-generic proxy Q); one fence
+/// never fills two slots.
 pub fn proxy_preserved(ctx: &Ctx, cb: &Rel) -> Rel {
     let n = ctx.n();
-    let reach = |a: usize, b: usize| a == b || cb.has(a, b);
     Rel::from_fn(n, |x, y| {
         let (Some(a), Some(b)) = (ctx.access(x), ctx.access(y)) else { return false };
         if a.loc != b.loc || !cb.has(x, y) {
@@ -308,25 +308,33 @@ pub fn proxy_preserved(ctx: &Ctx, cb: &Rel) -> Rel {
         if same_address && a.proxy == b.proxy && cta(x) == cta(y) {
             return true;
         }
-        // 3. and section 4.1: fences on the path.
-        let f1s: Vec<Option<usize>> =
-            if a.proxy != Proxy::Generic { proxy_fences(ctx, a.proxy, cta(x)).into_iter().map(Some).collect() } else { vec![None] };
-        let f2s: Vec<Option<usize>> =
-            if b.proxy != Proxy::Generic { proxy_fences(ctx, b.proxy, cta(y)).into_iter().map(Some).collect() } else { vec![None] };
-        let proxy_path = f1s.iter().any(|&f1| {
-            f2s.iter().any(|&f2| {
-                let mut at = x;
-                for f in [f1, f2].into_iter().flatten() {
-                    if !reach(at, f) {
-                        return false;
-                    }
-                    at = f;
-                }
-                reach(at, y)
-            })
-        });
-        let alias_ok = same_address || proxy_fences(ctx, Proxy::Generic, None).into_iter().any(|fa| cb.has(x, fa) && cb.has(fa, y));
-        proxy_path && alias_ok
+        // 3. and the table of section 4.1: the slots, in chain order.
+        let mut slots: Vec<Vec<usize>> = Vec::new();
+        if a.proxy != Proxy::Generic {
+            slots.push(proxy_fences(ctx, a.proxy, cta(x)));
+        }
+        if !same_address {
+            slots.push(proxy_fences(ctx, Proxy::Generic, None));
+        }
+        if b.proxy != Proxy::Generic {
+            slots.push(proxy_fences(ctx, b.proxy, cta(y)));
+        }
+        chain_through(cb, x, &slots, y, &mut Vec::new())
+    })
+}
+
+/// Whether some chain `from -> s1 -> ... -> sk -> to` exists with one fence of each
+/// slot, each step in `cb`, no fence used twice (`used` holds the fences so far).
+fn chain_through(cb: &Rel, from: usize, slots: &[Vec<usize>], to: usize, used: &mut Vec<usize>) -> bool {
+    let Some((slot, rest)) = slots.split_first() else { return cb.has(from, to) };
+    slot.iter().any(|&f| {
+        if used.contains(&f) || !cb.has(from, f) {
+            return false;
+        }
+        used.push(f);
+        let found = chain_through(cb, f, rest, to, used);
+        used.pop();
+        found
     })
 }
 

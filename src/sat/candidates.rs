@@ -159,9 +159,9 @@ impl<'p> Candidates<'p> {
         assume.push(want);
         let mut found = BTreeSet::new();
         let mut more = false;
-        while self.enc.f.solve_assuming(&assume) {
+        while self.enc.f.solve_assuming(&assume)? {
             self.check_time()?;
-            let m = self.enc.f.model();
+            let m = self.enc.f.model()?;
             let s = decode(&self.enc, &m).state(p);
             self.block_state(guard, &s);
             if keep(&s) && !allowed.contains(&s) {
@@ -199,9 +199,9 @@ impl<'p> Candidates<'p> {
         let choices = self.choice_literals();
         let mut found: BTreeSet<ExecKey> = BTreeSet::new();
         let mut more = false;
-        while self.enc.f.solve_assuming(&assume) {
+        while self.enc.f.solve_assuming(&assume)? {
             self.check_time()?;
-            let m = self.enc.f.model();
+            let m = self.enc.f.model()?;
             let x = least_orders(p, &decode(&self.enc, &m));
             if x.state(p) == *s {
                 found.insert(ExecKey(x));
@@ -240,8 +240,8 @@ impl<'p> Candidates<'p> {
 
     /// Does some allowed execution (all axioms and barrier progress on) have
     /// `a` synchronizing with `b` (8.9.4)?
-    pub fn can_synchronize(&mut self, a: EventId, b: EventId) -> bool {
-        let Some(&lit) = self.enc.sw.get(&(a, b)) else { return false };
+    pub fn can_synchronize(&mut self, a: EventId, b: EventId) -> Result<bool> {
+        let Some(&lit) = self.enc.sw.get(&(a, b)) else { return Ok(false) };
         let mut assume = self.enc.all_acts();
         assume.push(lit);
         self.enc.f.solve_assuming(&assume)

@@ -8,7 +8,7 @@
 use super::formula::{Formula, B};
 use crate::ast::FenceSem;
 use crate::model::patterns::{acquire_patterns, release_patterns};
-use crate::model::proxy::{requirement, ProxyRequirement};
+use crate::model::proxy::{fillings, requirement, ProxyRequirement};
 use crate::model::strong::morally_strong;
 use crate::model::Axiom;
 use crate::program::{EventId, EventKind, Expected, LocId, Program};
@@ -697,51 +697,27 @@ impl<'p> Encoding<'p> {
         match requirement(p, &p.events[x], &p.events[y]) {
             ProxyRequirement::Impossible => B::F,
             ProxyRequirement::Nothing => get(&self.cb, x, y),
-            ProxyRequirement::Fences { first, second, alias } => {
-                // Paths x -> F1 -> F2 -> y through the required fences.
-                let mut paths: Vec<Vec<B>> = Vec::new();
-                let f1s: Vec<Option<EventId>> = match &first {
-                    Some(v) => v.iter().map(|&f| Some(f)).collect(),
-                    None => vec![None],
-                };
-                let f2s: Vec<Option<EventId>> = match &second {
-                    Some(v) => v.iter().map(|&f| Some(f)).collect(),
-                    None => vec![None],
-                };
-                let cbx = |e: &Self, a: EventId, b: EventId| if a == b { B::T } else { get(&e.cb, a, b) };
-                for &f1 in &f1s {
-                    for &f2 in &f2s {
-                        let mut conj = Vec::new();
-                        let mut at = x;
-                        for f in [f1, f2].into_iter().flatten() {
-                            conj.push(cbx(self, at, f));
-                            at = f;
-                        }
-                        conj.push(cbx(self, at, y));
-                        if !conj.contains(&B::F) {
-                            paths.push(conj);
-                        }
+            ProxyRequirement::Chain(slots) => {
+                // One chain X -> F1 -> ... -> Fk -> Y of strict base-causality steps
+                // per filling of the slots (fences are never memory operations, so
+                // no step is from an event to itself).
+                let mut chains: Vec<Vec<B>> = Vec::new();
+                for fences in fillings(&slots) {
+                    let mut steps = Vec::with_capacity(fences.len() + 1);
+                    let mut at = x;
+                    for &f in fences.iter().chain(std::iter::once(&y)) {
+                        steps.push(get(&self.cb, at, f));
+                        at = f;
+                    }
+                    if !steps.contains(&B::F) {
+                        chains.push(steps);
                     }
                 }
-                if let Some(fa) = &alias {
-                    let mut out = Vec::new();
-                    for path in &paths {
-                        for &f in fa {
-                            let mut c = path.clone();
-                            c.push(cbx(self, x, f));
-                            c.push(cbx(self, f, y));
-                            if !c.contains(&B::F) {
-                                out.push(c);
-                            }
-                        }
-                    }
-                    paths = out;
-                }
-                if paths.is_empty() {
+                if chains.is_empty() {
                     return B::F;
                 }
                 let v = self.f.fresh();
-                for c in paths {
+                for c in chains {
                     self.f.implies(&c, v);
                 }
                 v

@@ -1,6 +1,7 @@
 //! A thin layer over varisat: literals that may be constants (folded before the
 //! solver sees them), clauses, Horn implications and a cardinality constraint.
 
+use crate::error::{Error, Result};
 use varisat::{ExtendFormula, Lit, Solver};
 
 /// A boolean: a constant or a solver literal.
@@ -128,34 +129,31 @@ impl Formula {
         self.implies(&[guard], prev[k]);
     }
 
-    pub fn solve(&mut self) -> bool {
-        self.solver.assume(&[]);
-        self.solver.solve().unwrap_or(false)
-    }
-
-    pub fn solve_assuming(&mut self, assumptions: &[B]) -> bool {
+    /// Satisfiable under these assumptions? A solver failure is an internal error,
+    /// never read as "unsatisfiable" (that would be a verdict).
+    pub fn solve_assuming(&mut self, assumptions: &[B]) -> Result<bool> {
         if assumptions.contains(&B::F) {
-            return false;
+            return Ok(false);
         }
         let ls: Vec<Lit> = assumptions.iter().filter_map(|b| if let B::L(l) = b { Some(*l) } else { None }).collect();
         // Assumptions stay set until the next solve: changing them discards the model.
         self.solver.assume(&ls);
-        self.solver.solve().unwrap_or(false)
+        self.solver.solve().map_err(|e| Error::internal(format!("the SAT solver failed: {}", e)))
     }
 
-    /// The current model as a lookup function.
-    pub fn model(&self) -> Model {
+    /// The model of the last satisfiable solve, as a lookup function. Missing
+    /// after a satisfiable answer is an unexpected solver state (internal error).
+    pub fn model(&self) -> Result<Model> {
+        let m = self.solver.model().ok_or_else(|| Error::internal("the SAT solver answered satisfiable but gave no model"))?;
         let mut vals = Vec::new();
-        if let Some(m) = self.solver.model() {
-            for l in m {
-                let i = l.var().index();
-                if vals.len() <= i {
-                    vals.resize(i + 1, false);
-                }
-                vals[i] = l.is_positive();
+        for l in m {
+            let i = l.var().index();
+            if vals.len() <= i {
+                vals.resize(i + 1, false);
             }
+            vals[i] = l.is_positive();
         }
-        Model { vals }
+        Ok(Model { vals })
     }
 }
 

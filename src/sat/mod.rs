@@ -19,11 +19,14 @@ pub struct SolveOptions {
     /// Stop enumerating after this many final states.
     pub max_states: usize,
     pub deadline: Option<Instant>,
+    /// Re-check every execution found with the reference engine's relations and
+    /// axioms (`reference::verify`); a disagreement is an internal error.
+    pub self_check: bool,
 }
 
 impl Default for SolveOptions {
     fn default() -> Self {
-        SolveOptions { max_states: 100_000, deadline: None }
+        SolveOptions { max_states: 100_000, deadline: None, self_check: true }
     }
 }
 
@@ -37,12 +40,15 @@ pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
     if std::env::var("PTXL_DEBUG").is_ok() {
         eprintln!("vars {} clauses {}", enc.f.vars, enc.f.clauses);
     }
-    while enc.f.solve_assuming(&assume) {
+    while enc.f.solve_assuming(&assume)? {
         if opts.deadline.is_some_and(|d| Instant::now() > d) {
             return Err(Error::limit("timeout: the test took longer than --timeout"));
         }
-        let m = enc.f.model();
+        let m = enc.f.model()?;
         let x = decode(&enc, &m);
+        if opts.self_check {
+            crate::reference::verify::verify_execution(p, &x)?;
+        }
         let state = x.state(p);
         // Block this final state: some observable must take another value.
         let mut clause = vec![!blocking];
@@ -64,7 +70,7 @@ pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
     }
     apply_filter(p, &mut out.states);
     out.flags = Flags {
-        data_race: has_race(&mut enc, &acts),
+        data_race: has_race(&mut enc, &acts)?,
         deadlock: has_deadlock(&mut enc, opts.deadline)?,
         unroll_bound_hit: p.flags.unroll_bound_hit,
         mixed_size: p.flags.mixed_size,
@@ -112,7 +118,7 @@ fn decode(enc: &Encoding, m: &Model) -> Execution {
 /// 8.7.1: does some allowed execution have two conflicting operations that are
 /// neither morally strong nor related in causality order? Causality literals are
 /// least-fixpoint forced, so asking for their absence is exact.
-fn has_race(enc: &mut Encoding, acts: &[B]) -> bool {
+fn has_race(enc: &mut Encoding, acts: &[B]) -> Result<bool> {
     let p = enc.p;
     let mut lits = Vec::new();
     let mem: Vec<usize> = p.events.iter().filter(|e| e.thread.is_some() && e.access().is_some()).map(|e| e.id).collect();
@@ -134,7 +140,7 @@ fn has_race(enc: &mut Encoding, acts: &[B]) -> bool {
         }
     }
     if lits.is_empty() {
-        return false;
+        return Ok(false);
     }
     let q = enc.f.fresh();
     let mut c = lits;
@@ -182,7 +188,7 @@ fn has_deadlock(enc: &mut Encoding, deadline: Option<Instant>) -> Result<bool> {
         if deadline.is_some_and(|d| Instant::now() > d) {
             return Err(Error::limit("timeout: the test took longer than --timeout (while looking for deadlocks)"));
         }
-        if !enc.f.solve_assuming(&barriers_only) && enc.f.solve_assuming(&memory_only) {
+        if !enc.f.solve_assuming(&barriers_only)? && enc.f.solve_assuming(&memory_only)? {
             return Ok(true);
         }
         // Next combination.

@@ -8,6 +8,10 @@ use proptest::prelude::*;
 
 pub const LOCS: [&str; 2] = ["x", "y"];
 pub const SCOPES: [&str; 4] = ["cta", "cluster", "gpu", "sys"];
+pub const PROXY_FENCES: [&str; 4] = ["alias", "texture", "surface", "constant"];
+/// Non-generic proxies: their read instruction and the names of x through them
+/// (same address, and through the virtual alias `a`).
+pub const PROXIES: [(&str, &str, &str); 3] = [("tld", "t", "t2"), ("suld", "s", "s2"), ("cold", "c", "c2")];
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Sem {
@@ -23,9 +27,13 @@ pub enum Op {
     Atom { sem: Sem, scope: usize, reg: usize, loc: usize, kind: usize },
     Red { release: bool, scope: usize, loc: usize },
     Fence { kind: usize, scope: usize },
-    ProxyAlias,
-    ProxyTexture,
-    Tld { reg: usize },
+    /// `fence.proxy.{alias,texture,surface,constant}` (PROXY_FENCES).
+    ProxyFence { proxy: usize },
+    /// A read of x through a non-generic proxy (PROXIES: texture, surface,
+    /// constant), either at x's address or through the virtual alias `a`.
+    ProxyLd { proxy: usize, reg: usize, via_alias: bool },
+    /// `sust` of x (or of its virtual alias `a`) through the surface proxy.
+    Sust { val: i64, via_alias: bool },
     Bar { id: usize },
     Add { dst: usize, src: usize },
     /// Forward branch over the next instructions when `reg != 0`.
@@ -42,7 +50,7 @@ pub struct Place {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Test {
     pub threads: Vec<(Place, Vec<Op>)>,
-    /// Declare `a @ generic aliases x` and `t @ texture aliases x`.
+    /// Declare `a @ generic aliases x` and texture/surface/constant names of x and of a.
     pub aliases: bool,
 }
 
@@ -62,9 +70,11 @@ fn op(aliases: bool) -> impl Strategy<Value = Op> {
         1 => (0..3usize).prop_map(|reg| Op::Add { dst: (reg + 1) % 3, src: reg }),
         1 => (0..3usize).prop_map(|reg| Op::SkipIfNonZero { reg }),
         1 => (0..2usize).prop_map(|id| Op::Bar { id }),
-        1 => Just(if a { Op::ProxyAlias } else { Op::Fence { kind: 1, scope: 2 } }),
-        1 => Just(if a { Op::ProxyTexture } else { Op::Fence { kind: 0, scope: 0 } }),
-        1 => (0..3usize).prop_map(move |reg| if a { Op::Tld { reg } } else { Op::Fence { kind: 2, scope: 3 } }),
+        // Proxy fences in random order and placement, and accesses through proxies.
+        2 => (0..4usize).prop_map(move |proxy| if a { Op::ProxyFence { proxy } } else { Op::Fence { kind: 1, scope: 2 } }),
+        1 => (0..3usize, 0..3usize, any::<bool>())
+            .prop_map(move |(proxy, reg, via_alias)| if a { Op::ProxyLd { proxy, reg, via_alias } } else { Op::Fence { kind: 2, scope: 3 } }),
+        1 => (1..3i64, any::<bool>()).prop_map(move |(val, via_alias)| if a { Op::Sust { val, via_alias } } else { Op::Fence { kind: 0, scope: 0 } }),
     ]
 }
 
@@ -135,9 +145,12 @@ fn op_text(o: &Op) -> String {
         }
         Op::Red { release, scope, loc: l } => format!("red.{}.{}.add {}, 1", if *release { "release" } else { "relaxed" }, SCOPES[*scope], LOCS[*l]),
         Op::Fence { kind, scope } => format!("fence.{}.{}", ["sc", "acq_rel", "acquire", "release"][*kind], SCOPES[*scope]),
-        Op::ProxyAlias => "fence.proxy.alias".into(),
-        Op::ProxyTexture => "fence.proxy.texture".into(),
-        Op::Tld { reg } => format!("tld.weak r{}, t", reg),
+        Op::ProxyFence { proxy } => format!("fence.proxy.{}", PROXY_FENCES[*proxy]),
+        Op::ProxyLd { proxy, reg, via_alias } => {
+            let (ins, same, alias) = PROXIES[*proxy];
+            format!("{}.weak r{}, {}", ins, reg, if *via_alias { alias } else { same })
+        }
+        Op::Sust { val, via_alias } => format!("sust.weak {}, {}", if *via_alias { "s2" } else { "s" }, val),
         Op::Bar { id } => format!("bar.cta.sync {}", id),
         Op::Add { dst, src } => format!("add r{}, r{}, 1", dst, src),
         Op::SkipIfNonZero { reg } => format!("bne r{}, 0, END", reg),
@@ -154,7 +167,15 @@ impl Test {
     pub fn render_with(&self, name: &str, names: [&str; 2], cond_thread: usize) -> String {
         let mut s = format!("PTX {}\n{{\nx = 0; y = 0;\n", name);
         if self.aliases {
-            s.push_str("a @ generic aliases x;\nt @ texture aliases x;\n");
+            s.push_str("a @ generic aliases x;\n");
+            for (_, same, alias) in PROXIES {
+                let proxy = match same {
+                    "t" => "texture",
+                    "s" => "surface",
+                    _ => "constant",
+                };
+                s.push_str(&format!("{} @ {} aliases x; {} @ {} aliases a;\n", same, proxy, alias, proxy));
+            }
         }
         s.push_str("}\n");
         let cells: Vec<Vec<String>> = self
