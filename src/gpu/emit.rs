@@ -4,87 +4,22 @@
 //! past the test's blocks run the memory stress loop (D30, D34).
 
 use super::instr::{addr_reg, reg, Ctx};
-use super::{Module, Needs, EmitOptions, ENTRY};
+use super::scan::{arrivals_of, registers};
+use super::{EmitOptions, Module, Needs, ENTRY};
 use crate::ast::*;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::fmt::Write;
 
 /// Scratch lines of the stress loop: 1024 lines of 128 bytes (`--stress`).
 pub const STRESS_LINES: u32 = 1024;
 
-/// The registers of one thread: 64-bit values and predicates.
-fn registers(lit: &Litmus, t: usize, observed: &[(usize, String)]) -> Result<(BTreeSet<String>, BTreeSet<String>), String> {
-    let (mut vals, mut preds) = (BTreeSet::new(), BTreeSet::new());
-    let op = |o: &Operand, vals: &mut BTreeSet<String>| {
-        if let Operand::Reg(r) = o {
-            vals.insert(r.clone());
-        }
-    };
-    for i in &lit.code[t] {
-        match &i.kind {
-            InstrKind::Load { dst, addr, .. } => {
-                vals.insert(dst.clone());
-                if let AddrBase::Reg(r) = &addr.base {
-                    vals.insert(r.clone());
-                }
-            }
-            InstrKind::Store { addr, src, .. } => {
-                op(src, &mut vals);
-                if let AddrBase::Reg(r) = &addr.base {
-                    vals.insert(r.clone());
-                }
-            }
-            InstrKind::Atomic { dst, addr, operands, .. } => {
-                vals.extend(dst.clone());
-                operands.iter().for_each(|o| op(o, &mut vals));
-                if let AddrBase::Reg(r) = &addr.base {
-                    vals.insert(r.clone());
-                }
-            }
-            InstrKind::Alu { dst, srcs, .. } => {
-                vals.insert(dst.clone());
-                srcs.iter().for_each(|o| op(o, &mut vals));
-            }
-            InstrKind::Setp { dst, a, b, .. } => {
-                preds.insert(dst.clone());
-                op(a, &mut vals);
-                op(b, &mut vals);
-            }
-            InstrKind::Selp { dst, a, b, pred } => {
-                vals.insert(dst.clone());
-                op(a, &mut vals);
-                op(b, &mut vals);
-                if let Operand::Reg(p) = pred {
-                    preds.insert(p.clone());
-                }
-            }
-            InstrKind::Branch { cond: BranchCond::Pred { reg, .. }, .. } => {
-                preds.insert(reg.clone());
-            }
-            InstrKind::Branch { cond: BranchCond::Compare { a, b, .. }, .. } => {
-                op(a, &mut vals);
-                op(b, &mut vals);
-            }
-            _ => {}
-        }
-    }
-    for item in &lit.init {
-        match item {
-            InitItem::Register { thread, reg, .. } | InitItem::RegisterAddress { thread, reg, .. } if *thread == t => {
-                vals.insert(reg.clone());
-            }
-            _ => {}
-        }
-    }
-    vals.extend(observed.iter().filter(|(th, r)| *th == t && !preds.contains(r)).map(|(_, r)| r.clone()));
-    if let Some(r) = vals.intersection(&preds).next() {
-        return Err(format!("P{}: `{}` is used both as a predicate and as a value", t, r));
-    }
-    Ok((vals, preds))
-}
-
 /// The PTX module of a test and the version/target it needs.
-pub fn kernel(lit: &Litmus, m: &Module, observed: &[(usize, String)], opts: &EmitOptions) -> Result<(String, Needs), String> {
+pub fn kernel(
+    lit: &Litmus,
+    m: &Module,
+    observed: &[(usize, String)],
+    opts: &EmitOptions,
+) -> Result<(String, Needs), String> {
     let mut needs = Needs::default();
     let lay = &m.layout;
     if lay.cluster_dim > 1 {
@@ -94,7 +29,16 @@ pub fn kernel(lit: &Litmus, m: &Module, observed: &[(usize, String)], opts: &Emi
     let mut bodies = String::new();
     for t in 0..lit.threads.len() {
         let (vals, preds) = registers(lit, t, observed)?;
-        let labels: Vec<String> = lit.code[t].iter().filter_map(|i| if let InstrKind::Label(l) = &i.kind { Some(l.clone()) } else { None }).collect();
+        let labels: Vec<String> = lit.code[t]
+            .iter()
+            .filter_map(|i| {
+                if let InstrKind::Label(l) = &i.kind {
+                    Some(l.clone())
+                } else {
+                    None
+                }
+            })
+            .collect();
         for v in &vals {
             writeln!(decls, "    .reg .b64 {};", reg(t, v)).unwrap();
         }
@@ -124,15 +68,48 @@ pub fn kernel(lit: &Litmus, m: &Module, observed: &[(usize, String)], opts: &Emi
 
 fn header(s: &mut String, lit: &Litmus, m: &Module, needs: &Needs) {
     let lay = &m.layout;
-    writeln!(s, "// ptx-litmus run: test {} ({} threads)", lit.name, lit.threads.len()).unwrap();
-    writeln!(s, "// layout: {} cluster(s) of {} CTA(s) x {} warp(s) per group of 32 instances", lay.clusters, lay.cluster_dim, lay.warps).unwrap();
-    let why = if needs.why.is_empty() { "scoped memory operations".to_string() } else { needs.why.join(", ") };
-    writeln!(s, "// .version {} / sm_{}: {}", needs.version(), needs.sm, why).unwrap();
-    writeln!(s, ".version {}\n.target sm_{}\n.address_size 64\n", needs.version(), needs.sm).unwrap();
+    writeln!(
+        s,
+        "// ptx-litmus run: test {} ({} threads)",
+        lit.name,
+        lit.threads.len()
+    )
+    .unwrap();
+    writeln!(
+        s,
+        "// layout: {} cluster(s) of {} CTA(s) x {} warp(s) per group of 32 instances",
+        lay.clusters, lay.cluster_dim, lay.warps
+    )
+    .unwrap();
+    let why = if needs.why.is_empty() {
+        "scoped memory operations".to_string()
+    } else {
+        needs.why.join(", ")
+    };
+    writeln!(
+        s,
+        "// .version {} / sm_{}: {}",
+        needs.version(),
+        needs.sm,
+        why
+    )
+    .unwrap();
+    writeln!(
+        s,
+        ".version {}\n.target sm_{}\n.address_size 64\n",
+        needs.version(),
+        needs.sm
+    )
+    .unwrap();
     writeln!(s, ".visible .entry {}(\n    .param .u64 p_mem,\n    .param .u64 p_out,\n    .param .u64 p_perm,\n    .param .u64 p_scratch,\n    .param .u32 p_groups,\n    .param .u32 p_stress_iters\n)", ENTRY).unwrap();
     writeln!(s, ".reqntid {}, 1, 1", 32 * lay.warps).unwrap();
     if lay.cluster_dim > 1 {
-        writeln!(s, ".reqnctapercluster {}, 1, 1\n.explicitcluster", lay.cluster_dim).unwrap();
+        writeln!(
+            s,
+            ".reqnctapercluster {}, 1, 1\n.explicitcluster",
+            lay.cluster_dim
+        )
+        .unwrap();
     }
     s.push_str("{\n    .reg .pred %sp;\n    .reg .b32 %s32_<4>;\n    .reg .b64 %s64_<2>;\n");
     s.push_str("    .reg .b32 %blk, %tidx, %warp, %lane, %groups, %ntest, %g, %q, %key, %slot, %inst, %iters;\n");
@@ -147,11 +124,26 @@ fn prologue(s: &mut String, m: &Module) {
     s.push_str("    ld.param.u64 %scratch, [p_scratch];\n    ld.param.u32 %groups, [p_groups];\n    ld.param.u32 %iters, [p_stress_iters];\n");
     s.push_str("    mov.u32 %blk, %ctaid.x;\n    mov.u32 %tidx, %tid.x;\n    shr.u32 %warp, %tidx, 5;\n    and.b32 %lane, %tidx, 31;\n");
     writeln!(s, "    mul.lo.u32 %ntest, %groups, {};\n    setp.ge.u32 %sp, %blk, %ntest;\n    @%sp bra STRESS;", b).unwrap();
-    writeln!(s, "    div.u32 %g, %blk, {};\n    rem.u32 %q, %blk, {};", b, b).unwrap();
-    writeln!(s, "    mad.lo.u32 %key, %q, {}, %warp;\n    mad.lo.u32 %slot, %g, 32, %lane;", lay.warps).unwrap();
+    writeln!(
+        s,
+        "    div.u32 %g, %blk, {};\n    rem.u32 %q, %blk, {};",
+        b, b
+    )
+    .unwrap();
+    writeln!(
+        s,
+        "    mad.lo.u32 %key, %q, {}, %warp;\n    mad.lo.u32 %slot, %g, 32, %lane;",
+        lay.warps
+    )
+    .unwrap();
     for (key, t) in lay.thread_at.iter().enumerate() {
         if let Some(t) = t {
-            writeln!(s, "    setp.eq.u32 %sp, %key, {};\n    @%sp bra T{}$start;", key, t).unwrap();
+            writeln!(
+                s,
+                "    setp.eq.u32 %sp, %key, {};\n    @%sp bra T{}$start;",
+                key, t
+            )
+            .unwrap();
         }
     }
     s.push_str("    bra DONE;\n");
@@ -159,13 +151,56 @@ fn prologue(s: &mut String, m: &Module) {
 
 /// Instance lookup, addresses, register initialisation, code, epilogue.
 #[allow(clippy::too_many_arguments)]
-fn thread_body(lit: &Litmus, m: &Module, t: usize, vals: &BTreeSet<String>, labels: &[String], observed: &[(usize, String)], opts: &EmitOptions, needs: &mut Needs) -> Result<String, String> {
+fn thread_body(
+    lit: &Litmus,
+    m: &Module,
+    t: usize,
+    vals: &BTreeSet<String>,
+    labels: &[String],
+    observed: &[(usize, String)],
+    opts: &EmitOptions,
+    needs: &mut Needs,
+) -> Result<String, String> {
+    let mut s = prelude(lit, m, t, vals, labels);
+    code(&mut s, lit, m, t, labels, opts, needs)?;
+    epilogue(&mut s, m, t, vals, observed);
+    Ok(s)
+}
+
+/// Which instance this slot runs, its addresses, the initial registers.
+fn prelude(
+    lit: &Litmus,
+    m: &Module,
+    t: usize,
+    vals: &BTreeSet<String>,
+    labels: &[String],
+) -> String {
     let mut s = String::new();
-    writeln!(s, "T{}$start:\n    // P{}: instance = perm[{} * slots + slot]", t, t, t).unwrap();
-    writeln!(s, "    shl.b32 %s32_0, %groups, 5;\n    mad.lo.u32 %s32_0, %s32_0, {}, %slot;", t).unwrap();
+    writeln!(
+        s,
+        "T{}$start:\n    // P{}: instance = perm[{} * slots + slot]",
+        t, t, t
+    )
+    .unwrap();
+    writeln!(
+        s,
+        "    shl.b32 %s32_0, %groups, 5;\n    mad.lo.u32 %s32_0, %s32_0, {}, %slot;",
+        t
+    )
+    .unwrap();
     s.push_str("    mul.wide.u32 %tmp, %s32_0, 4;\n    add.s64 %tmp, %perm, %tmp;\n    ld.global.u32 %inst, [%tmp];\n");
-    writeln!(s, "    mul.wide.u32 %base, %inst, {};\n    add.s64 %base, %mem, %base;", m.memory.region_bytes()).unwrap();
-    writeln!(s, "    mul.wide.u32 %oaddr, %inst, {};\n    add.s64 %oaddr, %out, %oaddr;", m.out_slots * 8).unwrap();
+    writeln!(
+        s,
+        "    mul.wide.u32 %base, %inst, {};\n    add.s64 %base, %mem, %base;",
+        m.memory.region_bytes()
+    )
+    .unwrap();
+    writeln!(
+        s,
+        "    mul.wide.u32 %oaddr, %inst, {};\n    add.s64 %oaddr, %out, %oaddr;",
+        m.out_slots * 8
+    )
+    .unwrap();
     for (name, off) in &m.memory.offsets {
         writeln!(s, "    add.s64 {}, %base, {};", addr_reg(t, name), off).unwrap();
     }
@@ -174,8 +209,18 @@ fn thread_body(lit: &Litmus, m: &Module, t: usize, vals: &BTreeSet<String>, labe
     }
     for item in &lit.init {
         match item {
-            InitItem::Register { thread, reg: r, value, .. } if *thread == t => writeln!(s, "    mov.b64 {}, {};", reg(t, r), value).unwrap(),
-            InitItem::RegisterAddress { thread, reg: r, location, .. } if *thread == t => {
+            InitItem::Register {
+                thread,
+                reg: r,
+                value,
+                ..
+            } if *thread == t => writeln!(s, "    mov.b64 {}, {};", reg(t, r), value).unwrap(),
+            InitItem::RegisterAddress {
+                thread,
+                reg: r,
+                location,
+                ..
+            } if *thread == t => {
                 writeln!(s, "    mov.b64 {}, {};", reg(t, r), addr_reg(t, location)).unwrap()
             }
             _ => {}
@@ -185,17 +230,43 @@ fn thread_body(lit: &Litmus, m: &Module, t: usize, vals: &BTreeSet<String>, labe
     for i in 0..labels.len() {
         writeln!(s, "    mov.u32 %t{}_visits{}, 0;", t, i).unwrap();
     }
+    s
+}
+
+/// The thread's instructions, each after its litmus text as a comment.
+fn code(
+    s: &mut String,
+    lit: &Litmus,
+    m: &Module,
+    t: usize,
+    labels: &[String],
+    opts: &EmitOptions,
+    needs: &mut Needs,
+) -> Result<(), String> {
     let block = m.layout.block_of[t] as usize;
     let arrivals = arrivals_of(lit, &m.layout, block);
-    let mut ctx = Ctx { thread: t, cta_threads: m.layout.cta_threads[block], arrivals: &arrivals, spin_limit: opts.spin_limit, needs, labels };
+    let mut ctx = Ctx {
+        thread: t,
+        cta_threads: m.layout.cta_threads[block],
+        arrivals: &arrivals,
+        spin_limit: opts.spin_limit,
+        needs,
+        labels,
+    };
     for ins in &lit.code[t] {
         if let InstrKind::Branch { target, .. } = &ins.kind {
             if !labels.contains(target) {
-                return Err(format!("P{}: `{}` jumps to a label the thread does not have", t, ins.text));
+                return Err(format!(
+                    "P{}: `{}` jumps to a label the thread does not have",
+                    t, ins.text
+                ));
             }
         }
         writeln!(s, "    // {}", ins.text.replace('\n', " ")).unwrap();
-        for l in ctx.emit(ins).map_err(|e| format!("P{}: `{}`: {}", t, ins.text, e))? {
+        for l in ctx
+            .emit(ins)
+            .map_err(|e| format!("P{}: `{}`: {}", t, ins.text, e))?
+        {
             if l.ends_with(':') {
                 writeln!(s, "{}", l).unwrap();
             } else {
@@ -203,7 +274,17 @@ fn thread_body(lit: &Litmus, m: &Module, t: usize, vals: &BTreeSet<String>, labe
             }
         }
     }
-    // Epilogue: observed registers, then the status word (1 + most label visits).
+    Ok(())
+}
+
+/// Observed registers, then the status word (1 + most label visits).
+fn epilogue(
+    s: &mut String,
+    m: &Module,
+    t: usize,
+    vals: &BTreeSet<String>,
+    observed: &[(usize, String)],
+) {
     writeln!(s, "T{}$end:", t).unwrap();
     for (j, (th, r)) in observed.iter().enumerate() {
         if *th != t {
@@ -213,43 +294,25 @@ fn thread_body(lit: &Litmus, m: &Module, t: usize, vals: &BTreeSet<String>, labe
             writeln!(s, "    st.global.u64 [%oaddr+{}], {};", j * 8, reg(t, r)).unwrap();
         } else {
             // An observed predicate: 1 when true.
-            writeln!(s, "    selp.u64 %tmp, 1, 0, {};\n    st.global.u64 [%oaddr+{}], %tmp;", reg(t, r), j * 8).unwrap();
+            writeln!(
+                s,
+                "    selp.u64 %tmp, 1, 0, {};\n    st.global.u64 [%oaddr+{}], %tmp;",
+                reg(t, r),
+                j * 8
+            )
+            .unwrap();
         }
     }
     let status = (m.status_slot + t) * 8;
     writeln!(s, "    cvt.u64.u32 %tmp, %t{}_maxv;\n    add.s64 %tmp, %tmp, 1;\n    st.global.u64 [%oaddr+{}], %tmp;\n    bra DONE;", t, status).unwrap();
-    writeln!(s, "T{}$abandon:\n    mov.b64 %tmp, {};\n    st.global.u64 [%oaddr+{}], %tmp;\n    bra DONE;", t, u32::MAX, status).unwrap();
-    Ok(s)
-}
-
-/// For corpus barriers (`bar.cta.sync a`, the threads that arrive): per barrier
-/// id, how many litmus threads of the CTA use it, when every user uses it the
-/// same number of times with the same logical operand (else no count).
-fn arrivals_of(lit: &Litmus, lay: &super::layout::Layout, block: usize) -> impl Fn(i64) -> Result<u32, String> {
-    let mut uses: BTreeMap<i64, Vec<(usize, Option<Operand>)>> = BTreeMap::new();
-    for (t, code) in lit.code.iter().enumerate() {
-        if lay.block_of[t] as usize != block {
-            continue;
-        }
-        for i in code {
-            if let InstrKind::Barrier { id: Operand::Imm(id), logical, .. } = &i.kind {
-                uses.entry(*id).or_default().push((t, logical.clone()));
-            }
-        }
-    }
-    move |id| {
-        let u = uses.get(&id).ok_or("a barrier id used by no thread")?;
-        let threads: BTreeSet<usize> = u.iter().map(|x| x.0).collect();
-        let per: BTreeSet<usize> = threads.iter().map(|t| u.iter().filter(|x| x.0 == *t).count()).collect();
-        let logical: BTreeSet<String> = u.iter().map(|x| format!("{:?}", x.1)).collect();
-        if per.len() != 1 {
-            return Err("the threads of the CTA use this barrier different numbers of times".into());
-        }
-        if logical.len() != 1 || u.iter().any(|x| matches!(x.1, Some(Operand::Reg(_)))) {
-            return Err("the corpus barrier's second (logical) operand differs between threads or is a register: real PTX barriers have no such operand".into());
-        }
-        Ok(threads.len() as u32)
-    }
+    writeln!(
+        s,
+        "T{}$abandon:\n    mov.b64 %tmp, {};\n    st.global.u64 [%oaddr+{}], %tmp;\n    bra DONE;",
+        t,
+        u32::MAX,
+        status
+    )
+    .unwrap();
 }
 
 /// Stress CTAs: read-modify-write a 128 KiB scratch buffer `p_stress_iters`
@@ -257,7 +320,12 @@ fn arrivals_of(lit: &Litmus, lay: &super::layout::Layout, block: usize) -> impl 
 /// so nothing is optimised away).
 fn stress(s: &mut String) {
     s.push_str("STRESS:\n    mov.u32 %s32_1, 0;\nSTRESS_LOOP:\n    setp.ge.u32 %sp, %s32_1, %iters;\n    @%sp bra DONE;\n");
-    writeln!(s, "    mad.lo.u32 %s32_2, %s32_1, 7, %blk;\n    and.b32 %s32_2, %s32_2, {};", STRESS_LINES - 1).unwrap();
+    writeln!(
+        s,
+        "    mad.lo.u32 %s32_2, %s32_1, 7, %blk;\n    and.b32 %s32_2, %s32_2, {};",
+        STRESS_LINES - 1
+    )
+    .unwrap();
     s.push_str("    shl.b32 %s32_2, %s32_2, 7;\n    shl.b32 %s32_0, %lane, 2;\n    add.u32 %s32_2, %s32_2, %s32_0;\n");
     s.push_str("    cvt.u64.u32 %tmp, %s32_2;\n    add.s64 %tmp, %scratch, %tmp;\n    ld.global.u32 %s32_3, [%tmp];\n");
     s.push_str("    add.u32 %s32_3, %s32_3, %s32_1;\n    st.global.u32 [%tmp], %s32_3;\n    add.u32 %s32_1, %s32_1, 1;\n    bra STRESS_LOOP;\n");

@@ -21,7 +21,11 @@ pub struct Ctx<'a> {
 }
 
 pub fn reg(t: usize, r: &str) -> String {
-    let clean: String = r.trim_start_matches('%').chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
+    let clean: String = r
+        .trim_start_matches('%')
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
     format!("%t{}_{}", t, clean)
 }
 
@@ -31,7 +35,10 @@ pub fn addr_reg(t: usize, sym: &str) -> String {
 }
 
 pub fn label(t: usize, l: &str) -> String {
-    let clean: String = l.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
+    let clean: String = l
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
     format!("T{}_{}", t, clean)
 }
 
@@ -44,7 +51,9 @@ pub fn symbols(k: &InstrKind) -> Vec<String> {
         }
     };
     let addr = match k {
-        InstrKind::Load { addr, .. } | InstrKind::Store { addr, .. } | InstrKind::Atomic { addr, .. } => Some(addr),
+        InstrKind::Load { addr, .. }
+        | InstrKind::Store { addr, .. }
+        | InstrKind::Atomic { addr, .. } => Some(addr),
         _ => None,
     };
     match k {
@@ -55,7 +64,11 @@ pub fn symbols(k: &InstrKind) -> Vec<String> {
         InstrKind::Selp { a, b, .. } => [a, b].into_iter().for_each(&mut op),
         _ => {}
     }
-    if let Some(Addr { base: AddrBase::Sym(s), .. }) = addr {
+    if let Some(Addr {
+        base: AddrBase::Sym(s),
+        ..
+    }) = addr
+    {
         out.push(s.clone());
     }
     out
@@ -116,53 +129,69 @@ impl Ctx<'_> {
     /// otherwise (the buffers are global memory either way).
     fn space(text: &str, shared: bool) -> Result<&'static str, String> {
         if shared {
-            return Err("`.shared` locations (the emitter places every location in global memory)".into());
+            return Err(
+                "`.shared` locations (the emitter places every location in global memory)".into(),
+            );
         }
-        Ok(if text.contains(".global") { ".global" } else { "" })
+        Ok(if text.contains(".global") {
+            ".global"
+        } else {
+            ""
+        })
     }
 
     /// The PTX lines of one instruction.
     pub fn emit(&mut self, ins: &Instr) -> Result<Vec<String>, String> {
         let t = self.thread;
         let line = match &ins.kind {
-            InstrKind::Load { sem, scope, proxy, dst, addr, size, shared } => {
+            InstrKind::Load {
+                sem,
+                scope,
+                proxy,
+                dst,
+                addr,
+                size,
+                shared,
+            } => {
                 no_proxy(*proxy)?;
                 let q = self.ld_st_sem(*sem, *scope, &ins.text)?;
-                format!("ld{}{}.u{} {}, {};", q, Self::space(&ins.text, *shared)?, bits(*size)?, reg(t, dst), self.addr(addr))
+                format!(
+                    "ld{}{}.u{} {}, {};",
+                    q,
+                    Self::space(&ins.text, *shared)?,
+                    bits(*size)?,
+                    reg(t, dst),
+                    self.addr(addr)
+                )
             }
-            InstrKind::Store { sem, scope, proxy, addr, src, size, shared } => {
+            InstrKind::Store {
+                sem,
+                scope,
+                proxy,
+                addr,
+                src,
+                size,
+                shared,
+            } => {
                 no_proxy(*proxy)?;
                 let q = self.ld_st_sem(*sem, *scope, &ins.text)?;
-                let st = format!("st{}{}.u{}", q, Self::space(&ins.text, *shared)?, bits(*size)?);
+                let st = format!(
+                    "st{}{}.u{}",
+                    q,
+                    Self::space(&ins.text, *shared)?,
+                    bits(*size)?
+                );
                 // st takes a register source: a constant goes through a scratch register.
                 if let Operand::Imm(v) = src {
-                    return Ok(vec![format!("mov.b64 %s64_0, {};", v), format!("{} {}, %s64_0;", st, self.addr(addr))]);
+                    return Ok(vec![
+                        format!("mov.b64 %s64_0, {};", v),
+                        format!("{} {}, %s64_0;", st, self.addr(addr)),
+                    ]);
                 }
                 format!("{} {}, {};", st, self.addr(addr), self.opnd(src))
             }
             InstrKind::Atomic { .. } => return self.atomic(ins),
-            InstrKind::Fence { sem, scope } => {
-                self.note_scope(Some(*scope));
-                if ins.text.trim_start().starts_with("membar") {
-                    let s = match scope {
-                        Scope::Cta => "cta",
-                        Scope::Gpu => "gl",
-                        Scope::Sys => "sys",
-                        Scope::Cluster => return Err("membar at cluster scope".into()),
-                    };
-                    format!("membar.{};", s)
-                } else {
-                    let s = match sem {
-                        FenceSem::Sc => ".sc",
-                        FenceSem::AcqRel => ".acq_rel",
-                        // ptxas 12.9 accepts these at PTX 6.0 / sm_70 (it names the version
-                        // other features need): no extra requirement (hardware.md).
-                        FenceSem::Acquire => ".acquire",
-                        FenceSem::Release => ".release",
-                    };
-                    format!("fence{}{};", s, scope_q(*scope))
-                }
-            }
+            InstrKind::Fence { sem, scope } => self.fence(*sem, *scope, &ins.text)?,
             InstrKind::ProxyFence { proxy } => {
                 if *proxy != Proxy::Generic {
                     return Err("texture/surface/constant proxy fences need proxy objects".into());
@@ -172,28 +201,68 @@ impl Ctx<'_> {
             }
             InstrKind::Barrier { .. } => return self.barrier(ins),
             InstrKind::ClusterBarrier { arrive, relaxed } => {
-                self.needs.require(78, 90, "barrier.cluster");
-                match (arrive, relaxed) {
-                    (true, true) => {
-                        self.needs.require(80, 90, "barrier.cluster.arrive.relaxed");
-                        "barrier.cluster.arrive.relaxed;".into()
-                    }
-                    (true, false) => "barrier.cluster.arrive;".into(),
-                    (false, _) => "barrier.cluster.wait;".into(),
-                }
+                self.cluster_barrier(*arrive, *relaxed)
             }
             InstrKind::Alu { op, dst, srcs } => return self.alu(*op, dst, srcs),
             InstrKind::Setp { cmp, dst, a, b } => {
-                format!("setp.{}.s64 {}, {}, {};", cmp_q(*cmp), reg(t, dst), self.opnd(a), self.opnd(b))
+                format!(
+                    "setp.{}.s64 {}, {}, {};",
+                    cmp_q(*cmp),
+                    reg(t, dst),
+                    self.opnd(a),
+                    self.opnd(b)
+                )
             }
             InstrKind::Selp { dst, a, b, pred } => {
-                format!("selp.b64 {}, {}, {}, {};", reg(t, dst), self.opnd(a), self.opnd(b), self.opnd(pred))
+                format!(
+                    "selp.b64 {}, {}, {}, {};",
+                    reg(t, dst),
+                    self.opnd(a),
+                    self.opnd(b),
+                    self.opnd(pred)
+                )
             }
             InstrKind::Branch { cond, target } => return Ok(self.branch(cond, target)),
             InstrKind::Label(l) => return Ok(self.label(l)),
             InstrKind::Nop => return Ok(vec![]),
         };
         Ok(vec![line])
+    }
+
+    /// `membar.{cta,gl,sys}` when written so, else `fence.sem.scope` with the model's sem.
+    fn fence(&mut self, sem: FenceSem, scope: Scope, text: &str) -> Result<String, String> {
+        self.note_scope(Some(scope));
+        if text.trim_start().starts_with("membar") {
+            let s = match scope {
+                Scope::Cta => "cta",
+                Scope::Gpu => "gl",
+                Scope::Sys => "sys",
+                Scope::Cluster => return Err("membar at cluster scope".into()),
+            };
+            Ok(format!("membar.{};", s))
+        } else {
+            let s = match sem {
+                FenceSem::Sc => ".sc",
+                FenceSem::AcqRel => ".acq_rel",
+                // ptxas 12.9 accepts these at PTX 6.0 / sm_70 (it names the version
+                // other features need): no extra requirement (hardware.md).
+                FenceSem::Acquire => ".acquire",
+                FenceSem::Release => ".release",
+            };
+            Ok(format!("fence{}{};", s, scope_q(scope)))
+        }
+    }
+
+    fn cluster_barrier(&mut self, arrive: bool, relaxed: bool) -> String {
+        self.needs.require(78, 90, "barrier.cluster");
+        match (arrive, relaxed) {
+            (true, true) => {
+                self.needs.require(80, 90, "barrier.cluster.arrive.relaxed");
+                "barrier.cluster.arrive.relaxed;".into()
+            }
+            (true, false) => "barrier.cluster.arrive;".into(),
+            (false, _) => "barrier.cluster.wait;".into(),
+        }
     }
 
     /// `.weak` (when written), `.relaxed.scope`, `.acquire.scope`, `.release.scope`, `.volatile`, `.mmio.relaxed.sys`.
@@ -225,7 +294,11 @@ impl Ctx<'_> {
     fn alu(&mut self, op: AluOp, dst: &str, srcs: &[Operand]) -> Result<Vec<String>, String> {
         let d = reg(self.thread, dst);
         let s: Vec<String> = srcs.iter().map(|o| self.opnd(o)).collect();
-        let need = if matches!(op, AluOp::Mov | AluOp::Not | AluOp::Neg) { 1 } else { 2 };
+        let need = if matches!(op, AluOp::Mov | AluOp::Not | AluOp::Neg) {
+            1
+        } else {
+            2
+        };
         if s.len() != need {
             return Err(format!("{:?} with {} operands", op, s.len()));
         }
@@ -245,12 +318,21 @@ impl Ctx<'_> {
             AluOp::Max => "max.s64",
             // The model shifts 64-bit values (arithmetic right shift); PTX wants a .u32 amount.
             AluOp::Shl | AluOp::Shr => {
-                let name = if op == AluOp::Shl { "shl.b64" } else { "shr.s64" };
+                let name = if op == AluOp::Shl {
+                    "shl.b64"
+                } else {
+                    "shr.s64"
+                };
                 let amount = match &srcs[1] {
-                    Operand::Imm(i) => return Ok(vec![format!("{} {}, {}, {};", name, d, s[0], i & 63)]),
+                    Operand::Imm(i) => {
+                        return Ok(vec![format!("{} {}, {}, {};", name, d, s[0], i & 63)])
+                    }
                     _ => "%s32_0",
                 };
-                return Ok(vec![format!("cvt.u32.u64 {}, {};", amount, s[1]), format!("{} {}, {}, {};", name, d, s[0], amount)]);
+                return Ok(vec![
+                    format!("cvt.u32.u64 {}, {};", amount, s[1]),
+                    format!("{} {}, {}, {};", name, d, s[0], amount),
+                ]);
             }
         };
         Ok(vec![format!("{} {}, {};", name, d, s.join(", "))])
@@ -261,10 +343,20 @@ impl Ctx<'_> {
         match cond {
             BranchCond::Always => vec![format!("bra {};", to)],
             BranchCond::Pred { reg: r, negated } => {
-                vec![format!("@{}{} bra {};", if *negated { "!" } else { "" }, reg(self.thread, r), to)]
+                vec![format!(
+                    "@{}{} bra {};",
+                    if *negated { "!" } else { "" },
+                    reg(self.thread, r),
+                    to
+                )]
             }
             BranchCond::Compare { cmp, a, b } => vec![
-                format!("setp.{}.s64 %sp, {}, {};", cmp_q(*cmp), self.opnd(a), self.opnd(b)),
+                format!(
+                    "setp.{}.s64 %sp, {}, {};",
+                    cmp_q(*cmp),
+                    self.opnd(a),
+                    self.opnd(b)
+                ),
                 format!("@%sp bra {};", to),
             ],
         }
@@ -278,7 +370,10 @@ impl Ctx<'_> {
         vec![
             format!("{}:", label(self.thread, l)),
             format!("add.u32 {}, {}, 1;", c, c),
-            format!("max.u32 %t{}_maxv, %t{}_maxv, {};", self.thread, self.thread, c),
+            format!(
+                "max.u32 %t{}_maxv, %t{}_maxv, {};",
+                self.thread, self.thread, c
+            ),
             format!("setp.gt.u32 %sp, {}, {};", c, self.spin_limit),
             format!("@%sp bra T{}$abandon;", self.thread),
         ]
@@ -289,6 +384,10 @@ fn no_proxy(p: Proxy) -> Result<(), String> {
     if p == Proxy::Generic {
         Ok(())
     } else {
-        Err(format!("{:?} proxy accesses need texture/surface/constant objects", p).to_lowercase())
+        Err(format!(
+            "{:?} proxy accesses need texture/surface/constant objects",
+            p
+        )
+        .to_lowercase())
     }
 }
