@@ -21,3 +21,4 @@ pub mod budget;
 pub mod input;
 pub mod out;
 pub mod batch;
+pub mod gpu;
