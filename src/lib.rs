@@ -17,3 +17,4 @@ pub mod check;
 pub mod report;
 pub mod gen;
 pub mod explain;
+pub mod advise;

@@ -30,6 +30,32 @@ enum Cmd {
     /// Explain a test statically: morally strong pairs (and why not), release and
     /// acquire patterns, and which pairs synchronize in some allowed execution.
     Explain(ExplainArgs),
+    /// Fence and qualifier advisor: the cheapest changes that forbid a test's
+    /// outcome, or what can be weakened while it stays forbidden (README "Fence advisor").
+    #[command(after_help = EXIT_CODES)]
+    Advise(AdviseArgs),
+}
+
+#[derive(clap::Args)]
+struct AdviseArgs {
+    /// Litmus files or directories (a directory gives a summary table).
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// Only the weakening analysis: what can be removed or weakened while the outcome stays forbidden.
+    #[arg(long)]
+    weaken: bool,
+    /// Cost table overrides, `key = value` lines (keys in the README).
+    #[arg(long, value_name = "FILE")]
+    cost: Option<PathBuf>,
+    /// Write each repaired or weakened test as a litmus file into DIR.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// One JSON object per test (schema/advise.schema.json).
+    #[arg(long)]
+    json: bool,
+    /// How many times one instruction may run on a path (loop unrolling bound).
+    #[arg(long, default_value_t = 2)]
+    unroll: u32,
 }
 
 #[derive(clap::Args)]
@@ -93,6 +119,7 @@ fn main() {
         Cmd::Check(a) => run_check(a),
         Cmd::Gen(a) => ptx_litmus::gen::run(&a),
         Cmd::Explain(a) => run_explain(a),
+        Cmd::Advise(a) => run_advise(a),
     };
     std::process::exit(code);
 }
@@ -245,6 +272,66 @@ fn run_check(a: CheckArgs) -> i32 {
         eprintln!("{}", tally);
         if tally.mismatched > 0 {
             return EXIT_MISMATCH;
+        }
+    }
+    worst
+}
+
+/// `ptx-litmus advise PATH...`.
+fn run_advise(a: AdviseArgs) -> i32 {
+    use ptx_litmus::advise::{self, render, AdviseOptions};
+    let costs = match &a.cost {
+        None => advise::menu::CostTable::default(),
+        Some(f) => match std::fs::read_to_string(f).map_err(|e| e.to_string()).and_then(|t| advise::menu::CostTable::parse(&t)) {
+            Ok(c) => c,
+            Err(e) => {
+                eprintln!("{}: error: {}", f.display(), e);
+                return EXIT_INPUT;
+            }
+        },
+    };
+    let check = ptx_litmus::check::CheckOptions { build: BuildOptions { unroll: a.unroll, ..Default::default() }, ..Default::default() };
+    let opts = AdviseOptions { check, costs, weaken_only: a.weaken };
+    let table = a.paths.iter().any(|p| p.is_dir());
+    let files = collect_files(&a.paths);
+    let results: Vec<_> = files
+        .par_iter()
+        .map(|f| {
+            let source = std::fs::read_to_string(f).map_err(|e| (String::new(), ptx_litmus::error::Error::input_nospan(format!("cannot read the file: {}", e))))?;
+            let r = std::panic::catch_unwind(|| advise::advise_source(&source, &opts)).unwrap_or_else(|_| Err(ptx_litmus::error::Error::internal("internal error in the advisor (please report)")));
+            r.map_err(|e| (source, e))
+        })
+        .collect();
+    let mut worst = EXIT_OK;
+    if table && !a.json {
+        println!("{}", render::summary_header());
+    }
+    for (f, r) in files.iter().zip(results) {
+        match r {
+            Ok(adv) => {
+                let written = match &a.out {
+                    Some(dir) => match advise::write_out(dir, &adv) {
+                        Ok(w) => w,
+                        Err(e) => {
+                            eprintln!("error: {}", e.message);
+                            worst = worst.max(EXIT_INPUT);
+                            Vec::new()
+                        }
+                    },
+                    None => Vec::new(),
+                };
+                if a.json {
+                    println!("{}", render::json(&adv, &f.display().to_string(), &written));
+                } else if table {
+                    println!("{}", render::summary_row(&f.display().to_string(), &adv));
+                } else {
+                    print!("{}", render::text(&adv));
+                }
+            }
+            Err((source, e)) => {
+                eprintln!("{}", e.render(&f.display().to_string(), &source));
+                worst = worst.max(if e.kind == ErrorKind::Input { EXIT_INPUT } else { EXIT_INTERNAL });
+            }
         }
     }
     worst

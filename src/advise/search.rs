@@ -1,0 +1,219 @@
+//! The exact search (paper-notes/advisor.md).
+//!
+//! Repair: an implicit-hitting-set loop over the sites. Every variant that
+//! still reaches the outcome is grown to a larger failing variant F (sites
+//! raised to their strongest level while the outcome stays reachable); by
+//! monotonicity (a stronger variant allows no more executions, checked by a
+//! property test) every variant below F fails too, so any repair must exceed F
+//! at some site: one constraint. The cheapest assignments satisfying all
+//! constraints are enumerated exactly (branch on the minimal levels that exceed
+//! a violated constraint, bounded by cost) and decided; failures add
+//! constraints, successes are recorded. When no untested assignment of the
+//! current minimum cost remains, the recorded ones are every minimum-cost
+//! repair. Costs strictly increase with strength (menu.rs), so a proper subset
+//! (or weaker version) of a listed repair costs less and was found failing.
+
+use super::edit;
+use super::menu::{CostTable, Level};
+use super::sites::Site;
+use crate::ast::Litmus;
+use crate::check::CheckOptions;
+use crate::error::{Error, Result};
+use std::collections::{HashMap, HashSet};
+
+/// Decides variants of one test, with a cache.
+pub struct Decider<'a> {
+    pub source: &'a str,
+    pub lit: &'a Litmus,
+    pub sites: &'a [Site],
+    pub opts: &'a CheckOptions,
+    pub cache: HashMap<Vec<Level>, bool>,
+    /// Variants decided (cache misses).
+    pub queries: usize,
+    pub max_queries: usize,
+}
+
+impl<'a> Decider<'a> {
+    pub fn new(source: &'a str, lit: &'a Litmus, sites: &'a [Site], opts: &'a CheckOptions) -> Self {
+        Decider { source, lit, sites, opts, cache: HashMap::new(), queries: 0, max_queries: 50_000 }
+    }
+
+    /// Is the outcome reachable in the variant with these levels?
+    pub fn reachable(&mut self, levels: &[Level]) -> Result<bool> {
+        if let Some(&r) = self.cache.get(levels) {
+            return Ok(r);
+        }
+        self.queries += 1;
+        if self.queries > self.max_queries {
+            return Err(Error::limit(format!("the advisor decided more than {} variants of this test", self.max_queries)));
+        }
+        let text = edit::variant_source(self.source, self.lit, self.sites, levels)?;
+        let lit = edit::verify(&text, self.lit, self.sites, levels)?;
+        let p = crate::program::build_program(&lit, &self.opts.build)?;
+        let r = super::oracle::reachable(&p)?;
+        self.cache.insert(levels.to_vec(), r);
+        Ok(r)
+    }
+
+    pub fn original(&self) -> Vec<Level> {
+        self.sites.iter().map(|s| s.original).collect()
+    }
+
+    /// The strongest level of each site (every other level is below it).
+    pub fn top(&self) -> Vec<Level> {
+        self.sites.iter().map(|s| strongest(&s.levels)).collect()
+    }
+
+    /// Cost of a variant: the sum of each change's cost difference.
+    pub fn cost(&self, costs: &CostTable, levels: &[Level]) -> u32 {
+        self.sites.iter().zip(levels).map(|(s, &l)| costs.cost(l).saturating_sub(costs.cost(s.original))).sum()
+    }
+}
+
+fn strongest(levels: &[Level]) -> Level {
+    *levels.iter().find(|&&l| levels.iter().all(|&o| o.at_most(l))).unwrap_or(&levels[0])
+}
+
+/// Every minimum-cost repair, or none when even the strongest variant reaches the outcome.
+pub struct RepairSearch {
+    pub repairs: Vec<Vec<Level>>,
+    pub cost: Option<u32>,
+}
+
+pub fn repair(d: &mut Decider, costs: &CostTable) -> Result<RepairSearch> {
+    let top = d.top();
+    if d.reachable(&top)? {
+        return Ok(RepairSearch { repairs: Vec::new(), cost: None });
+    }
+    let orig = d.original();
+    let mut constraints: Vec<Vec<Level>> = Vec::new();
+    let mut found: Vec<Vec<Level>> = Vec::new();
+    let mut budget = 0;
+    loop {
+        let cands = hitting(d, costs, &constraints, budget);
+        let fresh: Vec<Vec<Level>> = cands.into_iter().filter(|c| !found.contains(c)).collect();
+        if fresh.is_empty() {
+            if !found.is_empty() {
+                break;
+            }
+            budget += 1;
+            if budget > d.cost(costs, &top) {
+                return Err(Error::internal("the repair search passed the cost of the strongest variant: please report"));
+            }
+            continue;
+        }
+        for c in fresh {
+            // An earlier constraint of this round may already exclude it.
+            if constraints.iter().any(|f| below(&c, f)) {
+                continue;
+            }
+            if d.reachable(&c)? {
+                constraints.push(grow(d, c, &top)?);
+            } else {
+                found.push(c);
+            }
+        }
+    }
+    let _ = orig;
+    found.sort();
+    Ok(RepairSearch { repairs: found, cost: Some(budget) })
+}
+
+/// `a` is pointwise at most `f`.
+fn below(a: &[Level], f: &[Level]) -> bool {
+    a.iter().zip(f).all(|(x, y)| x.at_most(*y))
+}
+
+/// Raise sites to their strongest level while the outcome stays reachable.
+fn grow(d: &mut Decider, mut a: Vec<Level>, top: &[Level]) -> Result<Vec<Level>> {
+    for i in 0..a.len() {
+        if a[i] == top[i] {
+            continue;
+        }
+        let old = a[i];
+        a[i] = top[i];
+        if !d.reachable(&a)? {
+            a[i] = old;
+        }
+    }
+    Ok(a)
+}
+
+/// All assignments of cost at most `budget` satisfying every constraint that
+/// the branching reaches (each is at least one raise above a failing variant).
+fn hitting(d: &Decider, costs: &CostTable, constraints: &[Vec<Level>], budget: u32) -> Vec<Vec<Level>> {
+    let mut cur = d.original();
+    let mut out = HashSet::new();
+    dfs(d, costs, constraints, budget, &mut cur, 0, &mut out);
+    let mut v: Vec<Vec<Level>> = out.into_iter().collect();
+    v.sort();
+    v
+}
+
+fn dfs(d: &Decider, costs: &CostTable, cons: &[Vec<Level>], budget: u32, cur: &mut Vec<Level>, cost: u32, out: &mut HashSet<Vec<Level>>) {
+    let Some(f) = cons.iter().find(|f| below(cur, f)) else {
+        out.insert(cur.clone());
+        return;
+    };
+    for i in 0..cur.len() {
+        let site = &d.sites[i];
+        let old = cur[i];
+        let raises: Vec<Level> = site.levels.iter().copied().filter(|&l| l != old && old.at_most(l) && !l.at_most(f[i])).collect();
+        // Only the minimal raises: any solution above `cur` lies above one of them.
+        for &l in raises.iter().filter(|&&l| !raises.iter().any(|&m| m != l && m.at_most(l))) {
+            let c = cost - (costs.cost(old) - costs.cost(site.original)) + (costs.cost(l) - costs.cost(site.original));
+            if c > budget {
+                continue;
+            }
+            cur[i] = l;
+            dfs(d, costs, cons, budget, cur, c, out);
+            cur[i] = old;
+        }
+    }
+}
+
+/// Weakening: single changes that keep the outcome unreachable (per site, the
+/// weakest such levels), and one maximal set of simultaneous weakenings.
+pub struct WeakenSearch {
+    /// (site, level) pairs; for each site only levels with no weaker working level.
+    pub singles: Vec<(usize, Level)>,
+    pub maximal: Vec<Level>,
+}
+
+pub fn weaken(d: &mut Decider, costs: &CostTable) -> Result<WeakenSearch> {
+    let orig = d.original();
+    let mut singles = Vec::new();
+    for i in 0..orig.len() {
+        let mut works: Vec<Level> = Vec::new();
+        for l in weaker_first(costs, &d.sites[i].levels, orig[i]) {
+            if works.iter().any(|&w| w.at_most(l)) {
+                continue;
+            }
+            let mut v = orig.clone();
+            v[i] = l;
+            if !d.reachable(&v)? {
+                works.push(l);
+            }
+        }
+        singles.extend(works.into_iter().map(|l| (i, l)));
+    }
+    let mut cur = orig.clone();
+    for i in 0..cur.len() {
+        for l in weaker_first(costs, &d.sites[i].levels, orig[i]) {
+            let mut v = cur.clone();
+            v[i] = l;
+            if !d.reachable(&v)? {
+                cur = v;
+                break;
+            }
+        }
+    }
+    Ok(WeakenSearch { singles, maximal: cur })
+}
+
+/// The levels below `orig`, weakest (cheapest) first.
+fn weaker_first(costs: &CostTable, levels: &[Level], orig: Level) -> Vec<Level> {
+    let mut v: Vec<Level> = levels.iter().copied().filter(|&l| l != orig).collect();
+    v.sort_by_key(|&l| (costs.cost(l), l));
+    v
+}
