@@ -291,8 +291,8 @@ fn run_advise(a: AdviseArgs) -> i32 {
         },
     };
     let check = ptx_litmus::check::CheckOptions { build: BuildOptions { unroll: a.unroll, ..Default::default() }, ..Default::default() };
-    let opts = AdviseOptions { check, costs, weaken_only: a.weaken };
     let table = a.paths.iter().any(|p| p.is_dir());
+    let opts = AdviseOptions { check, costs, weaken_only: a.weaken, explain: !table || a.json || a.out.is_some() };
     let files = collect_files(&a.paths);
     let results: Vec<_> = files
         .par_iter()

@@ -137,3 +137,68 @@ pub fn verify(variant: &str, lit: &Litmus, sites: &[Site], levels: &[Level]) -> 
     }
     Ok(got)
 }
+
+/// The variant as an AST, without printing and parsing it again: what the
+/// search decides (the text of an answer is parsed and confirmed by `check`,
+/// and a test checks that both routes build the same program).
+pub fn variant_ast(lit: &Litmus, sites: &[Site], levels: &[Level]) -> Litmus {
+    let mut out = lit.clone();
+    // From the last site back: a gap (inserting after `index`) comes after its
+    // instruction's own site in `sites`, so it is applied first, and no edit
+    // moves an index still to be used.
+    for (site, &l) in sites.iter().zip(levels).rev() {
+        if l == site.original {
+            continue;
+        }
+        let code = &mut out.code[site.thread];
+        match (site.kind, l) {
+            (SiteKind::Gap, Level::Fence(s, sc)) => {
+                let prev = &code[site.index];
+                let ins = crate::ast::Instr { kind: fence_kind(s, sc), span: prev.span, text: instr_text(site, l) };
+                code.insert(site.index + 1, ins);
+            }
+            (_, Level::Absent) => {
+                code.remove(site.index);
+            }
+            (_, Level::Fence(s, sc)) => {
+                code[site.index].kind = fence_kind(s, sc);
+                code[site.index].text = instr_text(site, l);
+            }
+            (_, Level::Access(s, sc)) => {
+                set_access(&mut code[site.index].kind, s, sc);
+                code[site.index].text = instr_text(site, l);
+            }
+        }
+    }
+    out
+}
+
+fn fence_kind(s: super::menu::FenceSemO, scope: crate::ast::Scope) -> crate::ast::InstrKind {
+    use super::menu::FenceSemO as F;
+    use crate::ast::FenceSem;
+    let sem = match s {
+        F::Acquire => FenceSem::Acquire,
+        F::Release => FenceSem::Release,
+        F::AcqRel => FenceSem::AcqRel,
+        F::Sc => FenceSem::Sc,
+    };
+    crate::ast::InstrKind::Fence { sem, scope }
+}
+
+fn set_access(k: &mut crate::ast::InstrKind, s: SemO, sc: Option<crate::ast::Scope>) {
+    use crate::ast::{InstrKind, Sem};
+    let new = match s {
+        SemO::Weak => Sem::Weak,
+        SemO::Relaxed => Sem::Relaxed,
+        SemO::Acquire => Sem::Acquire,
+        SemO::Release => Sem::Release,
+        SemO::AcqRel => Sem::AcqRel,
+    };
+    match k {
+        InstrKind::Load { sem, scope, .. } | InstrKind::Store { sem, scope, .. } | InstrKind::Atomic { sem, scope, .. } => {
+            *sem = new;
+            *scope = sc;
+        }
+        _ => {}
+    }
+}

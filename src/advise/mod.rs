@@ -23,12 +23,21 @@ use menu::{CostTable, Level};
 use sites::{Mode, Site, SiteKind};
 use std::time::Instant;
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct AdviseOptions {
     pub check: CheckOptions,
     pub costs: CostTable,
     /// Only the weakening analysis (a reachable outcome gets none).
     pub weaken_only: bool,
+    /// Name the axiom forbidding the outcome in each answer (costs one
+    /// explanation per answer; the directory summary does without).
+    pub explain: bool,
+}
+
+impl Default for AdviseOptions {
+    fn default() -> Self {
+        AdviseOptions { check: CheckOptions::default(), costs: CostTable::default(), weaken_only: false, explain: true }
+    }
 }
 
 /// One changed instruction (or inserted fence) of an answer.
@@ -70,8 +79,10 @@ pub struct Advice {
     pub weakenings: Vec<Answer>,
     /// One maximal set of simultaneous weakenings (forbidden tests; `None` when nothing can be weakened).
     pub maximal_weakening: Option<Answer>,
-    /// Variants decided by the search.
+    /// Variants decided by the search with a SAT query.
     pub queries: usize,
+    /// Variants decided by re-checking an earlier witness execution instead.
+    pub reused: usize,
     pub time_ms: f64,
 }
 
@@ -81,7 +92,7 @@ pub fn advise_source(source: &str, opts: &AdviseOptions) -> Result<Advice> {
     let lit = crate::parse::parse_litmus(source)?;
     let p = crate::program::build_program(&lit, &opts.check.build)?;
     let reachable = oracle::reachable(&p)?;
-    let first = oracle::confirm(source, &opts.check)?;
+    let first = oracle::confirm(source, &opts.check, false)?;
     if first.reachable != reachable {
         return Err(oracle::disagreement("the original test"));
     }
@@ -96,6 +107,7 @@ pub fn advise_source(source: &str, opts: &AdviseOptions) -> Result<Advice> {
         weakenings: Vec::new(),
         maximal_weakening: None,
         queries: 0,
+        reused: 0,
         time_ms: 0.0,
     };
     if reachable && !opts.weaken_only {
@@ -104,9 +116,10 @@ pub fn advise_source(source: &str, opts: &AdviseOptions) -> Result<Advice> {
         let r = search::repair(&mut d, &opts.costs)?;
         adv.min_cost = r.cost;
         for levels in &r.repairs {
-            adv.repairs.push(answer(&d, &opts.costs, levels)?);
+            adv.repairs.push(answer(&d, &opts.costs, levels, opts.explain)?);
         }
-        adv.queries += d.queries;
+        adv.queries += d.queries - d.reused;
+        adv.reused += d.reused;
     } else if !reachable {
         let sites = sites::sites(&lit, &p, Mode::Weaken);
         let mut d = search::Decider::new(source, &lit, &sites, &opts.check);
@@ -115,28 +128,29 @@ pub fn advise_source(source: &str, opts: &AdviseOptions) -> Result<Advice> {
         for &(i, l) in &w.singles {
             let mut v = orig.clone();
             v[i] = l;
-            adv.weakenings.push(answer(&d, &opts.costs, &v)?);
+            adv.weakenings.push(answer(&d, &opts.costs, &v, opts.explain)?);
         }
         if w.maximal != orig {
-            adv.maximal_weakening = Some(answer(&d, &opts.costs, &w.maximal)?);
+            adv.maximal_weakening = Some(answer(&d, &opts.costs, &w.maximal, opts.explain)?);
         }
-        adv.queries += d.queries;
+        adv.queries += d.queries - d.reused;
+        adv.reused += d.reused;
     }
     adv.time_ms = start.elapsed().as_secs_f64() * 1e3;
     Ok(adv)
 }
 
 /// The answer for a variant the search found forbidding the outcome, confirmed by `check`.
-fn answer(d: &search::Decider, costs: &CostTable, levels: &[Level]) -> Result<Answer> {
+fn answer(d: &search::Decider, costs: &CostTable, levels: &[Level], explain: bool) -> Result<Answer> {
     let text = edit::variant_source(d.source, d.lit, d.sites, levels)?;
     edit::verify(&text, d.lit, d.sites, levels)?;
-    let c = oracle::confirm(&text, d.opts)?;
+    let c = oracle::confirm(&text, d.opts, explain)?;
     if c.reachable {
         return Err(oracle::disagreement("a changed test"));
     }
     let changes = changes(d.lit, d.sites, costs, levels);
     let cost = changes.iter().map(|c| c.cost).sum();
-    Ok(Answer { changes, cost, forbidden_by: c.reason.unwrap_or_default(), source: text })
+    Ok(Answer { changes, cost, forbidden_by: c.reason.unwrap_or_else(|| "(not explained in the summary)".into()), source: text })
 }
 
 /// The changes of a variant, in thread and line order.

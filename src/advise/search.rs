@@ -15,7 +15,7 @@
 
 use super::edit;
 use super::menu::{CostTable, Level};
-use super::sites::Site;
+use super::sites::{Site, SiteKind};
 use crate::ast::Litmus;
 use crate::check::CheckOptions;
 use crate::error::{Error, Result};
@@ -31,11 +31,15 @@ pub struct Decider<'a> {
     /// Variants decided (cache misses).
     pub queries: usize,
     pub max_queries: usize,
+    /// Witnesses of reachable variants, by event structure (see `structure`).
+    witnesses: HashMap<Vec<bool>, Vec<crate::outcome::Execution>>,
+    /// Variants shown reachable by an earlier witness, without a SAT query.
+    pub reused: usize,
 }
 
 impl<'a> Decider<'a> {
     pub fn new(source: &'a str, lit: &'a Litmus, sites: &'a [Site], opts: &'a CheckOptions) -> Self {
-        Decider { source, lit, sites, opts, cache: HashMap::new(), queries: 0, max_queries: 50_000 }
+        Decider { source, lit, sites, opts, cache: HashMap::new(), queries: 0, max_queries: 50_000, witnesses: HashMap::new(), reused: 0 }
     }
 
     /// Is the outcome reachable in the variant with these levels?
@@ -47,12 +51,28 @@ impl<'a> Decider<'a> {
         if self.queries > self.max_queries {
             return Err(Error::limit(format!("the advisor decided more than {} variants of this test", self.max_queries)));
         }
-        let text = edit::variant_source(self.source, self.lit, self.sites, levels)?;
-        let lit = edit::verify(&text, self.lit, self.sites, levels)?;
+        let lit = edit::variant_ast(self.lit, self.sites, levels);
         let p = crate::program::build_program(&lit, &self.opts.build)?;
-        let r = super::oracle::reachable(&p)?;
+        let key = self.structure(levels);
+        let known = self.witnesses.entry(key).or_default();
+        let r = if known.iter().rev().take(16).any(|x| super::oracle::still_witness(&p, x)) {
+            self.reused += 1;
+            true
+        } else {
+            let w = super::oracle::witness(&p)?;
+            let r = w.is_some();
+            known.extend(w);
+            r
+        };
         self.cache.insert(levels.to_vec(), r);
         Ok(r)
+    }
+
+    /// Which fences exist: variants with the same answer build programs with
+    /// the same events and paths (semantics and scopes change no event), so an
+    /// execution of one is a candidate execution of the other.
+    fn structure(&self, levels: &[Level]) -> Vec<bool> {
+        self.sites.iter().zip(levels).filter(|(s, _)| matches!(s.kind, SiteKind::Gap | SiteKind::Fence)).map(|(_, &l)| l == Level::Absent).collect()
     }
 
     pub fn original(&self) -> Vec<Level> {
@@ -108,7 +128,12 @@ pub fn repair(d: &mut Decider, costs: &CostTable) -> Result<RepairSearch> {
                 continue;
             }
             if d.reachable(&c)? {
-                constraints.push(grow(d, c, &top)?);
+                let f = grow(d, costs, c.clone(), &top)?;
+                if std::env::var("PTXL_DEBUG").is_ok() {
+                    let show = |v: &[Level]| v.iter().map(|&l| super::menu::describe(l)).collect::<Vec<_>>().join(" ");
+                    eprintln!("budget {} fails: {}\n   grown: {}", budget, show(&c), show(&f));
+                }
+                constraints.push(f);
             } else {
                 found.push(c);
             }
@@ -124,19 +149,51 @@ fn below(a: &[Level], f: &[Level]) -> bool {
     a.iter().zip(f).all(|(x, y)| x.at_most(*y))
 }
 
-/// Raise sites to their strongest level while the outcome stays reachable.
-fn grow(d: &mut Decider, mut a: Vec<Level>, top: &[Level]) -> Result<Vec<Level>> {
-    for i in 0..a.len() {
+/// Raise sites to their strongest level while the outcome stays reachable:
+/// first all of a group at once, halving groups that forbid the outcome (most
+/// sites can usually be raised together, so this asks fewer questions than
+/// one site at a time). The result is maximal for raising single sites to top.
+fn grow(d: &mut Decider, costs: &CostTable, mut a: Vec<Level>, top: &[Level]) -> Result<Vec<Level>> {
+    let group: Vec<usize> = (0..a.len()).filter(|&i| a[i] != top[i]).collect();
+    raise(d, &mut a, top, &group)?;
+    // Sites that cannot reach their top: the strongest intermediate level
+    // that keeps the outcome reachable (a tighter constraint, fewer rounds).
+    for i in group {
         if a[i] == top[i] {
             continue;
         }
-        let old = a[i];
-        a[i] = top[i];
-        if !d.reachable(&a)? {
-            a[i] = old;
+        let mut above: Vec<Level> = d.sites[i].levels.iter().copied().filter(|&l| l != a[i] && l != top[i] && a[i].at_most(l)).collect();
+        above.sort_by_key(|&l| std::cmp::Reverse((costs.cost(l), l)));
+        for l in above {
+            let mut b = a.clone();
+            b[i] = l;
+            if d.reachable(&b)? {
+                a = b;
+                break;
+            }
         }
     }
     Ok(a)
+}
+
+fn raise(d: &mut Decider, a: &mut Vec<Level>, top: &[Level], group: &[usize]) -> Result<()> {
+    if group.is_empty() {
+        return Ok(());
+    }
+    let mut b = a.clone();
+    for &i in group {
+        b[i] = top[i];
+    }
+    if d.reachable(&b)? {
+        *a = b;
+        return Ok(());
+    }
+    if group.len() == 1 {
+        return Ok(());
+    }
+    let (x, y) = group.split_at(group.len() / 2);
+    raise(d, a, top, x)?;
+    raise(d, a, top, y)
 }
 
 /// All assignments of cost at most `budget` satisfying every constraint that
