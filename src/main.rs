@@ -329,6 +329,9 @@ fn run_advise(a: AdviseArgs) -> i32 {
                 }
             }
             Err((source, e)) => {
+                if a.json {
+                    println!("{}", render::failure_json(&f.display().to_string(), &e));
+                }
                 eprintln!("{}", e.render(&f.display().to_string(), &source));
                 worst = worst.max(if e.kind == ErrorKind::Input { EXIT_INPUT } else { EXIT_INTERNAL });
             }

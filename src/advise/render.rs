@@ -104,3 +104,13 @@ pub fn summary_row(path: &str, a: &Advice) -> String {
 pub fn summary_header() -> String {
     format!("{:<56} {:<3} {:<10} {:>6} {:>8} {:>11} {:>9}", "test", "ver", "outcome", "cost", "repairs", "weakenable", "ms")
 }
+
+/// The JSON object of a file that failed.
+pub fn failure_json(path: &str, e: &crate::error::Error) -> serde_json::Value {
+    let kind = match e.kind {
+        crate::error::ErrorKind::Input => "input",
+        crate::error::ErrorKind::Limit => "limit",
+        crate::error::ErrorKind::Internal => "internal",
+    };
+    serde_json::json!({ "file": path, "error": { "kind": kind, "message": e.message } })
+}
