@@ -103,7 +103,7 @@ impl Level {
     /// `self` is at most as strong as `o` (same site).
     pub fn at_most(self, o: Level) -> bool {
         match (self, o) {
-            (Level::Absent, _) => true,
+            (Level::Absent, Level::Absent | Level::Fence(..)) => true,
             (Level::Fence(a, s), Level::Fence(b, t)) => a.at_most(b) && s <= t,
             (Level::Access(SemO::Weak, _), Level::Access(..)) => true,
             (Level::Access(a, s), Level::Access(b, t)) => a.at_most(b) && b != SemO::Weak && s <= t,

@@ -63,6 +63,9 @@ pub struct Answer {
     /// The changed test's source text.
     #[serde(skip)]
     pub source: String,
+    /// (index into `sites::sites(.., mode)`, level) of each change.
+    #[serde(skip)]
+    pub picks: Vec<(usize, Level)>,
 }
 
 #[derive(Clone, Debug, serde::Serialize)]
@@ -150,7 +153,8 @@ fn answer(d: &search::Decider, costs: &CostTable, levels: &[Level], explain: boo
     }
     let changes = changes(d.lit, d.sites, costs, levels);
     let cost = changes.iter().map(|c| c.cost).sum();
-    Ok(Answer { changes, cost, forbidden_by: c.reason.unwrap_or_else(|| "(not explained in the summary)".into()), source: text })
+    let picks = d.sites.iter().zip(levels).enumerate().filter(|(_, (s, &l))| l != s.original).map(|(i, (_, &l))| (i, l)).collect();
+    Ok(Answer { changes, cost, forbidden_by: c.reason.unwrap_or_else(|| "(not explained in the summary)".into()), source: text, picks })
 }
 
 /// The changes of a variant, in thread and line order.
