@@ -105,7 +105,7 @@ pub fn repair(d: &mut Decider, costs: &CostTable) -> Result<RepairSearch> {
     if d.reachable(&top)? {
         return Ok(RepairSearch { repairs: Vec::new(), cost: None });
     }
-    let mut constraints = unary(d, costs, &top)?;
+    let mut constraints: Vec<Vec<Level>> = Vec::new();
     let mut found: Vec<Vec<Level>> = Vec::new();
     let mut budget = 0;
     loop {
@@ -140,33 +140,6 @@ pub fn repair(d: &mut Decider, costs: &CostTable) -> Result<RepairSearch> {
     }
     found.sort();
     Ok(RepairSearch { repairs: found, cost: Some(budget) })
-}
-
-/// Necessary conditions one site at a time: when the strongest variant with
-/// site `i` lowered to `l` still reaches the outcome, every repair must put `i`
-/// above `l` (monotonicity). Levels below a failing one are implied and not
-/// asked. These seed the constraints: a chain of synchronisations (ISA2 over
-/// six threads) needs every link, which site-by-site growth would learn one
-/// failing candidate at a time.
-fn unary(d: &mut Decider, costs: &CostTable, top: &[Level]) -> Result<Vec<Vec<Level>>> {
-    let mut out = Vec::new();
-    for i in 0..top.len() {
-        let mut levels: Vec<Level> = d.sites[i].levels.iter().copied().filter(|&l| l != top[i]).collect();
-        levels.sort_by_key(|&l| std::cmp::Reverse((costs.cost(l), l)));
-        let mut failing: Vec<Level> = Vec::new();
-        for l in levels {
-            if failing.iter().any(|&f| l.at_most(f)) {
-                continue;
-            }
-            let mut v = top.to_vec();
-            v[i] = l;
-            if d.reachable(&v)? {
-                failing.push(l);
-                out.push(v);
-            }
-        }
-    }
-    Ok(out)
 }
 
 /// `a` is pointwise at most `f`.
