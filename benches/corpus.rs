@@ -1,5 +1,5 @@
 //! Speed of the SAT engine: the whole public conformance corpus (sequential and
-//! in parallel) and single classic tests. Run with `cargo bench --bench corpus`.
+//! in parallel) and single classic tests. Run with `cargo bench --features bench --bench corpus`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use ptx_litmus::check::{check_file, check_source, collect_files, CheckOptions};
@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use std::path::Path;
 
 fn corpus(c: &mut Criterion) {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance/litmus");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance/litmus");
     let files = collect_files(&[dir]);
     let opts = CheckOptions::default();
     let mut g = c.benchmark_group("conformance");
@@ -26,7 +26,7 @@ fn classic(c: &mut Criterion) {
     let opts = CheckOptions::default();
     let mut g = c.benchmark_group("classic");
     for name in ["Manual/MP-gpu.litmus", "Manual/SB+sc-gpu.litmus", "Manual/CoRR-weak-weak.litmus", "Nvidia/Co-Total-3-threads-scope-diff.litmus", "Manual/Ticketlock-same-gpu.litmus"] {
-        let path = root.join("../shared/conformance/litmus").join(name);
+        let path = root.join("tests/conformance/litmus").join(name);
         let Ok(text) = std::fs::read_to_string(&path) else { continue };
         g.bench_function(name, |b| b.iter(|| check_source(&text, &opts).map(|r| r.summary.positive).unwrap_or(0)));
     }

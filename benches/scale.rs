@@ -1,9 +1,9 @@
 //! How the SAT engine scales: generated MP chains, IRIW, SB rings and a
 //! reads-from fan (8 writers x 8 loads = 9^8 > 10^7 reads-from combinations),
 //! atomic counters (2 `atom.add` per thread).
-//! Run with `cargo bench --bench scale` (about a minute and a half).
+//! Run with `cargo bench --features bench --bench scale` (about a minute and a half).
 //! Larger N (up to 16 threads) and the encode/solve split: `cargo run --release
-//! --example scale_plot` (see paper-notes/performance.md).
+//! --features plot --example scale_plot` (see paper-notes/performance.md).
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use ptx_litmus::check::{check_source, CheckOptions};

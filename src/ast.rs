@@ -36,9 +36,12 @@ pub struct Litmus {
 pub enum InitItem {
     /// `x = 5;` (value defaults to 0 when a location is only used).
     Location { name: String, value: i64, span: Span },
+    /// `x = &y;` (herd): x initially holds the address of y. (Dat3M's `x = y;`,
+    /// y's initial value, is resolved by the parser into `Location`.)
+    LocationAddress { name: String, target: String, span: Span },
     /// `P1:r1 = 3;` (`%` kept as part of the register name).
     Register { thread: usize, reg: String, value: i64, span: Span },
-    /// `P0:r1 = x;` a register initialised with the address of a location.
+    /// `P0:r1 = x;` / `P0:r1 = &x;` a register initialised with the address of a location.
     RegisterAddress { thread: usize, reg: String, location: String, span: Span },
     /// `s @ surface aliases x;`
     Alias { name: String, proxy: Proxy, target: String, span: Span },
@@ -166,12 +169,23 @@ pub enum BarrierCount {
     Arrivals,
 }
 
+/// The integer type of an instruction (ISA 5.2.1): `.bN`/`.uN` are unsigned,
+/// `.sN` signed, `.pred` one bit. A floating-point type on a load, store, `mov`
+/// or `selp` is its bit pattern; floating-point arithmetic is refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub struct IntTy {
+    pub bits: u32,
+    pub signed: bool,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AluOp {
     Mov,
     Add,
     Sub,
     Mul,
+    /// `mul.hi`: the upper half of the double-width product.
+    MulHi,
     Div,
     Rem,
     And,
@@ -226,8 +240,12 @@ pub enum InstrKind {
         addr: Addr,
         /// Access size in bytes (from the type suffix; 4 when absent).
         size: u8,
+        /// The type: how the bytes read become the register value; `None`
+        /// (corpus spelling): the value as written.
+        ty: Option<IntTy>,
         /// `.shared` state space qualifier present (shared memory is per cluster, ISA 8.3).
-        shared: bool,
+        shared: bool,        /// `.local` or `.param`: memory private to the thread (ISA 5.1.5, 5.1.6).
+        private: bool,
     },
     /// `st`, `sust` (surface).
     Store {
@@ -237,8 +255,11 @@ pub enum InstrKind {
         addr: Addr,
         src: Operand,
         size: u8,
+        /// The type: the value is truncated to it; `None`: stored as given.
+        ty: Option<IntTy>,
         /// `.shared` state space qualifier present.
-        shared: bool,
+        shared: bool,        /// `.local` or `.param`: memory private to the thread.
+        private: bool,
     },
     /// `atom` (dst = Some) and `red` (dst = None); `suatom`/`sured` through the surface proxy.
     /// `operands` holds the value operand(s): one, or two for `cas` (compare, new).
@@ -251,6 +272,8 @@ pub enum InstrKind {
         addr: Addr,
         operands: Vec<Operand>,
         size: u8,
+        /// The operation's type (wrap-around, signed or unsigned min/max).
+        ty: Option<IntTy>,
         /// `.shared` state space qualifier present.
         shared: bool,
     },
@@ -271,12 +294,15 @@ pub enum InstrKind {
     },
     /// `barrier.cluster.arrive{.release,.relaxed}` (arrive = true) / `barrier.cluster.wait{.acquire}`.
     ClusterBarrier { arrive: bool, relaxed: bool },
-    /// Register arithmetic: `dst = op(srcs)`.
-    Alu { op: AluOp, dst: String, srcs: Vec<Operand> },
-    /// `setp.cmp dst, a, b`.
-    Setp { cmp: Cmp, dst: String, a: Operand, b: Operand },
+    /// Register arithmetic: `dst = op(srcs)`, computed on the sources read as
+    /// `src_ty` and truncated to `ty` (`cvt.u16.u32`: ty u16, src_ty u32;
+    /// `mul.wide.s32`: ty s64, src_ty s32). `None`: the corpus spelling,
+    /// 64-bit two's complement (paper-notes/decisions.md D15).
+    Alu { op: AluOp, dst: String, srcs: Vec<Operand>, ty: Option<IntTy>, src_ty: Option<IntTy> },
+    /// `setp.cmp.type dst, a, b`: the comparison is signed or unsigned by `ty`.
+    Setp { cmp: Cmp, dst: String, a: Operand, b: Operand, ty: Option<IntTy> },
     /// `selp dst, a, b, p`: dst = p ? a : b.
-    Selp { dst: String, a: Operand, b: Operand, pred: Operand },
+    Selp { dst: String, a: Operand, b: Operand, pred: Operand, ty: Option<IntTy> },
     Branch { cond: BranchCond, target: String },
     Label(String),
     Nop,
@@ -310,6 +336,10 @@ pub enum Prop {
     False,
     Eq(Term, Term),
     Ne(Term, Term),
+    /// `a < b` (`a > b` is parsed as `b < a`).
+    Lt(Term, Term),
+    /// `a <= b` (`a >= b` is parsed as `b <= a`).
+    Le(Term, Term),
     Not(Box<Prop>),
     And(Box<Prop>, Box<Prop>),
     Or(Box<Prop>, Box<Prop>),
@@ -330,5 +360,8 @@ pub struct Condition {
     pub prop: Prop,
     /// The condition as written, for the report line `Condition ...`.
     pub text: String,
+    /// False for a test without a condition (Dat3M): read as `exists true`,
+    /// every final state is shown and no verdict is printed.
+    pub given: bool,
     pub span: Span,
 }

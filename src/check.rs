@@ -5,7 +5,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::outcome::{Outcome, Summary};
 use crate::program::{build_program, BuildOptions, Program};
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
+use crate::explain::{ShowOptions, Shown};
 use std::time::{Duration, Instant};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -16,18 +16,28 @@ pub enum Engine {
     Reference,
 }
 
+/// By default at most this many final states are listed (`--states`).
+pub const DEFAULT_LISTED_STATES: usize = 256;
+
 #[derive(Clone, Debug)]
 pub struct CheckOptions {
     pub build: BuildOptions,
     pub engine: Engine,
-    /// Per-test wall-clock limit.
+    /// Per-test wall-clock limit (parsing, encoding, solving and explaining).
     pub timeout: Option<Duration>,
     /// Largest input file accepted, in bytes.
     pub max_file_bytes: usize,
     /// Most candidate executions the reference engine examines.
     pub reference_max_candidates: u64,
-    /// Most distinct final states the SAT engine enumerates.
+    /// Most distinct final states the SAT engine enumerates (with `list_states: None`).
     pub max_states: usize,
+    /// List at most this many final states (`None`: all). The verdict and the
+    /// observation do not depend on it (SAT engine).
+    pub list_states: Option<usize>,
+    /// Estimated bytes the unrolled program and its encoding may grow to.
+    pub max_memory: u64,
+    /// Explain each checked test (`--show`, `--dot`, `--svg`).
+    pub show: Option<ShowOptions>,
     /// Re-check each execution the SAT engine reports with the reference engine's
     /// relations and axioms (an internal error, exit 3, on disagreement).
     pub self_check: bool,
@@ -42,7 +52,10 @@ impl Default for CheckOptions {
             max_file_bytes: 1 << 20,
             reference_max_candidates: crate::reference::ReferenceOptions::default().max_candidates,
             max_states: crate::sat::SolveOptions::default().max_states,
+            max_memory: crate::budget::Limits::default().max_bytes,
+            show: None,
             self_check: crate::sat::SolveOptions::default().self_check,
+            list_states: Some(DEFAULT_LISTED_STATES),
         }
     }
 }
@@ -61,87 +74,89 @@ pub struct FileReport {
     pub path: PathBuf,
     pub source: String,
     pub result: Result<TestResult>,
+    /// With `CheckOptions::show`: the explanation, computed under the same deadline.
+    pub shown: Option<Result<Shown>>,
 }
 
-/// Check a litmus test given as text.
+/// Check a litmus test given as text, under `opts`' budget (the one already
+/// running on this thread, if any).
 pub fn check_source(source: &str, opts: &CheckOptions) -> Result<TestResult> {
+    if !crate::budget::active() {
+        return guarded(opts, || check_source(source, opts));
+    }
     let start = Instant::now();
-    let deadline = opts.timeout.map(|t| start + t);
     let ast = crate::parse::parse_litmus(source)?;
     let program = build_program(&ast, &opts.build)?;
-    let outcome = run_engine(&program, opts, deadline)?;
+    let outcome = run_engine(&program, opts, crate::budget::deadline())?;
+    vacuous_unroll(&program, &outcome, opts.build.unroll)?;
     let summary = outcome.summary(&program);
     Ok(TestResult { program, outcome, summary, time: start.elapsed() })
 }
 
 fn run_engine(p: &Program, opts: &CheckOptions, deadline: Option<Instant>) -> Result<Outcome> {
     match opts.engine {
-        Engine::Sat => crate::sat::check(p, &crate::sat::SolveOptions { deadline, max_states: opts.max_states, self_check: opts.self_check }),
+        Engine::Sat => crate::sat::check(p, &crate::sat::SolveOptions { deadline, max_states: opts.max_states, list: opts.list_states, self_check: opts.self_check }),
         Engine::Reference => crate::reference::check(p, &crate::reference::ReferenceOptions { max_candidates: opts.reference_max_candidates }),
     }
 }
 
-/// Check a file; a timeout abandons the test (its worker thread is left to finish
-/// in the background) and reports a limit error, so a batch continues.
-pub fn check_file(path: &Path, opts: &CheckOptions) -> FileReport {
-    let bytes = match read_capped(path, opts.max_file_bytes) {
-        Ok(b) => b,
-        Err(e) => {
-            return FileReport {
-                path: path.to_path_buf(),
-                source: String::new(),
-                result: Err(Error::input_nospan(format!("cannot read the file: {}", e))),
-            }
-        }
-    };
-    if bytes.len() > opts.max_file_bytes {
+/// When the unroll bound cut paths and no allowed execution is left, every
+/// execution ran past the bound: `Ok`/`No` would be vacuous, so it is a limit.
+fn vacuous_unroll(p: &Program, o: &Outcome, unroll: u32) -> Result<()> {
+    match &p.unroll_cut {
+        Some((span, what)) if !o.any_execution && p.flags.unroll_bound_hit => Err(Error {
+            kind: ErrorKind::Limit,
+            message: format!("every execution runs past the unroll bound ({}) in the loop at {}; raise --unroll", unroll, what),
+            span: Some(*span),
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// Read a test (a file, or standard input for `-`) within the size cap.
+pub fn read_source(path: &Path, max: usize) -> std::result::Result<String, (String, Error)> {
+    let bytes = crate::input::read_capped(path, max).map_err(|m| (String::new(), Error::input_nospan(m)))?;
+    if bytes.len() > max {
         let msg = match std::fs::metadata(path).map(|m| m.len()) {
-            Ok(size) if size > opts.max_file_bytes as u64 => {
-                format!("the file is {} bytes, more than the {} bytes a litmus test may have", size, opts.max_file_bytes)
-            }
-            _ => format!("the file is longer than the {} bytes a litmus test may have", opts.max_file_bytes),
+            Ok(size) if size > max as u64 => format!("the file is {} bytes, more than the {} bytes a litmus test may have", size, max),
+            _ => format!("the file is longer than the {} bytes a litmus test may have", max),
         };
-        return FileReport { path: path.to_path_buf(), source: String::new(), result: Err(Error::input_nospan(msg)) };
+        return Err((String::new(), Error::input_nospan(msg)));
     }
-    let source = match String::from_utf8(bytes) {
+    String::from_utf8(bytes).map_err(|e| {
+        let off = e.utf8_error().valid_up_to();
+        let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+        let span = span_at(&text, off);
+        (text, Error::input("the file is not UTF-8 text", span))
+    })
+}
+
+/// Check a file (and explain it with `opts.show`) under one deadline and one
+/// memory budget; hitting either is a limit error and the batch goes on.
+pub fn check_file(path: &Path, opts: &CheckOptions) -> FileReport {
+    let source = match read_source(path, opts.max_file_bytes) {
         Ok(s) => s,
-        Err(e) => {
-            let off = e.utf8_error().valid_up_to();
-            let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
-            let span = span_at(&text, off);
-            return FileReport { path: path.to_path_buf(), source: text, result: Err(Error::input("the file is not UTF-8 text", span)) };
-        }
+        Err((source, e)) => return FileReport { path: path.to_path_buf(), source, result: Err(e), shown: None },
     };
-    let result = with_timeout(&source, opts);
-    FileReport { path: path.to_path_buf(), source, result }
+    let (result, shown) = match guarded(opts, || {
+        let r = check_source(&source, opts)?;
+        let shown = opts.show.as_ref().map(|so| crate::explain::show(&r, so));
+        Ok((r, shown))
+    }) {
+        Ok((r, s)) => (Ok(r), s),
+        Err(e) => (Err(e), None),
+    };
+    FileReport { path: path.to_path_buf(), source, result, shown }
 }
 
-/// The file's bytes, reading at most `max + 1` of them (a huge or endless file
-/// is rejected without reading it all).
-fn read_capped(path: &Path, max: usize) -> std::io::Result<Vec<u8>> {
-    use std::io::Read;
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)?.take((max as u64).saturating_add(1)).read_to_end(&mut bytes)?;
-    Ok(bytes)
-}
-
-fn with_timeout(source: &str, opts: &CheckOptions) -> Result<TestResult> {
-    let Some(limit) = opts.timeout else { return guarded(source, opts) };
-    let (tx, rx) = mpsc::channel();
-    let (src, o) = (source.to_string(), opts.clone());
-    std::thread::spawn(move || {
-        let _ = tx.send(guarded(&src, &o));
-    });
-    match rx.recv_timeout(limit) {
-        Ok(r) => r,
-        Err(_) => Err(Error::limit(format!("timeout: no verdict within {} s (--timeout)", limit.as_secs_f64()))),
-    }
-}
-
-/// Run the pipeline, turning a panic (a bug) into an internal error.
-fn guarded(source: &str, opts: &CheckOptions) -> Result<TestResult> {
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check_source(source, opts))) {
-        Ok(r) => r,
+/// Run `f` under the test's budget (`opts.timeout`, `opts.max_memory`), turning
+/// a limit into a limit error and a panic (a bug) into an internal error. The
+/// work runs on the calling thread: nothing is left running after a timeout.
+pub fn guarded<T>(opts: &CheckOptions, f: impl FnOnce() -> Result<T>) -> Result<T> {
+    let limits = crate::budget::Limits { timeout: opts.timeout, max_bytes: opts.max_memory };
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| crate::budget::run(limits, f))) {
+        Ok(Ok(r)) => r,
+        Ok(Err(crate::budget::Exceeded(m))) => Err(Error::limit(m)),
         Err(p) => {
             let what = p.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| p.downcast_ref::<String>().cloned()).unwrap_or_default();
             Err(Error { kind: ErrorKind::Internal, message: format!("internal error (please report): {}", what), span: None })
@@ -156,28 +171,8 @@ fn span_at(text: &str, offset: usize) -> crate::ast::Span {
     crate::ast::Span { line, col, start: offset, end: offset }
 }
 
-/// All `*.litmus` files under the given paths (directories recursively), sorted per directory.
+/// All `*.litmus` files under the given paths (directories recursively, sorted
+/// by name, symlink loops not followed), each once.
 pub fn collect_files(paths: &[PathBuf]) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for p in paths {
-        if p.is_dir() {
-            walk(p, &mut out);
-        } else {
-            out.push(p.clone());
-        }
-    }
-    out
-}
-
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
-    let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    entries.sort();
-    for e in entries {
-        if e.is_dir() {
-            walk(&e, out);
-        } else if e.extension().is_some_and(|x| x == "litmus") {
-            out.push(e);
-        }
-    }
+    crate::input::collect(paths).files
 }

@@ -59,20 +59,43 @@ impl Error {
         match self.span {
             Some(sp) => {
                 let line_text = source.lines().nth(sp.line.saturating_sub(1)).unwrap_or("");
-                let shown: String = line_text.chars().take(200).collect();
-                let caret_pad: String = shown
-                    .chars()
-                    .take(sp.col.saturating_sub(1))
-                    .map(|c| if c == '\t' { '\t' } else { ' ' })
-                    .collect();
+                let (shown, caret_col) = window(line_text, sp.col);
+                let caret_pad: String = shown.chars().take(caret_col).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
+                // The gutter grows with the line number so the caret stays under the column.
+                let w = sp.line.to_string().len().max(5);
                 format!(
-                    "{}:{}:{}: {}: {}\n{:>5} | {}\n      | {}^",
-                    file, sp.line, sp.col, label, self.message, sp.line, shown, caret_pad
+                    "{}:{}:{}: {}: {}\n{:>w$} | {}\n{:w$} | {}^",
+                    file, sp.line, sp.col, label, self.message, sp.line, shown, "", caret_pad
                 )
             }
             None => format!("{}: {}: {}", file, label, self.message),
         }
     }
+}
+
+/// Longest source line shown whole; longer ones are cut around the column.
+const MAX_SHOWN: usize = 200;
+
+/// The part of `line` to show and the caret's position in it (0-based chars):
+/// a long line is cut to `MAX_SHOWN` characters around column `col`, marked
+/// with `...` where cut, so the caret always sits under the error.
+fn window(line: &str, col: usize) -> (String, usize) {
+    let chars: Vec<char> = line.chars().collect();
+    let at = col.saturating_sub(1);
+    if chars.len() <= MAX_SHOWN {
+        return (line.to_string(), at);
+    }
+    let start = at.saturating_sub(MAX_SHOWN / 2).min(chars.len().saturating_sub(MAX_SHOWN));
+    let end = (start + MAX_SHOWN).min(chars.len());
+    let mut s = String::new();
+    if start > 0 {
+        s.push_str("...");
+    }
+    s.extend(&chars[start..end]);
+    if end < chars.len() {
+        s.push_str("...");
+    }
+    (s, at - start + if start > 0 { 3 } else { 0 })
 }
 
 impl fmt::Display for Error {
@@ -87,3 +110,28 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {}
 
 pub type Result<T> = std::result::Result<T, Error>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn caret_under(rendered: &str) -> (char, usize) {
+        let lines: Vec<&str> = rendered.lines().collect();
+        let pos = lines[2].find('^').unwrap();
+        (lines[1].chars().nth(pos).unwrap(), pos)
+    }
+
+    #[test]
+    fn carets_stay_under_the_column_on_long_lines_and_wide_gutters() {
+        let line = format!("{}X{}", "a".repeat(500), "b".repeat(500));
+        let e = Error::input("bad", Span { line: 1, col: 501, start: 0, end: 0 });
+        assert_eq!(caret_under(&e.render("f", &line)).0, 'X');
+        let src = format!("{}Y", "\n".repeat(123_456));
+        let e = Error::input("bad", Span { line: 123_457, col: 1, start: 0, end: 0 });
+        let r = e.render("f", &src);
+        assert_eq!(caret_under(&r).0, 'Y', "{}", r);
+        // Short lines and small numbers keep the old layout exactly.
+        let e = Error::input("bad", Span { line: 6, col: 2, start: 0, end: 0 });
+        assert_eq!(e.render("f", "\n\n\n\n\n xyz"), "f:6:2: error: bad\n    6 |  xyz\n      |  ^");
+    }
+}

@@ -17,4 +17,8 @@ pub mod check;
 pub mod report;
 pub mod gen;
 pub mod explain;
+pub mod budget;
+pub mod input;
+pub mod out;
+pub mod batch;
 pub mod advise;

@@ -1,17 +1,20 @@
 //! The `ptx-litmus` command line: wires arguments to the library, nothing more.
 
 use clap::{Parser, Subcommand};
-use ptx_litmus::check::{check_file, collect_files, CheckOptions, Engine, FileReport};
-use ptx_litmus::error::{EXIT_INPUT, EXIT_INTERNAL, EXIT_MISMATCH, EXIT_OK};
-use ptx_litmus::error::ErrorKind;
-use ptx_litmus::program::BuildOptions;
-use ptx_litmus::explain::{self, ShowKind, ShowOptions, Shown};
-use ptx_litmus::report;
-use rayon::prelude::*;
-use std::path::PathBuf;
-use std::time::Duration;
+mod opts;
 
-const EXIT_CODES: &str = "Exit codes:\n  0  success (with --expect: every verdict matched)\n  1  verdict mismatches against --expect\n  2  input errors (syntax, unsupported construct, unreadable file)\n  3  internal errors or limits hit (--unroll cut every path, --max-events, --max-states, --timeout)";
+use ptx_litmus::batch::{self, Progress, Summary};
+use ptx_litmus::check::{check_file, guarded, read_source, CheckOptions, Engine, FileReport};
+use ptx_litmus::error::{EXIT_INPUT, EXIT_INTERNAL, EXIT_MISMATCH, EXIT_OK};
+use ptx_litmus::explain::{self, ShowKind, ShowOptions, Shown};
+use ptx_litmus::out;
+use ptx_litmus::program::BuildOptions;
+use ptx_litmus::report::{self, expect::Expectations};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+
+const EXIT_CODES: &str = "Exit codes (a batch exits with the highest that applies):\n  0  success (with --expect: every verdict matched)\n  1  verdict mismatches against --expect\n  2  input errors (syntax, unsupported construct, unreadable or non-regular file, bad option value)\n  3  internal errors, limits hit (--unroll cut every path, --max-events, --max-states, --timeout, --max-memory),\n     or output that could not be written";
 
 #[derive(Parser)]
 #[command(name = "ptx-litmus", version, about = "Decide PTX litmus tests exactly under the PTX memory consistency model (PTX ISA 9.2, chapter 8).", after_help = EXIT_CODES)]
@@ -54,63 +57,87 @@ struct AdviseArgs {
     #[arg(long)]
     json: bool,
     /// How many times one instruction may run on a path (loop unrolling bound).
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2, value_parser = opts::unroll)]
     unroll: u32,
+    /// --timeout covers the whole advice for one test; --max-memory each variant decided.
+    #[command(flatten)]
+    limits: opts::Limits,
 }
 
 #[derive(clap::Args)]
 struct ExplainArgs {
-    /// Litmus files.
+    /// Litmus files or directories (recursive *.litmus); `-` reads standard input.
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// How many times one instruction may run on a path (loop unrolling bound).
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2, value_parser = opts::unroll)]
     unroll: u32,
+    #[command(flatten)]
+    limits: opts::Limits,
 }
 
 #[derive(clap::Args)]
 struct CheckArgs {
-    /// Files or directories. With --expect and no paths: the tests listed in the CSV.
+    /// Files or directories; `-` reads one test from standard input. With --expect
+    /// and no paths: the tests listed in the CSV.
     paths: Vec<PathBuf>,
     /// One JSON object per test on its own line instead of herd-style text.
     #[arg(long)]
     json: bool,
-    /// CSV with header `test,expected` (paths relative to the CSV, `Ok` or `No`).
+    /// CSV `test,expected[,note]` (paths relative to the CSV's folder, `Ok` or `No`;
+    /// a note marks a documented deviation, counted as matched and listed).
     #[arg(long, value_name = "FILE.csv")]
     expect: Option<PathBuf>,
     /// Which engine decides.
     #[arg(long, value_enum, default_value = "sat")]
     engine: Engine,
     /// How many times one instruction may run on a path (loop unrolling bound).
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2, value_parser = opts::unroll)]
     unroll: u32,
     /// Most events (over all paths of all threads) a test may have.
     #[arg(long, default_value_t = 20_000)]
     max_events: usize,
-    /// Most distinct final states enumerated per test (SAT engine).
+    /// Most distinct final states enumerated per test with `--states all` (SAT engine).
     #[arg(long, default_value_t = 100_000)]
     max_states: usize,
+    /// How many allowed final states to list: `all`, a number, or `none`. The
+    /// verdict and the Observation kind are decided first by their own queries and
+    /// are exact whatever is listed; past N the output says `States >= N (more not
+    /// listed)` and the Positive/Negative counts are of the listed states.
+    #[arg(long, default_value = "256", value_parser = parse_states, value_name = "all|N|none")]
+    states: StatesArg,
     /// Do not re-check the SAT engine's executions with the reference engine's
     /// relations and axioms (the self-check is on by default; see README).
     #[arg(long)]
     no_self_check: bool,
-    /// Per-test time limit in seconds; a batch reports the timeout and goes on.
-    #[arg(long, value_name = "SECONDS")]
-    timeout: Option<f64>,
+    #[command(flatten)]
+    limits: opts::Limits,
     /// Explain: `witness` (an allowed execution per allowed state satisfying the
     /// condition), `forbidden` (candidate executions of forbidden states and the
     /// axiom each violates), or both: `--show witness,forbidden`.
     #[arg(long, value_enum, value_delimiter = ',', value_name = "KIND")]
     show: Vec<ptx_litmus::explain::ShowKind>,
     /// With --show: at most N states of each kind, and N candidates per forbidden state.
-    #[arg(long, default_value_t = 3, value_name = "N")]
-    max_show: usize,
+    #[arg(long, default_value_t = 3, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1000))]
+    max_show: u16,
     /// Write one Graphviz DOT file per shown execution into DIR (without --show: shows both kinds).
     #[arg(long, value_name = "DIR")]
     dot: Option<PathBuf>,
     /// Write one SVG picture per shown execution into DIR (without --show: shows both kinds).
     #[arg(long, value_name = "DIR")]
     svg: Option<PathBuf>,
+}
+
+/// `--states`: how many final states to list (None: all).
+#[derive(Clone, Copy, Debug)]
+struct StatesArg(Option<usize>);
+
+fn parse_states(s: &str) -> Result<StatesArg, String> {
+    match s {
+        "all" => Ok(StatesArg(None)),
+        "none" => Ok(StatesArg(Some(0))),
+        n => n.parse::<usize>().map(|k| StatesArg(Some(k))).map_err(|_| format!("`{}` is not `all`, `none` or a number of states", n)),
+    }
 }
 
 fn main() {
@@ -121,7 +148,7 @@ fn main() {
         Cmd::Explain(a) => run_explain(a),
         Cmd::Advise(a) => run_advise(a),
     };
-    std::process::exit(code);
+    std::process::exit(out::exit_code(code));
 }
 
 /// `--show`, `--dot`, `--svg`: what to explain (None: nothing).
@@ -133,148 +160,193 @@ fn show_options(a: &CheckArgs) -> Option<ShowOptions> {
     Some(ShowOptions {
         witness: both || a.show.contains(&ShowKind::Witness),
         forbidden: both || a.show.contains(&ShowKind::Forbidden),
-        max: a.max_show,
+        max: a.max_show as usize,
         deadline: None,
     })
 }
 
-/// One DOT and/or SVG file per shown execution.
-fn write_pictures(a: &CheckArgs, p: &ptx_litmus::program::Program, s: &Shown) -> Result<(), String> {
+/// One DOT and/or SVG file per shown execution, each written whole or not at all.
+fn write_pictures(a: &CheckArgs, stem: &str, p: &ptx_litmus::program::Program, s: &Shown) -> Result<(), String> {
     for (dir, ext) in [(&a.dot, "dot"), (&a.svg, "svg")] {
         let Some(dir) = dir else { continue };
         std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {}", dir.display(), e))?;
         for x in s.executions() {
             let text = if ext == "dot" { explain::dot::render(p, x) } else { explain::svg::render(p, x) };
-            let path = dir.join(format!("{}.{}", x.stem(&p.name), ext));
-            std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {}", path.display(), e))?;
+            let path = dir.join(format!("{}.{}", x.stem(stem), ext));
+            out::write_atomic(&path, text.as_bytes()).map_err(|e| format!("cannot write {}: {}", path.display(), e))?;
         }
     }
     Ok(())
 }
 
-/// `ptx-litmus explain FILE...`.
-fn run_explain(a: ExplainArgs) -> i32 {
-    let opts = CheckOptions { build: BuildOptions { unroll: a.unroll, ..Default::default() }, ..Default::default() };
-    let mut worst = EXIT_OK;
-    for f in &a.files {
-        let source = match std::fs::read_to_string(f) {
-            Ok(s) => s,
-            Err(e) => {
-                eprintln!("{}: error: cannot read the file: {}", f.display(), e);
-                worst = worst.max(EXIT_INPUT);
-                continue;
-            }
-        };
-        match explain::pairs::explain_source(&source, &opts) {
-            Ok(text) => print!("{}", text),
-            Err(e) => {
-                eprintln!("{}", e.render(&f.display().to_string(), &source));
-                worst = worst.max(if e.kind == ErrorKind::Input { EXIT_INPUT } else { EXIT_INTERNAL });
-            }
+/// The files of a command line, with notes about what the walk skipped.
+fn inputs(paths: &[PathBuf], progress: Option<&Progress>) -> Vec<PathBuf> {
+    let found = ptx_litmus::input::collect(paths);
+    for n in &found.notes {
+        match progress {
+            Some(p) => p.eprintln(n),
+            None => out::eprintln(n),
         }
     }
+    found.files
+}
+
+/// `ptx-litmus explain FILE|DIR...`.
+fn run_explain(a: ExplainArgs) -> i32 {
+    let opts = CheckOptions {
+        build: BuildOptions { unroll: a.unroll, ..Default::default() },
+        timeout: a.limits.timeout,
+        max_memory: a.limits.max_bytes(),
+        ..Default::default()
+    };
+    let files = inputs(&a.files, None);
+    let mut worst = EXIT_OK;
+    let work = |f: &std::path::Path| match read_source(f, opts.max_file_bytes) {
+        Ok(src) => {
+            let r = guarded(&opts, || explain::pairs::explain_source(&src, &opts));
+            (f.to_path_buf(), src, r)
+        }
+        Err((src, e)) => (f.to_path_buf(), src, Err(e)),
+    };
+    batch::run_ordered(&files, a.limits.jobs(), work, |(f, src, r)| match r {
+        Ok(text) => out::print(&text),
+        Err(e) => {
+            out::eprintln(&e.render(&f.display().to_string(), &src));
+            worst = worst.max(e.exit_code());
+            out::note_code(worst);
+        }
+    });
     worst
+}
+
+/// What the results of a batch add up to, kept as they stream.
+struct Emitter<'a> {
+    a: &'a CheckArgs,
+    exp: Option<&'a Expectations>,
+    stems: BTreeMap<PathBuf, String>,
+    progress: Progress,
+    summary: Summary,
+    tally: report::expect::Tally,
+    listing: Vec<String>,
+    worst: i32,
+}
+
+impl Emitter<'_> {
+    fn fail(&mut self, code: i32, msg: &str) {
+        self.progress.eprintln(msg);
+        self.worst = self.worst.max(code);
+        out::note_code(self.worst);
+    }
+
+    /// Print one test's result at once (stdout: herd text or one JSON line).
+    fn emit(&mut self, r: FileReport) {
+        self.progress.tick();
+        self.summary.add(&r);
+        let judged = self.exp.map(|e| e.judge(&r, &mut self.tally));
+        if let Some(line) = judged.as_ref().and_then(|j| j.line.clone()) {
+            self.listing.push(line);
+        }
+        let shown = match &r.shown {
+            Some(Ok(s)) => Some(s),
+            Some(Err(e)) => {
+                self.fail(EXIT_INTERNAL, &format!("{}: explanation: {}", r.path.display(), e.message));
+                None
+            }
+            None => None,
+        };
+        if self.a.json {
+            let mut obj = report::json(&r);
+            if let (Ok(res), Some(s)) = (&r.result, shown) {
+                explain::json::extend(&mut obj, &res.program, s);
+            }
+            if let (Some(j), Some(o)) = (&judged, obj.as_object_mut()) {
+                o.insert("expected".into(), j.expected.map_or(serde_json::Value::Null, |v| format!("{:?}", v).into()));
+                o.insert("match".into(), j.matched.map_or(serde_json::Value::Null, Into::into));
+            }
+            out::println(&obj.to_string());
+        }
+        match &r.result {
+            Ok(res) => {
+                if !self.a.json {
+                    let mut text = report::text(res);
+                    if let Some(s) = shown {
+                        text.push_str(&explain::show::text(&res.program, s));
+                    }
+                    text.push('\n');
+                    out::print(&text);
+                }
+                if let Some(s) = shown {
+                    let stem = self.stems.get(&r.path).cloned().unwrap_or_else(|| res.program.name.clone());
+                    if let Err(e) = write_pictures(self.a, &stem, &res.program, s) {
+                        self.fail(EXIT_INTERNAL, &format!("error: {}", e));
+                    }
+                }
+                out::note_code(self.worst);
+            }
+            Err(e) => self.fail(e.exit_code(), &e.render(&r.path.display().to_string(), &r.source)),
+        }
+    }
+}
+
+fn load_expectations(csv: &std::path::Path) -> Result<Expectations, String> {
+    report::expect::load(csv).map_err(|e| {
+        let text = ptx_litmus::input::read_text_capped(csv, report::expect::MAX_CSV_BYTES).unwrap_or_default();
+        e.render(&csv.display().to_string(), &text)
+    })
 }
 
 fn run_check(a: CheckArgs) -> i32 {
     let opts = CheckOptions {
         build: BuildOptions { unroll: a.unroll, max_events: a.max_events, ..Default::default() },
         engine: a.engine,
-        timeout: a.timeout.filter(|t| *t > 0.0).map(Duration::from_secs_f64),
+        timeout: a.limits.timeout,
         max_states: a.max_states,
+        max_memory: a.limits.max_bytes(),
+        show: show_options(&a),
         self_check: !a.no_self_check,
+        list_states: a.states.0,
         ..Default::default()
     };
-    let expectations = match &a.expect {
-        Some(csv) => match report::expect::load(csv) {
-            Ok(e) => Some(e),
-            Err(e) => {
-                eprintln!("{}", e.render(&csv.display().to_string(), &std::fs::read_to_string(csv).unwrap_or_default()));
-                return EXIT_INPUT;
-            }
-        },
-        None => None,
-    };
-    let files = if a.paths.is_empty() {
-        match &expectations {
-            Some(e) => e.order.clone(),
-            None => {
-                eprintln!("error: no input: give litmus files or directories (see --help)");
-                return EXIT_INPUT;
-            }
+    let expectations = match a.expect.as_deref().map(load_expectations).transpose() {
+        Ok(e) => e,
+        Err(msg) => {
+            out::eprintln(&msg);
+            return EXIT_INPUT;
         }
-    } else {
-        collect_files(&a.paths)
     };
-    let show = show_options(&a);
-    let (reports, shown): (Vec<FileReport>, Vec<Option<ptx_litmus::error::Result<Shown>>>) = files
-        .par_iter()
-        .map(|f| {
-            let r = check_file(f, &opts);
-            let s = match (&show, &r.result) {
-                (Some(so), Ok(res)) => {
-                    let so = ShowOptions { deadline: opts.timeout.map(|t| std::time::Instant::now() + t), ..so.clone() };
-                    Some(explain::show(res, &so))
-                }
-                _ => None,
-            };
-            (r, s)
-        })
-        .unzip();
-    let mut worst = EXIT_OK;
-    for (r, s) in reports.iter().zip(&shown) {
-        match &r.result {
-            Ok(res) => {
-                let s = match s {
-                    Some(Ok(s)) => Some(s),
-                    Some(Err(e)) => {
-                        eprintln!("{}: explanation: {}", r.path.display(), e.message);
-                        worst = worst.max(EXIT_INTERNAL);
-                        None
-                    }
-                    None => None,
-                };
-                if a.json {
-                    let mut obj = report::json(r);
-                    if let Some(s) = s {
-                        explain::json::extend(&mut obj, &res.program, s);
-                    }
-                    println!("{}", obj);
-                } else {
-                    print!("{}", report::text(res));
-                    if let Some(s) = s {
-                        print!("{}", explain::show::text(&res.program, s));
-                    }
-                    println!();
-                }
-                if let Some(s) = s {
-                    if let Err(e) = write_pictures(&a, &res.program, s) {
-                        eprintln!("error: {}", e);
-                        worst = worst.max(EXIT_INPUT);
-                    }
-                }
-            }
-            Err(e) => {
-                if a.json {
-                    println!("{}", report::json(r));
-                }
-                eprintln!("{}", e.render(&r.path.display().to_string(), &r.source));
-                let code = if e.kind == ErrorKind::Input { EXIT_INPUT } else { EXIT_INTERNAL };
-                worst = worst.max(code);
-            }
+    let files = match (&expectations, a.paths.is_empty()) {
+        (Some(e), true) => e.order.clone(),
+        (None, true) => {
+            out::eprintln("error: no input: give litmus files or directories (see --help)");
+            return EXIT_INPUT;
+        }
+        (_, false) => inputs(&a.paths, None),
+    };
+    let mut em = Emitter {
+        a: &a,
+        exp: expectations.as_ref(),
+        stems: batch::picture_stems(&files),
+        progress: Progress::new(files.len()),
+        summary: Summary::default(),
+        tally: Default::default(),
+        listing: Vec::new(),
+        worst: EXIT_OK,
+    };
+    batch::run_ordered(&files, a.limits.jobs(), |f| check_file(f, &opts), |r| em.emit(r));
+    em.progress.finish();
+    if expectations.is_some() {
+        for l in &em.listing {
+            out::eprintln(l);
+        }
+        out::eprintln(&em.tally.to_string());
+        if em.tally.mismatched > 0 {
+            em.worst = em.worst.max(EXIT_MISMATCH);
         }
     }
-    if let Some(exp) = &expectations {
-        let (tally, lines) = report::expect::compare(exp, &reports);
-        for l in lines {
-            eprintln!("{}", l);
-        }
-        eprintln!("{}", tally);
-        if tally.mismatched > 0 {
-            return EXIT_MISMATCH;
-        }
+    if files.len() > 1 {
+        out::eprintln(&em.summary.line(em.progress.start.elapsed()));
     }
-    worst
+    em.worst
 }
 
 /// `ptx-litmus advise PATH...`.
@@ -285,57 +357,61 @@ fn run_advise(a: AdviseArgs) -> i32 {
         Some(f) => match std::fs::read_to_string(f).map_err(|e| e.to_string()).and_then(|t| advise::menu::CostTable::parse(&t)) {
             Ok(c) => c,
             Err(e) => {
-                eprintln!("{}: error: {}", f.display(), e);
+                out::eprintln(&format!("{}: error: {}", f.display(), e));
                 return EXIT_INPUT;
             }
         },
     };
-    let check = ptx_litmus::check::CheckOptions { build: BuildOptions { unroll: a.unroll, ..Default::default() }, ..Default::default() };
+    let check = CheckOptions {
+        build: BuildOptions { unroll: a.unroll, ..Default::default() },
+        timeout: a.limits.timeout,
+        max_memory: a.limits.max_bytes(),
+        ..Default::default()
+    };
     let table = a.paths.iter().any(|p| p.is_dir());
     let opts = AdviseOptions { check, costs, weaken_only: a.weaken, explain: !table || a.json || a.out.is_some() };
-    let files = collect_files(&a.paths);
-    let results: Vec<_> = files
-        .par_iter()
-        .map(|f| {
-            let source = std::fs::read_to_string(f).map_err(|e| (String::new(), ptx_litmus::error::Error::input_nospan(format!("cannot read the file: {}", e))))?;
-            let r = std::panic::catch_unwind(|| advise::advise_source(&source, &opts)).unwrap_or_else(|_| Err(ptx_litmus::error::Error::internal("internal error in the advisor (please report)")));
-            r.map_err(|e| (source, e))
-        })
-        .collect();
+    let files = inputs(&a.paths, None);
     let mut worst = EXIT_OK;
     if table && !a.json {
-        println!("{}", render::summary_header());
+        out::println(&render::summary_header());
     }
-    for (f, r) in files.iter().zip(results) {
+    let work = |f: &std::path::Path| match read_source(f, opts.check.max_file_bytes) {
+        Ok(src) => {
+            // The advisor budgets each variant itself (advise::budgeted).
+            let r = guarded(&CheckOptions { timeout: None, ..opts.check.clone() }, || advise::advise_source(&src, &opts));
+            (f.to_path_buf(), src, r)
+        }
+        Err((src, e)) => (f.to_path_buf(), src, Err(e)),
+    };
+    batch::run_ordered(&files, a.limits.jobs(), work, |(f, src, r)| {
+        let name = f.display().to_string();
         match r {
             Ok(adv) => {
                 let written = match &a.out {
-                    Some(dir) => match advise::write_out(dir, &adv) {
-                        Ok(w) => w,
-                        Err(e) => {
-                            eprintln!("error: {}", e.message);
-                            worst = worst.max(EXIT_INPUT);
-                            Vec::new()
-                        }
-                    },
+                    Some(dir) => advise::write_out(dir, &adv).unwrap_or_else(|e| {
+                        out::eprintln(&format!("error: {}", e.message));
+                        worst = worst.max(EXIT_INPUT);
+                        Vec::new()
+                    }),
                     None => Vec::new(),
                 };
                 if a.json {
-                    println!("{}", render::json(&adv, &f.display().to_string(), &written));
+                    out::println(&render::json(&adv, &name, &written).to_string());
                 } else if table {
-                    println!("{}", render::summary_row(&f.display().to_string(), &adv));
+                    out::println(&render::summary_row(&name, &adv));
                 } else {
-                    print!("{}", render::text(&adv));
+                    out::print(&render::text(&adv));
                 }
             }
-            Err((source, e)) => {
+            Err(e) => {
                 if a.json {
-                    println!("{}", render::failure_json(&f.display().to_string(), &e));
+                    out::println(&render::failure_json(&name, &e).to_string());
                 }
-                eprintln!("{}", e.render(&f.display().to_string(), &source));
-                worst = worst.max(if e.kind == ErrorKind::Input { EXIT_INPUT } else { EXIT_INTERNAL });
+                out::eprintln(&e.render(&name, &src));
+                worst = worst.max(e.exit_code());
             }
         }
-    }
+        out::note_code(worst);
+    });
     worst
 }

@@ -49,11 +49,18 @@ fn observe(p: &Program, x: &Execution, o: &Observable) -> i64 {
             let Some(&tr) = x.traces.get(*thread) else { return 0 };
             match p.traces[tr].regs.get(reg) {
                 Some(RegValue::Const(c)) => *c,
-                Some(RegValue::ReadOf(r)) => x.rf.get(r).and_then(|&w| x.value_written(p, w)).unwrap_or(0),
+                Some(RegValue::ReadOf(r)) => {
+                    let raw = x.rf.get(r).and_then(|&w| x.value_written(p, w)).unwrap_or(0);
+                    p.events[*r].access().map_or(raw, |a| a.loaded(raw))
+                }
                 None => 0,
             }
         }
         Observable::Loc(name) => {
+            let fin = |l: LocId| x.finals.get(&l).and_then(|&w| x.value_written(p, w)).unwrap_or(p.locations[l].init);
+            if let Some(parts) = p.loc_parts.get(name) {
+                return Program::compose_parts(parts, &fin);
+            }
             let Some(&l) = p.loc_names.get(name) else { return 0 };
             x.finals.get(&l).and_then(|&w| x.value_written(p, w)).unwrap_or(p.locations[l].init)
         }
@@ -71,11 +78,35 @@ pub struct Flags {
     pub mixed_size: bool,
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Outcome {
     /// Allowed final states (after `filter`), each with one witness execution.
     pub states: BTreeMap<State, Execution>,
     pub flags: Flags,
+    /// Some allowed execution exists, before `filter` removes states: when none
+    /// does and the unroll bound cut paths, the verdict would be vacuous.
+    pub any_execution: bool,
+    /// Whether `states` lists every allowed final state (false when the listing
+    /// stopped at `--states N`).
+    pub complete: bool,
+    /// Decided by the engine without listing: does some allowed final state
+    /// satisfy the condition's proposition, and does some falsify it? `None`:
+    /// read both from the (complete) list of states.
+    pub reach: Option<Reach>,
+}
+
+impl Default for Outcome {
+    fn default() -> Self {
+        Outcome { states: BTreeMap::new(), flags: Flags::default(), complete: true, reach: None, any_execution: false }
+    }
+}
+
+/// Whether the condition's proposition holds in some / fails in some allowed
+/// final state: enough for the verdict and the `Observation` kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reach {
+    pub positive: bool,
+    pub negative: bool,
 }
 
 /// herd's verdict: `Ok` when the quantified condition holds over the allowed states.
@@ -88,21 +119,46 @@ pub enum Verdict {
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Summary {
     pub verdict: Verdict,
-    /// States satisfying / not satisfying the proposition.
+    /// Listed states satisfying / not satisfying the proposition (all allowed
+    /// states when `complete`).
     pub positive: usize,
     pub negative: usize,
+    /// Some allowed state satisfies / falsifies the proposition (exact even when
+    /// the list is not complete).
+    pub some_positive: bool,
+    pub some_negative: bool,
+    pub complete: bool,
+}
+
+impl Summary {
+    /// herd's `Never` / `Sometimes` / `Always`, exact whether or not every state is listed.
+    pub fn observation(&self) -> &'static str {
+        match (self.some_positive, self.some_negative) {
+            (false, _) => "Never",
+            (true, false) => "Always",
+            (true, true) => "Sometimes",
+        }
+    }
 }
 
 impl Outcome {
     pub fn summary(&self, p: &Program) -> Summary {
         let positive = self.states.keys().filter(|s| eval(p, &p.condition, s)).count();
         let negative = self.states.len() - positive;
+        let reach = self.reach.unwrap_or(Reach { positive: positive > 0, negative: negative > 0 });
         let ok = match p.quantifier {
-            Quantifier::Exists => positive > 0,
-            Quantifier::NotExists => positive == 0,
-            Quantifier::Forall => negative == 0,
+            Quantifier::Exists => reach.positive,
+            Quantifier::NotExists => !reach.positive,
+            Quantifier::Forall => !reach.negative,
         };
-        Summary { verdict: if ok { Verdict::Ok } else { Verdict::No }, positive, negative }
+        Summary {
+            verdict: if ok { Verdict::Ok } else { Verdict::No },
+            positive,
+            negative,
+            some_positive: reach.positive,
+            some_negative: reach.negative,
+            complete: self.complete,
+        }
     }
 }
 
@@ -119,6 +175,8 @@ pub fn eval(p: &Program, prop: &Prop, s: &[i64]) -> bool {
         Prop::False => false,
         Prop::Eq(a, b) => term(a) == term(b),
         Prop::Ne(a, b) => term(a) != term(b),
+        Prop::Lt(a, b) => term(a) < term(b),
+        Prop::Le(a, b) => term(a) <= term(b),
         Prop::Not(a) => !eval(p, a, s),
         Prop::And(a, b) => eval(p, a, s) && eval(p, b, s),
         Prop::Or(a, b) => eval(p, a, s) || eval(p, b, s),

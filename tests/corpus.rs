@@ -1,5 +1,5 @@
 //! The curated library (`litmus/`) and the public conformance corpus
-//! (`../shared/conformance/`) against their expected verdicts. Every test must
+//! (`tests/conformance/`) against their expected verdicts. Every test must
 //! parse and match; a test file without an expectation is a failure too.
 
 use ptx_litmus::check::{check_file, collect_files, CheckOptions, Engine};
@@ -65,13 +65,13 @@ fn curated_library_matches_expectations_with_the_reference_engine() {
 
 #[test]
 fn public_conformance_corpus_matches_expectations() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance");
     run_corpus(&root.join("expected.csv"), &root.join("litmus"), Engine::Sat);
 }
 
 /// The public corpus with the reference engine (about 7 s of CPU in release).
 #[test]
 fn public_conformance_corpus_matches_expectations_with_the_reference_engine() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance");
     run_corpus(&root.join("expected.csv"), &root.join("litmus"), Engine::Reference);
 }

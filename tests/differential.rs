@@ -34,8 +34,14 @@ const MAX_EVENTS: usize = 250;
 const TIMEOUT: std::time::Duration = std::time::Duration::from_millis(1500);
 
 fn run(text: &str, engine: Engine) -> Option<TestResult> {
+    run_listing(text, engine, None)
+}
+
+/// `list`: how many final states the SAT engine lists (None: all).
+fn run_listing(text: &str, engine: Engine, list: Option<usize>) -> Option<TestResult> {
     let opts = CheckOptions {
         engine,
+        list_states: list,
         reference_max_candidates: REFERENCE_CANDIDATES,
         max_states: MAX_STATES,
         build: BuildOptions { max_events: MAX_EVENTS, ..Default::default() },
@@ -93,6 +99,12 @@ fn engines_agree() {
         prop_assert_eq!(s.summary.verdict, r.summary.verdict, "verdicts differ on:\n{}", text);
         prop_assert_eq!(s.outcome.flags.deadlock, r.outcome.flags.deadlock, "deadlock flag differs on:\n{}", text);
         prop_assert_eq!(s.outcome.flags.data_race, r.outcome.flags.data_race, "data-race flag differs on:\n{}", text);
+        // Verdict first: with no state listed, the two verdict queries alone must
+        // give the reference engine's verdict and observation.
+        let Some(q) = run_listing(&text, Engine::Sat, Some(0)) else { return Ok(false) };
+        prop_assert_eq!(q.summary.verdict, r.summary.verdict, "verdict queries disagree on:\n{}", text);
+        prop_assert_eq!(q.summary.observation(), r.summary.observation(), "observation queries disagree on:\n{}", text);
+        prop_assert_eq!(q.summary.complete, r.outcome.states.is_empty(), "listing none is complete only without states:\n{}", text);
         Ok(true)
     });
 }

@@ -330,7 +330,7 @@ fn json_outputs_follow_the_schema() {
 #[test]
 #[ignore]
 fn all_explanations_agree_with_the_reference_engine() {
-    let dirs = [root().join("litmus"), root().join("../shared/conformance/litmus")];
+    let dirs = [root().join("litmus"), root().join("tests/conformance/litmus")];
     let files = ptx_litmus::check::collect_files(&dirs.iter().filter(|d| d.is_dir()).cloned().collect::<Vec<_>>());
     let mut checked_execs = 0;
     for f in files {

@@ -22,7 +22,7 @@ fn litmus_files(dir: &Path, out: &mut Vec<PathBuf>) {
 fn every_conformance_test_parses() {
     let root = Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/conformance/litmus"
+        "/tests/conformance/litmus"
     ));
     let mut files = Vec::new();
     litmus_files(root, &mut files);
@@ -66,9 +66,21 @@ fn one(instr: &str) -> InstrKind {
     lit.code[0][0].kind.clone()
 }
 
-/// Debug text of a kind with `%` dropped, to compare spellings modulo register names.
+/// Debug text of a kind with `%` dropped and types cleared, to compare
+/// spellings modulo register names: the corpus spelling is untyped, its
+/// typed PTX twin has the same meaning on values that fit the type (D15).
 fn shape(k: &InstrKind) -> String {
-    format!("{:?}", k).replace('%', "")
+    let text = format!("{:?}", k).replace('%', "");
+    let mut out = String::new();
+    let mut rest = text.as_str();
+    while let Some(i) = rest.find("Some(IntTy {") {
+        out.push_str(&rest[..i]);
+        out.push_str("None");
+        let close = rest[i..].find("})").map_or(rest.len(), |j| i + j + 2);
+        rest = &rest[close..];
+    }
+    out.push_str(rest);
+    out
 }
 
 fn err(source: &str) -> ptx_litmus::error::Error {
@@ -534,6 +546,7 @@ fn arithmetic_and_branches() {
             op: AluOp::Mov,
             dst,
             srcs,
+            ..
         } => assert_eq!(
             (dst.as_str(), srcs),
             ("%rd1", vec![Operand::Sym("x".into())])
@@ -713,10 +726,14 @@ fn bare_thread_headers_and_missing_last_semicolon() {
 
 #[test]
 fn condition_precedence() {
-    let lit = parse_litmus(&single_thread("").replace(
-        "exists (x == 0)",
-        "exists P0:r0 == 1 \\/ P0:r0 = 2 /\\ ~P0:r1 != 0 => x == P0:r2",
-    ))
+    let lit = parse_litmus(
+        &single_thread("")
+            .replace("{ x = 0; y = 0; }", "{ x = 0; y = 0; P0:r0 = 0; P0:r1 = 0; P0:r2 = 0; }")
+            .replace(
+                "exists (x == 0)",
+                "exists P0:r0 == 1 \\/ P0:r0 = 2 /\\ ~P0:r1 != 0 => x == P0:r2",
+            ),
+    )
     .unwrap();
     // `~` > `/\` > `\/` > `=>`.
     let Prop::Implies(lhs, rhs) = &lit.condition.prop else {
@@ -743,10 +760,14 @@ fn condition_precedence() {
         "exists P0:r0 == 1 \\/ P0:r0 = 2 /\\ ~P0:r1 != 0 => x == P0:r2"
     );
 
-    let lit = parse_litmus(&single_thread("").replace(
-        "exists (x == 0)",
-        "forall\n ( (true) /\\ ~~false \\/ 0:r1 == -0x10 )",
-    ))
+    let lit = parse_litmus(
+        &single_thread("")
+            .replace("{ x = 0; y = 0; }", "{ x = 0; y = 0; P0:r1 = 0; }")
+            .replace(
+                "exists (x == 0)",
+                "forall\n ( (true) /\\ ~~false \\/ 0:r1 == -0x10 )",
+            ),
+    )
     .unwrap();
     let Prop::Or(a, b) = &lit.condition.prop else {
         panic!("{:?}", lit.condition.prop)
@@ -965,11 +986,14 @@ fn error_bad_values() {
         "does not fit in 64 bits",
     );
     check_err(
-        &single_thread(" st.weak x, 9223372036854775808 ;"),
+        &single_thread(" st.weak x, 18446744073709551616 ;"),
         4,
         13,
         "does not fit in 64 bits",
     );
+    // Too large for .s64 but not for .u64: its 64-bit pattern (ISA 4.5.1, D15).
+    let lit = parse_litmus(&single_thread(" st.weak x, 9223372036854775808 ;")).unwrap();
+    assert!(matches!(&lit.code[0][0].kind, InstrKind::Store { src: Operand::Imm(i64::MIN), .. }));
 }
 
 #[test]
@@ -1007,13 +1031,10 @@ fn error_unterminated() {
 }
 
 #[test]
-fn error_missing_condition() {
-    check_err(
-        &format!("{} nop | nop ;\n", TWO),
-        5,
-        1,
-        "missing final condition",
-    );
+fn missing_condition_is_accepted() {
+    // Dat3M: a test without a condition lists its final states (no verdict).
+    let lit = parse_litmus(&format!("{} nop | nop ;\n", TWO)).unwrap();
+    assert!(!lit.condition.given);
 }
 
 #[test]
@@ -1088,7 +1109,7 @@ fn error_qualifiers_and_forms() {
         17,
         "unknown qualifier `.foo`",
     );
-    check_err(&single_thread(" ld.global.v4.u32 r1, x ;"), 4, 12, "vector");
+    check_err(&single_thread(" ld.global.v4.u32 r1, x ;"), 4, 19, "vector of 4 elements");
     check_err(
         &single_thread(" red.acquire.gpu.add x, 1 ;"),
         4,
@@ -1149,7 +1170,7 @@ fn error_qualifiers_and_forms() {
 fn never_panics_on_truncated_or_mutated_input() {
     let root = Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/conformance/litmus"
+        "/tests/conformance/litmus"
     ));
     let mut files = Vec::new();
     litmus_files(root, &mut files);

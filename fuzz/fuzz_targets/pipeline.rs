@@ -16,6 +16,7 @@ fuzz_target!(|data: &[u8]| {
     let opts = CheckOptions {
         build: BuildOptions { max_events: 2_000, ..Default::default() },
         timeout: Some(Duration::from_secs(2)),
+        max_memory: 256 << 20,
         ..Default::default()
     };
     if let Err(e) = check_source(&text, &opts) {

@@ -89,13 +89,30 @@ pub struct Advice {
     pub time_ms: f64,
 }
 
+/// Run one step (deciding or confirming one variant) under its own memory
+/// budget and what is left of the test's time limit: the budget of
+/// `crate::budget` adds up what one test builds, and the advisor builds one
+/// encoding per variant.
+pub fn budgeted<T>(opts: &CheckOptions, deadline: Option<Instant>, f: impl FnOnce() -> Result<T>) -> Result<T> {
+    let timeout = match deadline {
+        Some(d) => Some(d.checked_duration_since(Instant::now()).ok_or_else(|| Error::limit("timeout: the advice took longer than --timeout"))?),
+        None => None,
+    };
+    let limits = crate::budget::Limits { timeout, max_bytes: opts.max_memory };
+    match crate::budget::run(limits, f) {
+        Ok(r) => r,
+        Err(crate::budget::Exceeded(m)) => Err(Error::limit(m)),
+    }
+}
+
 /// Advise on one test given as text.
 pub fn advise_source(source: &str, opts: &AdviseOptions) -> Result<Advice> {
     let start = Instant::now();
+    let deadline = opts.check.timeout.map(|t| start + t);
     let lit = crate::parse::parse_litmus(source)?;
     let p = crate::program::build_program(&lit, &opts.check.build)?;
-    let reachable = oracle::reachable(&p)?;
-    let first = oracle::confirm(source, &opts.check, false)?;
+    let reachable = budgeted(&opts.check, deadline, || oracle::reachable(&p))?;
+    let first = budgeted(&opts.check, deadline, || oracle::confirm(source, &opts.check, false))?;
     if first.reachable != reachable {
         return Err(oracle::disagreement("the original test"));
     }
@@ -115,7 +132,7 @@ pub fn advise_source(source: &str, opts: &AdviseOptions) -> Result<Advice> {
     };
     if reachable && !opts.weaken_only {
         let sites = sites::sites(&lit, &p, Mode::Repair);
-        let mut d = search::Decider::new(source, &lit, &sites, &opts.check);
+        let mut d = search::Decider::new(source, &lit, &sites, &opts.check, deadline);
         let r = search::repair(&mut d, &opts.costs)?;
         adv.min_cost = r.cost;
         for levels in &r.repairs {
@@ -125,7 +142,7 @@ pub fn advise_source(source: &str, opts: &AdviseOptions) -> Result<Advice> {
         adv.reused += d.reused;
     } else if !reachable {
         let sites = sites::sites(&lit, &p, Mode::Weaken);
-        let mut d = search::Decider::new(source, &lit, &sites, &opts.check);
+        let mut d = search::Decider::new(source, &lit, &sites, &opts.check, deadline);
         let w = search::weaken(&mut d, &opts.costs)?;
         let orig = d.original();
         for &(i, l) in &w.singles {
@@ -147,7 +164,7 @@ pub fn advise_source(source: &str, opts: &AdviseOptions) -> Result<Advice> {
 fn answer(d: &search::Decider, costs: &CostTable, levels: &[Level], explain: bool) -> Result<Answer> {
     let text = edit::variant_source(d.source, d.lit, d.sites, levels)?;
     edit::verify(&text, d.lit, d.sites, levels)?;
-    let c = oracle::confirm(&text, d.opts, explain)?;
+    let c = budgeted(d.opts, d.deadline, || oracle::confirm(&text, d.opts, explain))?;
     if c.reachable {
         return Err(oracle::disagreement("a changed test"));
     }

@@ -27,6 +27,8 @@ pub struct Decider<'a> {
     pub lit: &'a Litmus,
     pub sites: &'a [Site],
     pub opts: &'a CheckOptions,
+    /// The test's `--timeout`, for every variant.
+    pub deadline: Option<std::time::Instant>,
     pub cache: HashMap<Vec<Level>, bool>,
     /// Variants decided (cache misses).
     pub queries: usize,
@@ -38,8 +40,8 @@ pub struct Decider<'a> {
 }
 
 impl<'a> Decider<'a> {
-    pub fn new(source: &'a str, lit: &'a Litmus, sites: &'a [Site], opts: &'a CheckOptions) -> Self {
-        Decider { source, lit, sites, opts, cache: HashMap::new(), queries: 0, max_queries: 50_000, witnesses: HashMap::new(), reused: 0 }
+    pub fn new(source: &'a str, lit: &'a Litmus, sites: &'a [Site], opts: &'a CheckOptions, deadline: Option<std::time::Instant>) -> Self {
+        Decider { source, lit, sites, opts, deadline, cache: HashMap::new(), queries: 0, max_queries: 50_000, witnesses: HashMap::new(), reused: 0 }
     }
 
     /// Is the outcome reachable in the variant with these levels?
@@ -52,14 +54,15 @@ impl<'a> Decider<'a> {
             return Err(Error::limit(format!("the advisor decided more than {} variants of this test", self.max_queries)));
         }
         let lit = edit::variant_ast(self.lit, self.sites, levels);
-        let p = crate::program::build_program(&lit, &self.opts.build)?;
+        let (opts, deadline) = (self.opts, self.deadline);
+        let p = super::budgeted(opts, deadline, || crate::program::build_program(&lit, &opts.build))?;
         let key = self.structure(levels);
         let known = self.witnesses.entry(key).or_default();
         let r = if known.iter().rev().take(16).any(|x| super::oracle::still_witness(&p, x)) {
             self.reused += 1;
             true
         } else {
-            let w = super::oracle::witness(&p)?;
+            let w = super::budgeted(opts, deadline, || super::oracle::witness(&p))?;
             let r = w.is_some();
             known.extend(w);
             r

@@ -152,7 +152,8 @@ pub fn show(r: &TestResult, opts: &ShowOptions) -> Result<Shown> {
     }
     if opts.forbidden {
         let mut cands = Candidates::new(p);
-        cands.deadline = opts.deadline;
+        // The test's own deadline (crate::budget) covers explanations too.
+        cands.deadline = opts.deadline.or(crate::budget::deadline());
         let allowed: BTreeSet<State> = r.outcome.states.keys().cloned().collect();
         let prop = if p.quantifier == Quantifier::Forall { Prop::Not(Box::new(p.condition.clone())) } else { p.condition.clone() };
         let want = match &p.filter {

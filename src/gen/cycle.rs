@@ -336,6 +336,9 @@ fn parse_token(t: &str) -> Result<Token, String> {
 /// Parse a cycle such as `Rfe Acq.gpu PodRR Fre Rel.gpu PodWW` (tokens separated
 /// by spaces, commas or `+`).
 pub fn parse_cycle(text: &str) -> Result<Cycle, String> {
+    if text.len() > 4096 {
+        return Err(format!("the cycle is {} characters long, more than the 4096 allowed", text.len()));
+    }
     let mut edges: Vec<Edge> = Vec::new();
     let mut anns: Vec<Option<Ann>> = Vec::new();
     let mut pending_ann: Option<Ann> = None;

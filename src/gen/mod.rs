@@ -557,34 +557,34 @@ pub fn run(args: &GenArgs) -> i32 {
     let tests = match generate(args) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("error: {}", e);
+            crate::out::eprintln(&format!("error: {}", e));
             return EXIT_INPUT;
         }
     };
     if let Err(e) = std::fs::create_dir_all(&args.out) {
-        eprintln!("error: cannot create {}: {}", args.out.display(), e);
+        crate::out::eprintln(&format!("error: cannot create {}: {}", args.out.display(), e));
         return EXIT_INPUT;
     }
     let mut paths = Vec::with_capacity(tests.len());
     for t in &tests {
         let p = args.out.join(format!("{}.litmus", t.name));
-        if let Err(e) = std::fs::write(&p, &t.source) {
-            eprintln!("error: cannot write {}: {}", p.display(), e);
-            return EXIT_INPUT;
+        if let Err(e) = crate::out::write_atomic(&p, t.source.as_bytes()) {
+            crate::out::eprintln(&format!("error: cannot write {}: {}", p.display(), e));
+            return EXIT_INTERNAL;
         }
         if !args.quiet {
-            println!("{}", p.display());
+            crate::out::println(&p.display().to_string());
         }
         paths.push(p);
     }
-    eprintln!("gen: wrote {} tests to {}", tests.len(), args.out.display());
+    crate::out::eprintln(&format!("gen: wrote {} tests to {}", tests.len(), args.out.display()));
     let Some(csv) = &args.expect_csv else { return EXIT_OK };
     let opts = CheckOptions::default();
     let verdicts: Vec<Result<Verdict, String>> =
-        tests.par_iter().map(|t| check_source(&t.source, &opts).map(|r| r.summary.verdict).map_err(|e| e.message)).collect();
+        tests.par_iter().map(|t| crate::check::guarded(&opts, || check_source(&t.source, &opts)).map(|r| r.summary.verdict).map_err(|e| e.message)).collect();
     let dir = csv.parent().filter(|d| !d.as_os_str().is_empty()).map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("."));
     if let Err(e) = std::fs::create_dir_all(&dir) {
-        eprintln!("error: cannot create {}: {}", dir.display(), e);
+        crate::out::eprintln(&format!("error: cannot create {}: {}", dir.display(), e));
         return EXIT_INPUT;
     }
     let mut text = String::from("test,expected\n");
@@ -601,16 +601,16 @@ pub fn run(args: &GenArgs) -> i32 {
                 }
             }
             Err(e) => {
-                eprintln!("error: {}: {}", t.name, e);
+                crate::out::eprintln(&format!("error: {}: {}", t.name, e));
                 failed += 1;
             }
         }
     }
-    if let Err(e) = std::fs::write(csv, text) {
-        eprintln!("error: cannot write {}: {}", csv.display(), e);
-        return EXIT_INPUT;
+    if let Err(e) = crate::out::write_atomic(csv, text.as_bytes()) {
+        crate::out::eprintln(&format!("error: cannot write {}: {}", csv.display(), e));
+        return EXIT_INTERNAL;
     }
-    eprintln!("gen: {} written: {} Ok, {} No, {} not checked", csv.display(), ok, no, failed);
+    crate::out::eprintln(&format!("gen: {} written: {} Ok, {} No, {} not checked", csv.display(), ok, no, failed));
     if failed > 0 {
         EXIT_INTERNAL
     } else {

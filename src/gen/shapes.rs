@@ -44,10 +44,18 @@ fn repeat(body: &str, n: usize) -> String {
     vec![body; n].join(" ")
 }
 
+/// Largest N of a family (`MP-chain:N`, ...).
+pub const MAX_FAMILY_SIZE: usize = 64;
+
 /// Resolve a shape name (`MP`, `mp`, `MP-chain:4`).
 pub fn shape(arg: &str) -> Result<ShapeSpec, String> {
     if let Some((fam, n)) = arg.split_once(':') {
         let n: usize = n.trim().parse().map_err(|_| format!("`{}`: the thread count after `:` must be a number", arg))?;
+        // A family of N threads has about 2N accesses; past this no test is
+        // decidable in reasonable time and the cycle text itself grows with N.
+        if n > MAX_FAMILY_SIZE {
+            return Err(format!("`{}`: N may be at most {}", arg, MAX_FAMILY_SIZE));
+        }
         let fam_l = fam.to_ascii_lowercase();
         let (stem, cycle, force) = match fam_l.as_str() {
             "mp-chain" => {

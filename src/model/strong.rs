@@ -35,7 +35,7 @@ pub fn proxy_of(e: &Event) -> Proxy {
 /// address and the same memory location of the same size.
 pub fn overlap_completely(x: &Event, y: &Event) -> bool {
     match (x.access(), y.access()) {
-        (Some(a), Some(b)) => a.loc == b.loc && a.vaddr == b.vaddr && a.size == b.size,
+        (Some(a), Some(b)) => a.loc == b.loc && a.vaddr == b.vaddr && a.size == b.size && a.start == b.start,
         _ => false,
     }
 }

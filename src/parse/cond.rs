@@ -32,6 +32,7 @@ impl CondBuilder<'_, '_> {
                         _ => Quantifier::Exists,
                     };
                 }
+                Rule::semi => {}
                 Rule::prop => {
                     prop_text = normalize(p.as_str());
                     prop = self.prop(p)?;
@@ -48,6 +49,7 @@ impl CondBuilder<'_, '_> {
             quantifier,
             prop,
             text: format!("{} {}", word, prop_text),
+            given: true,
             span,
         })
     }
@@ -61,13 +63,17 @@ impl CondBuilder<'_, '_> {
     }
 
     /// `locations [x; P0:r0;]`.
-    pub fn locations(&self, pair: Pair<Rule>) -> Result<Vec<Observable>> {
+    /// Each observable comes with its span (for the register check).
+    pub fn locations(&self, pair: Pair<Rule>) -> Result<Vec<(Observable, crate::ast::Span)>> {
         let mut out = Vec::new();
         for item in pair.into_inner().filter(|p| p.as_rule() == Rule::loc_item) {
             for p in item.into_inner() {
                 match p.as_rule() {
-                    Rule::reg_ref => out.push(self.reg_ref(p)?.0),
-                    Rule::ident => out.push(Observable::Loc(p.as_str().to_string())),
+                    Rule::reg_ref => out.push(self.reg_ref(p)?),
+                    Rule::ident => {
+                        let span = self.src.pair_span(&p);
+                        out.push((Observable::Loc(p.as_str().to_string()), span))
+                    }
                     _ => {}
                 }
             }
@@ -158,22 +164,29 @@ impl CondBuilder<'_, '_> {
 
     fn comparison(&self, pair: Pair<Rule>) -> Result<Prop> {
         let mut terms = Vec::new();
-        let mut negated = false;
+        let mut op = "==";
         for p in pair.into_inner() {
             match p.as_rule() {
                 Rule::term => terms.push(self.term(p)?),
-                Rule::cmp_op => negated = p.as_str() == "!=",
+                Rule::cmp_op => op = p.as_str(),
                 _ => {}
             }
         }
         let mut it = terms.into_iter();
-        match (it.next(), it.next()) {
-            (Some(a), Some(b)) if negated => Ok(Prop::Ne(a, b)),
-            (Some(a), Some(b)) => Ok(Prop::Eq(a, b)),
-            _ => Err(Error::internal(
+        let (Some(a), Some(b)) = (it.next(), it.next()) else {
+            return Err(Error::internal(
                 "comparison without two terms in the parse tree",
-            )),
-        }
+            ));
+        };
+        // `a > b` is `b < a`, `a >= b` is `b <= a` (Dat3M's orderings).
+        Ok(match op {
+            "!=" => Prop::Ne(a, b),
+            "<" => Prop::Lt(a, b),
+            "<=" => Prop::Le(a, b),
+            ">" => Prop::Lt(b, a),
+            ">=" => Prop::Le(b, a),
+            _ => Prop::Eq(a, b),
+        })
     }
 
     fn term(&self, pair: Pair<Rule>) -> Result<Term> {

@@ -9,10 +9,11 @@
 //! instructions, and a location (its address) in every other case.
 //! Destination positions always hold registers.
 
+use super::alu::{self, alu_op};
 use super::grammar::Rule;
 use super::text::{parse_int, Src};
-use super::{mem, sync};
-use crate::ast::{Addr, AddrBase, AluOp, BranchCond, Cmp, InstrKind, Operand, Span};
+use super::{mem, suggest, sync, vector};
+use crate::ast::{Addr, AddrBase, BranchCond, Cmp, InstrKind, Operand, Span};
 use crate::error::{Error, Result};
 use pest::iterators::Pair;
 use std::collections::HashSet;
@@ -43,6 +44,8 @@ pub(crate) enum RawKind {
     },
     /// `!%p` (bar.red predicate).
     Not(String),
+    /// `{%r1, %r2}`: the elements of a vector access.
+    Vector(Vec<RawOperand>),
 }
 
 #[derive(Clone, Debug)]
@@ -129,8 +132,45 @@ impl RawInstr {
                 q.span,
             );
         }
+        // Real PTX qualifiers whose meaning the checker does not model: say so.
+        let unmodelled = matches!(
+            q.text.as_str(),
+            "sat"
+                | "cc"
+                | "ftz"
+                | "approx"
+                | "full"
+                | "rn"
+                | "rz"
+                | "rm"
+                | "rp"
+                | "rni"
+                | "rzi"
+                | "rmi"
+                | "rpi"
+                | "relu"
+                | "satfinite"
+                | "shiftamt"
+                | "clamp"
+                | "wrap"
+        ) || q.text.contains('x')
+            && alu::type_of(q.text.split('x').next().unwrap_or("")).is_some();
+        if unmodelled {
+            return Error::input(
+                format!(
+                    "`.{}` on `{}` is not supported: its meaning is not modelled",
+                    q.text, self.opcode
+                ),
+                q.span,
+            );
+        }
         Error::input(
-            format!("unknown qualifier `.{}` on `{}`", q.text, self.opcode),
+            format!(
+                "unknown qualifier `.{}` on `{}`{}",
+                q.text,
+                self.opcode,
+                suggest::hint(&q.text, suggest::QUALIFIERS, ".")
+            ),
             q.span,
         )
     }
@@ -185,6 +225,26 @@ fn operand(pair: Pair<Rule>, src: &Src) -> Result<RawOperand> {
         Rule::number => RawKind::Imm(parse_int(p.as_str(), span)?),
         Rule::address => address(p, src)?,
         Rule::not_operand => RawKind::Not(p.as_str().trim_start_matches('!').trim().to_string()),
+        Rule::vector => {
+            let mut elems = Vec::new();
+            for e in p.into_inner().filter(|e| e.as_rule() == Rule::vector_elem) {
+                let espan = src.pair_span(&e);
+                let etext = e.as_str().to_string();
+                let kind = match e.into_inner().next() {
+                    Some(x) if x.as_rule() == Rule::number => {
+                        RawKind::Imm(parse_int(x.as_str(), espan)?)
+                    }
+                    Some(x) => RawKind::Name(x.as_str().to_string()),
+                    None => return Err(Error::internal("empty vector element in the parse tree")),
+                };
+                elems.push(RawOperand {
+                    kind,
+                    span: espan,
+                    text: etext,
+                });
+            }
+            RawKind::Vector(elems)
+        }
         _ => RawKind::Name(p.as_str().to_string()),
     };
     Ok(RawOperand { kind, span, text })
@@ -217,6 +277,8 @@ fn address(pair: Pair<Rule>, src: &Src) -> Result<RawKind> {
 pub(crate) struct Names<'a> {
     pub regs: &'a HashSet<String>,
     pub locs: &'a HashSet<String>,
+    /// Registers the init block gives an address (`P0:r5 = &x;`).
+    pub addr_regs: &'a HashSet<String>,
 }
 
 /// `r12` or `p3`: the corpus register names.
@@ -232,13 +294,24 @@ impl Names<'_> {
             || (!self.locs.contains(name) && looks_like_register(name))
     }
 
+    /// The second operand of Dat3M's `ld r0, 1` / `ld r0, r1`: an immediate,
+    /// or an unbracketed register that does not hold an address from the init
+    /// block (`ld r1, r5` after `P0:r5 = &x;` reads x).
+    pub fn is_assignment_source(&self, op: &RawOperand) -> bool {
+        match &op.kind {
+            RawKind::Imm(_) => true,
+            RawKind::Name(n) => self.is_reg(n) && !self.addr_regs.contains(n),
+            _ => false,
+        }
+    }
+
     /// A value operand: immediate, register, or the address of a location.
     pub fn value(&self, op: &RawOperand) -> Result<Operand> {
         match &op.kind {
             RawKind::Imm(v) => Ok(Operand::Imm(*v)),
             RawKind::Name(n) if self.is_reg(n) => Ok(Operand::Reg(n.clone())),
             RawKind::Name(n) => Ok(Operand::Sym(n.clone())),
-            RawKind::Addr { .. } | RawKind::Not(_) => Err(Error::input(
+            RawKind::Addr { .. } | RawKind::Not(_) | RawKind::Vector(_) => Err(Error::input(
                 format!("expected a register or a number, found `{}`", op.text),
                 op.span,
             )),
@@ -250,7 +323,7 @@ impl Names<'_> {
         let (name, offset) = match &op.kind {
             RawKind::Name(n) => (n, 0),
             RawKind::Addr { base, offset } => (base, *offset),
-            RawKind::Imm(_) | RawKind::Not(_) => {
+            RawKind::Imm(_) | RawKind::Not(_) | RawKind::Vector(_) => {
                 return Err(Error::input(
                     format!(
                         "expected an address such as `x` or `[x]`, found `{}`",
@@ -291,6 +364,19 @@ fn label(op: &RawOperand) -> Result<String> {
     }
 }
 
+/// Decode one instruction into what it performs: one kind, or one per element
+/// of a `.v2`/`.v4` access (8.2.4).
+pub(crate) fn decode_all(raw: &RawInstr, names: &Names) -> Result<Vec<InstrKind>> {
+    let vector = raw
+        .quals
+        .iter()
+        .any(|q| matches!(q.text.as_str(), "v2" | "v4" | "v8"));
+    if vector && matches!(raw.opcode.as_str(), "ld" | "st") {
+        return vector::vector(raw, names);
+    }
+    Ok(vec![decode(raw, names)?])
+}
+
 /// Decode one instruction of a thread whose register names are `names`.
 pub(crate) fn decode(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
     if let Some(g) = &raw.guard {
@@ -307,8 +393,8 @@ pub(crate) fn decode(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
         "atom" | "red" | "suatom" | "sured" => mem::atomic(raw, names),
         "fence" | "membar" => sync::fence(raw),
         "bar" | "barrier" => sync::barrier(raw, names),
-        "setp" => setp(raw, names),
-        "selp" => selp(raw, names),
+        "setp" => alu::setp(raw, names),
+        "selp" => alu::selp(raw, names),
         "beq" | "bne" | "blt" | "bgt" | "ble" | "bge" | "goto" | "bra" => branch(raw, names),
         "nop" => {
             if let Some(q) = raw.quals.first() {
@@ -318,154 +404,39 @@ pub(crate) fn decode(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
             Ok(InstrKind::Nop)
         }
         op => match alu_op(op) {
-            Some(_) => alu(raw, names),
+            Some(_) => alu::alu(raw, names),
             None => Err(Error::input(
-                format!("unknown instruction `{}`", raw.mnemonic),
+                format!(
+                    "unknown instruction `{}`{}",
+                    raw.mnemonic,
+                    suggest::hint(&raw.opcode, suggest::OPCODES, "")
+                ),
                 raw.opcode_span,
             )),
         },
     }
 }
 
-/// Register arithmetic opcodes and their number of source operands.
-fn alu_op(opcode: &str) -> Option<(AluOp, usize)> {
-    use AluOp::*;
-    let r = match opcode {
-        "mov" | "cvta" | "cvt" => (Mov, 1),
-        "not" => (Not, 1),
-        "neg" => (Neg, 1),
-        "add" => (Add, 2),
-        "sub" => (Sub, 2),
-        "mul" => (Mul, 2),
-        "div" => (Div, 2),
-        "rem" => (Rem, 2),
-        "and" => (And, 2),
-        "or" => (Or, 2),
-        "xor" => (Xor, 2),
-        "shl" => (Shl, 2),
-        "shr" => (Shr, 2),
-        "min" => (Min, 2),
-        "max" => (Max, 2),
-        _ => return None,
-    };
-    Some(r)
+/// The state spaces an access may name (ISA 5.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Space {
+    Global,
+    /// Shared memory: one copy per cluster (8.3).
+    Shared,
+    /// `.local` (private to the thread, 5.1.5) and `.param` (private to the
+    /// call, 5.1.6): never visible to another thread.
+    Private,
+    /// `.const`: read-only, read through the constant proxy (5.1.3).
+    Const,
 }
 
-/// Access size in bytes of a type qualifier.
-pub(crate) fn type_size(q: &str) -> Option<u8> {
+pub(crate) fn state_space(q: &str) -> Option<Space> {
     match q {
-        "b8" | "u8" | "s8" | "pred" => Some(1),
-        "b16" | "u16" | "s16" | "f16" => Some(2),
-        "b32" | "u32" | "s32" | "f32" => Some(4),
-        "b64" | "u64" | "s64" | "f64" => Some(8),
+        "shared" | "shared::cta" | "shared::cluster" => Some(Space::Shared),
+        "global" => Some(Space::Global),
+        "local" | "param" | "param::entry" | "param::func" => Some(Space::Private),
+        "const" => Some(Space::Const),
         _ => None,
-    }
-}
-
-/// State spaces; `Some(true)` for shared memory.
-pub(crate) fn state_space(q: &str) -> Option<bool> {
-    match q {
-        "shared" | "shared::cta" | "shared::cluster" => Some(true),
-        "global" | "local" | "param" | "const" | "gen" | "param::entry" | "param::func" => {
-            Some(false)
-        }
-        _ => None,
-    }
-}
-
-/// `add.u32`, `mul.lo.s32`, `mov.u64`, `cvta.to.global.u64`, `cvt.u64.u32`: types are ignored.
-fn alu(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
-    let Some((op, nsrc)) = alu_op(&raw.opcode) else {
-        return Err(Error::internal("alu called on a non-arithmetic opcode"));
-    };
-    for q in &raw.quals {
-        let t = q.text.as_str();
-        let ok = type_size(t).is_some()
-            || (raw.opcode == "mul" && matches!(t, "lo" | "wide"))
-            || (raw.opcode == "cvta" && (t == "to" || state_space(t).is_some()));
-        if raw.opcode == "mul" && t == "hi" {
-            return Err(Error::input("`mul.hi` is not supported", q.span));
-        }
-        if !ok {
-            return Err(raw.bad_qual(q));
-        }
-    }
-    let expected = if nsrc == 1 {
-        "a destination and one source"
-    } else {
-        "a destination and two sources"
-    };
-    match raw.operands.split_first() {
-        Some((d, srcs)) if srcs.len() == nsrc => {
-            let srcs = srcs
-                .iter()
-                .map(|s| names.value(s))
-                .collect::<Result<Vec<_>>>()?;
-            Ok(InstrKind::Alu {
-                op,
-                dst: dst(d)?,
-                srcs,
-            })
-        }
-        _ => Err(raw.arity(expected)),
-    }
-}
-
-fn cmp_of(q: &str) -> Option<Cmp> {
-    match q {
-        "eq" => Some(Cmp::Eq),
-        "ne" => Some(Cmp::Ne),
-        "lt" | "lo" => Some(Cmp::Lt),
-        "le" | "ls" => Some(Cmp::Le),
-        "gt" | "hi" => Some(Cmp::Gt),
-        "ge" | "hs" => Some(Cmp::Ge),
-        _ => None,
-    }
-}
-
-/// `setp.eq.u32 %p, a, b` (`lo ls hi hs` are the unsigned spellings).
-fn setp(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
-    let mut cmp: Option<(Cmp, &Qual)> = None;
-    for q in &raw.quals {
-        if let Some(c) = cmp_of(&q.text) {
-            if let Some((_, prev)) = cmp {
-                return Err(two_of(raw, "comparison", prev, q));
-            }
-            cmp = Some((c, q));
-        } else if type_size(&q.text).is_none() && q.text != "ftz" {
-            return Err(raw.bad_qual(q));
-        }
-    }
-    let Some((cmp, _)) = cmp else {
-        return Err(Error::input(
-            "`setp` requires a comparison (.eq, .ne, .lt, .le, .gt or .ge)",
-            raw.opcode_span,
-        ));
-    };
-    match raw.operands.as_slice() {
-        [d, a, b] => Ok(InstrKind::Setp {
-            cmp,
-            dst: dst(d)?,
-            a: names.value(a)?,
-            b: names.value(b)?,
-        }),
-        _ => Err(raw.arity("a destination predicate and two sources")),
-    }
-}
-
-/// `selp.u32 d, a, b, p`: d = p ? a : b.
-fn selp(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
-    if let Some(q) = raw.quals.iter().find(|q| type_size(&q.text).is_none()) {
-        return Err(raw.bad_qual(q));
-    }
-    match raw.operands.as_slice() {
-        [d, a, b, p] => Ok(InstrKind::Selp {
-            dst: dst(d)?,
-            a: names.value(a)?,
-            b: names.value(b)?,
-            pred: names.value(p)?,
-        }),
-        _ => Err(raw.arity("a destination, two sources and a predicate")),
     }
 }
 

@@ -1,8 +1,9 @@
 //! Memory instructions: ld/st and their texture, surface and constant forms,
 //! atom/red and suatom/sured. Qualifiers may come in any order.
 
-use super::instr::{dst, state_space, two_of, type_size, Names, Qual, RawInstr};
-use crate::ast::{AtomOp, InstrKind, Operand, Proxy, Scope, Sem};
+use super::alu::type_of;
+use super::instr::{dst, state_space, two_of, Names, Qual, RawInstr, Space};
+use crate::ast::{AluOp, AtomOp, InstrKind, IntTy, Operand, Proxy, Scope, Sem};
 use crate::error::{Error, Result};
 
 /// `atom.sub` (corpus) has no AST operation: it becomes `add` of the negated value.
@@ -18,10 +19,29 @@ struct MemQuals {
     sem: Option<(Sem, Qual)>,
     scope: Option<(Scope, Qual)>,
     mmio: Option<Qual>,
-    shared: bool,
+    space: Option<(Space, Qual)>,
     nc: Option<Qual>,
-    size: Option<(u8, Qual)>,
+    /// The type, and whether it is a floating-point one.
+    ty: Option<((IntTy, bool), Qual)>,
     op: Option<(AtomKind, Qual)>,
+}
+
+impl MemQuals {
+    /// Access size in bytes (4 for the untyped corpus spelling).
+    fn size(&self) -> u8 {
+        self.ty
+            .as_ref()
+            .map_or(4, |((t, _), _)| (t.bits / 8).max(1) as u8)
+    }
+    fn ty(&self) -> Option<IntTy> {
+        self.ty.as_ref().map(|((t, _), _)| *t)
+    }
+    fn shared(&self) -> bool {
+        matches!(self.space, Some((Space::Shared, _)))
+    }
+    fn private(&self) -> bool {
+        matches!(self.space, Some((Space::Private, _)))
+    }
 }
 
 fn sem_of(q: &str) -> Option<Sem> {
@@ -65,7 +85,9 @@ fn atom_op_of(q: &str) -> Option<AtomKind> {
     Some(AtomKind::Op(op))
 }
 
-/// Cache operators and hints: accepted and ignored.
+/// Cache operators and eviction/prefetch hints: accepted with no effect on the
+/// model. The ISA calls cache operators performance hints (9.7.9.1), and the
+/// memory model (chapter 8) never mentions caches; see decisions.md D19.
 fn ignored(q: &str) -> bool {
     matches!(
         q,
@@ -101,10 +123,10 @@ fn mem_quals(raw: &RawInstr, atomic: bool) -> Result<MemQuals> {
             set(raw, &mut m.sem, s, q, "memory semantics")?;
         } else if let Some(s) = scope_of(t) {
             set(raw, &mut m.scope, s, q, "scope")?;
-        } else if let Some(n) = type_size(t) {
-            set(raw, &mut m.size, n, q, "type")?;
-        } else if let Some(shared) = state_space(t) {
-            m.shared |= shared;
+        } else if let Some(ty) = type_of(t) {
+            set(raw, &mut m.ty, ty, q, "type")?;
+        } else if let Some(space) = state_space(t) {
+            set(raw, &mut m.space, space, q, "state space")?;
         } else if t == "mmio" && !atomic {
             m.mmio = Some(q.clone());
         } else if t == "nc" && raw.opcode == "ld" {
@@ -183,24 +205,39 @@ fn proxy_of(opcode: &str) -> Proxy {
 
 /// `ld`, `tld`, `suld`, `cold`/`ldc`: `dst, addr`. `ld.global.nc` reads
 /// through the texture path (ISA: non-coherent loads use the texture cache).
+/// Dat3M's `ld r0, 1` / `ld r0, r1` (an immediate, or a register that does
+/// not hold an address from the init block) is the assignment `r0 := 1`.
 pub(crate) fn load(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
     let m = mem_quals(raw, false)?;
     let (sem, scope) = ld_st_sem(raw, &m, true)?;
+    // `ld.const` reads the read-only constant state space (5.1.3) through
+    // the constant proxy, like the corpus `ldc`.
     let proxy = if m.nc.is_some() {
         Proxy::Texture
+    } else if matches!(m.space, Some((Space::Const, _))) {
+        Proxy::Constant
     } else {
         proxy_of(&raw.opcode)
     };
-    let size = m.size.as_ref().map_or(4, |(n, _)| *n);
     match raw.operands.as_slice() {
+        [d, a] if names.is_assignment_source(a) => Ok(InstrKind::Alu {
+            op: AluOp::Mov,
+            dst: dst(d)?,
+            srcs: vec![names.value(a)?],
+            // Dat3M's untyped `ld r0, 1`: a 64-bit register assignment (D15, D26).
+            ty: None,
+            src_ty: None,
+        }),
         [d, a] => Ok(InstrKind::Load {
             sem,
             scope,
             proxy,
             dst: dst(d)?,
             addr: names.addr(a)?,
-            size,
-            shared: m.shared,
+            size: m.size(),
+            ty: m.ty(),
+            shared: m.shared(),
+            private: m.private(),
         }),
         _ => Err(raw.arity("a destination register and an address")),
     }
@@ -210,7 +247,7 @@ pub(crate) fn load(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
 pub(crate) fn store(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
     let m = mem_quals(raw, false)?;
     let (sem, scope) = ld_st_sem(raw, &m, false)?;
-    let size = m.size.as_ref().map_or(4, |(n, _)| *n);
+    read_only(raw, &m)?;
     let proxy = proxy_of(&raw.opcode);
     match raw.operands.as_slice() {
         [a, v] => Ok(InstrKind::Store {
@@ -219,8 +256,10 @@ pub(crate) fn store(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
             proxy,
             addr: names.addr(a)?,
             src: names.value(v)?,
-            size,
-            shared: m.shared,
+            size: m.size(),
+            ty: m.ty(),
+            shared: m.shared(),
+            private: m.private(),
         }),
         _ => Err(raw.arity("an address and a value")),
     }
@@ -280,7 +319,25 @@ pub(crate) fn atomic(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
     if let AtomKind::Sub = kind {
         operands = negate(raw, operands)?;
     }
-    let size = m.size.as_ref().map_or(4, |(n, _)| *n);
+    read_only(raw, &m)?;
+    if let Some((Space::Private, q)) = &m.space {
+        return Err(Error::input(
+            format!(
+                "`{}` cannot access `.{}` memory (atomic operations take .global or .shared)",
+                raw.opcode, q.text
+            ),
+            q.span,
+        ));
+    }
+    if let Some(((_, true), q)) = &m.ty {
+        return Err(Error::input(
+            format!(
+                "floating-point `{}.{}` is not supported: only integer arithmetic is modelled",
+                raw.opcode, q.text
+            ),
+            q.span,
+        ));
+    }
     let scope = m.scope.as_ref().map(|(s, _)| *s);
     let addr = names.addr(a)?;
     Ok(InstrKind::Atomic {
@@ -291,9 +348,24 @@ pub(crate) fn atomic(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
         dst: d,
         addr,
         operands,
-        size,
-        shared: m.shared,
+        size: m.size(),
+        ty: m.ty(),
+        shared: m.shared(),
     })
+}
+
+/// `.const` memory is read-only (ISA 5.1.3): no store or atomic may name it.
+fn read_only(raw: &RawInstr, m: &MemQuals) -> Result<()> {
+    match &m.space {
+        Some((Space::Const, q)) => Err(Error::input(
+            format!(
+                "`{}` cannot write `.const` memory, which is read-only",
+                raw.opcode
+            ),
+            q.span,
+        )),
+        _ => Ok(()),
+    }
 }
 
 fn atomic_form(red: bool, nvals: usize) -> String {

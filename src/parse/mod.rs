@@ -5,15 +5,22 @@
 //! tree: header, init block, thread headers, instruction rows (decoded per
 //! thread in `instr`, `mem`, `sync`), and `cond` for locations, filter and condition.
 
+mod alu;
+mod compat;
 mod cond;
 mod grammar;
 mod instr;
 mod mem;
 mod pest_err;
+mod regs;
+mod suggest;
 mod sync;
 mod text;
+mod vector;
 
-use crate::ast::{Condition, InitItem, Instr, InstrKind, Litmus, Proxy, Span, ThreadHeader};
+use crate::ast::{
+    Condition, InitItem, Instr, InstrKind, Litmus, Prop, Proxy, Quantifier, Span, ThreadHeader,
+};
 use crate::error::{Error, Result};
 use cond::{thread_index, CondBuilder};
 use grammar::{LitmusParser, Rule};
@@ -92,15 +99,31 @@ fn build(file: Pair<Rule>, src: &Src) -> Result<Litmus> {
         src,
         threads: nthreads,
     };
-    let locations = match parts.locations {
+    let mut locations = match parts.locations {
         Some(p) => cb.locations(p)?,
         None => Vec::new(),
     };
     let filter = parts.filter.map(|p| cb.filter(p)).transpose()?;
     let condition: Condition = match parts.condition {
         Some(p) => cb.condition(p)?,
-        None => return Err(Error::internal("the parse tree has no condition")),
+        // No condition (Dat3M): every final state is shown, no verdict.
+        None => {
+            let named: Vec<_> = locations.iter().map(|(o, _)| o.clone()).collect();
+            let end = src.span(source_len(src), source_len(src));
+            locations = compat::all_observables(&init, &code, &named).into_iter().map(|o| (o, end)).collect();
+            Condition {
+                quantifier: Quantifier::Exists,
+                prop: Prop::True,
+                text: String::new(),
+                given: false,
+                span: src.span(source_len(src), source_len(src)),
+            }
+        }
     };
+    let mut props = vec![&condition.prop];
+    props.extend(filter.as_ref());
+    regs::check_observed(&locations, &props, &init, &code)?;
+    let locations = locations.into_iter().map(|(o, _)| o).collect();
     Ok(Litmus {
         arch: parts.arch,
         name: parts.name,
@@ -112,6 +135,10 @@ fn build(file: Pair<Rule>, src: &Src) -> Result<Litmus> {
         filter,
         condition,
     })
+}
+
+fn source_len(src: &Src) -> usize {
+    src.text.len()
 }
 
 /// Doc strings without their quotes; strings joined by words form one doc.
@@ -148,12 +175,16 @@ fn docs(pair: Pair<Rule>) -> Vec<String> {
 fn init_items(pair: Pair<Rule>, src: &Src, threads: usize) -> Result<Vec<InitItem>> {
     let mut items = Vec::new();
     let mut seen: HashSet<(Option<usize>, String)> = HashSet::new();
+    let mut copies = Vec::new();
     for p in pair.into_inner().filter(|p| p.as_rule() == Rule::init_item) {
-        let item = init_item(p, src, threads)?;
+        let (item, copy) = init_item(p, src, threads)?;
+        if let Some(c) = copy {
+            copies.push((items.len(), c));
+        }
         let (key, span) = match &item {
-            InitItem::Location { name, span, .. } | InitItem::Alias { name, span, .. } => {
-                ((None, name.clone()), *span)
-            }
+            InitItem::Location { name, span, .. }
+            | InitItem::LocationAddress { name, span, .. }
+            | InitItem::Alias { name, span, .. } => ((None, name.clone()), *span),
             InitItem::Register {
                 thread, reg, span, ..
             }
@@ -173,10 +204,17 @@ fn init_items(pair: Pair<Rule>, src: &Src, threads: usize) -> Result<Vec<InitIte
         }
         items.push(item);
     }
+    compat::resolve_copies(&mut items, &copies)?;
     Ok(items)
 }
 
-fn init_item(pair: Pair<Rule>, src: &Src, threads: usize) -> Result<InitItem> {
+/// One init item; for `x = y` (Dat3M: y's initial value) also the source name,
+/// resolved once the whole block is read.
+fn init_item(
+    pair: Pair<Rule>,
+    src: &Src,
+    threads: usize,
+) -> Result<(InitItem, Option<(String, Span)>)> {
     let span = src.pair_span(&pair);
     let Some(p) = pair.into_inner().next() else {
         return Err(Error::internal("empty init item in the parse tree"));
@@ -184,8 +222,15 @@ fn init_item(pair: Pair<Rule>, src: &Src, threads: usize) -> Result<InitItem> {
     let rule = p.as_rule();
     let (mut names, mut thread, mut reg, mut value, mut proxy) =
         (Vec::new(), 0, String::new(), None, Proxy::Generic);
+    let (mut address_of, mut copy) = (None, None);
     for q in p.into_inner() {
+        let inner = || {
+            let mut it = q.clone().into_inner();
+            it.find(|x| x.as_rule() == Rule::ident).map_or_else(String::new, |x| x.as_str().to_string())
+        };
         match q.as_rule() {
+            Rule::loc_address => address_of = Some(inner()),
+            Rule::loc_copy => copy = Some((inner(), src.pair_span(&q))),
             Rule::ident => names.push(q.as_str().to_string()),
             Rule::thread_ref => thread = thread_index(q.as_str(), src.pair_span(&q), threads)?,
             Rule::reg_token => reg = q.as_str().to_string(),
@@ -215,13 +260,20 @@ fn init_item(pair: Pair<Rule>, src: &Src, threads: usize) -> Result<InitItem> {
             location: first,
             span,
         },
-        _ => InitItem::Location {
-            name: first,
-            value: value.unwrap_or(0),
-            span,
+        _ => match address_of {
+            Some(target) => InitItem::LocationAddress {
+                name: first,
+                target,
+                span,
+            },
+            None => InitItem::Location {
+                name: first,
+                value: value.unwrap_or(0),
+                span,
+            },
         },
     };
-    Ok(item)
+    Ok((item, copy))
 }
 
 fn proxy_kind(s: &str) -> Proxy {
@@ -260,7 +312,7 @@ fn thread_header(index: usize, pair: Pair<Rule>, src: &Src) -> Result<ThreadHead
     let (mut cta, mut gpu) = (None, None);
     for p in pair.into_inner() {
         match p.as_rule() {
-            Rule::thread_id if p.as_str() != format!("P{}", index) => {
+            Rule::thread_id if p.as_str().trim_start_matches('P') != index.to_string() => {
                 let msg = format!(
                     "thread header {} is out of order: expected P{}",
                     p.as_str(),
@@ -382,23 +434,32 @@ fn build_code(rows: Vec<Row>, threads: usize, init: &[InitItem]) -> Result<Vec<V
     let locs: HashSet<String> = init
         .iter()
         .filter_map(|i| match i {
-            InitItem::Location { name, .. } | InitItem::Alias { name, .. } => Some(name.clone()),
+            InitItem::Location { name, .. }
+            | InitItem::LocationAddress { name, .. }
+            | InitItem::Alias { name, .. } => Some(name.clone()),
             _ => None,
         })
         .collect();
     let mut code = Vec::with_capacity(threads);
     for (t, items) in columns.into_iter().enumerate() {
         let regs = thread_registers(t, &items, init, &locs);
+        let addr_regs: HashSet<String> = init
+            .iter()
+            .filter_map(|i| match i {
+                InitItem::RegisterAddress { thread, reg, .. } if *thread == t => Some(reg.clone()),
+                _ => None,
+            })
+            .collect();
         let names = Names {
             regs: &regs,
             locs: &locs,
+            addr_regs: &addr_regs,
         };
-        code.push(
-            items
-                .into_iter()
-                .map(|i| decode_item(i, &names))
-                .collect::<Result<Vec<_>>>()?,
-        );
+        let mut instrs = Vec::new();
+        for i in items {
+            instrs.extend(decode_item(i, &names)?);
+        }
+        code.push(instrs);
     }
     Ok(code)
 }
@@ -435,20 +496,22 @@ fn thread_registers(
     regs
 }
 
-fn decode_item(item: Item, names: &Names) -> Result<Instr> {
+/// A label, or the instruction(s) an item performs (a vector access is one
+/// instruction per element, with the same source text).
+fn decode_item(item: Item, names: &Names) -> Result<Vec<Instr>> {
     match item {
-        Item::Label { name, span, text } => Ok(Instr {
+        Item::Label { name, span, text } => Ok(vec![Instr {
             kind: InstrKind::Label(name),
             span,
             text,
-        }),
-        Item::Instr(raw) => {
-            let kind = instr::decode(&raw, names)?;
-            Ok(Instr {
+        }]),
+        Item::Instr(raw) => Ok(instr::decode_all(&raw, names)?
+            .into_iter()
+            .map(|kind| Instr {
                 kind,
                 span: raw.span,
-                text: raw.text,
+                text: raw.text.clone(),
             })
-        }
+            .collect()),
     }
 }

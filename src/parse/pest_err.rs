@@ -12,9 +12,8 @@ fn describe(rule: Rule) -> &'static str {
         arch => "`PTX`",
         test_name => "a test name",
         docs | doc | doc_word => "a quoted string",
-        init_item | alias_decl | reg_init | loc_init | type_prefix | type_word => {
-            "an initialisation such as `x = 0`"
-        }
+        init_item | alias_decl | reg_init | loc_init | loc_address | loc_copy | type_prefix
+        | type_word => "an initialisation such as `x = 0`",
         proxy_kind => "`generic`, `texture`, `surface` or `constant`",
         kw_aliases => "`aliases`",
         thread_head | thread_id => "a thread header such as `P0@cta 0,gpu 0`",
@@ -24,7 +23,7 @@ fn describe(rule: Rule) -> &'static str {
         label_def => "a label",
         instr | guard | mnemonic => "an instruction",
         guard_not => "`!`",
-        operand | address | not_operand => "an operand",
+        operand | address | not_operand | vector | vector_elem => "an operand",
         offset_sign => "`+` or `-`",
         cell_semi | semi => "`;`",
         locations | kw_locations => "`locations`",
@@ -36,7 +35,7 @@ fn describe(rule: Rule) -> &'static str {
         prop | implication | disjunction | conjunction | negation | atom | paren_prop
         | comparison | term => "a proposition such as `P0:r0 == 1`",
         kw_true | kw_false => "`true` or `false`",
-        cmp_op => "`==` or `!=`",
+        cmp_op => "a comparison (`==`, `!=`, `<`, `<=`, `>` or `>=`)",
         reg_ref => "a register such as `P0:r0`",
         ident => "a name",
         reg_token => "a register or a name",
@@ -44,7 +43,8 @@ fn describe(rule: Rule) -> &'static str {
         op_implies => "`=>`",
         op_or => "`\\/`",
         op_and => "`/\\`",
-        op_not => "`~`",
+        op_not | kw_not => "`~` or `not`",
+        ampersand => "`&`",
         lbrace => "`{`",
         rbrace => "`}`",
         lbracket => "`[`",

@@ -79,9 +79,12 @@ fn membar(raw: &RawInstr) -> Result<InstrKind> {
     }
 }
 
-/// `fence.proxy.{alias,texture,surface,constant}`; other proxy kinds are not modelled.
+/// `fence.proxy.{alias,texture,surface,constant}`, `fence.proxy.generic` (no
+/// effect); other proxy kinds are not modelled.
 fn proxy_fence(raw: &RawInstr, rest: &[Qual]) -> Result<InstrKind> {
     let proxy = match rest {
+        // Dat3M's `fence.proxy.generic`: generic accesses need no proxy fence.
+        [q] if q.text == "generic" => return Ok(InstrKind::Nop),
         [q] if q.text == "alias" => Proxy::Generic,
         [q] if q.text == "texture" => Proxy::Texture,
         [q] if q.text == "surface" => Proxy::Surface,

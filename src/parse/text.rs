@@ -69,6 +69,12 @@ fn lexeme(text: &str, i: usize) -> std::result::Result<Lexeme, (&'static str, us
             None => Err(("unterminated comment: expected `*)` to close this `(*`", i)),
         };
     }
+    if let Some(body) = rest.strip_prefix("<<") {
+        return match body.find(">>") {
+            Some(n) => Ok(Lexeme::Comment(i + 2 + n + 2)),
+            None => Err(("unterminated `<<`: expected `>>` to close it", i)),
+        };
+    }
     if let Some(body) = rest.strip_prefix('"') {
         return match body.find('"') {
             Some(n) => Ok(Lexeme::Str(i + 1 + n + 1)),
@@ -177,13 +183,13 @@ pub(crate) fn parse_int(token: &str, span: Span) -> Result<i64> {
         Some(hex) => u128::from_str_radix(hex, 16),
         None => digits.parse::<u128>(),
     };
-    let value = magnitude
-        .ok()
-        .and_then(|m| i128::try_from(m).ok())
-        .map(|m| if neg { -m } else { m });
-    value
-        .and_then(|v| i64::try_from(v).ok())
-        .ok_or_else(|| Error::input(format!("value `{}` does not fit in 64 bits", token), span))
+    // A literal too large for .s64 is a .u64 (ISA 4.5.1): its 64-bit pattern.
+    let value = magnitude.ok().and_then(|m| match (neg, u64::try_from(m)) {
+        (false, Ok(u)) => Some(u as i64),
+        (true, _) => i128::try_from(m).ok().and_then(|m| i64::try_from(-m).ok()),
+        (false, Err(_)) => None,
+    });
+    value.ok_or_else(|| Error::input(format!("value `{}` does not fit in 64 bits", token), span))
 }
 
 /// `a`, `a or b`, `a, b or c`.

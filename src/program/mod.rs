@@ -4,7 +4,10 @@
 //! Both engines (`sat` and `reference`) start from a [`Program`]; nothing here
 //! knows about the model's relations.
 
+pub mod arith;
 pub mod build;
+pub mod cells;
+pub mod private;
 pub mod value;
 
 use crate::ast::{FenceSem, Observable, Prop, Proxy, Quantifier, Scope};
@@ -81,7 +84,15 @@ impl Access {
             read_not: Vec::new(),
             write_value: 0,
             rmw: None,
+            conv: None,
+            start: 0,
         }
+    }
+
+    /// The register value of a read that returns the stored value `raw`
+    /// (`ld.s8` of 255 is -1; untyped: unchanged).
+    pub fn loaded(&self, raw: i64) -> i64 {
+        arith::convert(self.conv, raw)
     }
 
     /// The trace's assumptions allow this read to return `v`.
@@ -132,6 +143,14 @@ pub struct Access {
     /// it reads (`atom.add`, `red.or`, ...): the read stays symbolic instead of
     /// forking one path per value.
     pub rmw: Option<Rmw>,
+    /// The type of a load or atom: how the value read becomes the register
+    /// value (see [`Access::loaded`]); `None` for the untyped corpus spelling.
+    pub conv: Option<crate::ast::IntTy>,
+    /// Where the access's first byte lies relative to its location's first
+    /// byte: 0, or negative for the later cells of an access that covers
+    /// several (D18). Two accesses overlap completely only with equal `start`
+    /// and `size` (8.2.1).
+    pub start: i64,
 }
 
 /// The operation of an atomic read-modify-write (9.7.13.5 `atom`, `red`).
@@ -139,12 +158,14 @@ pub struct Access {
 pub struct Rmw {
     pub op: crate::ast::AtomOp,
     pub operands: Vec<i64>,
+    /// The operation's type: it wraps and compares at this width.
+    pub ty: Option<crate::ast::IntTy>,
 }
 
 impl Rmw {
     /// The value written after reading `old`.
     pub fn apply(&self, old: i64) -> i64 {
-        build::rmw_result(self.op, old, &self.operands).flatten().unwrap_or(old)
+        arith::rmw(self.op, old, &self.operands, self.ty).flatten().unwrap_or(old)
     }
 }
 
@@ -295,10 +316,27 @@ pub struct Program {
     pub quantifier: Quantifier,
     pub condition: Prop,
     pub condition_text: String,
+    /// False when the test has no condition (see `ast::Condition::given`).
+    pub condition_given: bool,
     pub filter: Option<Prop>,
     /// What a final state shows, in order.
     pub observables: Vec<Observable>,
     pub flags: BuildFlags,
+    /// Where the unroll bound first cut a path: the loop's first instruction
+    /// (its label when it has one) and how to name it in a message.
+    pub unroll_cut: Option<(crate::ast::Span, String)>,
+    /// Variables a condition sees as several cells (mixed-size, D18): the
+    /// cells' locations with their byte offset and length; their final values
+    /// compose little-endian into an unsigned value.
+    pub loc_parts: BTreeMap<String, Vec<(LocId, u32, u32)>>,
+}
+
+impl Program {
+    /// The value of `name` from the final value of each of its cells.
+    pub fn compose_parts(parts: &[(LocId, u32, u32)], value: &dyn Fn(LocId) -> i64) -> i64 {
+        let bytes: Vec<(i64, i64, u8)> = parts.iter().map(|&(l, at, len)| (value(l), at as i64, len as u8)).collect();
+        cells::compose(&bytes) as i64
+    }
 }
 
 impl Program {

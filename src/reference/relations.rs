@@ -59,7 +59,7 @@ pub fn proxy_of(ctx: &Ctx, i: usize) -> Proxy {
 /// said to be complete when both memory locations are identical".
 pub fn overlap_completely(ctx: &Ctx, i: usize, j: usize) -> bool {
     match (ctx.access(i), ctx.access(j)) {
-        (Some(a), Some(b)) => a.loc == b.loc && a.vaddr == b.vaddr && a.size == b.size,
+        (Some(a), Some(b)) => a.loc == b.loc && a.vaddr == b.vaddr && a.size == b.size && a.start == b.start,
         _ => false,
     }
 }

@@ -396,7 +396,7 @@ const KNOWN_MISMATCHES: &[&str] = &["litmus/Manual/LB+RMW-a.litmus"];
 /// reference engine cannot finish within its budget are skipped (and listed).
 #[test]
 fn conformance_corpus_verdicts() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance");
     let Ok(csv) = std::fs::read_to_string(root.join("expected.csv")) else { return };
     let mut failures = Vec::new();
     let mut skipped = Vec::new();

@@ -1,35 +1,24 @@
 //! Results for people (herd7-style text) and machines (JSON, one object per test).
 
 pub mod expect;
+pub mod herd;
 
 use crate::check::{FileReport, TestResult};
 use crate::outcome::Verdict;
 use serde_json::{json, Value};
 
 fn observation(r: &TestResult) -> &'static str {
-    match (r.summary.positive, r.summary.negative) {
-        (0, _) => "Never",
-        (_, 0) => "Always",
-        _ => "Sometimes",
-    }
+    r.summary.observation()
 }
 
-/// `Allowed` when some allowed final state satisfies the condition's proposition.
+/// `Allowed` when some allowed final state satisfies the condition's proposition
+/// (the JSON `kind`; herd's kind, from the quantifier, is `herd::kind`).
 pub fn kind(r: &TestResult) -> &'static str {
-    if r.summary.positive > 0 {
+    if r.summary.some_positive {
         "Allowed"
     } else {
         "Forbidden"
     }
-}
-
-fn state_line(r: &TestResult, s: &[i64]) -> String {
-    let p = &r.program;
-    let mut out = String::new();
-    for (o, v) in p.observables.iter().zip(s) {
-        out.push_str(&format!("{}={}; ", o, v));
-    }
-    out.trim_end().to_string()
 }
 
 pub fn flags(r: &TestResult) -> Vec<&'static str> {
@@ -50,25 +39,35 @@ pub fn flags(r: &TestResult) -> Vec<&'static str> {
     v
 }
 
-/// The herd7-style block of one test.
+/// The block of one test in herd7's log format (README, "Output"): what
+/// herd's own `mcompare7`/`msum7` read. A test without a condition lists its
+/// final states and has no verdict lines.
 pub fn text(r: &TestResult) -> String {
     let p = &r.program;
     let mut s = String::new();
-    s.push_str(&format!("Test {} {}\n", p.name, kind(r)));
-    s.push_str(&format!("States {}\n", r.outcome.states.len()));
-    for st in r.outcome.states.keys() {
-        s.push_str(&state_line(r, st));
+    s.push_str(&format!("Test {} {}\n", p.name, herd::kind(p)));
+    if r.summary.complete {
+        s.push_str(&format!("States {}\n", r.outcome.states.len()));
+    } else {
+        s.push_str(&format!("States >= {} (more not listed)\n", r.outcome.states.len()));
+    }
+    for line in herd::state_lines(r) {
+        s.push_str(&line);
         s.push('\n');
     }
-    s.push_str(if r.summary.verdict == Verdict::Ok { "Ok\n" } else { "No\n" });
-    s.push_str("Witnesses\n");
-    s.push_str(&format!("Positive: {} Negative: {}\n", r.summary.positive, r.summary.negative));
+    if p.condition_given {
+        s.push_str(if r.summary.verdict == Verdict::Ok { "Ok\n" } else { "No\n" });
+        s.push_str("Witnesses\n");
+        s.push_str(&format!("Positive: {} Negative: {}\n", r.summary.positive, r.summary.negative));
+    }
     for f in flags(r) {
         s.push_str(&format!("Flag {}\n", f));
     }
-    s.push_str(&format!("Condition {}\n", p.condition_text));
-    s.push_str(&format!("Observation {} {} {} {}\n", p.name, observation(r), r.summary.positive, r.summary.negative));
-    s.push_str(&format!("Time {} {:.3}\n", p.name, r.time.as_secs_f64()));
+    if p.condition_given {
+        s.push_str(&format!("Condition {}\n", herd::condition(p)));
+        s.push_str(&format!("Observation {} {} {} {}\n", p.name, observation(r), r.summary.positive, r.summary.negative));
+    }
+    s.push_str(&format!("Time {} {:.2}\n", p.name, r.time.as_secs_f64()));
     s
 }
 
@@ -93,10 +92,16 @@ pub fn json(f: &FileReport) -> Value {
             json!({
                 "name": p.name,
                 "file": file,
-                "verdict": if r.summary.verdict == Verdict::Ok { "Ok" } else { "No" },
+                "verdict": match (p.condition_given, r.summary.verdict) {
+                    (false, _) => Value::Null,
+                    (true, Verdict::Ok) => json!("Ok"),
+                    (true, Verdict::No) => json!("No"),
+                },
                 "kind": kind(r),
+                "herd_kind": herd::kind(p),
                 "condition": p.condition_text,
                 "states": states,
+                "states_complete": r.summary.complete,
                 "observation": { "kind": observation(r), "positive": r.summary.positive, "negative": r.summary.negative },
                 "flags": {
                     "data_race": r.outcome.flags.data_race,

@@ -22,7 +22,7 @@ use super::encode::Encoding;
 use super::formula::B;
 use crate::error::{Error, Result};
 use crate::model::strong::morally_strong;
-use crate::ast::{Observable, Prop, Term};
+use crate::ast::Prop;
 use crate::outcome::{Execution, State};
 use crate::program::{EventId, Program};
 use std::collections::BTreeSet;
@@ -35,15 +35,13 @@ pub const SCAN_LIMIT: usize = 64;
 pub struct Candidates<'p> {
     pub enc: Encoding<'p>,
     pub deadline: Option<Instant>,
-    /// Observable-value literals made exact (see `exact_values`).
-    exact: bool,
 }
 
 impl<'p> Candidates<'p> {
     pub fn new(p: &'p Program) -> Self {
         let mut enc = Encoding::new(p);
         enc.ground_rmw_chains();
-        Candidates { enc, deadline: None, exact: false }
+        Candidates { enc, deadline: None }
     }
 
     /// Assumptions: every axiom off, barrier progress on.
@@ -60,88 +58,18 @@ impl<'p> Candidates<'p> {
         Ok(())
     }
 
-    /// The literal "observable `i` does not have value `v`" is `!lit(i, v)`.
     fn value_lit(&self, i: usize, v: i64) -> B {
-        self.enc.obs_val[i].iter().find(|(val, _)| *val == v).map(|x| x.1).unwrap_or(B::F)
+        self.enc.value_lit(i, v)
     }
 
     /// A clause (guarded by `guard`) excluding final state `s`.
     fn block_state(&mut self, guard: B, s: &[i64]) {
-        let mut clause = vec![!guard];
-        for (i, &v) in s.iter().enumerate() {
-            clause.push(!self.value_lit(i, v));
-        }
-        self.enc.f.clause(&clause);
-    }
-
-    /// Make the observable-value literals exact: at most one value per
-    /// observable (the one its premises force), so they can be assumed and
-    /// combined into propositions. Satisfiability is unchanged: every
-    /// execution sets exactly its own values.
-    fn exact_values(&mut self) {
-        if self.exact {
-            return;
-        }
-        self.exact = true;
-        for i in 0..self.enc.obs_val.len() {
-            let lits: Vec<B> = self.enc.obs_val[i].iter().map(|x| x.1).collect();
-            self.enc.f.at_most_one(&lits);
-        }
+        self.enc.block_state(guard, s);
     }
 
     /// A literal equivalent to proposition `prop` over the final state.
     pub fn prop_literal(&mut self, prop: &Prop) -> B {
-        self.exact_values();
-        let p = self.enc.p;
-        let index = |o: &Observable| p.observables.iter().position(|x| x == o);
-        match prop {
-            Prop::True => B::T,
-            Prop::False => B::F,
-            Prop::Eq(a, b) | Prop::Ne(a, b) => {
-                let eq = match (a, b) {
-                    (Term::Const(x), Term::Const(y)) => {
-                        if x == y {
-                            B::T
-                        } else {
-                            B::F
-                        }
-                    }
-                    (Term::Obs(o, _), Term::Const(c)) | (Term::Const(c), Term::Obs(o, _)) => match index(o) {
-                        Some(i) => self.value_lit(i, *c),
-                        None => B::F,
-                    },
-                    (Term::Obs(o1, _), Term::Obs(o2, _)) => match (index(o1), index(o2)) {
-                        (Some(i), Some(j)) => {
-                            let pairs: Vec<(B, B)> = self.enc.obs_val[i]
-                                .iter()
-                                .filter_map(|&(v, l)| self.enc.obs_val[j].iter().find(|x| x.0 == v).map(|x| (l, x.1)))
-                                .collect();
-                            let ands: Vec<B> = pairs.into_iter().map(|(l1, l2)| self.enc.f.and(&[l1, l2])).collect();
-                            self.enc.f.or(&ands)
-                        }
-                        _ => B::F,
-                    },
-                };
-                if matches!(prop, Prop::Ne(..)) {
-                    !eq
-                } else {
-                    eq
-                }
-            }
-            Prop::Not(a) => !self.prop_literal(a),
-            Prop::And(a, b) => {
-                let (x, y) = (self.prop_literal(a), self.prop_literal(b));
-                self.enc.f.and(&[x, y])
-            }
-            Prop::Or(a, b) => {
-                let (x, y) = (self.prop_literal(a), self.prop_literal(b));
-                self.enc.f.or(&[x, y])
-            }
-            Prop::Implies(a, b) => {
-                let (x, y) = (self.prop_literal(a), self.prop_literal(b));
-                self.enc.f.or(&[!x, y])
-            }
-        }
+        self.enc.prop_literal(prop)
     }
 
     /// Final states reached by some candidate execution, not in `allowed`, for

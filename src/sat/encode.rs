@@ -48,6 +48,9 @@ pub struct Encoding<'p> {
     /// value" (constant `T` for a constant write; forced along reads-from for a
     /// read-modify-write).
     pub wval: Vec<Vec<(i64, B)>>,
+    /// Whether `obs_val` has been made exact (at most one value per observable;
+    /// see `sat::prop`).
+    pub exact_obs: bool,
 }
 
 fn get(r: &Rel, a: EventId, b: EventId) -> B {
@@ -77,6 +80,7 @@ impl<'p> Encoding<'p> {
             obs_val: Vec::new(),
             rf_cands: BTreeMap::new(),
             wval: Vec::new(),
+            exact_obs: false,
         };
         for ax in [Axiom::Coherence, Axiom::FenceSc, Axiom::Atomicity, Axiom::NoThinAir, Axiom::ScPerLocation, Axiom::Causality] {
             let l = e.f.fresh();
@@ -103,6 +107,7 @@ impl<'p> Encoding<'p> {
         ];
         for (name, step) in steps {
             let (t, c) = (std::time::Instant::now(), e.f.clauses);
+            crate::budget::phase(name);
             step(&mut e);
             if debug {
                 eprintln!("encode {:16} {:>9} clauses {:?}", name, e.f.clauses - c, t.elapsed());
@@ -881,6 +886,7 @@ impl<'p> Encoding<'p> {
             // (value, premises): the observable has the value when all premises hold.
             let mut vals: Vec<(i64, Vec<B>)> = Vec::new();
             match o {
+                crate::ast::Observable::Loc(name) if p.loc_parts.contains_key(name) => vals = self.composed_final(&p.loc_parts[name]),
                 crate::ast::Observable::Loc(name) => {
                     let Some(&l) = p.loc_names.get(name) else {
                         self.obs_val.push(vec![(0, B::T)]);
@@ -900,8 +906,10 @@ impl<'p> Encoding<'p> {
                             // The read may lie on a prefix shared with other traces, where
                             // the register is later overwritten: the trace is a premise.
                             Some(crate::program::RegValue::ReadOf(r)) => {
+                                let read = p.events[*r].access();
                                 for &w in self.rf_cands.get(r).map(|v| v.as_slice()).unwrap_or(&[]) {
                                     for &(val, lit) in &self.wval[w] {
+                                        let val = read.map_or(val, |a| a.loaded(val));
                                         vals.push((val, vec![self.trace[t], get(&self.rf, w, *r), lit]));
                                     }
                                 }
@@ -919,6 +927,28 @@ impl<'p> Encoding<'p> {
             }
             self.obs_val.push(by_val.into_iter().collect());
         }
+    }
+
+    /// The final values of a variable made of several cells (D18): every
+    /// combination of the cells' final writes and values, bytes composed.
+    fn composed_final(&mut self, parts: &[(LocId, u32, u32)]) -> Vec<(i64, Vec<B>)> {
+        let mut combos: Vec<(Vec<i64>, Vec<B>)> = vec![(Vec::new(), Vec::new())];
+        for &(l, _, _) in parts {
+            let mut opts = Vec::new();
+            for (w, v) in self.final_choice(l) {
+                for &(val, lit) in &self.wval[w] {
+                    opts.push((val, [v, lit]));
+                }
+            }
+            combos = combos.into_iter().flat_map(|(vs, ps)| opts.iter().map(move |(val, pr)| ([vs.clone(), vec![*val]].concat(), [ps.clone(), pr.to_vec()].concat()))).collect();
+        }
+        combos
+            .into_iter()
+            .map(|(vs, ps)| {
+                let v = |l: LocId| parts.iter().position(|x| x.0 == l).map_or(0, |i| vs[i]);
+                (Program::compose_parts(parts, &v), ps)
+            })
+            .collect()
     }
 
     fn final_choice(&mut self, l: LocId) -> Vec<(EventId, B)> {

@@ -1,8 +1,16 @@
 //! A thin layer over varisat: literals that may be constants (folded before the
 //! solver sees them), clauses, Horn implications and a cardinality constraint.
 
+use crate::budget;
 use crate::error::{Error, Result};
+use varisat::solver::SolverError;
 use varisat::{ExtendFormula, Lit, Solver};
+
+/// Estimated bytes per solver variable: varisat's per-variable arrays plus the
+/// relation-map entry most variables come with (calibrated against peak RSS).
+const BYTES_PER_VAR: u64 = 176;
+/// Estimated bytes per clause besides its literals (header, two watches).
+const BYTES_PER_CLAUSE: u64 = 44;
 
 /// A boolean: a constant or a solver literal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,6 +50,7 @@ impl Formula {
 
     pub fn fresh(&mut self) -> B {
         self.vars += 1;
+        budget::charge(BYTES_PER_VAR);
         B::L(self.solver.new_lit())
     }
 
@@ -56,6 +65,7 @@ impl Formula {
             }
         }
         self.clauses += 1;
+        budget::charge(BYTES_PER_CLAUSE + 4 * out.len() as u64);
         self.solver.add_clause(&out);
     }
 
@@ -129,6 +139,17 @@ impl Formula {
         self.implies(&[guard], prev[k]);
     }
 
+    /// Solve under the test's deadline (the vendored varisat stops at it and
+    /// the budget unwinds with the timeout message).
+    fn run_solver(&mut self) -> Result<bool> {
+        self.solver.set_deadline(budget::deadline());
+        match self.solver.solve() {
+            Ok(sat) => Ok(sat),
+            Err(SolverError::Interrupted) => budget::timed_out(),
+            Err(e) => Err(Error::internal(format!("the SAT solver failed: {}", e))),
+        }
+    }
+
     /// Satisfiable under these assumptions? A solver failure is an internal error,
     /// never read as "unsatisfiable" (that would be a verdict).
     pub fn solve_assuming(&mut self, assumptions: &[B]) -> Result<bool> {
@@ -138,7 +159,7 @@ impl Formula {
         let ls: Vec<Lit> = assumptions.iter().filter_map(|b| if let B::L(l) = b { Some(*l) } else { None }).collect();
         // Assumptions stay set until the next solve: changing them discards the model.
         self.solver.assume(&ls);
-        self.solver.solve().map_err(|e| Error::internal(format!("the SAT solver failed: {}", e)))
+        self.run_solver()
     }
 
     /// The model of the last satisfiable solve, as a lookup function. Missing

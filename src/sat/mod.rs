@@ -4,10 +4,11 @@
 pub mod encode;
 pub mod formula;
 pub mod candidates;
+pub mod prop;
 
 use crate::error::{Error, Result};
 use crate::model::strong::morally_strong;
-use crate::outcome::{apply_filter, Execution, Flags, Outcome};
+use crate::outcome::{Execution, Flags, Outcome, Reach};
 use crate::program::{EventKind, Program};
 use encode::Encoding;
 use formula::{Model, B};
@@ -16,8 +17,11 @@ use std::time::Instant;
 /// Limits of one run.
 #[derive(Clone, Debug)]
 pub struct SolveOptions {
-    /// Stop enumerating after this many final states.
+    /// With `list: None`, more allowed final states than this is a limit error.
     pub max_states: usize,
+    /// List at most this many final states (`None`: all of them). The verdict
+    /// and the observation are decided by queries, whatever is listed.
+    pub list: Option<usize>,
     pub deadline: Option<Instant>,
     /// Re-check every execution found with the reference engine's relations and
     /// axioms (`reference::verify`); a disagreement is an internal error.
@@ -26,56 +30,114 @@ pub struct SolveOptions {
 
 impl Default for SolveOptions {
     fn default() -> Self {
-        SolveOptions { max_states: 100_000, deadline: None, self_check: true }
+        SolveOptions { max_states: 100_000, list: None, deadline: None, self_check: true }
     }
 }
 
+/// The solver, the axioms' activation literals and the test's filter: what every
+/// query of one check assumes.
+struct Session<'p, 'o> {
+    enc: Encoding<'p>,
+    base: Vec<B>,
+    opts: &'o SolveOptions,
+}
+
+impl Session<'_, '_> {
+    fn timed_out(&self) -> Result<()> {
+        if self.opts.deadline.is_some_and(|d| Instant::now() > d) {
+            return Err(Error::limit("timeout: the test took longer than --timeout"));
+        }
+        Ok(())
+    }
+
+    /// One allowed execution also satisfying `extra`, decoded and (self-check)
+    /// verified; None when there is none.
+    fn find(&mut self, extra: &[B]) -> Result<Option<Execution>> {
+        let mut assume = self.base.clone();
+        assume.extend_from_slice(extra);
+        let sat = self.enc.f.solve_assuming(&assume)?;
+        self.timed_out()?;
+        if !sat {
+            return Ok(None);
+        }
+        let x = decode(&self.enc, &self.enc.f.model()?);
+        if self.opts.self_check {
+            crate::reference::verify::verify_execution(self.enc.p, &x)?;
+        }
+        Ok(Some(x))
+    }
+}
+
+/// Decide a test: first the verdict (is the condition's proposition satisfiable
+/// / falsifiable by an allowed execution satisfying the filter: two queries),
+/// then the listing of final states, one query each, each state blocked in turn.
 pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
     let mut enc = Encoding::new(p);
     let acts = enc.all_acts();
-    let blocking = enc.f.fresh();
-    let mut assume = acts.clone();
-    assume.push(blocking);
-    let mut out = Outcome::default();
+    let filter = match &p.filter {
+        Some(f) => enc.prop_literal(f),
+        None => B::T,
+    };
+    let cond = enc.prop_literal(&p.condition);
     if std::env::var("PTXL_DEBUG").is_ok() {
         eprintln!("vars {} clauses {}", enc.f.vars, enc.f.clauses);
     }
-    while enc.f.solve_assuming(&assume)? {
-        if opts.deadline.is_some_and(|d| Instant::now() > d) {
-            return Err(Error::limit("timeout: the test took longer than --timeout"));
-        }
-        let m = enc.f.model()?;
-        let x = decode(&enc, &m);
-        if opts.self_check {
-            crate::reference::verify::verify_execution(p, &x)?;
-        }
-        let state = x.state(p);
-        // Block this final state: some observable must take another value.
-        let mut clause = vec![!blocking];
-        for (i, v) in state.iter().enumerate() {
-            let lit = enc.obs_val[i].iter().find(|(val, _)| val == v).map(|x| x.1).unwrap_or(B::F);
-            clause.push(!lit);
-        }
-        if out.states.contains_key(&state) {
-            return Err(Error::internal("state enumeration found the same final state twice"));
-        }
-        out.states.insert(state, x);
-        if out.states.len() > opts.max_states {
-            return Err(Error::limit(format!("more than {} final states (raise --max-states)", opts.max_states)));
-        }
-        if p.observables.is_empty() {
-            break;
-        }
-        enc.f.clause(&clause);
+    let mut base = acts.clone();
+    base.push(filter);
+    let mut s = Session { enc, base, opts };
+    let positive = s.find(&[cond])?;
+    let negative = s.find(&[!cond])?;
+    let holds = |x: &Execution| crate::outcome::eval(p, &p.condition, &x.state(p));
+    if positive.as_ref().is_some_and(|x| !holds(x)) || negative.as_ref().is_some_and(holds) {
+        return Err(Error::internal("self-check: a verdict query's execution does not agree with the condition"));
     }
-    apply_filter(p, &mut out.states);
+    let mut out = Outcome { reach: Some(Reach { positive: positive.is_some(), negative: negative.is_some() }), ..Outcome::default() };
+    list_states(&mut s, &mut out)?;
+    let summary = out.summary(p);
+    if out.complete && (summary.positive > 0, summary.negative > 0) != (summary.some_positive, summary.some_negative) {
+        return Err(Error::internal("self-check: the listed final states disagree with the verdict queries"));
+    }
+    out.any_execution = positive.is_some() || negative.is_some();
+    if !out.any_execution && p.flags.unroll_bound_hit && p.filter.is_some() {
+        // The filter may have removed every execution: ask without it.
+        let with_filter = std::mem::replace(&mut s.base, acts.clone());
+        out.any_execution = s.find(&[])?.is_some();
+        s.base = with_filter;
+    }
     out.flags = Flags {
-        data_race: has_race(&mut enc, &acts)?,
-        deadlock: has_deadlock(&mut enc, opts.deadline)?,
+        data_race: has_race(&mut s.enc, &acts)?,
+        deadlock: has_deadlock(&mut s.enc, opts.deadline)?,
         unroll_bound_hit: p.flags.unroll_bound_hit,
         mixed_size: p.flags.mixed_size,
     };
     Ok(out)
+}
+
+/// List allowed final states (filter assumed) up to `opts.list`, blocking each.
+fn list_states(s: &mut Session, out: &mut Outcome) -> Result<()> {
+    let p = s.enc.p;
+    let limit = s.opts.list.unwrap_or(usize::MAX);
+    let blocking = s.enc.f.fresh();
+    loop {
+        let Some(x) = s.find(&[blocking])? else { break };
+        if out.states.len() >= limit {
+            out.complete = false;
+            break;
+        }
+        let state = x.state(p);
+        if out.states.contains_key(&state) {
+            return Err(Error::internal("state enumeration found the same final state twice"));
+        }
+        if s.opts.list.is_none() && out.states.len() >= s.opts.max_states {
+            return Err(Error::limit(format!("more than {} final states (raise --max-states, or list fewer with --states N)", s.opts.max_states)));
+        }
+        s.enc.block_state(blocking, &state);
+        out.states.insert(state, x);
+        if p.observables.is_empty() {
+            break;
+        }
+    }
+    Ok(())
 }
 
 /// Read the execution out of a model.

@@ -166,6 +166,11 @@ impl Test {
     /// Print with locations renamed and the condition about thread `cond_thread`'s r0.
     pub fn render_with(&self, name: &str, names: [&str; 2], cond_thread: usize) -> String {
         let mut s = format!("PTX {}\n{{\nx = 0; y = 0;\n", name);
+        // Every observed register is initialised (to 0, its default), so the
+        // condition and `locations` may name those a thread never writes (D14).
+        for i in 0..self.threads.len() {
+            s.push_str(&format!("P{}:r0 = 0; P{}:r1 = 0; P{}:r2 = 0;\n", i, i, i));
+        }
         if self.aliases {
             s.push_str("a @ generic aliases x;\n");
             for (_, same, alias) in PROXIES {

@@ -1,0 +1,53 @@
+//! Option values shared by `check` and `explain`, each checked for range at
+//! parse time: a bad value is an input error (exit 2), never a panic nor a
+//! silent "no limit" (issue 11).
+
+use std::time::Duration;
+
+/// Longest `--timeout`: a week. `Duration::from_secs_f64` panics on overflow,
+/// and no test is worth more.
+const MAX_TIMEOUT_S: f64 = 7.0 * 24.0 * 3600.0;
+
+/// The per-test budgets and the worker count.
+#[derive(clap::Args, Clone, Debug)]
+pub struct Limits {
+    /// Per-test time limit in seconds (0 < SECONDS <= 604800), covering parsing,
+    /// encoding, solving and explanations; a batch reports the timeout and goes on.
+    #[arg(long, value_name = "SECONDS", value_parser = timeout)]
+    pub timeout: Option<Duration>,
+    /// Per-test memory budget in MB for the unrolled program and its encoding
+    /// (estimated as they grow); exceeding it is a limit (exit 3).
+    #[arg(long, value_name = "MB", default_value_t = ptx_litmus::budget::DEFAULT_MAX_MEMORY_MB,
+          value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    pub max_memory: u64,
+    /// Tests checked in parallel (default: one per core).
+    #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub jobs: Option<u16>,
+}
+
+impl Limits {
+    pub fn jobs(&self) -> usize {
+        self.jobs.map_or_else(ptx_litmus::batch::default_jobs, usize::from)
+    }
+    pub fn max_bytes(&self) -> u64 {
+        self.max_memory << 20
+    }
+}
+
+/// `--timeout`: a finite number of seconds, more than 0, at most a week.
+pub fn timeout(s: &str) -> Result<Duration, String> {
+    let t: f64 = s.trim().parse().map_err(|_| format!("`{}` is not a number of seconds", s))?;
+    if !t.is_finite() || t <= 0.0 || t > MAX_TIMEOUT_S {
+        return Err(format!("`{}`: the timeout must be more than 0 and at most {} seconds", s, MAX_TIMEOUT_S));
+    }
+    Ok(Duration::from_secs_f64(t))
+}
+
+/// `--unroll`: loops unrolled more than this never finish checking anyway.
+pub fn unroll(s: &str) -> Result<u32, String> {
+    let n: u32 = s.trim().parse().map_err(|_| format!("`{}` is not a whole number", s))?;
+    if n > 100_000 {
+        return Err(format!("`{}`: --unroll may be at most 100000", s));
+    }
+    Ok(n)
+}

@@ -1,0 +1,72 @@
+//! Checked output (issue 11): `println!` panics (exit 101) when stdout is a
+//! closed pipe or a full disk, and `eprintln!` when stderr is. Everything the
+//! command line prints goes through here instead.
+//!
+//! - stdout closed by the reader (`check F | head -1`): exit at once, quietly,
+//!   with the exit code the results so far have earned (the reader chose to stop).
+//! - stdout failing otherwise (a full disk): a message on stderr, exit 3.
+//! - stderr failing: the output is dropped, the run goes on (stdout may still
+//!   work), and the exit code is at least 3 (see [`exit_code`]).
+
+use crate::error::EXIT_INTERNAL;
+use std::io::{ErrorKind, Write};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+
+static WORST: AtomicI32 = AtomicI32::new(0);
+static STDERR_FAILED: AtomicBool = AtomicBool::new(false);
+
+/// Record an exit code earned so far (used if stdout closes early).
+pub fn note_code(code: i32) {
+    WORST.fetch_max(code, Ordering::Relaxed);
+}
+
+/// The exit code to end with: `code`, raised to 3 when stderr lost output.
+pub fn exit_code(code: i32) -> i32 {
+    if STDERR_FAILED.load(Ordering::Relaxed) {
+        code.max(EXIT_INTERNAL)
+    } else {
+        code
+    }
+}
+
+/// Write `text` to stdout and flush it (results stream as they come).
+pub fn print(text: &str) {
+    let mut o = std::io::stdout().lock();
+    if let Err(e) = o.write_all(text.as_bytes()).and_then(|_| o.flush()) {
+        drop(o);
+        stdout_failed(e);
+    }
+}
+
+/// `print` with a newline.
+pub fn println(text: &str) {
+    print(&format!("{}\n", text));
+}
+
+/// Write a line to stderr; a failure is remembered, not fatal.
+pub fn eprintln(text: &str) {
+    let mut e = std::io::stderr().lock();
+    if e.write_all(text.as_bytes()).and_then(|_| e.write_all(b"\n")).and_then(|_| e.flush()).is_err() {
+        STDERR_FAILED.store(true, Ordering::Relaxed);
+    }
+}
+
+fn stdout_failed(e: std::io::Error) -> ! {
+    if e.kind() == ErrorKind::BrokenPipe {
+        std::process::exit(exit_code(WORST.load(Ordering::Relaxed)));
+    }
+    eprintln(&format!("error: cannot write the results to standard output: {}", e));
+    std::process::exit(EXIT_INTERNAL);
+}
+
+/// Write a whole file or nothing: the bytes go to a temporary file in the same
+/// folder, which is renamed over `path` only once complete (a full disk leaves
+/// no empty or truncated file behind).
+pub fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+    let mut tmp = tempfile::Builder::new().prefix(".ptxl-").suffix(".tmp").tempfile_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_data()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}

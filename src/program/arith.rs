@@ -1,0 +1,292 @@
+//! Width-correct integer arithmetic (PTX ISA 5.2.1 types, 6.5.1 conversions,
+//! chapter 9 integer instructions). A register value is an `i64`: a typed
+//! result is stored zero-extended (`.b`, `.u`, `.pred`) or sign-extended
+//! (`.s`) from its width, so `add.u32` of 0xffffffff and 1 is 0 and
+//! `ld.s8` of the byte 255 is -1. Untyped corpus arithmetic (`add r1, r2, 1`)
+//! keeps 64-bit two's complement (decisions.md D15).
+
+use crate::ast::{AluOp, AtomOp, Cmp, IntTy};
+
+/// The value of `v` read as a `ty`: its low `ty.bits` bits, zero- or sign-extended.
+pub fn widen(ty: IntTy, v: i64) -> i128 {
+    let v = v as i128;
+    if ty.bits >= 64 {
+        return if ty.signed { v } else { (v as u64) as i128 };
+    }
+    let mask = (1i128 << ty.bits) - 1;
+    let low = v & mask;
+    if ty.signed && ty.bits > 0 && low >> (ty.bits - 1) & 1 == 1 {
+        low - (1i128 << ty.bits)
+    } else {
+        low
+    }
+}
+
+/// `v` truncated to `ty` and stored as a register value (see the module comment).
+pub fn norm(ty: IntTy, v: i128) -> i64 {
+    // The low 64 bits first; `widen` keeps the low `ty.bits` of those.
+    widen(ty, v as i64) as i64
+}
+
+/// `v` converted by an optional type (`None`: unchanged).
+pub fn convert(ty: Option<IntTy>, v: i64) -> i64 {
+    match ty {
+        Some(t) => norm(t, widen(t, v)),
+        None => v,
+    }
+}
+
+/// Why an operation has no value.
+#[derive(Debug, PartialEq, Eq)]
+pub enum NoValue {
+    /// Integer division or remainder by zero: the ISA leaves the result
+    /// "unspecified, machine-specific" (div, rem), so no single value models it.
+    DivByZero,
+    /// Untyped 64-bit division overflow (i64::MIN / -1).
+    Overflow,
+    /// Wrong number of operands (a bug upstream).
+    Arity,
+}
+
+/// `op(srcs)` for an ALU instruction: sources read as `src_ty`, result truncated to `ty`.
+pub fn alu(op: AluOp, v: &[i64], ty: Option<IntTy>, src_ty: Option<IntTy>) -> Result<i64, NoValue> {
+    let (Some(ty), Some(src)) = (ty, src_ty.or(ty)) else {
+        return untyped(op, v);
+    };
+    let a = widen(src, *v.first().ok_or(NoValue::Arity)?);
+    let b = v.get(1).map(|&b| widen(src, b));
+    let need_b = || b.ok_or(NoValue::Arity);
+    // Shift amounts are .u32 and clamped to the register width (ISA shl, shr).
+    let amount = |b: i128| -> u32 {
+        (widen(
+            IntTy {
+                bits: 32,
+                signed: false,
+            },
+            b as i64,
+        ) as u64)
+            .min(src.bits as u64) as u32
+    };
+    let r: i128 = match op {
+        AluOp::Mov => a,
+        AluOp::Not => !a,
+        AluOp::Neg => -a,
+        AluOp::Add => a + need_b()?,
+        AluOp::Sub => a - need_b()?,
+        AluOp::Mul => a * need_b()?,
+        AluOp::MulHi => (a * need_b()?) >> src.bits,
+        AluOp::Div | AluOp::Rem => {
+            let b = need_b()?;
+            if b == 0 {
+                return Err(NoValue::DivByZero);
+            }
+            if op == AluOp::Div {
+                a / b
+            } else {
+                a % b
+            }
+        }
+        AluOp::And => a & need_b()?,
+        AluOp::Or => a | need_b()?,
+        AluOp::Xor => a ^ need_b()?,
+        AluOp::Shl => {
+            let s = amount(need_b()?);
+            if s >= src.bits {
+                0
+            } else {
+                a << s
+            }
+        }
+        // `a` is already sign- or zero-extended: an arithmetic shift of the
+        // wide value fills with the sign bit for .s and with zeros otherwise.
+        AluOp::Shr => a >> amount(need_b()?).min(127),
+        AluOp::Min => a.min(need_b()?),
+        AluOp::Max => a.max(need_b()?),
+    };
+    Ok(norm(ty, r))
+}
+
+/// The corpus spelling: 64-bit two's complement, as before types were modelled.
+fn untyped(op: AluOp, v: &[i64]) -> Result<i64, NoValue> {
+    let a = *v.first().ok_or(NoValue::Arity)?;
+    let b = v.get(1).copied();
+    let need_b = || b.ok_or(NoValue::Arity);
+    Ok(match op {
+        AluOp::Mov => a,
+        AluOp::Not => !a,
+        AluOp::Neg => a.wrapping_neg(),
+        AluOp::Add => a.wrapping_add(need_b()?),
+        AluOp::Sub => a.wrapping_sub(need_b()?),
+        AluOp::Mul => a.wrapping_mul(need_b()?),
+        AluOp::MulHi => ((a as i128 * need_b()? as i128) >> 64) as i64,
+        AluOp::Div | AluOp::Rem if need_b()? == 0 => return Err(NoValue::DivByZero),
+        AluOp::Div => a.checked_div(need_b()?).ok_or(NoValue::Overflow)?,
+        AluOp::Rem => a.checked_rem(need_b()?).ok_or(NoValue::Overflow)?,
+        AluOp::And => a & need_b()?,
+        AluOp::Or => a | need_b()?,
+        AluOp::Xor => a ^ need_b()?,
+        AluOp::Shl => a.wrapping_shl(need_b()? as u32),
+        AluOp::Shr => a.wrapping_shr(need_b()? as u32),
+        AluOp::Min => a.min(need_b()?),
+        AluOp::Max => a.max(need_b()?),
+    })
+}
+
+/// `a cmp b` read as `ty` (signed or unsigned); untyped: signed 64-bit.
+pub fn compare(c: Cmp, a: i64, b: i64, ty: Option<IntTy>) -> bool {
+    let (a, b) = match ty {
+        Some(t) => (widen(t, a), widen(t, b)),
+        None => (a as i128, b as i128),
+    };
+    match c {
+        Cmp::Eq => a == b,
+        Cmp::Ne => a != b,
+        Cmp::Lt => a < b,
+        Cmp::Le => a <= b,
+        Cmp::Gt => a > b,
+        Cmp::Ge => a >= b,
+    }
+}
+
+/// The value an atomic operation writes after reading `old`; `None` when it does
+/// not write (a failing cas). Outer `None`: wrong operand count. Typed
+/// operations wrap at their width and compare signed or unsigned (ISA `atom`).
+pub fn rmw(op: AtomOp, old: i64, vals: &[i64], ty: Option<IntTy>) -> Option<Option<i64>> {
+    let w = |v: i64| match ty {
+        Some(t) => widen(t, v),
+        None => v as i128,
+    };
+    let out = |v: i128| match ty {
+        Some(t) => norm(t, v),
+        None => v as i64,
+    };
+    let old_w = w(old);
+    let b = vals.first().map(|&b| w(b));
+    Some(match op {
+        AtomOp::Add => Some(out(old_w + b?)),
+        // inc/dec without a bound (as in the ISA's atomicity example) do not wrap.
+        AtomOp::Inc => Some(match b {
+            Some(b) if old_w >= b => 0,
+            _ => out(old_w + 1),
+        }),
+        AtomOp::Dec => Some(match b {
+            Some(b) if old_w == 0 || old_w > b => out(b),
+            _ => out(old_w - 1),
+        }),
+        AtomOp::Exch => Some(out(b?)),
+        AtomOp::Cas => {
+            let (cmp, new) = (b?, w(*vals.get(1)?));
+            if old_w == cmp {
+                Some(out(new))
+            } else {
+                None
+            }
+        }
+        AtomOp::And => Some(out(old_w & b?)),
+        AtomOp::Or => Some(out(old_w | b?)),
+        AtomOp::Xor => Some(out(old_w ^ b?)),
+        AtomOp::Min => Some(out(old_w.min(b?))),
+        AtomOp::Max => Some(out(old_w.max(b?))),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    const U8: IntTy = IntTy {
+        bits: 8,
+        signed: false,
+    };
+    const S8: IntTy = IntTy {
+        bits: 8,
+        signed: true,
+    };
+    const U32: IntTy = IntTy {
+        bits: 32,
+        signed: false,
+    };
+    const S32: IntTy = IntTy {
+        bits: 32,
+        signed: true,
+    };
+    const B64: IntTy = IntTy {
+        bits: 64,
+        signed: false,
+    };
+    const PRED: IntTy = IntTy {
+        bits: 1,
+        signed: false,
+    };
+
+    #[test]
+    fn widths_wrap_and_extend() {
+        assert_eq!(alu(AluOp::Add, &[0xffff_ffff, 1], Some(U32), None), Ok(0));
+        assert_eq!(
+            alu(AluOp::Add, &[0x7fff_ffff, 1], Some(S32), None),
+            Ok(-0x8000_0000)
+        );
+        assert_eq!(convert(Some(U8), 300), 44);
+        assert_eq!(convert(Some(S8), 255), -1);
+        assert_eq!(alu(AluOp::Mov, &[-1], Some(U32), None), Ok(0xffff_ffff));
+        // cvt.s64.s8 sign-extends, cvt.u64.u8 zero-extends, cvt.u16.u32 truncates.
+        assert_eq!(
+            alu(
+                AluOp::Mov,
+                &[0x80],
+                Some(IntTy {
+                    bits: 64,
+                    signed: true
+                }),
+                Some(S8)
+            ),
+            Ok(-128)
+        );
+        assert_eq!(alu(AluOp::Mov, &[-128], Some(B64), Some(U8)), Ok(128));
+        assert_eq!(
+            alu(
+                AluOp::Mov,
+                &[0x12345],
+                Some(IntTy {
+                    bits: 16,
+                    signed: false
+                }),
+                Some(U32)
+            ),
+            Ok(0x2345)
+        );
+    }
+
+    #[test]
+    fn shifts_clamp_and_pred_is_logical() {
+        assert_eq!(alu(AluOp::Shl, &[1, 64], Some(B64), None), Ok(0));
+        assert_eq!(alu(AluOp::Shl, &[1, 31], Some(U32), None), Ok(0x8000_0000));
+        assert_eq!(alu(AluOp::Shr, &[-8, 100], Some(S32), None), Ok(-1));
+        assert_eq!(alu(AluOp::Shr, &[-8, 100], Some(U32), None), Ok(0));
+        assert_eq!(alu(AluOp::Shr, &[-8, 1], Some(U32), None), Ok(0x7fff_fffc));
+        assert_eq!(alu(AluOp::Not, &[1], Some(PRED), None), Ok(0));
+        assert_eq!(alu(AluOp::Not, &[0], Some(PRED), None), Ok(1));
+        assert_eq!(
+            alu(AluOp::Div, &[7, 0], Some(U32), None),
+            Err(NoValue::DivByZero)
+        );
+    }
+
+    #[test]
+    fn unsigned_comparisons_and_wide_products() {
+        assert!(compare(Cmp::Gt, -1, 1, Some(U32)));
+        assert!(!compare(Cmp::Gt, -1, 1, Some(S32)));
+        assert_eq!(
+            alu(AluOp::Mul, &[0xffff_ffff, 2], Some(B64), Some(U32)),
+            Ok(0x1_ffff_fffe)
+        );
+        assert_eq!(alu(AluOp::MulHi, &[0xffff_ffff, 2], Some(U32), None), Ok(1));
+        assert_eq!(
+            rmw(AtomOp::Add, 0xffff_ffff, &[1], Some(U32)),
+            Some(Some(0))
+        );
+        assert_eq!(
+            rmw(AtomOp::Max, -1, &[1], Some(U32)),
+            Some(Some(0xffff_ffff))
+        );
+    }
+}

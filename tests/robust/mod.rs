@@ -1,0 +1,121 @@
+//! Helpers for the robustness tests (issue 11): run the release binary with
+//! chosen standard streams under a wall-clock guard, and write hostile inputs.
+
+#![allow(dead_code)]
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// No run may take longer (the suite cannot hang).
+pub const WALL_CLOCK: Duration = Duration::from_secs(30);
+
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub const MP: &str = "litmus/seed/MP.litmus";
+
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+    pub elapsed: Duration,
+}
+
+impl Run {
+    /// No panic, no abort message, no "internal error".
+    pub fn assert_clean(&self, what: &str) {
+        for text in [&self.stdout, &self.stderr] {
+            for bad in ["panicked", "RUST_BACKTRACE", "internal error", "memory allocation"] {
+                assert!(!text.contains(bad), "{}: output contains `{}`:\n{}", what, bad, text);
+            }
+        }
+    }
+}
+
+/// A fresh empty folder for one test.
+pub fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("ptxl-robust-{}-{}", std::process::id(), name));
+    let _ = fs::remove_dir_all(&d);
+    fs::create_dir_all(&d).unwrap();
+    d
+}
+
+pub fn cmd(args: &[&str]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_ptx-litmus"));
+    c.args(args).current_dir(root()).stdin(Stdio::null());
+    c
+}
+
+/// Wait for `c` (stdout and stderr already set), killing it past `WALL_CLOCK`.
+pub fn wait(mut c: Command, what: &str) -> (i32, Duration) {
+    let start = Instant::now();
+    let mut child = c.spawn().expect("start ptx-litmus");
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if start.elapsed() > WALL_CLOCK {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{}: ran for more than {:?}", what, WALL_CLOCK);
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let code = status.code().unwrap_or_else(|| panic!("{}: killed by a signal ({:?})", what, status));
+    (code, start.elapsed())
+}
+
+/// Run with stdout and stderr captured in files (never a full pipe).
+pub fn run(args: &[&str]) -> Run {
+    run_stdin(args, None)
+}
+
+/// `run` with `input` on standard input.
+pub fn run_stdin(args: &[&str], input: Option<&str>) -> Run {
+    let d = temp_dir(&format!("run-{:?}", std::thread::current().id()).replace(['(', ')'], ""));
+    let (o, e) = (d.join("out"), d.join("err"));
+    let mut c = cmd(args);
+    c.stdout(fs::File::create(&o).unwrap()).stderr(fs::File::create(&e).unwrap());
+    if let Some(text) = input {
+        fs::write(d.join("in"), text).unwrap();
+        c.stdin(fs::File::open(d.join("in")).unwrap());
+    }
+    let (code, elapsed) = wait(c, &format!("{:?}", args));
+    let r = Run { code, stdout: fs::read_to_string(&o).unwrap(), stderr: fs::read_to_string(&e).unwrap(), elapsed };
+    let _ = fs::remove_dir_all(&d);
+    r
+}
+
+/// `n` threads in one CTA, each `bar.sync 0`.
+pub fn barrier_test(n: usize) -> String {
+    let hdr: Vec<String> = (0..n).map(|i| format!("P{}@cta 0,gpu 0", i)).collect();
+    let row = vec!["bar.sync 0;"; n];
+    format!("PTX bar{}\n{{\nx = 0;\n}}\n {} ;\n {} ;\nexists (x == 0)\n", n, hdr.join(" | "), row.join(" | "))
+}
+
+/// One thread storing to one location `n` times.
+pub fn stores_test(n: usize) -> String {
+    let body: String = (0..n).map(|_| " st.weak x, 1 ;\n").collect();
+    format!("PTX st{}\n{{\nx = 0;\n}}\n P0@cta 0,gpu 0 ;\n{}exists (x == 0)\n", n, body)
+}
+
+/// A three-instruction spin loop.
+pub const SPIN: &str = "PTX spin\n{\nx = 0;\n}\n P0@cta 0,gpu 0 ;\n LOOP: ;\n ld.global.u32 %r0, [x] ;\n setp.ne.u32 %p1, %r0, 1 ;\n @%p1 bra LOOP ;\nexists (P0:%r0 == 0)\n";
+
+pub fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    fs::write(&p, text).unwrap();
+    p
+}
+
+pub fn mkfifo(p: &Path) {
+    let st = Command::new("mkfifo").arg(p).status().expect("mkfifo");
+    assert!(st.success());
+}
+
+pub fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}

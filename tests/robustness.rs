@@ -1,0 +1,241 @@
+//! Issue 11, "never crash, never hang, never run away": the red-team
+//! reproductions 1-9, 11, 13-15, each on a small input with low limits. Every
+//! run must end cleanly, with the right exit code and a message. (Batches,
+//! timeouts and `--expect`: tests/batch.rs.)
+
+mod robust;
+
+use robust::*;
+use std::fs;
+use std::process::Stdio;
+use std::time::Duration;
+
+/// Item 1: stdout closed by the reader: quiet exit, no panic (101).
+#[test]
+fn closed_stdout_pipe_exits_quietly() {
+    let d = temp_dir("pipe");
+    let gen_out = d.join("gen");
+    let cases: [Vec<&str>; 4] = [vec!["check", MP], vec!["check", "--json", MP], vec!["explain", MP], vec!["gen", "MP", "--out", s(&gen_out)]];
+    for args in &cases {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let err = d.join("err");
+        let mut c = cmd(args);
+        c.stdout(writer).stderr(fs::File::create(&err).unwrap());
+        let (code, _) = wait(c, &format!("{:?} | true", args));
+        let stderr = fs::read_to_string(&err).unwrap();
+        assert_eq!(code, 0, "{:?} | true: exit {}\n{}", args, code, stderr);
+        assert!(stderr.is_empty() || !stderr.contains("panicked"), "{:?}: {}", args, stderr);
+    }
+}
+
+/// Item 1: stdout on a full disk: exit 3 and a message on stderr.
+#[test]
+fn full_disk_on_stdout_is_exit_3_with_a_message() {
+    let d = temp_dir("full");
+    let gen_out = d.join("gen");
+    let cases: [Vec<&str>; 4] = [vec!["check", MP], vec!["check", "--json", MP], vec!["explain", MP], vec!["gen", "MP", "--out", s(&gen_out)]];
+    for args in &cases {
+        let err = d.join("err");
+        let mut c = cmd(args);
+        c.stdout(fs::OpenOptions::new().write(true).open("/dev/full").unwrap()).stderr(fs::File::create(&err).unwrap());
+        let (code, _) = wait(c, &format!("{:?} > /dev/full", args));
+        let stderr = fs::read_to_string(&err).unwrap();
+        assert_eq!(code, 3, "{:?} > /dev/full: {}", args, stderr);
+        assert!(stderr.contains("cannot write the results to standard output"), "{:?}: {}", args, stderr);
+        assert!(!stderr.contains("panicked"), "{}", stderr);
+    }
+}
+
+/// Item 1: stderr on a full disk: the diagnostic is lost, the exit code says so (3).
+#[test]
+fn full_disk_on_stderr_is_exit_3() {
+    let d = temp_dir("fullerr");
+    let bad = write(&d, "bad.litmus", "PTX bad\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n frobnicate x ;\nexists (x == 0)\n");
+    let mut c = cmd(&["check", s(&bad)]);
+    c.stdout(Stdio::null()).stderr(fs::OpenOptions::new().write(true).open("/dev/full").unwrap());
+    assert_eq!(wait(c, "2> /dev/full").0, 3);
+}
+
+/// Item 2: option values out of range are input errors (exit 2), never a
+/// panic and never a silent "no limit".
+#[test]
+fn out_of_range_option_values_are_input_errors() {
+    for t in ["inf", "1e20", "0", "NaN", "-1", "abc", "-0"] {
+        let arg = format!("--timeout={}", t);
+        let r = run(&["check", MP, &arg]);
+        assert_eq!(r.code, 2, "--timeout {}: {}", t, r.stderr);
+        r.assert_clean(t);
+        assert!(r.stderr.contains("timeout") || r.stderr.contains("seconds"), "{}", r.stderr);
+    }
+    for args in [vec!["--max-memory", "0"], vec!["-j", "0"], vec!["--max-show", "0"], vec!["--unroll", "4294967296"]] {
+        let mut all = vec!["check", MP];
+        all.extend(&args);
+        let r = run(&all);
+        assert_eq!(r.code, 2, "{:?}: {}", args, r.stderr);
+    }
+    let r = run(&["explain", MP, "--timeout", "inf"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    let r = run(&["check", MP, "--timeout", "604800"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
+
+/// Item 3: a folder with two symlinks to itself (and a symlink to a file):
+/// each file is checked once, the loops are named and not followed.
+#[test]
+fn symlink_loops_are_not_followed() {
+    let d = temp_dir("loops");
+    fs::copy(root().join(MP), d.join("MP.litmus")).unwrap();
+    std::os::unix::fs::symlink(".", d.join("a")).unwrap();
+    std::os::unix::fs::symlink(".", d.join("b")).unwrap();
+    std::os::unix::fs::symlink("MP.litmus", d.join("again.litmus")).unwrap();
+    let r = run(&["check", s(&d)]);
+    r.assert_clean("symlink loops");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stdout.matches("\nOk\n").count() + r.stdout.matches("\nNo\n").count(), 1, "{}", r.stdout);
+    assert_eq!(r.stderr.matches("symlink loop").count(), 2, "{}", r.stderr);
+}
+
+/// Item 4: FIFOs never block: alone, in a batch, as the CSV, listed in the CSV.
+#[test]
+fn fifos_are_refused_without_blocking() {
+    let d = temp_dir("fifo");
+    let fifo = d.join("pipe.litmus");
+    mkfifo(&fifo);
+    fs::copy(root().join(MP), d.join("MP.litmus")).unwrap();
+    let r = run(&["check", s(&fifo)]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("a FIFO, not a regular file"), "{}", r.stderr);
+    let r = run(&["check", s(&d)]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stdout.contains("Test MP Allowed"), "the good file is still reported:\n{}", r.stdout);
+    let csv_fifo = d.join("exp.csv");
+    mkfifo(&csv_fifo);
+    let r = run(&["check", "--expect", s(&csv_fifo)]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    let csv = write(&d, "list.csv", "test,expected\npipe.litmus,Ok\nMP.litmus,No\n");
+    let r = run(&["check", "--expect", s(&csv)]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("1 matched"), "{}", r.stderr);
+    let r = run(&["explain", s(&fifo)]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+}
+
+/// Item 5: `explain` and `--expect` read within a cap.
+#[test]
+fn explain_and_expect_inputs_are_capped() {
+    let r = run(&["explain", "/dev/zero"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("not a regular file"), "{}", r.stderr);
+    let d = temp_dir("caps");
+    let big = d.join("big.litmus");
+    fs::File::create(&big).unwrap().set_len(2 << 20).unwrap();
+    let r = run(&["explain", s(&big)]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("bytes"), "{}", r.stderr);
+    let csv = d.join("big.csv");
+    fs::File::create(&csv).unwrap().set_len(17 << 20).unwrap();
+    let r = run(&["check", "--expect", s(&csv)]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("longer than"), "{}", r.stderr);
+}
+
+/// Items 6, 7, 11: inputs whose encoding or unrolling grows without bound end
+/// with exit 3 naming `--max-memory` and what grew (a low budget keeps this fast).
+#[test]
+fn memory_budget_bounds_barriers_stores_and_unrolling() {
+    let d = temp_dir("mem");
+    let cases = [
+        (write(&d, "bar400.litmus", &barrier_test(400)), vec!["--max-memory", "64"], "barriers"),
+        (write(&d, "st500.litmus", &stores_test(500)), vec!["--max-memory", "64"], "coherence_order"),
+        (write(&d, "spin.litmus", SPIN), vec!["--max-memory", "64", "--unroll", "1000"], "the program"),
+    ];
+    for (f, extra, grew) in &cases {
+        let mut args = vec!["check", s(f)];
+        args.extend(extra);
+        let r = run(&args);
+        r.assert_clean(grew);
+        assert_eq!(r.code, 3, "{:?}: {}", args, r.stderr);
+        assert!(r.stderr.contains("--max-memory 64 MB") && r.stderr.contains(grew), "{:?}: {}", args, r.stderr);
+    }
+    // Under 1 MiB, the default budget never lets a file abort the process.
+    assert!(fs::metadata(&cases[0].0).unwrap().len() < 1 << 20);
+}
+
+/// Items 8, 9: one deadline covers checking and explaining; `explain` has one.
+#[test]
+fn explanations_and_explain_keep_the_deadline() {
+    let d = temp_dir("deadline");
+    let f = write(&d, "bar100.litmus", &barrier_test(100));
+    let r = run(&["check", s(&f), "--timeout", "0.5", "--show", "forbidden"]);
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    assert!(r.elapsed < Duration::from_secs(5), "{:?}", r.elapsed);
+    let tl = "../shared/conformance/litmus/Manual/Ticketlock-acq2rlx-1.litmus";
+    if root().join(tl).exists() {
+        let r = run(&["check", tl, "--timeout", "1", "--show", "forbidden"]);
+        assert!(r.elapsed < Duration::from_secs(4), "--show overran --timeout 1: {:?}", r.elapsed);
+        // Decided within the deadline (verdict first) or stopped by it; either way it ends.
+        assert!(r.code == 0 || r.code == 3, "{}", r.stderr);
+        assert!(r.stdout.contains("Test ") || r.stderr.contains("limit: timeout"), "{}\n{}", r.stdout, r.stderr);
+    }
+    let r = run(&["explain", s(&f), "--timeout", "0.5"]);
+    r.assert_clean("explain --timeout");
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    assert!(r.stderr.contains("--timeout"), "{}", r.stderr);
+    assert!(r.elapsed < Duration::from_secs(5), "{:?}", r.elapsed);
+}
+
+/// Item 13: family sizes have a sane range.
+#[test]
+fn gen_family_sizes_are_bounded() {
+    let d = temp_dir("gen");
+    for fam in ["MP-chain:18446744073709551615", "SB-ring:4294967296", "IRIW:65", "MP-chain:99999999999999999999999"] {
+        let r = run(&["gen", fam, "--out", s(&d)]);
+        r.assert_clean(fam);
+        assert_eq!(r.code, 2, "{}: {}", fam, r.stderr);
+    }
+    let r = run(&["gen", "SB-ring:64", "--out", s(&d), "--quiet"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
+
+/// Item 14: the caret sits under the error on long lines and with wide line numbers.
+#[test]
+fn carets_on_long_lines_and_six_digit_line_numbers() {
+    let d = temp_dir("caret");
+    let long = format!("PTX long\n{{ x = 0; }}\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;{} @@@ ;\nexists (x == 0)\n", " ".repeat(300));
+    let deep = format!("PTX deep\n{{ x = 0; }}\n P0@cta 0,gpu 0 ;\n{} @@@ ;\nexists (x == 0)\n", "\n".repeat(100_000));
+    for (name, text) in [("long.litmus", long), ("deep.litmus", deep)] {
+        let f = write(&d, name, &text);
+        let r = run(&["check", s(&f)]);
+        assert_eq!(r.code, 2, "{}", r.stderr);
+        let lines: Vec<&str> = r.stderr.lines().collect();
+        let caret = lines[2].find('^').expect("a caret");
+        assert_eq!(lines[1].as_bytes().get(caret), Some(&b'@'), "{}:\n{}", name, r.stderr);
+        assert!(lines[1].chars().count() < 220, "{}", lines[1]);
+    }
+}
+
+/// Item 15: pictures are written whole or not at all (a file-size limit
+/// stands in for a full disk: writes past it fail with EFBIG).
+#[test]
+fn pictures_on_a_full_disk_leave_no_partial_files() {
+    let d = temp_dir("pictures");
+    let script = format!(
+        "trap '' XFSZ; ulimit -f 2; exec '{}' check {} --show witness --svg '{}' --dot '{}'",
+        env!("CARGO_BIN_EXE_ptx-litmus"),
+        "litmus/classic/Atom+st.weak.litmus",
+        s(&d),
+        s(&d)
+    );
+    let out = std::process::Command::new("sh").arg("-c").arg(&script).current_dir(root()).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr);
+    assert!(stderr.contains("cannot write"), "{}", stderr);
+    for e in fs::read_dir(&d).unwrap() {
+        let p = e.unwrap().path();
+        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+        assert!(!name.ends_with(".tmp"), "temporary file left: {}", name);
+        let text = fs::read_to_string(&p).unwrap();
+        assert!(text.trim_end().ends_with("</svg>") || text.trim_end().ends_with('}'), "partial file {}", name);
+    }
+}
