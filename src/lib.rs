@@ -22,3 +22,4 @@ pub mod input;
 pub mod out;
 pub mod batch;
 pub mod gpu;
+pub mod advise;

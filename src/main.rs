@@ -38,6 +38,35 @@ enum Cmd {
     /// Exit 1 when a forbidden state is observed, 3 without a GPU.
     #[command(after_help = EXIT_CODES)]
     Run(ptx_litmus::gpu::run::RunArgs),
+    /// Fence and qualifier advisor: the cheapest changes that forbid a test's
+    /// outcome, or what can be weakened while it stays forbidden (README "Fence advisor").
+    #[command(after_help = EXIT_CODES)]
+    Advise(AdviseArgs),
+}
+
+#[derive(clap::Args)]
+struct AdviseArgs {
+    /// Litmus files or directories (a directory gives a summary table).
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// Only the weakening analysis: what can be removed or weakened while the outcome stays forbidden.
+    #[arg(long)]
+    weaken: bool,
+    /// Cost table overrides, `key = value` lines (keys in the README).
+    #[arg(long, value_name = "FILE")]
+    cost: Option<PathBuf>,
+    /// Write each repaired or weakened test as a litmus file into DIR.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// One JSON object per test (schema/advise.schema.json).
+    #[arg(long)]
+    json: bool,
+    /// How many times one instruction may run on a path (loop unrolling bound).
+    #[arg(long, default_value_t = 2, value_parser = opts::unroll)]
+    unroll: u32,
+    /// --timeout covers the whole advice for one test; --max-memory each variant decided.
+    #[command(flatten)]
+    limits: opts::Limits,
 }
 
 #[derive(clap::Args)]
@@ -123,6 +152,7 @@ fn main() {
         Cmd::Gen(a) => ptx_litmus::gen::run(&a),
         Cmd::Explain(a) => run_explain(a),
         Cmd::Run(a) => ptx_litmus::gpu::run::run(&a),
+        Cmd::Advise(a) => run_advise(a),
     };
     std::process::exit(out::exit_code(code));
 }
@@ -325,3 +355,69 @@ fn run_check(a: CheckArgs) -> i32 {
     em.worst
 }
 
+/// `ptx-litmus advise PATH...`.
+fn run_advise(a: AdviseArgs) -> i32 {
+    use ptx_litmus::advise::{self, render, AdviseOptions};
+    let costs = match &a.cost {
+        None => advise::menu::CostTable::default(),
+        Some(f) => match std::fs::read_to_string(f).map_err(|e| e.to_string()).and_then(|t| advise::menu::CostTable::parse(&t)) {
+            Ok(c) => c,
+            Err(e) => {
+                out::eprintln(&format!("{}: error: {}", f.display(), e));
+                return EXIT_INPUT;
+            }
+        },
+    };
+    let check = CheckOptions {
+        build: BuildOptions { unroll: a.unroll, ..Default::default() },
+        timeout: a.limits.timeout,
+        max_memory: a.limits.max_bytes(),
+        ..Default::default()
+    };
+    let table = a.paths.iter().any(|p| p.is_dir());
+    let opts = AdviseOptions { check, costs, weaken_only: a.weaken, explain: !table || a.json || a.out.is_some() };
+    let files = inputs(&a.paths, None);
+    let mut worst = EXIT_OK;
+    if table && !a.json {
+        out::println(&render::summary_header());
+    }
+    let work = |f: &std::path::Path| match read_source(f, opts.check.max_file_bytes) {
+        Ok(src) => {
+            // The advisor budgets each variant itself (advise::budgeted).
+            let r = guarded(&CheckOptions { timeout: None, ..opts.check.clone() }, || advise::advise_source(&src, &opts));
+            (f.to_path_buf(), src, r)
+        }
+        Err((src, e)) => (f.to_path_buf(), src, Err(e)),
+    };
+    batch::run_ordered(&files, a.limits.jobs(), work, |(f, src, r)| {
+        let name = f.display().to_string();
+        match r {
+            Ok(adv) => {
+                let written = match &a.out {
+                    Some(dir) => advise::write_out(dir, &adv).unwrap_or_else(|e| {
+                        out::eprintln(&format!("error: {}", e.message));
+                        worst = worst.max(EXIT_INPUT);
+                        Vec::new()
+                    }),
+                    None => Vec::new(),
+                };
+                if a.json {
+                    out::println(&render::json(&adv, &name, &written).to_string());
+                } else if table {
+                    out::println(&render::summary_row(&name, &adv));
+                } else {
+                    out::print(&render::text(&adv));
+                }
+            }
+            Err(e) => {
+                if a.json {
+                    out::println(&render::failure_json(&name, &e).to_string());
+                }
+                out::eprintln(&e.render(&name, &src));
+                worst = worst.max(e.exit_code());
+            }
+        }
+        out::note_code(worst);
+    });
+    worst
+}

@@ -1,0 +1,204 @@
+//! Variants of a test as edited *source text*: the user's file with only the
+//! changed instructions rewritten and inserted fences on new rows. The advisor
+//! decides exactly the text it would write with `--out`, and every edit is
+//! checked by parsing the result again (`verify`).
+
+use super::menu::{scope_word, Level, SemO};
+use super::sites::{Site, SiteKind};
+use crate::ast::{Litmus, Span};
+use crate::error::{Error, Result};
+
+/// Quals replaced when an access gets new semantics and scope.
+const SEM_SCOPE: &[&str] = &["weak", "relaxed", "acquire", "release", "acq_rel", "volatile", "cta", "cluster", "gpu", "sys"];
+
+/// The instruction text of `site` at `level` (for gaps: the inserted fence).
+pub fn instr_text(site: &Site, level: Level) -> String {
+    match (site.kind, level) {
+        (_, Level::Absent) => String::new(),
+        (_, Level::Fence(s, sc)) => format!("fence.{}.{}", s.word(), scope_word(sc)),
+        (_, Level::Access(s, sc)) => rewrite_access(&site.text, s, sc),
+    }
+}
+
+/// `@p st.global.u32 [x], 1` -> `@p st.release.gpu.global.u32 [x], 1`.
+fn rewrite_access(text: &str, s: SemO, sc: Option<crate::ast::Scope>) -> String {
+    let (guard, rest) = match text.strip_prefix('@') {
+        Some(_) => match text.find(char::is_whitespace) {
+            Some(k) => (&text[..k], text[k..].trim_start()),
+            None => ("", text),
+        },
+        None => ("", text),
+    };
+    let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+    let (mnemonic, operands) = rest.split_at(end);
+    let mut parts = mnemonic.split('.');
+    let opcode = parts.next().unwrap_or("");
+    let mut m = opcode.to_string();
+    m.push('.');
+    m.push_str(s.word());
+    if let Some(sc) = sc {
+        m.push('.');
+        m.push_str(scope_word(sc));
+    }
+    for q in parts.filter(|q| !SEM_SCOPE.contains(q)) {
+        m.push('.');
+        m.push_str(q);
+    }
+    let g = if guard.is_empty() { String::new() } else { format!("{} ", guard) };
+    format!("{}{}{}", g, m, operands)
+}
+
+/// The source of the variant where each site is at `levels[k]`.
+pub fn variant_source(source: &str, lit: &Litmus, sites: &[Site], levels: &[Level]) -> Result<String> {
+    // (start, end, replacement), applied from the end so offsets stay valid.
+    let mut edits: Vec<(usize, usize, String)> = Vec::new();
+    let mut rows: Vec<(usize, Vec<(usize, String)>)> = Vec::new();
+    for (site, &l) in sites.iter().zip(levels) {
+        if l == site.original {
+            continue;
+        }
+        let span = lit.code[site.thread][site.index].span;
+        match site.kind {
+            SiteKind::Gap => {
+                let at = line_end(source, span);
+                match rows.iter_mut().find(|r| r.0 == at) {
+                    Some(r) => r.1.push((site.thread, instr_text(site, l))),
+                    None => rows.push((at, vec![(site.thread, instr_text(site, l))])),
+                }
+            }
+            _ => edits.push((span.start, span.end, instr_text(site, l))),
+        }
+    }
+    for (at, cells) in rows {
+        edits.push((at, at, new_row(source, at, lit.threads.len(), &cells)));
+    }
+    edits.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)));
+    let mut out = source.to_string();
+    for (s, e, r) in edits {
+        out.replace_range(s..e, &r);
+    }
+    Ok(out)
+}
+
+/// Byte offset just after the newline ending the line of `span`'s end.
+fn line_end(source: &str, span: Span) -> usize {
+    match source[span.end..].find('\n') {
+        Some(k) => span.end + k + 1,
+        None => source.len(),
+    }
+}
+
+/// A row with `cells` (column, text) filled and the other columns empty, laid
+/// out like the row before it when that row has one cell per column.
+fn new_row(source: &str, at: usize, columns: usize, cells: &[(usize, String)]) -> String {
+    let start = source[..at.saturating_sub(1)].rfind('\n').map_or(0, |k| k + 1);
+    let prev = source[start..at].trim_end_matches(['\n', '\r']);
+    let widths: Vec<usize> = prev.split('|').map(|c| c.chars().count()).collect();
+    let same_shape = widths.len() == columns;
+    let mut parts = Vec::new();
+    for c in 0..columns {
+        let text = cells.iter().find(|x| x.0 == c).map_or("", |x| x.1.as_str());
+        let cell = format!(" {}", text);
+        let w = if same_shape && c + 1 < columns { widths[c] } else { 0 };
+        parts.push(format!("{:<w$}", cell, w = w));
+    }
+    let mut row = parts.join("|");
+    row = row.trim_end().to_string();
+    let nl = if at == source.len() && !source.ends_with('\n') { "\n" } else { "" };
+    format!("{}{} ;\n", nl, row)
+}
+
+/// Parse the variant and check that it is the original with exactly the
+/// intended instructions changed, inserted or removed.
+pub fn verify(variant: &str, lit: &Litmus, sites: &[Site], levels: &[Level]) -> Result<Litmus> {
+    let got = crate::parse::parse_litmus(variant).map_err(|e| Error::internal(format!("an edited test does not parse ({}): please report", e.message)))?;
+    for (t, code) in lit.code.iter().enumerate() {
+        let mut want: Vec<String> = Vec::new();
+        for (i, ins) in code.iter().enumerate() {
+            let mut text = ins.text.clone();
+            let mut after = None;
+            for (site, &l) in sites.iter().zip(levels).filter(|(s, _)| s.thread == t && s.index == i) {
+                match site.kind {
+                    SiteKind::Gap if l != Level::Absent => after = Some(instr_text(site, l)),
+                    SiteKind::Gap => {}
+                    _ if l != site.original => text = instr_text(site, l),
+                    _ => {}
+                }
+            }
+            if !text.is_empty() {
+                want.push(text);
+            }
+            want.extend(after);
+        }
+        let have: Vec<String> = got.code.get(t).map(|c| c.iter().map(|x| x.text.trim_end_matches(';').trim().to_string()).collect()).unwrap_or_default();
+        if have != want {
+            return Err(Error::internal(format!("editing thread P{} gave {:?}, expected {:?}: please report", t, have, want)));
+        }
+    }
+    Ok(got)
+}
+
+/// The variant as an AST, without printing and parsing it again: what the
+/// search decides (the text of an answer is parsed and confirmed by `check`,
+/// and a test checks that both routes build the same program).
+pub fn variant_ast(lit: &Litmus, sites: &[Site], levels: &[Level]) -> Litmus {
+    let mut out = lit.clone();
+    // From the last site back: a gap (inserting after `index`) comes after its
+    // instruction's own site in `sites`, so it is applied first, and no edit
+    // moves an index still to be used.
+    for (site, &l) in sites.iter().zip(levels).rev() {
+        if l == site.original {
+            continue;
+        }
+        let code = &mut out.code[site.thread];
+        match (site.kind, l) {
+            (SiteKind::Gap, Level::Fence(s, sc)) => {
+                let prev = &code[site.index];
+                let ins = crate::ast::Instr { kind: fence_kind(s, sc), span: prev.span, text: instr_text(site, l) };
+                code.insert(site.index + 1, ins);
+            }
+            (_, Level::Absent) => {
+                code.remove(site.index);
+            }
+            (_, Level::Fence(s, sc)) => {
+                code[site.index].kind = fence_kind(s, sc);
+                code[site.index].text = instr_text(site, l);
+            }
+            (_, Level::Access(s, sc)) => {
+                set_access(&mut code[site.index].kind, s, sc);
+                code[site.index].text = instr_text(site, l);
+            }
+        }
+    }
+    out
+}
+
+fn fence_kind(s: super::menu::FenceSemO, scope: crate::ast::Scope) -> crate::ast::InstrKind {
+    use super::menu::FenceSemO as F;
+    use crate::ast::FenceSem;
+    let sem = match s {
+        F::Acquire => FenceSem::Acquire,
+        F::Release => FenceSem::Release,
+        F::AcqRel => FenceSem::AcqRel,
+        F::Sc => FenceSem::Sc,
+    };
+    crate::ast::InstrKind::Fence { sem, scope }
+}
+
+fn set_access(k: &mut crate::ast::InstrKind, s: SemO, sc: Option<crate::ast::Scope>) {
+    use crate::ast::{InstrKind, Sem};
+    let new = match s {
+        SemO::Weak => Sem::Weak,
+        SemO::Relaxed => Sem::Relaxed,
+        SemO::Acquire => Sem::Acquire,
+        SemO::Release => Sem::Release,
+        SemO::AcqRel => Sem::AcqRel,
+    };
+    match k {
+        InstrKind::Load { sem, scope, .. } | InstrKind::Store { sem, scope, .. } | InstrKind::Atomic { sem, scope, .. } => {
+            *sem = new;
+            *scope = sc;
+        }
+        _ => {}
+    }
+}

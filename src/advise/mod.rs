@@ -1,0 +1,218 @@
+//! `ptx-litmus advise` (issue 16): which fences and qualifiers a test needs to
+//! forbid its outcome (every minimum-cost repair from a fixed menu), and which
+//! it can do without (single weakenings and one maximal set of them).
+//!
+//! - [`menu`]: levels, their strength order, the cost table.
+//! - [`sites`]: what may change in a test.
+//! - [`edit`]: variants as edited source text (what `--out` writes).
+//! - [`oracle`]: one SAT query per variant; confirmation by `check`.
+//! - [`search`]: the exact search (paper-notes/advisor.md).
+//! - [`render`]: text, JSON and the directory summary.
+
+pub mod edit;
+pub mod menu;
+pub mod oracle;
+pub mod render;
+pub mod search;
+pub mod sites;
+
+use crate::ast::{Litmus, Quantifier};
+use crate::check::CheckOptions;
+use crate::error::{Error, Result};
+use menu::{CostTable, Level};
+use sites::{Mode, Site, SiteKind};
+use std::time::Instant;
+
+#[derive(Clone, Debug)]
+pub struct AdviseOptions {
+    pub check: CheckOptions,
+    pub costs: CostTable,
+    /// Only the weakening analysis (a reachable outcome gets none).
+    pub weaken_only: bool,
+    /// Name the axiom forbidding the outcome in each answer (costs one
+    /// explanation per answer; the directory summary does without).
+    pub explain: bool,
+}
+
+impl Default for AdviseOptions {
+    fn default() -> Self {
+        AdviseOptions { check: CheckOptions::default(), costs: CostTable::default(), weaken_only: false, explain: true }
+    }
+}
+
+/// One changed instruction (or inserted fence) of an answer.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Change {
+    pub thread: usize,
+    /// Source line of the instruction (for an insertion: the line it follows).
+    pub line: usize,
+    /// `change`, `insert` or `remove`.
+    pub action: &'static str,
+    pub before: String,
+    pub after: String,
+    pub cost: u32,
+}
+
+/// One repair or weakening, confirmed by `check`.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Answer {
+    pub changes: Vec<Change>,
+    pub cost: u32,
+    /// The axiom forbidding the outcome in the changed test, as `check --show forbidden` names it.
+    pub forbidden_by: String,
+    /// The changed test's source text.
+    #[serde(skip)]
+    pub source: String,
+    /// (index into `sites::sites(.., mode)`, level) of each change.
+    #[serde(skip)]
+    pub picks: Vec<(usize, Level)>,
+}
+
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Advice {
+    pub test: String,
+    pub quantifier: Quantifier,
+    pub verdict: crate::outcome::Verdict,
+    /// The outcome the condition is about can happen (the test does not yet forbid it).
+    pub reachable: bool,
+    /// Cost of the cheapest repairs; `None` when forbidden already or when no repair exists in the menu.
+    pub min_cost: Option<u32>,
+    pub repairs: Vec<Answer>,
+    /// Single weakenings (forbidden tests).
+    pub weakenings: Vec<Answer>,
+    /// One maximal set of simultaneous weakenings (forbidden tests; `None` when nothing can be weakened).
+    pub maximal_weakening: Option<Answer>,
+    /// Variants decided by the search with a SAT query.
+    pub queries: usize,
+    /// Variants decided by re-checking an earlier witness execution instead.
+    pub reused: usize,
+    pub time_ms: f64,
+}
+
+/// Run one step (deciding or confirming one variant) under its own memory
+/// budget and what is left of the test's time limit: the budget of
+/// `crate::budget` adds up what one test builds, and the advisor builds one
+/// encoding per variant.
+pub fn budgeted<T>(opts: &CheckOptions, deadline: Option<Instant>, f: impl FnOnce() -> Result<T>) -> Result<T> {
+    let timeout = match deadline {
+        Some(d) => Some(d.checked_duration_since(Instant::now()).ok_or_else(|| Error::limit("timeout: the advice took longer than --timeout"))?),
+        None => None,
+    };
+    let limits = crate::budget::Limits { timeout, max_bytes: opts.max_memory };
+    match crate::budget::run(limits, f) {
+        Ok(r) => r,
+        Err(crate::budget::Exceeded(m)) => Err(Error::limit(m)),
+    }
+}
+
+/// Advise on one test given as text.
+pub fn advise_source(source: &str, opts: &AdviseOptions) -> Result<Advice> {
+    let start = Instant::now();
+    let deadline = opts.check.timeout.map(|t| start + t);
+    let lit = crate::parse::parse_litmus(source)?;
+    let p = crate::program::build_program(&lit, &opts.check.build)?;
+    let reachable = budgeted(&opts.check, deadline, || oracle::reachable(&p))?;
+    let first = budgeted(&opts.check, deadline, || oracle::confirm(source, &opts.check, false))?;
+    if first.reachable != reachable {
+        return Err(oracle::disagreement("the original test"));
+    }
+    let verdict = if reachable == (p.quantifier == Quantifier::Exists) { crate::outcome::Verdict::Ok } else { crate::outcome::Verdict::No };
+    let mut adv = Advice {
+        test: p.name.clone(),
+        quantifier: p.quantifier,
+        verdict,
+        reachable,
+        min_cost: None,
+        repairs: Vec::new(),
+        weakenings: Vec::new(),
+        maximal_weakening: None,
+        queries: 0,
+        reused: 0,
+        time_ms: 0.0,
+    };
+    if reachable && !opts.weaken_only {
+        let sites = sites::sites(&lit, &p, Mode::Repair);
+        let mut d = search::Decider::new(source, &lit, &sites, &opts.check, deadline);
+        let r = search::repair(&mut d, &opts.costs)?;
+        adv.min_cost = r.cost;
+        for levels in &r.repairs {
+            adv.repairs.push(answer(&d, &opts.costs, levels, opts.explain)?);
+        }
+        adv.queries += d.queries - d.reused;
+        adv.reused += d.reused;
+    } else if !reachable {
+        let sites = sites::sites(&lit, &p, Mode::Weaken);
+        let mut d = search::Decider::new(source, &lit, &sites, &opts.check, deadline);
+        let w = search::weaken(&mut d, &opts.costs)?;
+        let orig = d.original();
+        for &(i, l) in &w.singles {
+            let mut v = orig.clone();
+            v[i] = l;
+            adv.weakenings.push(answer(&d, &opts.costs, &v, opts.explain)?);
+        }
+        if w.maximal != orig {
+            adv.maximal_weakening = Some(answer(&d, &opts.costs, &w.maximal, opts.explain)?);
+        }
+        adv.queries += d.queries - d.reused;
+        adv.reused += d.reused;
+    }
+    adv.time_ms = start.elapsed().as_secs_f64() * 1e3;
+    Ok(adv)
+}
+
+/// The answer for a variant the search found forbidding the outcome, confirmed by `check`.
+fn answer(d: &search::Decider, costs: &CostTable, levels: &[Level], explain: bool) -> Result<Answer> {
+    let text = edit::variant_source(d.source, d.lit, d.sites, levels)?;
+    edit::verify(&text, d.lit, d.sites, levels)?;
+    let c = budgeted(d.opts, d.deadline, || oracle::confirm(&text, d.opts, explain))?;
+    if c.reachable {
+        return Err(oracle::disagreement("a changed test"));
+    }
+    let changes = changes(d.lit, d.sites, costs, levels);
+    let cost = changes.iter().map(|c| c.cost).sum();
+    let picks = d.sites.iter().zip(levels).enumerate().filter(|(_, (s, &l))| l != s.original).map(|(i, (_, &l))| (i, l)).collect();
+    Ok(Answer { changes, cost, forbidden_by: c.reason.unwrap_or_else(|| "(not explained in the summary)".into()), source: text, picks })
+}
+
+/// The changes of a variant, in thread and line order.
+fn changes(lit: &Litmus, sites: &[Site], costs: &CostTable, levels: &[Level]) -> Vec<Change> {
+    let mut out = Vec::new();
+    for (s, &l) in sites.iter().zip(levels) {
+        if l == s.original {
+            continue;
+        }
+        let before = lit.code[s.thread][s.index].text.trim_end_matches(';').trim().to_string();
+        let after = edit::instr_text(s, l);
+        let (action, before) = match (s.kind, l) {
+            (SiteKind::Gap, _) => ("insert", String::new()),
+            (_, Level::Absent) => ("remove", before),
+            _ => ("change", before),
+        };
+        let cost = costs.cost(l).abs_diff(costs.cost(s.original));
+        out.push(Change { thread: s.thread, line: s.line, action, before, after, cost });
+    }
+    out.sort_by_key(|c| (c.thread, c.line, c.action == "insert"));
+    out
+}
+
+/// A file name stem for `--out` files.
+pub fn stem(name: &str) -> String {
+    name.chars().map(|c| if c.is_ascii_alphanumeric() || "-_+.".contains(c) { c } else { '_' }).collect()
+}
+
+/// Write every answer of `adv` into `dir` as litmus files; returns their paths.
+pub fn write_out(dir: &std::path::Path, adv: &Advice) -> Result<Vec<std::path::PathBuf>> {
+    std::fs::create_dir_all(dir).map_err(|e| Error::input_nospan(format!("cannot create {}: {}", dir.display(), e)))?;
+    let s = stem(&adv.test);
+    let mut files: Vec<(String, &Answer)> = Vec::new();
+    files.extend(adv.repairs.iter().enumerate().map(|(k, a)| (format!("{}.repair{}.litmus", s, k + 1), a)));
+    files.extend(adv.weakenings.iter().enumerate().map(|(k, a)| (format!("{}.weaken{}.litmus", s, k + 1), a)));
+    files.extend(adv.maximal_weakening.iter().map(|a| (format!("{}.weaken-max.litmus", s), a)));
+    let mut out = Vec::new();
+    for (name, a) in files {
+        let path = dir.join(name);
+        std::fs::write(&path, &a.source).map_err(|e| Error::input_nospan(format!("cannot write {}: {}", path.display(), e)))?;
+        out.push(path);
+    }
+    Ok(out)
+}

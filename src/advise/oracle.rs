@@ -1,0 +1,134 @@
+//! Deciding one variant: is the outcome the condition is about reachable?
+//!
+//! One SAT query instead of enumerating every final state: the encoding of
+//! `sat::encode` with all axioms on, plus the literal of the proposition
+//! (`sat::candidates::Candidates::prop_literal`). The outcome is the
+//! proposition for `exists` / `~exists` and its negation for `forall`, always
+//! together with the `filter`; it is reachable exactly when the verdict is the
+//! "bad" one (`exists` Ok, `~exists` No, `forall` No). Every answer the advisor
+//! prints is confirmed again by the full `check` pipeline (mod.rs).
+
+use crate::ast::{Prop, Quantifier};
+use crate::check::CheckOptions;
+use crate::error::{Error, Result};
+use crate::explain::{self, ShowOptions};
+use crate::program::{build_program, Program};
+
+use crate::outcome::Execution;
+use crate::sat::candidates::Candidates;
+use crate::sat::encode::Encoding;
+use crate::sat::formula::Model;
+
+/// The outcome the advisor wants unreachable, as a proposition over final states.
+pub fn target(p: &Program) -> Prop {
+    let prop = match p.quantifier {
+        Quantifier::Forall => Prop::Not(Box::new(p.condition.clone())),
+        _ => p.condition.clone(),
+    };
+    match &p.filter {
+        Some(f) => Prop::And(Box::new(prop), Box::new(f.clone())),
+        None => prop,
+    }
+}
+
+/// Is the target outcome reachable by an allowed execution of this program?
+pub fn reachable(p: &Program) -> Result<bool> {
+    Ok(witness(p)?.is_some())
+}
+
+/// An allowed execution reaching the target outcome, if there is one.
+pub fn witness(p: &Program) -> Result<Option<Execution>> {
+    let mut c = Candidates::new(p);
+    let want = c.prop_literal(&target(p));
+    let mut assume = c.enc.all_acts();
+    assume.push(want);
+    if !c.enc.f.solve_assuming(&assume)? {
+        return Ok(None);
+    }
+    let m = c.enc.f.model()?;
+    Ok(Some(decode(&c.enc, &m)))
+}
+
+/// Does a known execution (of a program with the same events) show the
+/// target reachable in `p`? The reference engine's check of one execution
+/// (`reference::verify`) is much cheaper than a new encoding.
+pub fn still_witness(p: &Program, x: &Execution) -> bool {
+    crate::reference::verify::verify_execution(p, x).is_ok() && crate::outcome::eval(p, &target(p), &x.state(p))
+}
+
+/// The execution of a model, as `sat::decode` reads it (that one is private to `sat`).
+fn decode(enc: &Encoding, m: &Model) -> Execution {
+    let p = enc.p;
+    let mut x = Execution::default();
+    for th in &p.threads {
+        let t = th.traces.iter().copied().find(|&t| m.value(enc.trace[t])).unwrap_or(th.traces[0]);
+        x.traces.push(t);
+    }
+    for (&(w, r), &v) in &enc.rf {
+        if m.value(v) {
+            x.rf.insert(r, w);
+        }
+    }
+    for (&(a, b), &v) in &enc.co {
+        if m.value(v) && x.executes(p, a) && x.executes(p, b) {
+            x.co.insert((a, b));
+        }
+    }
+    for (&(a, b), &v) in &enc.sc {
+        if m.value(v) {
+            x.sc.insert((a, b));
+        }
+    }
+    for (&(a, b), &v) in enc.bar_sync.iter().chain(enc.cluster_sync.iter()) {
+        if m.value(v) {
+            x.barrier_sync.insert((a, b));
+        }
+    }
+    for (&l, c) in &enc.fin {
+        if let Some(&(w, _)) = c.iter().find(|(_, v)| m.value(*v)) {
+            x.finals.insert(l, w);
+        }
+    }
+    x
+}
+
+/// Parse, build and decide a variant given as text.
+pub fn reachable_source(source: &str, opts: &CheckOptions) -> Result<bool> {
+    let lit = crate::parse::parse_litmus(source)?;
+    let p = build_program(&lit, &opts.build)?;
+    reachable(&p)
+}
+
+/// The full pipeline's view of a variant: is the outcome reachable, and when it
+/// is not, which axiom forbids it (the first violation of a candidate execution
+/// reaching it, as `check --show forbidden` names it).
+pub struct Confirmed {
+    pub reachable: bool,
+    pub reason: Option<String>,
+}
+
+pub fn confirm(source: &str, opts: &CheckOptions, explain_it: bool) -> Result<Confirmed> {
+    let r = crate::check::check_source(source, opts)?;
+    let p = &r.program;
+    let bad = match p.quantifier {
+        Quantifier::Exists => crate::outcome::Verdict::Ok,
+        _ => crate::outcome::Verdict::No,
+    };
+    let reachable = r.summary.verdict == bad;
+    if reachable || !explain_it {
+        return Ok(Confirmed { reachable, reason: None });
+    }
+    let so = ShowOptions { witness: false, forbidden: true, max: 1, deadline: None };
+    let shown = explain::show(&r, &so)?;
+    let reason = shown.forbidden.first().and_then(|f| f.candidates.first()).and_then(|x| {
+        let v = x.violations.first()?;
+        Some(format!("{}: {}", v.axiom, v.text))
+    });
+    let reason = reason.or_else(|| Some("no candidate execution reaches the outcome".to_string()));
+    Ok(Confirmed { reachable, reason })
+}
+
+/// A variant the search decided one way and `check` the other: a bug.
+pub fn disagreement(what: &str) -> Error {
+    Error::internal(format!("the advisor's query and `check` disagree on {}: please report", what))
+}
