@@ -21,7 +21,7 @@ fn classic(c: &mut Criterion) {
 }
 
 fn corpus(c: &mut Criterion) {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance/litmus");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance/litmus");
     let files = collect_files(&[dir]);
     if files.is_empty() {
         return;

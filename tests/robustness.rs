@@ -170,7 +170,7 @@ fn explanations_and_explain_keep_the_deadline() {
     let r = run(&["check", s(&f), "--timeout", "0.5", "--show", "forbidden"]);
     assert_eq!(r.code, 3, "{}", r.stderr);
     assert!(r.elapsed < Duration::from_secs(5), "{:?}", r.elapsed);
-    let tl = "../shared/conformance/litmus/Manual/Ticketlock-acq2rlx-1.litmus";
+    let tl = "tests/conformance/litmus/Manual/Ticketlock-acq2rlx-1.litmus";
     if root().join(tl).exists() {
         let r = run(&["check", tl, "--timeout", "1", "--show", "forbidden"]);
         assert!(r.elapsed < Duration::from_secs(4), "--show overran --timeout 1: {:?}", r.elapsed);
