@@ -10,6 +10,7 @@
 //! - [`render`]: text, JSON and the directory summary.
 
 pub mod edit;
+pub mod hitting;
 pub mod menu;
 pub mod oracle;
 pub mod render;
