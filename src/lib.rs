@@ -21,4 +21,5 @@ pub mod budget;
 pub mod input;
 pub mod out;
 pub mod batch;
+pub mod gpu;
 pub mod advise;

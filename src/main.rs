@@ -33,6 +33,11 @@ enum Cmd {
     /// Explain a test statically: morally strong pairs (and why not), release and
     /// acquire patterns, and which pairs synchronize in some allowed execution.
     Explain(ExplainArgs),
+    /// Run tests on a GPU (CUDA driver, loaded at run time): a histogram of the
+    /// observed final states, each judged allowed or forbidden by the model.
+    /// Exit 1 when a forbidden state is observed, 3 without a GPU.
+    #[command(after_help = EXIT_CODES)]
+    Run(ptx_litmus::gpu::run::RunArgs),
     /// Fence and qualifier advisor: the cheapest changes that forbid a test's
     /// outcome, or what can be weakened while it stays forbidden (README "Fence advisor").
     #[command(after_help = EXIT_CODES)]
@@ -146,6 +151,7 @@ fn main() {
         Cmd::Check(a) => run_check(a),
         Cmd::Gen(a) => ptx_litmus::gen::run(&a),
         Cmd::Explain(a) => run_explain(a),
+        Cmd::Run(a) => ptx_litmus::gpu::run::run(&a),
         Cmd::Advise(a) => run_advise(a),
     };
     std::process::exit(out::exit_code(code));

@@ -1,0 +1,440 @@
+//! One litmus instruction -> real PTX, keeping its memory qualifiers exactly
+//! (sem, scope, state space, size). Litmus registers become 64-bit registers
+//! (`.b64`, the model's values are 64-bit) or predicates; an `Err` is the reason
+//! the instruction cannot be run faithfully (the test is skipped, D32).
+
+use super::Needs;
+use crate::ast::*;
+
+/// What one thread's translation needs from the kernel around it.
+pub struct Ctx<'a> {
+    pub thread: usize,
+    /// Litmus threads in this thread's CTA (a barrier without a count waits for all).
+    pub cta_threads: u32,
+    /// Per barrier id: litmus threads of the CTA that use it (corpus `bar.cta.sync a`).
+    pub arrivals: &'a dyn Fn(i64) -> Result<u32, String>,
+    /// Spin limit: a label reached more often abandons the instance.
+    pub spin_limit: u32,
+    pub needs: &'a mut Needs,
+    /// Labels of this thread, in order: `label_ids[name]` numbers the visit counters.
+    pub labels: &'a [String],
+}
+
+pub fn reg(t: usize, r: &str) -> String {
+    let clean: String = r
+        .trim_start_matches('%')
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    format!("%t{}_{}", t, clean)
+}
+
+/// The register holding this thread's address of variable `x` (+ offset in the address).
+pub fn addr_reg(t: usize, sym: &str) -> String {
+    reg(t, &format!("addr_{}", sym))
+}
+
+pub fn label(t: usize, l: &str) -> String {
+    let clean: String = l
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    format!("T{}_{}", t, clean)
+}
+
+/// Location names used as addresses or address values by an instruction.
+pub fn symbols(k: &InstrKind) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut op = |o: &Operand| {
+        if let Operand::Sym(s) = o {
+            out.push(s.clone());
+        }
+    };
+    let addr = match k {
+        InstrKind::Load { addr, .. }
+        | InstrKind::Store { addr, .. }
+        | InstrKind::Atomic { addr, .. } => Some(addr),
+        _ => None,
+    };
+    match k {
+        InstrKind::Store { src, .. } => op(src),
+        InstrKind::Atomic { operands, .. } => operands.iter().for_each(&mut op),
+        InstrKind::Alu { srcs, .. } => srcs.iter().for_each(&mut op),
+        InstrKind::Setp { a, b, .. } => [a, b].into_iter().for_each(&mut op),
+        InstrKind::Selp { a, b, .. } => [a, b].into_iter().for_each(&mut op),
+        _ => {}
+    }
+    if let Some(Addr {
+        base: AddrBase::Sym(s),
+        ..
+    }) = addr
+    {
+        out.push(s.clone());
+    }
+    out
+}
+
+fn scope_q(s: Scope) -> &'static str {
+    match s {
+        Scope::Cta => ".cta",
+        Scope::Cluster => ".cluster",
+        Scope::Gpu => ".gpu",
+        Scope::Sys => ".sys",
+    }
+}
+
+fn cmp_q(c: Cmp) -> &'static str {
+    match c {
+        Cmp::Eq => "eq",
+        Cmp::Ne => "ne",
+        Cmp::Lt => "lt",
+        Cmp::Le => "le",
+        Cmp::Gt => "gt",
+        Cmp::Ge => "ge",
+    }
+}
+
+fn bits(size: u8) -> Result<u32, String> {
+    match size {
+        1 | 2 | 4 | 8 => Ok(size as u32 * 8),
+        _ => Err(format!("access size {} bytes", size)),
+    }
+}
+
+impl Ctx<'_> {
+    fn opnd(&self, o: &Operand) -> String {
+        match o {
+            Operand::Reg(r) => reg(self.thread, r),
+            Operand::Imm(i) => i.to_string(),
+            Operand::Sym(s) => addr_reg(self.thread, s),
+        }
+    }
+    fn addr(&self, a: &Addr) -> String {
+        let base = match &a.base {
+            AddrBase::Sym(s) => addr_reg(self.thread, s),
+            AddrBase::Reg(r) => reg(self.thread, r),
+        };
+        if a.offset == 0 {
+            format!("[{}]", base)
+        } else {
+            format!("[{}+{}]", base, a.offset)
+        }
+    }
+    fn note_scope(&mut self, s: Option<Scope>) {
+        if s == Some(Scope::Cluster) {
+            self.needs.require(78, 90, ".cluster scope");
+        }
+    }
+    /// `.global` when the litmus instruction says so; generic addressing
+    /// otherwise (the buffers are global memory either way).
+    fn space(text: &str, shared: bool) -> Result<&'static str, String> {
+        if shared {
+            return Err(
+                "`.shared` locations (the emitter places every location in global memory)".into(),
+            );
+        }
+        Ok(if text.contains(".global") {
+            ".global"
+        } else {
+            ""
+        })
+    }
+
+    /// The PTX lines of one instruction.
+    pub fn emit(&mut self, ins: &Instr) -> Result<Vec<String>, String> {
+        let t = self.thread;
+        let line = match &ins.kind {
+            InstrKind::Load {
+                sem,
+                scope,
+                proxy,
+                dst,
+                addr,
+                size,
+                ty,
+                shared,
+                private,
+            } => {
+                no_proxy(*proxy)?;
+                no_private(*private)?;
+                let q = self.ld_st_sem(*sem, *scope, &ins.text)?;
+                // A signed type sign-extends into the 64-bit register, as the model reads it (D15).
+                let sign = if ty.is_some_and(|t| t.signed) { "s" } else { "u" };
+                format!(
+                    "ld{}{}.{}{} {}, {};",
+                    q,
+                    Self::space(&ins.text, *shared)?,
+                    sign,
+                    bits(*size)?,
+                    reg(t, dst),
+                    self.addr(addr)
+                )
+            }
+            InstrKind::Store {
+                sem,
+                scope,
+                proxy,
+                addr,
+                src,
+                size,
+                shared,
+                private,
+                ..
+            } => {
+                no_proxy(*proxy)?;
+                no_private(*private)?;
+                let q = self.ld_st_sem(*sem, *scope, &ins.text)?;
+                let st = format!(
+                    "st{}{}.u{}",
+                    q,
+                    Self::space(&ins.text, *shared)?,
+                    bits(*size)?
+                );
+                // st takes a register source: a constant goes through a scratch register.
+                if let Operand::Imm(v) = src {
+                    return Ok(vec![
+                        format!("mov.b64 %s64_0, {};", v),
+                        format!("{} {}, %s64_0;", st, self.addr(addr)),
+                    ]);
+                }
+                format!("{} {}, {};", st, self.addr(addr), self.opnd(src))
+            }
+            InstrKind::Atomic { .. } => return self.atomic(ins),
+            InstrKind::Fence { sem, scope } => self.fence(*sem, *scope, &ins.text)?,
+            InstrKind::ProxyFence { proxy } => {
+                if *proxy != Proxy::Generic {
+                    return Err("texture/surface/constant proxy fences need proxy objects".into());
+                }
+                self.needs.require(75, 70, "fence.proxy.alias");
+                "fence.proxy.alias;".to_string()
+            }
+            InstrKind::Barrier { .. } => return self.barrier(ins),
+            InstrKind::ClusterBarrier { arrive, relaxed } => {
+                self.cluster_barrier(*arrive, *relaxed)
+            }
+            InstrKind::Alu { op, dst, srcs, ty, src_ty } => {
+                only_64_bit(&[*ty, *src_ty])?;
+                return self.alu(*op, dst, srcs);
+            }
+            InstrKind::Setp { cmp, dst, a, b, ty } => return Ok(self.setp(*cmp, dst, a, b, *ty)),
+            InstrKind::Selp { dst, a, b, pred, ty } => {
+                only_64_bit(&[*ty])?;
+                format!(
+                    "selp.b64 {}, {}, {}, {};",
+                    reg(t, dst),
+                    self.opnd(a),
+                    self.opnd(b),
+                    self.opnd(pred)
+                )
+            }
+            InstrKind::Branch { cond, target } => return Ok(self.branch(cond, target)),
+            InstrKind::Label(l) => return Ok(self.label(l)),
+            InstrKind::Nop => return Ok(vec![]),
+        };
+        Ok(vec![line])
+    }
+
+    /// `membar.{cta,gl,sys}` when written so, else `fence.sem.scope` with the model's sem.
+    fn fence(&mut self, sem: FenceSem, scope: Scope, text: &str) -> Result<String, String> {
+        self.note_scope(Some(scope));
+        if text.trim_start().starts_with("membar") {
+            let s = match scope {
+                Scope::Cta => "cta",
+                Scope::Gpu => "gl",
+                Scope::Sys => "sys",
+                Scope::Cluster => return Err("membar at cluster scope".into()),
+            };
+            Ok(format!("membar.{};", s))
+        } else {
+            let s = match sem {
+                FenceSem::Sc => ".sc",
+                FenceSem::AcqRel => ".acq_rel",
+                // ptxas 12.9 accepts these at PTX 6.0 / sm_70 (it names the version
+                // other features need): no extra requirement (hardware.md).
+                FenceSem::Acquire => ".acquire",
+                FenceSem::Release => ".release",
+            };
+            Ok(format!("fence{}{};", s, scope_q(scope)))
+        }
+    }
+
+    fn cluster_barrier(&mut self, arrive: bool, relaxed: bool) -> String {
+        self.needs.require(78, 90, "barrier.cluster");
+        match (arrive, relaxed) {
+            (true, true) => {
+                self.needs.require(80, 90, "barrier.cluster.arrive.relaxed");
+                "barrier.cluster.arrive.relaxed;".into()
+            }
+            (true, false) => "barrier.cluster.arrive;".into(),
+            (false, _) => "barrier.cluster.wait;".into(),
+        }
+    }
+
+    /// `.weak` (when written), `.relaxed.scope`, `.acquire.scope`, `.release.scope`, `.volatile`, `.mmio.relaxed.sys`.
+    fn ld_st_sem(&mut self, sem: Sem, scope: Option<Scope>, text: &str) -> Result<String, String> {
+        self.note_scope(scope);
+        let sc = scope.map(scope_q).unwrap_or("");
+        Ok(match sem {
+            Sem::Weak => (if text.contains(".weak") { ".weak" } else { "" }).to_string(),
+            Sem::Volatile => ".volatile".into(),
+            Sem::Mmio => {
+                self.needs.require(82, 70, ".mmio");
+                ".mmio.relaxed.sys".into()
+            }
+            Sem::Relaxed | Sem::Acquire | Sem::Release => {
+                if scope.is_none() {
+                    return Err("a strong access without a scope".into());
+                }
+                let s = match sem {
+                    Sem::Relaxed => ".relaxed",
+                    Sem::Acquire => ".acquire",
+                    _ => ".release",
+                };
+                format!("{}{}", s, sc)
+            }
+            Sem::AcqRel => return Err("ld/st .acq_rel".into()),
+        })
+    }
+
+    fn alu(&mut self, op: AluOp, dst: &str, srcs: &[Operand]) -> Result<Vec<String>, String> {
+        let d = reg(self.thread, dst);
+        let s: Vec<String> = srcs.iter().map(|o| self.opnd(o)).collect();
+        let need = if matches!(op, AluOp::Mov | AluOp::Not | AluOp::Neg) {
+            1
+        } else {
+            2
+        };
+        if s.len() != need {
+            return Err(format!("{:?} with {} operands", op, s.len()));
+        }
+        let name = match op {
+            AluOp::Mov => "mov.b64",
+            AluOp::Not => "not.b64",
+            AluOp::Neg => "neg.s64",
+            AluOp::Add => "add.s64",
+            AluOp::Sub => "sub.s64",
+            AluOp::Mul => "mul.lo.s64",
+            AluOp::MulHi => "mul.hi.s64",
+            AluOp::Div => "div.s64",
+            AluOp::Rem => "rem.s64",
+            AluOp::And => "and.b64",
+            AluOp::Or => "or.b64",
+            AluOp::Xor => "xor.b64",
+            AluOp::Min => "min.s64",
+            AluOp::Max => "max.s64",
+            // The model shifts 64-bit values (arithmetic right shift); PTX wants a .u32 amount.
+            AluOp::Shl | AluOp::Shr => {
+                let name = if op == AluOp::Shl {
+                    "shl.b64"
+                } else {
+                    "shr.s64"
+                };
+                let amount = match &srcs[1] {
+                    Operand::Imm(i) => {
+                        // PTX clamps amounts past the width, as the model does (D15).
+                        return Ok(vec![format!("{} {}, {}, {};", name, d, s[0], (*i as u64).min(64))])
+                    }
+                    _ => "%s32_0",
+                };
+                return Ok(vec![
+                    format!("cvt.u32.u64 {}, {};", amount, s[1]),
+                    format!("{} {}, {}, {};", name, d, s[0], amount),
+                ]);
+            }
+        };
+        Ok(vec![format!("{} {}, {};", name, d, s.join(", "))])
+    }
+
+    fn branch(&self, cond: &BranchCond, target: &str) -> Vec<String> {
+        let to = label(self.thread, target);
+        match cond {
+            BranchCond::Always => vec![format!("bra {};", to)],
+            BranchCond::Pred { reg: r, negated } => {
+                vec![format!(
+                    "@{}{} bra {};",
+                    if *negated { "!" } else { "" },
+                    reg(self.thread, r),
+                    to
+                )]
+            }
+            BranchCond::Compare { cmp, a, b } => vec![
+                format!(
+                    "setp.{}.s64 %sp, {}, {};",
+                    cmp_q(*cmp),
+                    self.opnd(a),
+                    self.opnd(b)
+                ),
+                format!("@%sp bra {};", to),
+            ],
+        }
+    }
+
+    /// The label, then its visit counter: past `spin_limit` visits the instance
+    /// is abandoned (a spin loop that never ends must not hang the launch).
+    fn label(&self, l: &str) -> Vec<String> {
+        let i = self.labels.iter().position(|x| x == l).unwrap_or(0);
+        let c = format!("%t{}_visits{}", self.thread, i);
+        vec![
+            format!("{}:", label(self.thread, l)),
+            format!("add.u32 {}, {}, 1;", c, c),
+            format!(
+                "max.u32 %t{}_maxv, %t{}_maxv, {};",
+                self.thread, self.thread, c
+            ),
+            format!("setp.gt.u32 %sp, {}, {};", c, self.spin_limit),
+            format!("@%sp bra T{}$abandon;", self.thread),
+        ]
+    }
+}
+
+fn no_proxy(p: Proxy) -> Result<(), String> {
+    if p == Proxy::Generic {
+        Ok(())
+    } else {
+        Err(format!(
+            "{:?} proxy accesses need texture/surface/constant objects",
+            p
+        )
+        .to_lowercase())
+    }
+}
+
+/// Private `.local`/`.param` memory has no litmus location to emit (D17).
+fn no_private(private: bool) -> Result<(), String> {
+    if private {
+        return Err("private .local/.param memory is not emitted".into());
+    }
+    Ok(())
+}
+
+/// The emitted arithmetic is 64-bit; a narrower or signed type would wrap and
+/// compare differently from the model (D15), so such a test is skipped.
+fn only_64_bit(types: &[Option<crate::ast::IntTy>]) -> Result<(), String> {
+    if types.iter().flatten().any(|t| t.bits != 64 || t.signed) {
+        return Err("typed arithmetic narrower than 64 bits (or signed) is not emitted yet".into());
+    }
+    Ok(())
+}
+
+impl Ctx<'_> {
+    /// `setp` as the model compares (D15): both operands cut to the type's width
+    /// and sign- or zero-extended in the scratch registers, then compared signed
+    /// or unsigned; untyped corpus spelling compares 64-bit signed values.
+    fn setp(&mut self, cmp: crate::ast::Cmp, dst: &str, a: &Operand, b: &Operand, ty: Option<crate::ast::IntTy>) -> Vec<String> {
+        let signed = ty.is_none_or(|t| t.signed);
+        let kind = if signed { "s64" } else { "u64" };
+        let d = reg(self.thread, dst);
+        let Some(t) = ty.filter(|t| t.bits < 64) else {
+            return vec![format!("setp.{}.{} {}, {}, {};", cmp_q(cmp), kind, d, self.opnd(a), self.opnd(b))];
+        };
+        let k = 64 - t.bits;
+        let mut out = Vec::new();
+        for (x, r) in [(a, "%s64_0"), (b, "%s64_1")] {
+            out.push(format!("mov.b64 {}, {};", r, self.opnd(x)));
+            out.push(format!("shl.b64 {}, {}, {};", r, r, k));
+            out.push(format!("shr.{} {}, {}, {};", if signed { "s64" } else { "u64" }, r, r, k));
+        }
+        out.push(format!("setp.{}.{} {}, %s64_0, %s64_1;", cmp_q(cmp), kind, d));
+        out
+    }
+}

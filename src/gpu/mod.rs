@@ -1,0 +1,227 @@
+//! Running litmus tests on a GPU (`ptx-litmus run`): each test becomes one PTX
+//! kernel that runs many instances of it at once (see paper-notes/hardware.md).
+//!
+//! - [`layout`]: threads -> warps/CTAs/clusters of the grid, locations -> bytes.
+//! - [`instr`], [`instr_sync`]: one litmus instruction -> PTX.
+//! - [`emit`]: the whole kernel around the threads' code ([`scan`]: what the code uses).
+//! - [`driver`]: the CUDA driver (cudarc, loaded at run time), launches.
+//! - [`run`]: iterations, histogram, comparison with the model, reports.
+
+pub mod driver;
+pub mod emit;
+pub mod instr;
+pub mod instr_sync;
+pub mod layout;
+pub mod report;
+pub mod run;
+pub mod scan;
+
+use crate::ast::{InitItem, InstrKind, Litmus, Observable, Proxy};
+
+/// The lowest `.version` / `.target` a module needs, and why (decision D33).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Needs {
+    /// PTX ISA version times ten (60 = 6.0).
+    pub ptx: u32,
+    /// SM architecture (70 = sm_70).
+    pub sm: u32,
+    pub why: Vec<String>,
+}
+
+impl Default for Needs {
+    /// Scoped `ld`/`st`/`atom`/`fence` with `.weak`/`.relaxed`/`.acquire`/`.release`
+    /// appeared in PTX 6.0 for sm_70 (ISA 9.7.9.8 target notes).
+    fn default() -> Self {
+        Needs {
+            ptx: 60,
+            sm: 70,
+            why: Vec::new(),
+        }
+    }
+}
+
+impl Needs {
+    pub fn require(&mut self, ptx: u32, sm: u32, why: &str) {
+        if ptx > self.ptx || sm > self.sm {
+            let w = format!("{} (PTX {}.{}, sm_{})", why, ptx / 10, ptx % 10, sm);
+            if !self.why.contains(&w) {
+                self.why.push(w);
+            }
+        }
+        self.ptx = self.ptx.max(ptx);
+        self.sm = self.sm.max(sm);
+    }
+    pub fn version(&self) -> String {
+        format!("{}.{}", self.ptx / 10, self.ptx % 10)
+    }
+}
+
+/// Knobs of the emitted kernel.
+#[derive(Clone, Debug)]
+pub struct EmitOptions {
+    /// Bytes between two variables of one instance.
+    pub loc_stride: u64,
+    /// A label reached more often abandons the instance.
+    pub spin_limit: u32,
+}
+
+impl Default for EmitOptions {
+    fn default() -> Self {
+        EmitOptions {
+            loc_stride: 128,
+            spin_limit: 10_000,
+        }
+    }
+}
+
+/// Where an observable's final value comes from after a launch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// Slot `i` of the instance's output record.
+    Out(usize),
+    /// `size` bytes at `offset` in the instance's memory region.
+    Mem { offset: u64, size: u8 },
+}
+
+/// A test turned into a kernel, with what the host needs to run it.
+#[derive(Clone, Debug)]
+pub struct Module {
+    pub name: String,
+    /// The PTX text; the entry point is [`ENTRY`].
+    pub ptx: String,
+    pub needs: Needs,
+    pub layout: layout::Layout,
+    pub memory: layout::Memory,
+    /// Initial value of each variable (at its offset, 8 bytes little-endian).
+    pub inits: Vec<(u64, i64)>,
+    /// One source per observable of the program, in the program's order.
+    pub sources: Vec<Source>,
+    /// u64 slots per instance in the output buffer: observed registers, then one
+    /// status word per thread (0: never ran; u32::MAX: abandoned; else 1 + most label visits).
+    pub out_slots: usize,
+    /// Index of thread 0's status word.
+    pub status_slot: usize,
+}
+
+/// The kernel's entry point name.
+pub const ENTRY: &str = "litmus_test";
+
+/// Why a test cannot run faithfully on one GPU, if it cannot (D32). Checked
+/// before emitting; the emitter may still find an instruction it cannot express.
+pub fn unsupported(lit: &Litmus) -> Option<String> {
+    for item in &lit.init {
+        if let InitItem::Alias { name, proxy, .. } = item {
+            return Some(
+                format!(
+                    "`{}` is a {:?} alias: virtual aliases and proxy objects are not emitted",
+                    name, proxy
+                )
+                .to_lowercase(),
+            );
+        }
+    }
+    for (t, code) in lit.code.iter().enumerate() {
+        let barrier = code
+            .iter()
+            .any(|i| matches!(i.kind, InstrKind::Barrier { .. }));
+        let cond_branch = code.iter().any(|i| matches!(&i.kind, InstrKind::Branch { cond, .. } if *cond != crate::ast::BranchCond::Always));
+        if barrier && cond_branch {
+            return Some(format!("P{} has a CTA barrier and a conditional branch: the 32 instances sharing its warp could diverge around the barrier", t));
+        }
+        for i in code {
+            let proxy = match &i.kind {
+                InstrKind::Load { proxy, .. }
+                | InstrKind::Store { proxy, .. }
+                | InstrKind::Atomic { proxy, .. } => *proxy,
+                _ => Proxy::Generic,
+            };
+            if proxy != Proxy::Generic {
+                return Some(format!("P{}: `{}` goes through the {:?} proxy (needs texture/surface/constant objects)", t, i.text, proxy).to_lowercase());
+            }
+        }
+    }
+    None
+}
+
+/// Emit the kernel of a test whose program (observables) is `obs`.
+pub fn emit_module(
+    lit: &Litmus,
+    obs: &[Observable],
+    program: &crate::program::Program,
+    opts: &EmitOptions,
+) -> Result<Module, String> {
+    if let Some(why) = unsupported(lit) {
+        return Err(why);
+    }
+    let lay = layout::layout(lit)?;
+    let memory = layout::memory(lit, opts.loc_stride);
+    let mut sources = Vec::new();
+    let mut regs = Vec::new();
+    for o in obs {
+        match o {
+            Observable::Reg { thread, reg } => {
+                sources.push(Source::Out(regs.len()));
+                regs.push((*thread, reg.clone()));
+            }
+            Observable::Loc(name) => {
+                let (root, off) = layout::root_of(name);
+                let base = *memory
+                    .offsets
+                    .get(root)
+                    .ok_or_else(|| format!("location `{}` has no memory", name))?;
+                let size = program
+                    .loc_names
+                    .get(name)
+                    .and_then(|&l| program.locations[l].sizes.iter().max().copied())
+                    .unwrap_or(4);
+                if off + size as u64 > memory.stride {
+                    return Err(format!(
+                        "`{}` lies beyond the {} bytes of its variable (--loc-stride)",
+                        name, memory.stride
+                    ));
+                }
+                sources.push(Source::Mem {
+                    offset: base + off,
+                    size,
+                });
+            }
+        }
+    }
+    let inits = lit
+        .init
+        .iter()
+        .filter_map(|i| match i {
+            InitItem::Location { name, value, .. } => {
+                memory.offsets.get(name).map(|&o| (o, *value))
+            }
+            _ => None,
+        })
+        .collect();
+    let status_slot = regs.len();
+    let out_slots = regs.len() + lit.threads.len();
+    let mut m = Module {
+        name: lit.name.clone(),
+        ptx: String::new(),
+        needs: Needs::default(),
+        layout: lay,
+        memory,
+        inits,
+        sources,
+        out_slots,
+        status_slot,
+    };
+    let (ptx, needs) = emit::kernel(lit, &m, &regs, opts)?;
+    m.ptx = ptx;
+    m.needs = needs;
+    Ok(m)
+}
+
+/// Parse a litmus file and emit its kernel (`Err` with a skip reason or input error).
+pub fn emit_source(
+    source: &str,
+    opts: &EmitOptions,
+) -> Result<Result<Module, String>, crate::error::Error> {
+    let lit = crate::parse::parse_litmus(source)?;
+    let program = crate::program::build_program(&lit, &Default::default())?;
+    Ok(emit_module(&lit, &program.observables, &program, opts))
+}

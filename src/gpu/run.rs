@@ -1,0 +1,315 @@
+//! `ptx-litmus run`: check each test with the SAT engine (the allowed final
+//! states), emit its kernel, run it for `--iterations` instances and compare
+//! every observed final state with the model (D30-D34).
+
+use super::driver::{self, Gpu};
+use super::{emit_module, EmitOptions, Module, Source};
+use crate::check::{check_source, CheckOptions, TestResult};
+use crate::error::{ErrorKind, EXIT_INPUT, EXIT_INTERNAL, EXIT_OK};
+use crate::outcome::{eval, State};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+#[derive(clap::Args, Clone, Debug)]
+pub struct RunArgs {
+    /// Litmus files or directories (recursive *.litmus).
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// Instances to run per test (suffixes k and M: 10M).
+    #[arg(long, default_value = "1M", value_parser = parse_count)]
+    pub iterations: u64,
+    /// Instances per launch (rounded up to a multiple of 32).
+    #[arg(long, default_value = "64k", value_parser = parse_count)]
+    pub per_launch: u64,
+    /// Extra CTAs hammering a 128 KiB scratch buffer while the test runs.
+    #[arg(long, default_value_t = 0, value_name = "CTAS")]
+    pub stress: u32,
+    /// Read-modify-writes per stress thread and launch.
+    #[arg(long, default_value_t = 1024)]
+    pub stress_iters: u32,
+    /// Bytes between two variables of an instance (multiple of 8; 128 = a cache line each).
+    #[arg(long, default_value_t = 128, value_parser = parse_stride)]
+    pub loc_stride: u64,
+    /// A label reached more often than this abandons the instance (bounds spin loops).
+    #[arg(long, default_value_t = 10_000)]
+    pub spin_limit: u32,
+    /// Loop unrolling bound of the model; instances that loop more are counted apart.
+    #[arg(long, default_value_t = 2)]
+    pub unroll: u32,
+    /// Seed of the thread-to-instance permutations.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// CUDA device ordinal.
+    #[arg(long, default_value_t = 0)]
+    pub device: usize,
+    /// Write each test's kernel to DIR/<test>.ptx and stop (no GPU needed).
+    #[arg(long, value_name = "DIR")]
+    pub emit: Option<PathBuf>,
+    /// One JSON object per test instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn parse_count(s: &str) -> Result<u64, String> {
+    let (num, mul) = match s.trim().chars().last() {
+        Some('k' | 'K') => (&s[..s.len() - 1], 1_000),
+        Some('M' | 'm') => (&s[..s.len() - 1], 1_000_000),
+        _ => (s, 1),
+    };
+    let n: u64 = num
+        .replace('_', "")
+        .parse()
+        .map_err(|_| format!("`{}` is not a count (e.g. 100000, 64k, 10M)", s))?;
+    if n == 0 {
+        return Err("the count must be positive".into());
+    }
+    n.checked_mul(mul).ok_or_else(|| "count too large".into())
+}
+
+fn parse_stride(s: &str) -> Result<u64, String> {
+    let n: u64 = s.parse().map_err(|_| format!("`{}` is not a number", s))?;
+    if n < 8 || n % 8 != 0 || n > 1 << 20 {
+        return Err("the stride must be a multiple of 8 between 8 and 1048576".into());
+    }
+    Ok(n)
+}
+
+/// What the GPU showed for one test.
+#[derive(Default, Debug)]
+pub struct Tally {
+    pub states: BTreeMap<State, u64>,
+    /// Some thread looped past `--spin-limit`.
+    pub abandoned: u64,
+    /// Some label was reached more than `--unroll` times: outside the model's paths.
+    pub beyond_unroll: u64,
+    /// The state fails the test's `filter`.
+    pub filtered: u64,
+    /// Some thread never wrote its status word (an emitter or launch bug).
+    pub unfinished: u64,
+    pub instances: u64,
+    pub launches: u64,
+}
+
+pub fn run(a: &RunArgs) -> i32 {
+    let emit_opts = EmitOptions {
+        loc_stride: a.loc_stride,
+        spin_limit: a.spin_limit,
+    };
+    let check = CheckOptions {
+        build: crate::program::BuildOptions {
+            unroll: a.unroll,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let mut gpu: Option<Gpu> = None;
+    let mut worst = EXIT_OK;
+    // Kernel files written so far: two tests of one name get `name-2.ptx`, ...
+    let mut written = std::collections::BTreeSet::new();
+    for path in crate::check::collect_files(&a.paths) {
+        let shown = path.display().to_string();
+        let source = match std::fs::read_to_string(&path) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("{}: error: cannot read the file: {}", shown, e);
+                worst = worst.max(EXIT_INPUT);
+                continue;
+            }
+        };
+        let (res, module) = match prepare(&source, &check, &emit_opts) {
+            Ok(x) => x,
+            Err(e) => {
+                eprintln!("{}", e.render(&shown, &source));
+                worst = worst.max(if e.kind == ErrorKind::Input {
+                    EXIT_INPUT
+                } else {
+                    EXIT_INTERNAL
+                });
+                continue;
+            }
+        };
+        let m = match module {
+            Ok(m) => m,
+            Err(why) => {
+                report_skip(a, &shown, &res.program.name, &why);
+                continue;
+            }
+        };
+        if let Some(dir) = &a.emit {
+            worst = worst.max(write_module(a, dir, &shown, &m, &mut written));
+            continue;
+        }
+        if gpu.is_none() {
+            match driver::open(a.device) {
+                Ok(g) => gpu = Some(g),
+                Err(why) => {
+                    eprintln!("error: cannot run on a GPU: {}", why);
+                    eprintln!("(use --emit DIR to write the kernels without a GPU)");
+                    return EXIT_INTERNAL;
+                }
+            }
+        }
+        let g = gpu.as_ref().expect("opened above");
+        match execute(a, g, &m, &res) {
+            Ok(t) => worst = worst.max(report(a, g, &shown, &m, &res, &t)),
+            Err(e) => {
+                eprintln!("{}: error: {}", shown, e);
+                worst = worst.max(EXIT_INTERNAL);
+            }
+        }
+    }
+    worst
+}
+
+/// The model's allowed states and the kernel (or why the test is skipped).
+fn prepare(
+    source: &str,
+    check: &CheckOptions,
+    opts: &EmitOptions,
+) -> crate::error::Result<(TestResult, Result<Module, String>)> {
+    let res = check_source(source, check)?;
+    let lit = crate::parse::parse_litmus(source)?;
+    let m = emit_module(&lit, &res.program.observables, &res.program, opts);
+    Ok((res, m))
+}
+
+fn write_module(
+    a: &RunArgs,
+    dir: &std::path::Path,
+    shown: &str,
+    m: &Module,
+    written: &mut std::collections::BTreeSet<String>,
+) -> i32 {
+    let stem: String = m
+        .name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "+-_.".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let mut file = stem.clone();
+    let mut k = 1;
+    while !written.insert(file.clone()) {
+        k += 1;
+        file = format!("{}-{}", stem, k);
+    }
+    let path = dir.join(format!("{}.ptx", file));
+    if let Err(e) = std::fs::create_dir_all(dir).and_then(|_| std::fs::write(&path, &m.ptx)) {
+        eprintln!("{}: error: cannot write {}: {}", shown, path.display(), e);
+        return EXIT_INPUT;
+    }
+    if a.json {
+        let v = serde_json::json!({"file": shown, "test": m.name, "status": "emitted", "ptx": path.display().to_string(),
+            "version": m.needs.version(), "target": format!("sm_{}", m.needs.sm), "cluster_dim": m.layout.cluster_dim});
+        println!("{}", v);
+    } else {
+        println!(
+            "Emitted {} -> {}  (.version {}, sm_{})",
+            m.name,
+            path.display(),
+            m.needs.version(),
+            m.needs.sm
+        );
+    }
+    EXIT_OK
+}
+
+fn report_skip(a: &RunArgs, shown: &str, name: &str, why: &str) {
+    if a.json {
+        println!(
+            "{}",
+            serde_json::json!({"file": shown, "test": name, "status": "skipped", "reason": why})
+        );
+    } else {
+        println!("Skipped {}: {}\n", name, why);
+    }
+}
+
+/// All launches of one test, tallied.
+fn execute(a: &RunArgs, g: &Gpu, m: &Module, res: &TestResult) -> Result<Tally, String> {
+    let per = a.per_launch.min(a.iterations).div_ceil(32).max(1);
+    let groups = u32::try_from(per).map_err(|_| "--per-launch is too large")?;
+    let mut p = g.prepare(m, groups)?;
+    let image = memory_image(m, groups as usize * 32);
+    let mut rng = super::layout::Rng(a.seed);
+    let mut t = Tally::default();
+    while t.instances < a.iterations {
+        let perm = super::layout::permutations(&m.layout, groups as usize, &mut rng);
+        let (out, mem) = g.launch(m, &mut p, &image, &perm, a.stress, a.stress_iters)?;
+        tally(m, res, a.unroll, &out, &mem, &mut t);
+        t.launches += 1;
+    }
+    Ok(t)
+}
+
+/// Every instance's variables at their initial values.
+pub fn memory_image(m: &Module, instances: usize) -> Vec<u8> {
+    let region = m.memory.region_bytes() as usize;
+    let mut image = vec![0u8; instances * region];
+    for i in 0..instances {
+        for &(off, v) in &m.inits {
+            let at = i * region + off as usize;
+            let n = (m.memory.stride as usize).min(8);
+            image[at..at + n].copy_from_slice(&v.to_le_bytes()[..n]);
+        }
+    }
+    image
+}
+
+/// Add one launch's instances to the tally.
+pub fn tally(m: &Module, res: &TestResult, unroll: u32, out: &[u64], mem: &[u8], t: &mut Tally) {
+    let region = m.memory.region_bytes() as usize;
+    let instances = out.len() / m.out_slots.max(1);
+    for i in 0..instances {
+        t.instances += 1;
+        let rec = &out[i * m.out_slots..(i + 1) * m.out_slots];
+        let status = &rec[m.status_slot..];
+        if status.contains(&0) {
+            t.unfinished += 1;
+            continue;
+        }
+        if status.contains(&(u32::MAX as u64)) {
+            t.abandoned += 1;
+            continue;
+        }
+        if status.iter().any(|&s| s - 1 > unroll as u64) {
+            t.beyond_unroll += 1;
+            continue;
+        }
+        let state: State = m
+            .sources
+            .iter()
+            .map(|s| value(s, rec, &mem[i * region..(i + 1) * region]))
+            .collect();
+        if res
+            .program
+            .filter
+            .as_ref()
+            .is_some_and(|f| !eval(&res.program, f, &state))
+        {
+            t.filtered += 1;
+            continue;
+        }
+        *t.states.entry(state).or_default() += 1;
+    }
+}
+
+fn value(s: &Source, rec: &[u64], mem: &[u8]) -> i64 {
+    match s {
+        Source::Out(j) => rec[*j] as i64,
+        Source::Mem { offset, size } => {
+            let mut b = [0u8; 8];
+            let n = (*size as usize).min(8);
+            b[..n].copy_from_slice(&mem[*offset as usize..*offset as usize + n]);
+            i64::from_le_bytes(b)
+        }
+    }
+}
+
+fn report(a: &RunArgs, g: &Gpu, shown: &str, m: &Module, res: &TestResult, t: &Tally) -> i32 {
+    super::report::print(a.json, &g.describe(), shown, m, res, t, a)
+}
