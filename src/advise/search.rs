@@ -8,18 +8,19 @@
 //! at some site: one constraint. The cheapest assignments satisfying all
 //! constraints are enumerated exactly (branch on the minimal levels that exceed
 //! a violated constraint, bounded by cost) and decided; failures add
-//! constraints, successes are recorded. When no untested assignment of the
-//! current minimum cost remains, the recorded ones are every minimum-cost
-//! repair. Costs strictly increase with strength (menu.rs), so a proper subset
+//! constraints (hitting.rs enumerates), successes are recorded. When no
+//! untested assignment of the current minimum cost remains, the recorded ones
+//! are every minimum-cost repair. Costs strictly increase with strength (menu.rs), so a proper subset
 //! (or weaker version) of a listed repair costs less and was found failing.
 
 use super::edit;
+use super::hitting::hitting;
 use super::menu::{CostTable, Level};
 use super::sites::{Site, SiteKind};
 use crate::ast::Litmus;
 use crate::check::CheckOptions;
 use crate::error::{Error, Result};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// Decides variants of one test, with a cache.
 pub struct Decider<'a> {
@@ -40,8 +41,25 @@ pub struct Decider<'a> {
 }
 
 impl<'a> Decider<'a> {
-    pub fn new(source: &'a str, lit: &'a Litmus, sites: &'a [Site], opts: &'a CheckOptions, deadline: Option<std::time::Instant>) -> Self {
-        Decider { source, lit, sites, opts, deadline, cache: HashMap::new(), queries: 0, max_queries: 50_000, witnesses: HashMap::new(), reused: 0 }
+    pub fn new(
+        source: &'a str,
+        lit: &'a Litmus,
+        sites: &'a [Site],
+        opts: &'a CheckOptions,
+        deadline: Option<std::time::Instant>,
+    ) -> Self {
+        Decider {
+            source,
+            lit,
+            sites,
+            opts,
+            deadline,
+            cache: HashMap::new(),
+            queries: 0,
+            max_queries: 50_000,
+            witnesses: HashMap::new(),
+            reused: 0,
+        }
     }
 
     /// Is the outcome reachable in the variant with these levels?
@@ -51,14 +69,24 @@ impl<'a> Decider<'a> {
         }
         self.queries += 1;
         if self.queries > self.max_queries {
-            return Err(Error::limit(format!("the advisor decided more than {} variants of this test", self.max_queries)));
+            return Err(Error::limit(format!(
+                "the advisor decided more than {} variants of this test",
+                self.max_queries
+            )));
         }
         let lit = edit::variant_ast(self.lit, self.sites, levels);
         let (opts, deadline) = (self.opts, self.deadline);
-        let p = super::budgeted(opts, deadline, || crate::program::build_program(&lit, &opts.build))?;
+        let p = super::budgeted(opts, deadline, || {
+            crate::program::build_program(&lit, &opts.build)
+        })?;
         let key = self.structure(levels);
         let known = self.witnesses.entry(key).or_default();
-        let r = if known.iter().rev().take(16).any(|x| super::oracle::still_witness(&p, x)) {
+        let r = if known
+            .iter()
+            .rev()
+            .take(16)
+            .any(|x| super::oracle::still_witness(&p, x))
+        {
             self.reused += 1;
             true
         } else {
@@ -75,7 +103,12 @@ impl<'a> Decider<'a> {
     /// the same events and paths (semantics and scopes change no event), so an
     /// execution of one is a candidate execution of the other.
     fn structure(&self, levels: &[Level]) -> Vec<bool> {
-        self.sites.iter().zip(levels).filter(|(s, _)| matches!(s.kind, SiteKind::Gap | SiteKind::Fence)).map(|(_, &l)| l == Level::Absent).collect()
+        self.sites
+            .iter()
+            .zip(levels)
+            .filter(|(s, _)| matches!(s.kind, SiteKind::Gap | SiteKind::Fence))
+            .map(|(_, &l)| l == Level::Absent)
+            .collect()
     }
 
     pub fn original(&self) -> Vec<Level> {
@@ -89,12 +122,19 @@ impl<'a> Decider<'a> {
 
     /// Cost of a variant: the sum of each change's cost difference.
     pub fn cost(&self, costs: &CostTable, levels: &[Level]) -> u32 {
-        self.sites.iter().zip(levels).map(|(s, &l)| costs.cost(l).saturating_sub(costs.cost(s.original))).sum()
+        self.sites
+            .iter()
+            .zip(levels)
+            .map(|(s, &l)| costs.cost(l).saturating_sub(costs.cost(s.original)))
+            .sum()
     }
 }
 
 fn strongest(levels: &[Level]) -> Level {
-    *levels.iter().find(|&&l| levels.iter().all(|&o| o.at_most(l))).unwrap_or(&levels[0])
+    *levels
+        .iter()
+        .find(|&&l| levels.iter().all(|&o| o.at_most(l)))
+        .unwrap_or(&levels[0])
 }
 
 /// Every minimum-cost repair, or none when even the strongest variant reaches the outcome.
@@ -106,7 +146,10 @@ pub struct RepairSearch {
 pub fn repair(d: &mut Decider, costs: &CostTable) -> Result<RepairSearch> {
     let top = d.top();
     if d.reachable(&top)? {
-        return Ok(RepairSearch { repairs: Vec::new(), cost: None });
+        return Ok(RepairSearch {
+            repairs: Vec::new(),
+            cost: None,
+        });
     }
     let mut constraints: Vec<Vec<Level>> = Vec::new();
     let mut found: Vec<Vec<Level>> = Vec::new();
@@ -120,7 +163,9 @@ pub fn repair(d: &mut Decider, costs: &CostTable) -> Result<RepairSearch> {
             }
             budget = next.max(budget + 1);
             if budget > d.cost(costs, &top) {
-                return Err(Error::internal("the repair search passed the cost of the strongest variant: please report"));
+                return Err(Error::internal(
+                    "the repair search passed the cost of the strongest variant: please report",
+                ));
             }
             continue;
         }
@@ -132,8 +177,18 @@ pub fn repair(d: &mut Decider, costs: &CostTable) -> Result<RepairSearch> {
             if d.reachable(&c)? {
                 let f = grow(d, costs, c.clone(), &top)?;
                 if std::env::var("PTXL_DEBUG").is_ok() {
-                    let show = |v: &[Level]| v.iter().map(|&l| super::menu::describe(l)).collect::<Vec<_>>().join(" ");
-                    eprintln!("budget {} fails: {}\n   grown: {}", budget, show(&c), show(&f));
+                    let show = |v: &[Level]| {
+                        v.iter()
+                            .map(|&l| super::menu::describe(l))
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    };
+                    eprintln!(
+                        "budget {} fails: {}\n   grown: {}",
+                        budget,
+                        show(&c),
+                        show(&f)
+                    );
                 }
                 constraints.push(f);
             } else {
@@ -142,7 +197,10 @@ pub fn repair(d: &mut Decider, costs: &CostTable) -> Result<RepairSearch> {
         }
     }
     found.sort();
-    Ok(RepairSearch { repairs: found, cost: Some(budget) })
+    Ok(RepairSearch {
+        repairs: found,
+        cost: Some(budget),
+    })
 }
 
 /// `a` is pointwise at most `f`.
@@ -154,7 +212,12 @@ fn below(a: &[Level], f: &[Level]) -> bool {
 /// first all of a group at once, halving groups that forbid the outcome (most
 /// sites can usually be raised together, so this asks fewer questions than
 /// one site at a time). The result is maximal for raising single sites to top.
-fn grow(d: &mut Decider, costs: &CostTable, mut a: Vec<Level>, top: &[Level]) -> Result<Vec<Level>> {
+fn grow(
+    d: &mut Decider,
+    costs: &CostTable,
+    mut a: Vec<Level>,
+    top: &[Level],
+) -> Result<Vec<Level>> {
     let group: Vec<usize> = (0..a.len()).filter(|&i| a[i] != top[i]).collect();
     raise(d, &mut a, top, &group)?;
     // Sites that cannot reach their top: the strongest intermediate level
@@ -163,7 +226,12 @@ fn grow(d: &mut Decider, costs: &CostTable, mut a: Vec<Level>, top: &[Level]) ->
         if a[i] == top[i] {
             continue;
         }
-        let mut above: Vec<Level> = d.sites[i].levels.iter().copied().filter(|&l| l != a[i] && l != top[i] && a[i].at_most(l)).collect();
+        let mut above: Vec<Level> = d.sites[i]
+            .levels
+            .iter()
+            .copied()
+            .filter(|&l| l != a[i] && l != top[i] && a[i].at_most(l))
+            .collect();
         above.sort_by_key(|&l| std::cmp::Reverse((costs.cost(l), l)));
         for l in above {
             let mut b = a.clone();
@@ -195,133 +263,6 @@ fn raise(d: &mut Decider, a: &mut Vec<Level>, top: &[Level], group: &[usize]) ->
     let (x, y) = group.split_at(group.len() / 2);
     raise(d, a, top, x)?;
     raise(d, a, top, y)
-}
-
-/// All assignments of cost at most `budget` satisfying every constraint that
-/// the branching reaches (each is at least one raise above a failing variant).
-fn hitting(d: &Decider, costs: &CostTable, constraints: &[Vec<Level>], budget: u32) -> (Vec<Vec<Level>>, u32) {
-    let h = Hitting::new(d, costs, constraints, budget);
-    let orig: Vec<u8> = vec![0; d.sites.len()];
-    let mut h = h;
-    h.dfs(&mut orig.clone(), 0);
-    if std::env::var("PTXL_DEBUG").is_ok() {
-        eprintln!("hitting budget {} constraints {} kept {} states {} found {}", budget, constraints.len(), h.cons.len(), h.seen.len(), h.out.len());
-    }
-    let mut v: Vec<Vec<Level>> = h.out.iter().map(|x| x.iter().enumerate().map(|(i, &k)| d.sites[i].levels[k as usize]).collect()).collect();
-    v.sort();
-    (v, h.next)
-}
-
-/// The search over assignments, with levels as indices into each site's list
-/// (index 0 is the original level) and the strength order as tables.
-struct Hitting {
-    /// `le[i][a][b]`: level a of site i is at most level b.
-    le: Vec<Vec<Vec<bool>>>,
-    /// `cost[i][a]`: cost of changing site i's original level to level a.
-    cost: Vec<Vec<u32>>,
-    /// Constraints without the ones another implies.
-    cons: Vec<Vec<u8>>,
-    budget: u32,
-    /// States already expanded (what a state leads to depends on it alone).
-    seen: HashSet<Vec<u8>>,
-    out: HashSet<Vec<u8>>,
-    /// The least cost above the budget that a pruned branch needed: the next
-    /// budget worth trying when this one has no solution.
-    next: u32,
-}
-
-impl Hitting {
-    fn new(d: &Decider, costs: &CostTable, constraints: &[Vec<Level>], budget: u32) -> Hitting {
-        let idx = |i: usize, l: Level| d.sites[i].levels.iter().position(|&x| x == l).unwrap_or(0) as u8;
-        let mut cons: Vec<Vec<u8>> = constraints.iter().map(|f| f.iter().enumerate().map(|(i, &l)| idx(i, l)).collect()).collect();
-        let le: Vec<Vec<Vec<bool>>> = d.sites.iter().map(|s| s.levels.iter().map(|&a| s.levels.iter().map(|&b| a.at_most(b)).collect()).collect()).collect();
-        let cost = d.sites.iter().map(|s| s.levels.iter().map(|&l| costs.cost(l).saturating_sub(costs.cost(s.original))).collect()).collect();
-        // A constraint below another is implied by it (being above the larger one's
-        // bound somewhere means being above the smaller one's there too).
-        cons.sort();
-        cons.dedup();
-        let below_t = |a: &[u8], b: &[u8]| a.iter().zip(b).enumerate().all(|(i, (&x, &y))| le[i][x as usize][y as usize]);
-        let keep: Vec<bool> = cons.iter().enumerate().map(|(k, f)| !cons.iter().enumerate().any(|(j, g)| j != k && below_t(f, g))).collect();
-        let cons = cons.into_iter().zip(keep).filter(|x| x.1).map(|x| x.0).collect();
-        Hitting { le, cost, cons, budget, seen: HashSet::new(), out: HashSet::new(), next: u32::MAX }
-    }
-
-    fn below(&self, cur: &[u8], f: &[u8]) -> bool {
-        cur.iter().zip(f).enumerate().all(|(i, (&x, &y))| self.le[i][x as usize][y as usize])
-    }
-
-    /// The minimal raises of `cur` that satisfy constraint `f` within the budget, with their added cost.
-    fn raises(&mut self, cur: &[u8], f: &[u8], cost: u32) -> Vec<(usize, u8, u32)> {
-        let mut out = Vec::new();
-        let mut next = self.next;
-        for (i, le) in self.le.iter().enumerate() {
-            let (old, fi) = (cur[i] as usize, f[i] as usize);
-            let base = self.cost[i][old];
-            for l in (0..le.len()).filter(|&l| l != old && le[old][l] && !le[l][fi]) {
-                let c = cost + self.cost[i][l] - base;
-                if c > self.budget {
-                    next = next.min(c);
-                }
-            }
-            let up = |l: usize| l != old && le[old][l] && !le[l][fi] && cost + self.cost[i][l] - base <= self.budget;
-            // Only the minimal raises: any solution above `cur` lies above one of them.
-            for l in (0..le.len()).filter(|&l| up(l)) {
-                if !(0..le.len()).any(|m| m != l && up(m) && le[m][l]) {
-                    out.push((i, l as u8, self.cost[i][l] - base));
-                }
-            }
-        }
-        self.next = next;
-        out
-    }
-
-    fn dfs(&mut self, cur: &mut Vec<u8>, cost: u32) {
-        if !self.seen.insert(cur.clone()) {
-            return;
-        }
-        // Branch on the violated constraint with the fewest raises. Lower bound:
-        // violated constraints whose raises touch disjoint sites each need their
-        // own cheapest raise; prune when their sum passes the budget.
-        let mut best: Option<Vec<(usize, u8, u32)>> = None;
-        let mut packs: Vec<(u32, Vec<usize>)> = Vec::new();
-        let violated: Vec<usize> = (0..self.cons.len()).filter(|&k| self.below(cur, &self.cons[k])).collect();
-        for k in violated {
-            let f = self.cons[k].clone();
-            let r = self.raises(cur, &f, cost);
-            if r.is_empty() {
-                return;
-            }
-            let min = r.iter().map(|x| x.2).min().unwrap_or(0);
-            let mut sites: Vec<usize> = r.iter().map(|x| x.0).collect();
-            sites.dedup();
-            packs.push((min, sites));
-            if best.as_ref().is_none_or(|b| r.len() < b.len()) {
-                best = Some(r);
-            }
-        }
-        let Some(branches) = best else {
-            self.out.insert(cur.clone());
-            return;
-        };
-        packs.sort_by(|a, b| b.0.cmp(&a.0));
-        let (mut used, mut lb) = (Vec::new(), 0);
-        for (m, s) in packs {
-            if s.iter().all(|x| !used.contains(x)) {
-                lb += m;
-                used.extend(s);
-            }
-        }
-        if cost + lb > self.budget {
-            self.next = self.next.min(cost + lb);
-            return;
-        }
-        for (i, l, dc) in branches {
-            let old = cur[i];
-            cur[i] = l;
-            self.dfs(cur, cost + dc);
-            cur[i] = old;
-        }
-    }
 }
 
 /// Weakening: single changes that keep the outcome unreachable (per site, the
@@ -360,7 +301,10 @@ pub fn weaken(d: &mut Decider, costs: &CostTable) -> Result<WeakenSearch> {
             }
         }
     }
-    Ok(WeakenSearch { singles, maximal: cur })
+    Ok(WeakenSearch {
+        singles,
+        maximal: cur,
+    })
 }
 
 /// The levels below `orig`, weakest (cheapest) first.
