@@ -16,8 +16,6 @@ use crate::program::{build_program, Program};
 
 use crate::outcome::Execution;
 use crate::sat::candidates::Candidates;
-use crate::sat::encode::Encoding;
-use crate::sat::formula::Model;
 
 /// The outcome the advisor wants unreachable, as a proposition over final states.
 pub fn target(p: &Program) -> Prop {
@@ -46,7 +44,7 @@ pub fn witness(p: &Program) -> Result<Option<Execution>> {
         return Ok(None);
     }
     let m = c.enc.f.model()?;
-    Ok(Some(decode(&c.enc, &m)))
+    Ok(Some(crate::sat::decode(&c.enc, &m)))
 }
 
 /// Does a known execution (of a program with the same events) show the
@@ -57,46 +55,6 @@ pub fn still_witness(p: &Program, x: &Execution) -> bool {
         && crate::outcome::eval(p, &target(p), &x.state(p))
 }
 
-/// The execution of a model, as `sat::decode` reads it (that one is private to `sat`).
-fn decode(enc: &Encoding, m: &Model) -> Execution {
-    let p = enc.p;
-    let mut x = Execution::default();
-    for th in &p.threads {
-        let t = th
-            .traces
-            .iter()
-            .copied()
-            .find(|&t| m.value(enc.trace[t]))
-            .unwrap_or(th.traces[0]);
-        x.traces.push(t);
-    }
-    for (&(w, r), &v) in &enc.rf {
-        if m.value(v) {
-            x.rf.insert(r, w);
-        }
-    }
-    for (&(a, b), &v) in &enc.co {
-        if m.value(v) && x.executes(p, a) && x.executes(p, b) {
-            x.co.insert((a, b));
-        }
-    }
-    for (&(a, b), &v) in &enc.sc {
-        if m.value(v) {
-            x.sc.insert((a, b));
-        }
-    }
-    for (&(a, b), &v) in enc.bar_sync.iter().chain(enc.cluster_sync.iter()) {
-        if m.value(v) {
-            x.barrier_sync.insert((a, b));
-        }
-    }
-    for (&l, c) in &enc.fin {
-        if let Some(&(w, _)) = c.iter().find(|(_, v)| m.value(*v)) {
-            x.finals.insert(l, w);
-        }
-    }
-    x
-}
 
 /// Parse, build and decide a variant given as text.
 pub fn reachable_source(source: &str, opts: &CheckOptions) -> Result<bool> {

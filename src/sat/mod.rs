@@ -141,7 +141,7 @@ fn list_states(s: &mut Session, out: &mut Outcome) -> Result<()> {
 }
 
 /// Read the execution out of a model.
-fn decode(enc: &Encoding, m: &Model) -> Execution {
+pub fn decode(enc: &Encoding, m: &Model) -> Execution {
     let p = enc.p;
     let mut x = Execution::default();
     for th in &p.threads {
