@@ -41,6 +41,9 @@ pub struct CheckOptions {
     /// Re-check each execution the SAT engine reports with the reference engine's
     /// relations and axioms (an internal error, exit 3, on disagreement).
     pub self_check: bool,
+    /// Break thread symmetry in the SAT engine's verdict queries (D70;
+    /// `--no-symmetry` turns it off).
+    pub symmetry: bool,
 }
 
 impl Default for CheckOptions {
@@ -56,6 +59,7 @@ impl Default for CheckOptions {
             show: None,
             self_check: crate::sat::SolveOptions::default().self_check,
             list_states: Some(DEFAULT_LISTED_STATES),
+            symmetry: true,
         }
     }
 }
@@ -95,7 +99,7 @@ pub fn check_source(source: &str, opts: &CheckOptions) -> Result<TestResult> {
 
 fn run_engine(p: &Program, opts: &CheckOptions, deadline: Option<Instant>) -> Result<Outcome> {
     match opts.engine {
-        Engine::Sat => crate::sat::check(p, &crate::sat::SolveOptions { deadline, max_states: opts.max_states, list: opts.list_states, self_check: opts.self_check }),
+        Engine::Sat => crate::sat::check(p, &crate::sat::SolveOptions { deadline, max_states: opts.max_states, list: opts.list_states, self_check: opts.self_check, symmetry: opts.symmetry }),
         Engine::Reference => crate::reference::check(p, &crate::reference::ReferenceOptions { max_candidates: opts.reference_max_candidates }),
     }
 }

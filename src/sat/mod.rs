@@ -5,6 +5,7 @@ pub mod encode;
 pub mod formula;
 pub mod candidates;
 pub mod prop;
+pub mod symmetry;
 
 use crate::error::{Error, Result};
 use crate::model::strong::morally_strong;
@@ -26,11 +27,13 @@ pub struct SolveOptions {
     /// Re-check every execution found with the reference engine's relations and
     /// axioms (`reference::verify`); a disagreement is an internal error.
     pub self_check: bool,
+    /// Break thread symmetry in the verdict queries (`sat::symmetry`, D70).
+    pub symmetry: bool,
 }
 
 impl Default for SolveOptions {
     fn default() -> Self {
-        SolveOptions { max_states: 100_000, list: None, deadline: None, self_check: true }
+        SolveOptions { max_states: 100_000, list: None, deadline: None, self_check: true, symmetry: true }
     }
 }
 
@@ -79,14 +82,19 @@ pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
         None => B::T,
     };
     let cond = enc.prop_literal(&p.condition);
+    // Verdict queries only: every query below that assumes `sym` asks a
+    // question that renaming symmetric threads does not change (D70).
+    let classes = if opts.symmetry { symmetry::classes(p) } else { Vec::new() };
+    let sym = symmetry::break_symmetry(&mut enc, &classes).unwrap_or(B::T);
     if std::env::var("PTXL_DEBUG").is_ok() {
+        eprintln!("{}", symmetry::describe(p, &classes));
         eprintln!("vars {} clauses {}", enc.f.vars, enc.f.clauses);
     }
     let mut base = acts.clone();
     base.push(filter);
     let mut s = Session { enc, base, opts };
-    let positive = s.find(&[cond])?;
-    let negative = s.find(&[!cond])?;
+    let positive = s.find(&[cond, sym])?;
+    let negative = s.find(&[!cond, sym])?;
     let holds = |x: &Execution| crate::outcome::eval(p, &p.condition, &x.state(p));
     if positive.as_ref().is_some_and(|x| !holds(x)) || negative.as_ref().is_some_and(holds) {
         return Err(Error::internal("self-check: a verdict query's execution does not agree with the condition"));
@@ -101,7 +109,7 @@ pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
     if !out.any_execution && p.flags.unroll_bound_hit && p.filter.is_some() {
         // The filter may have removed every execution: ask without it.
         let with_filter = std::mem::replace(&mut s.base, acts.clone());
-        out.any_execution = s.find(&[])?.is_some();
+        out.any_execution = s.find(&[sym])?.is_some();
         s.base = with_filter;
     }
     out.flags = Flags {
