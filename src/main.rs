@@ -116,8 +116,8 @@ struct CheckArgs {
     #[arg(long)]
     no_self_check: bool,
     /// Do not break the symmetry of interchangeable threads (same code, same
-    /// placement relations, condition unchanged by swapping them) in the verdict
-    /// queries; listed states never depend on it (see README).
+    /// placement relations, condition unchanged by swapping them); verdicts and
+    /// complete state listings never depend on it (see README).
     #[arg(long)]
     no_symmetry: bool,
     #[command(flatten)]

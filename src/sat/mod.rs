@@ -82,10 +82,11 @@ pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
         None => B::T,
     };
     let cond = enc.prop_literal(&p.condition);
-    // Verdict queries only: every query below that assumes `sym` asks a
-    // question that renaming symmetric threads does not change (D70).
+    // Every query below that assumes `sym` asks a question that renaming
+    // symmetric threads does not change (D70); the listing adds orbits.
     let classes = if opts.symmetry { symmetry::classes(p) } else { Vec::new() };
-    let sym = symmetry::break_symmetry(&mut enc, &classes).unwrap_or(B::T);
+    let guard = symmetry::break_symmetry(&mut enc, &classes);
+    let sym = guard.unwrap_or(B::T);
     if std::env::var("PTXL_DEBUG").is_ok() {
         eprintln!("{}", symmetry::describe(p, &classes));
         eprintln!("vars {} clauses {}", enc.f.vars, enc.f.clauses);
@@ -100,7 +101,7 @@ pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
         return Err(Error::internal("self-check: a verdict query's execution does not agree with the condition"));
     }
     let mut out = Outcome { reach: Some(Reach { positive: positive.is_some(), negative: negative.is_some() }), ..Outcome::default() };
-    list_states(&mut s, &mut out)?;
+    list_states(&mut s, &mut out, guard.map(|g| (classes.as_slice(), g)))?;
     let summary = out.summary(p);
     if out.complete && (summary.positive > 0, summary.negative > 0) != (summary.some_positive, summary.some_negative) {
         return Err(Error::internal("self-check: the listed final states disagree with the verdict queries"));
@@ -122,25 +123,41 @@ pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
 }
 
 /// List allowed final states (filter assumed) up to `opts.list`, blocking each.
-fn list_states(s: &mut Session, out: &mut Outcome) -> Result<()> {
+/// With symmetry (`sym`: the classes and their guard), each query finds an
+/// execution whose symmetric threads are sorted, and every state it maps to
+/// under the classes' permutations is listed (and blocked) with it: the
+/// allowed states are exactly the union of these orbits (D70).
+fn list_states(s: &mut Session, out: &mut Outcome, sym: Option<(&[Vec<usize>], B)>) -> Result<()> {
     let p = s.enc.p;
     let limit = s.opts.list.unwrap_or(usize::MAX);
+    let room = if s.opts.list.is_none() { s.opts.max_states } else { limit };
     let blocking = s.enc.f.fresh();
     loop {
-        let Some(x) = s.find(&[blocking])? else { break };
-        if out.states.len() >= limit {
-            out.complete = false;
-            break;
+        let query: Vec<B> = std::iter::once(blocking).chain(sym.map(|x| x.1)).collect();
+        let Some(x) = s.find(&query)? else { break };
+        let found = match sym {
+            Some((classes, _)) => symmetry::orbit(p, classes, x, room.saturating_sub(out.states.len()) + 1),
+            None => vec![(x.state(p), x)],
+        };
+        for (k, (state, x)) in found.into_iter().enumerate() {
+            if out.states.len() >= limit {
+                out.complete = false;
+                return Ok(());
+            }
+            if out.states.contains_key(&state) {
+                return Err(Error::internal("state enumeration found the same final state twice"));
+            }
+            if s.opts.list.is_none() && out.states.len() >= s.opts.max_states {
+                return Err(Error::limit(format!("more than {} final states (raise --max-states, or list fewer with --states N)", s.opts.max_states)));
+            }
+            // The solver's own execution was verified by `find`; a renamed one
+            // is verified here, which checks the symmetry itself.
+            if k > 0 && s.opts.self_check {
+                crate::reference::verify::verify_execution(p, &x)?;
+            }
+            s.enc.block_state(blocking, &state);
+            out.states.insert(state, x);
         }
-        let state = x.state(p);
-        if out.states.contains_key(&state) {
-            return Err(Error::internal("state enumeration found the same final state twice"));
-        }
-        if s.opts.list.is_none() && out.states.len() >= s.opts.max_states {
-            return Err(Error::limit(format!("more than {} final states (raise --max-states, or list fewer with --states N)", s.opts.max_states)));
-        }
-        s.enc.block_state(blocking, &state);
-        out.states.insert(state, x);
         if p.observables.is_empty() {
             break;
         }

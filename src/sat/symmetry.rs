@@ -4,15 +4,16 @@
 //! `locations` list that swapping them leaves unchanged are interchangeable:
 //! renaming them maps every allowed execution (8.10: the axioms only see events'
 //! operations, locations, values and scope relations) onto an allowed execution
-//! with the same verdict. The verdict queries may then look only at executions
-//! whose symmetric threads come "sorted"; `paper-notes/encoding.md`
-//! ("Symmetry") gives the argument. State listings never use the constraints.
+//! with the same verdict. The verdict and listing queries may then look only at
+//! executions whose symmetric threads come "sorted", the listing adding each
+//! found state's orbit; `paper-notes/encoding.md` ("Symmetry") gives the argument.
 
 use super::encode::Encoding;
 use super::formula::B;
 use crate::ast::{Observable, Prop, Term};
+use crate::outcome::{Execution, State};
 use crate::program::{EventId, EventKind, Program, RegValue};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Classes of interchangeable threads (each sorted, at least two threads),
 /// sorted by their first thread.
@@ -154,7 +155,8 @@ fn flatten<'a>(prop: &'a Prop, and: bool, out: &mut Vec<&'a Prop>) {
 }
 
 /// Add the symmetry-breaking constraints of `classes`, each clause guarded by a
-/// fresh literal (assumed by the verdict queries only). `None` when no class
+/// fresh literal (assumed by the verdict and listing queries, not by the race
+/// and deadlock ones). `None` when no class
 /// gives a constraint.
 pub fn break_symmetry(enc: &mut Encoding, classes: &[Vec<usize>]) -> Option<B> {
     let guard = enc.f.fresh();
@@ -242,4 +244,52 @@ pub fn describe(p: &Program, classes: &[Vec<usize>]) -> String {
     };
     let parts: Vec<String> = classes.iter().map(|c| format!("{:?}{}", c, if has_barrier(c[0]) { " (barriers)" } else { "" })).collect();
     format!("symmetric thread classes: {}", if parts.is_empty() { "none".to_string() } else { parts.join(" ") })
+}
+
+/// The execution with threads `a` and `b` (of one class) swapped: each event
+/// of one thread becomes the corresponding event of the other.
+pub fn swap(p: &Program, x: &Execution, a: usize, b: usize) -> Execution {
+    let (ea, eb) = (thread_events(p, a), thread_events(p, b));
+    let mut map: Vec<EventId> = (0..p.events.len()).collect();
+    for (&u, &v) in ea.iter().zip(&eb) {
+        map[u] = v;
+        map[v] = u;
+    }
+    let (ta, tb) = (&p.threads[a].traces, &p.threads[b].traces);
+    let trace = |t: usize| ta.iter().position(|&q| q == t).map(|i| tb[i]).or_else(|| tb.iter().position(|&q| q == t).map(|i| ta[i])).unwrap_or(t);
+    let mut traces: Vec<usize> = x.traces.iter().map(|&t| trace(t)).collect();
+    traces.swap(a, b);
+    let pairs = |s: &BTreeSet<(EventId, EventId)>| s.iter().map(|&(u, v)| (map[u], map[v])).collect();
+    Execution {
+        traces,
+        rf: x.rf.iter().map(|(&r, &w)| (map[r], map[w])).collect(),
+        co: pairs(&x.co),
+        sc: pairs(&x.sc),
+        barrier_sync: pairs(&x.barrier_sync),
+        finals: x.finals.iter().map(|(&l, &w)| (l, map[w])).collect(),
+    }
+}
+
+/// The distinct final states of the executions `x` maps to under every
+/// permutation of the classes, each with one such execution, `x`'s own first;
+/// at most `limit` of them (the closure of its state under swapping adjacent
+/// threads of a class, which generate every permutation).
+pub fn orbit(p: &Program, classes: &[Vec<usize>], x: Execution, limit: usize) -> Vec<(State, Execution)> {
+    let mut seen: BTreeSet<State> = BTreeSet::new();
+    seen.insert(x.state(p));
+    let mut out = vec![(x.state(p), x)];
+    let mut next = 0;
+    while next < out.len() && out.len() < limit {
+        for class in classes {
+            for pair in class.windows(2) {
+                let y = swap(p, &out[next].1, pair[0], pair[1]);
+                let s = y.state(p);
+                if out.len() < limit && seen.insert(s.clone()) {
+                    out.push((s, y));
+                }
+            }
+        }
+        next += 1;
+    }
+    out
 }
