@@ -71,3 +71,26 @@ fn symmetry_breaking_keeps_verdicts_and_states() {
     // code (barriers across CTAs, shared memory) tells them apart.
     assert!(s * 3 >= c, "only {} of {} cases had interchangeable threads: the property would test little", s, c);
 }
+
+/// Three threads incrementing x, placed by `heads`, with condition `cond`.
+fn counter(heads: &str, cond: &str) -> Vec<Vec<usize>> {
+    let text = format!(
+        "PTX c\n{{ x = 0; }}\n {} ;\n atom.relaxed.gpu.add r0, x, 1 | atom.relaxed.gpu.add r0, x, 1 | atom.relaxed.gpu.add r0, x, 1 ;\n{}\n",
+        heads, cond
+    );
+    classes(&check_source(&text, &CheckOptions::default()).expect("checks").program)
+}
+
+#[test]
+fn classes_need_same_code_same_placement_relations_and_an_invariant_condition() {
+    let apart = "P0@cta 0,gpu 0 | P1@cta 1,gpu 0 | P2@cta 2,gpu 0";
+    assert_eq!(counter(apart, "forall (x == 3)"), vec![vec![0, 1, 2]]);
+    // No swap keeps this condition; swapping P0 and P1 keeps the next one.
+    assert_eq!(counter(apart, "exists (P0:r0 == 0 \\/ (P1:r0 == 0 /\\ P2:r0 == 1))"), Vec::<Vec<usize>>::new());
+    assert_eq!(counter(apart, "exists ((P1:r0 == 0 \\/ P0:r0 == 0) /\\ P2:r0 == 1)"), vec![vec![0, 1]]);
+    // P0 and P1 share a CTA that P2 is not in: only they are interchangeable.
+    assert_eq!(counter("P0@cta 0,gpu 0 | P1@cta 0,gpu 0 | P2@cta 1,gpu 0", "forall (x == 3)"), vec![vec![0, 1]]);
+    // Other code: a different value, or another location.
+    let text = "PTX d\n{ x = 0; y = 0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 | P2@cta 2,gpu 0 ;\n st.relaxed.gpu x, 1 | st.relaxed.gpu x, 2 | st.relaxed.gpu y, 1 ;\nexists (x == 1)\n";
+    assert!(classes(&check_source(text, &CheckOptions::default()).expect("checks").program).is_empty());
+}
