@@ -1,0 +1,197 @@
+//! Path exploration of one thread: the work list, forks over read values.
+
+use super::*;
+use crate::ast::{Cmp, InstrKind, IntTy, Operand, Span};
+use crate::error::{Error, Result};
+use std::collections::{BTreeSet, HashMap};
+
+impl Ctx<'_> {
+    /// All complete paths of thread `t`, and whether the unroll bound cut some.
+    pub(super) fn explore_thread(&mut self, t: usize) -> Result<(Vec<FinishedPath>, bool)> {
+        let code = &self.lit.code[t];
+        let mut labels = HashMap::new();
+        for (i, ins) in code.iter().enumerate() {
+            if let InstrKind::Label(l) = &ins.kind {
+                if labels.insert(l.clone(), i).is_some() {
+                    return Err(Error::input(format!("label `{}` is defined twice in thread P{}", l, t), ins.span));
+                }
+            }
+        }
+        for ins in code {
+            if let InstrKind::Branch { target, .. } = &ins.kind {
+                if !labels.contains_key(target) {
+                    return Err(Error::input(format!("branch to undefined label `{}` in thread P{}", target, t), ins.span));
+                }
+            }
+        }
+        let start = PathState {
+            pc: 0,
+            regs: self.initial_regs(t),
+            events: Vec::new(),
+            visits: HashMap::new(),
+            ctrl: BTreeSet::new(),
+            bar_gen: HashMap::new(),
+            cluster_arrivals: 0,
+            cluster_waits: 0,
+            private: PrivateMem::default(),
+        };
+        let mut work = vec![start];
+        let mut done = Vec::new();
+        let mut cut = false;
+        let mut steps: usize = 0;
+        while let Some(mut st) = work.pop() {
+            steps += 1;
+            if steps > 1_000_000 {
+                return Err(Error::limit(format!("thread P{} has too many paths to explore (over 1,000,000 steps)", t)));
+            }
+            // One path's events are distinct events of the program: a path this
+            // long already exceeds --max-events, so stop before unrolling further.
+            if st.events.len() > self.opts.max_events {
+                return Err(too_many_events(self.opts.max_events));
+            }
+            if st.pc >= code.len() {
+                done.push(FinishedPath { events: st.events, regs: st.regs });
+                if done.len() > self.opts.max_traces {
+                    return Err(Error::limit(format!(
+                        "thread P{} has more than {} paths (lower --unroll or simplify the test)",
+                        t, self.opts.max_traces
+                    )));
+                }
+                continue;
+            }
+            let visits = st.visits.entry(st.pc).or_insert(0);
+            *visits += 1;
+            if *visits > self.opts.unroll + 1 {
+                cut = true;
+                if self.unroll_cut.is_none() {
+                    self.unroll_cut = Some(loop_name(&code[st.pc], t));
+                }
+                continue;
+            }
+            let ins = &code[st.pc];
+            match self.step(t, &mut st, ins)? {
+                Step::Next => {
+                    st.pc += 1;
+                    work.push(st);
+                }
+                Step::Jump(label) => {
+                    st.pc = labels[&label];
+                    work.push(st);
+                }
+                Step::Continue(children) => {
+                    // Each child is a copy of the path so far (events and registers).
+                    children.iter().for_each(charge_copy);
+                    work.extend(children)
+                }
+                Step::Fork(children) => {
+                    children.iter().for_each(charge_copy);
+                    // Re-run the same instruction with the read made concrete.
+                    for mut c in children {
+                        if let Some(v) = c.visits.get_mut(&c.pc) {
+                            *v -= 1;
+                        }
+                        work.push(c);
+                    }
+                }
+            }
+        }
+        done.reverse();
+        Ok((done, cut))
+    }
+
+    /// Fork `st` over the values of the free read `i`.
+    pub(super) fn fork_read(&self, st: &PathState, i: usize) -> Step {
+        let key = match &st.events[i].kind {
+            DraftKind::Mem { key, .. } => key.clone(),
+            DraftKind::Other(_) => unreachable_key(),
+        };
+        let mut children = Vec::new();
+        let excluded = match &st.events[i].kind {
+            DraftKind::Mem { access, .. } => access.read_not.clone(),
+            DraftKind::Other(_) => Vec::new(),
+        };
+        for d in self.domain(&key).into_iter().filter(|d| !excluded.contains(d)) {
+            let mut c = st.clone();
+            let mut loaded = d;
+            if let DraftKind::Mem { access, .. } = &mut c.events[i].kind {
+                access.read_value = Some(d);
+                loaded = access.loaded(d);
+            }
+            for val in c.regs.values_mut() {
+                if val.v == V::Free(i) {
+                    val.v = V::Const(loaded);
+                }
+            }
+            children.push(c);
+        }
+        Step::Fork(children)
+    }
+
+    /// `a cmp b` where one side is a symbolic read and the other a constant, for
+    /// `==`/`!=`: the two paths (comparison true, false), each assuming what the
+    /// read returns, without enumerating its values. The read joins the control
+    /// dependencies of both paths.
+    pub(super) fn fork_compare(&self, st: &PathState, cmp: Cmp, a: &Operand, b: &Operand, ty: Option<IntTy>) -> Option<(PathState, PathState)> {
+        if !matches!(cmp, Cmp::Eq | Cmp::Ne) {
+            return None;
+        }
+        let (va, vb) = (self.operand(st, a), self.operand(st, b));
+        let (read, konst, kdeps) = match (&va.v, &vb.v) {
+            (V::Free(i), V::Const(c)) => (*i, *c, vb.deps.clone()),
+            (V::Const(c), V::Free(i)) => (*i, *c, va.deps.clone()),
+            _ => return None,
+        };
+        // The shortcut assumes the read returns exactly `konst`: only sound when
+        // neither the load's nor the comparison's type changes any value here.
+        let DraftKind::Mem { key, access } = &st.events[read].kind else { return None };
+        let same = |v: i64| access.loaded(v) == v && arith::convert(ty, v) == v;
+        if !same(konst) || !self.domain(key).into_iter().all(same) {
+            return None;
+        }
+        let mut eq = st.clone();
+        let mut ne = st.clone();
+        for c in [&mut eq, &mut ne] {
+            c.ctrl.insert(read);
+            c.ctrl.extend(kdeps.iter().copied());
+        }
+        if let DraftKind::Mem { access, .. } = &mut eq.events[read].kind {
+            access.read_value = Some(konst);
+        }
+        for val in eq.regs.values_mut() {
+            if val.v == V::Free(read) {
+                val.v = V::Const(konst);
+            }
+        }
+        if let DraftKind::Mem { access, .. } = &mut ne.events[read].kind {
+            access.read_not.push(konst);
+        }
+        Some(if cmp == Cmp::Eq { (eq, ne) } else { (ne, eq) })
+    }
+
+    pub(super) fn label_index(&self, t: usize, label: &str) -> usize {
+        self.lit.code[t].iter().position(|i| matches!(&i.kind, InstrKind::Label(l) if l == label)).unwrap_or(usize::MAX)
+    }
+
+    pub(super) fn operand(&self, st: &PathState, op: &Operand) -> Val {
+        match op {
+            Operand::Imm(c) => Val::konst(*c),
+            Operand::Reg(r) => st.regs.get(r).cloned().unwrap_or_else(|| Val::konst(0)),
+            Operand::Sym(s) => Val { v: V::Addr(s.clone(), 0), deps: BTreeSet::new() },
+        }
+    }
+
+    /// The operand as an integer, or the read to fork on.
+    pub(super) fn concrete(&self, st: &PathState, op: &Operand, span: Span) -> Result<std::result::Result<(i64, BTreeSet<usize>), usize>> {
+        let v = self.operand(st, op);
+        match v.v {
+            V::Const(c) => Ok(Ok((c, v.deps))),
+            V::Free(i) => Ok(Err(i)),
+            V::Addr(name, off) => {
+                let idx = self.names.keys().position(|n| *n == name).unwrap_or(0);
+                let _ = span;
+                Ok(Ok((address_number(idx, off), v.deps)))
+            }
+        }
+    }
+
+}
