@@ -46,6 +46,8 @@ pub(crate) enum RawKind {
     Not(String),
     /// `{%r1, %r2}`: the elements of a vector access.
     Vector(Vec<RawOperand>),
+    /// `(x, 1)`: the arguments of a call.
+    List(Vec<RawOperand>),
 }
 
 #[derive(Clone, Debug)]
@@ -224,6 +226,13 @@ fn operand(pair: Pair<Rule>, src: &Src) -> Result<RawOperand> {
     let kind = match p.as_rule() {
         Rule::number => RawKind::Imm(parse_int(p.as_str(), span)?),
         Rule::address => address(p, src)?,
+        Rule::arg_list => {
+            let mut args = Vec::new();
+            for a in p.into_inner().filter(|a| a.as_rule() == Rule::operand) {
+                args.push(operand(a, src)?);
+            }
+            RawKind::List(args)
+        }
         Rule::not_operand => RawKind::Not(p.as_str().trim_start_matches('!').trim().to_string()),
         Rule::vector => {
             let mut elems = Vec::new();
@@ -311,7 +320,7 @@ impl Names<'_> {
             RawKind::Imm(v) => Ok(Operand::Imm(*v)),
             RawKind::Name(n) if self.is_reg(n) => Ok(Operand::Reg(n.clone())),
             RawKind::Name(n) => Ok(Operand::Sym(n.clone())),
-            RawKind::Addr { .. } | RawKind::Not(_) | RawKind::Vector(_) => Err(Error::input(
+            RawKind::Addr { .. } | RawKind::Not(_) | RawKind::Vector(_) | RawKind::List(_) => Err(Error::input(
                 format!("expected a register or a number, found `{}`", op.text),
                 op.span,
             )),
@@ -323,7 +332,7 @@ impl Names<'_> {
         let (name, offset) = match &op.kind {
             RawKind::Name(n) => (n, 0),
             RawKind::Addr { base, offset } => (base, *offset),
-            RawKind::Imm(_) | RawKind::Not(_) | RawKind::Vector(_) => {
+            RawKind::Imm(_) | RawKind::Not(_) | RawKind::Vector(_) | RawKind::List(_) => {
                 return Err(Error::input(
                     format!(
                         "expected an address such as `x` or `[x]`, found `{}`",
@@ -396,6 +405,7 @@ pub(crate) fn decode(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
         "setp" => alu::setp(raw, names),
         "selp" => alu::selp(raw, names),
         "beq" | "bne" | "blt" | "bgt" | "ble" | "bge" | "goto" | "bra" => branch(raw, names),
+        "call" => call(raw, names),
         "nop" => {
             if let Some(q) = raw.quals.first() {
                 return Err(raw.bad_qual(q));
@@ -438,6 +448,36 @@ pub(crate) fn state_space(q: &str) -> Option<Space> {
         "const" => Some(Space::Const),
         _ => None,
     }
+}
+
+/// A cell's `call NAME, (ARGS);` (litmus-format 5): a location name passes
+/// its address, an integer its value, a register its value.
+fn call(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
+    if let Some(q) = raw.quals.iter().find(|q| q.text != "uni") {
+        return Err(raw.bad_qual(q));
+    }
+    let (name, list) = match raw.operands.as_slice() {
+        [f] => (f, None),
+        [f, l] => (f, Some(l)),
+        _ => return Err(raw.arity("a function name and an argument list such as `(x, 1)`")),
+    };
+    let RawKind::Name(fname) = &name.kind else {
+        return Err(Error::input(format!("expected a function name, found `{}`", name.text), name.span));
+    };
+    let mut args = Vec::new();
+    match list.map(|l| &l.kind) {
+        None => {}
+        Some(RawKind::List(items)) => {
+            for a in items {
+                args.push(names.value(a)?);
+            }
+        }
+        Some(_) => {
+            let l = list.map_or(raw.span, |l| l.span);
+            return Err(Error::input("expected an argument list such as `(x, 1)`", l));
+        }
+    }
+    Ok(InstrKind::Call { name: fname.clone(), args })
 }
 
 /// Corpus `beq a, b, L` ..., `goto L`; PTX `bra{.uni} L` and `@{!}p bra L`.

@@ -17,6 +17,7 @@ use crate::error::{Error, Result};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 mod access;
+mod arrays;
 mod assemble;
 mod explore;
 mod rmw;
@@ -68,6 +69,8 @@ struct Ctx<'a> {
     placements: Vec<Placement>,
     /// Values each physical location key may hold (fixpoint).
     domains: HashMap<LocKey, BTreeSet<i64>>,
+    /// `u32 out[4];` arrays of the init block.
+    arrays: arrays::Arrays,
 }
 
 /// A physical location before numbering: root name, byte offset, cluster for shared memory.
@@ -279,7 +282,12 @@ impl<'a> Ctx<'a> {
             }
         }
         let placements = place_threads(lit);
-        let mut ctx = Ctx { lit, opts, names, inits, placements, domains: HashMap::new(), unroll_cut: None, private_roots: BTreeMap::new(), global_roots: BTreeMap::new(), cells: Cells::default(), foot: BTreeSet::new(), cell_len: HashMap::new() };
+        let arrays = arrays::Arrays::new(lit)?;
+        for name in arrays.decl.keys() {
+            inits.entry(name.clone()).or_insert(0);
+            names.insert(name.clone(), NameInfo { root: name.clone(), vaddr: name.clone() });
+        }
+        let mut ctx = Ctx { lit, opts, names, inits, placements, domains: HashMap::new(), unroll_cut: None, private_roots: BTreeMap::new(), global_roots: BTreeMap::new(), cells: Cells::default(), foot: BTreeSet::new(), cell_len: HashMap::new(), arrays };
         ctx.address_inits();
         Ok(ctx)
     }
@@ -310,6 +318,9 @@ impl<'a> Ctx<'a> {
 
     /// The initial value of a cell (see `cells::init_of`).
     fn key_init(&self, key: &LocKey) -> i64 {
+        if let Some(v) = self.arrays.init_of(key) {
+            return v;
+        }
         let init = self.inits.get(&key.root).copied().unwrap_or(0);
         let len = self.cell_len.get(key).copied().unwrap_or(8);
         cells::init_of(init, key.offset, len)

@@ -43,6 +43,8 @@ impl Ctx<'_> {
         for name in self.inits.keys() {
             keys.insert(LocKey { root: name.clone(), offset: 0, shared_cluster: None });
         }
+        let elements = self.arrays.elements();
+        keys.extend(elements.iter().map(|(k, _)| k.clone()));
         for tp in &paths {
             for p in tp {
                 for e in &p.events {
@@ -56,7 +58,7 @@ impl Ctx<'_> {
         let key_index: HashMap<LocKey, usize> = keys.iter().cloned().enumerate().map(|(i, k)| (k, i)).collect();
         let mut locations: Vec<Location> = keys
             .iter()
-            .map(|k| Location { name: k.display(), init: self.key_init(k), sizes: Vec::new(), values: self.domain(k) })
+            .map(|k| Location { name: self.arrays.name_of(k).unwrap_or_else(|| k.display()), init: self.key_init(k), sizes: Vec::new(), values: self.domain(k) })
             .collect();
         let mut events = Vec::new();
         let mut init_events = Vec::new();
@@ -163,6 +165,9 @@ impl Ctx<'_> {
             if let Some(&i) = key_index.get(&LocKey { root: info.root.clone(), offset: 0, shared_cluster: None }) {
                 loc_names.insert(name.clone(), i);
             }
+        }
+        for (k, name) in &elements {
+            loc_names.insert(name.clone(), key_index[k]);
         }
         for (i, l) in locations.iter().enumerate() {
             loc_names.entry(l.name.clone()).or_insert(i);

@@ -26,6 +26,8 @@ impl Ctx<'_> {
         }
         match &ins.kind {
             InstrKind::Label(_) | InstrKind::Nop => Ok(Step::Next),
+            // `module::expand` replaces every call by the function's body.
+            InstrKind::Call { name, .. } => Err(Error::input(format!("`call {}` needs a `ptx \"FILE.ptx\";` line that loads a module defining it", name), ins.span)),
             InstrKind::Alu { op, dst, srcs, ty, src_ty } => {
                 if *op == AluOp::Mov && srcs.len() == 1 {
                     let v = self.operand(st, &srcs[0]);

@@ -1,0 +1,1 @@
+//! `ptx-litmus scaffold MODULE.ptx`: a harness skeleton for a module.
