@@ -123,8 +123,14 @@ fn vacuous_unroll(p: &Program, o: &Outcome, unroll: u32) -> Result<()> {
 /// a module's warnings go to stderr.
 pub fn parse_and_expand(source: &str, base: &Path) -> Result<crate::ast::Litmus> {
     let mut ast = crate::parse::parse_litmus(source)?;
+    // Each warning once per run: a batch loading one module many times says it once.
+    static SHOWN: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
     for w in crate::module::expand(&mut ast, base)? {
-        crate::out::eprintln(&w);
+        let mut shown = SHOWN.lock().unwrap_or_else(|p| p.into_inner());
+        if !shown.contains(&w) {
+            crate::out::eprintln(&w);
+            shown.push(w);
+        }
     }
     Ok(ast)
 }

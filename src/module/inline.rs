@@ -231,13 +231,18 @@ impl<'a> Inliner<'a> {
         }
         if raw.opcode == "bra" {
             if let Some(RawOperand { kind: RawKind::Name(l), .. }) = raw.operands.last_mut() {
-                *l = format!("{}#f{}", l.trim_end_matches(&format!("#f{}", fr.id)), fr.id);
+                *l = format!("{}#f{}", l, fr.id);
             }
         }
+        self.fresh += 1;
+        let tmp = format!("%__tmp{}#f{}", self.fresh, fr.id);
+        let parts = super::compound::expand(&raw, &tmp)?.unwrap_or_else(|| vec![raw.clone()]);
         let (empty, vars) = (HashSet::new(), &fr.vars);
         let names = Names { regs: &empty, locs: vars, addr_regs: &empty };
-        for kind in decode_all(&raw, &names)? {
-            self.emit(fr, &raw, kind);
+        for part in &parts {
+            for kind in decode_all(part, &names)? {
+                self.emit(fr, &raw, kind);
+            }
         }
         Ok(())
     }

@@ -5,6 +5,7 @@
 //! register copies private to the call, `ret` a jump to the frame's end, and
 //! special registers (`%tid.x`, ...) constants from the thread header.
 
+mod compound;
 mod inline;
 pub mod parse;
 pub mod scaffold;

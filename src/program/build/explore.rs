@@ -13,14 +13,14 @@ impl Ctx<'_> {
         for (i, ins) in code.iter().enumerate() {
             if let InstrKind::Label(l) = &ins.kind {
                 if labels.insert(l.clone(), i).is_some() {
-                    return Err(Error::input(format!("label `{}` is defined twice in thread P{}", l, t), ins.span));
+                    return Err(Error::input(format!("label `{}` is defined twice in thread P{}", l, t), ins.span).in_origin(&ins.origin));
                 }
             }
         }
         for ins in code {
             if let InstrKind::Branch { target, .. } = &ins.kind {
                 if !labels.contains_key(target) {
-                    return Err(Error::input(format!("branch to undefined label `{}` in thread P{}", target, t), ins.span));
+                    return Err(Error::input(format!("branch to undefined label `{}` in thread P{}", target.split('#').next().unwrap_or(target), t), ins.span).in_origin(&ins.origin));
                 }
             }
         }
@@ -69,7 +69,8 @@ impl Ctx<'_> {
                 continue;
             }
             let ins = &code[st.pc];
-            match self.step(t, &mut st, ins)? {
+            // An instruction inlined from a PTX module: its errors point into the module.
+            match self.step(t, &mut st, ins).map_err(|e| e.in_origin(&ins.origin))? {
                 Step::Next => {
                     st.pc += 1;
                     work.push(st);
