@@ -64,7 +64,8 @@ impl Error {
     /// `file:line:col: error: message` followed by the source line and a caret.
     pub fn render(&self, file: &str, source: &str) -> String {
         if let Some(o) = &self.origin {
-            let inner = Error { origin: None, message: format!("{} ({})", self.message, o.context), ..self.clone() };
+            let message = if o.context.is_empty() { self.message.clone() } else { format!("{} ({})", self.message, o.context) };
+            let inner = Error { origin: None, message, ..self.clone() };
             return inner.render(&o.file, &o.source);
         }
         let label = match self.kind {

@@ -184,3 +184,27 @@ fn a_newer_version_is_read_with_a_warning() {
     assert_eq!(w.len(), 1);
     assert!(w[0].contains("m.ptx:1:10: warning: `.version 9.9` is newer than PTX ISA 9.2"), "{}", w[0]);
 }
+
+/// `scaffold` on every module of the compiled corpus: the skeleton, its
+/// placeholder condition replaced, parses and its calls inline.
+#[test]
+fn scaffold_skeletons_parse_once_the_condition_is_filled() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("litmus/compiled/ptx");
+    let mut n = 0;
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let path = e.unwrap().path();
+        let shown = path.display().to_string();
+        let m = ptx_litmus::module::load(&path, &shown).unwrap_or_else(|e| panic!("{}: {}", shown, e));
+        let text = ptx_litmus::module::scaffold::skeleton(&m, &shown);
+        let cond = text.lines().last().unwrap();
+        assert!(cond.starts_with("exists ("), "{}", text);
+        let filled = text.replace(cond, "exists (true)");
+        let mut lit = ptx_litmus::parse::parse_litmus(&filled).unwrap_or_else(|e| panic!("{}\n{}", e, filled));
+        ptx_litmus::module::expand(&mut lit, &dir).unwrap_or_else(|e| panic!("{}\n{}", e, filled));
+        let calls = text.matches("call ").count();
+        assert_eq!(calls, m.funcs.iter().filter(|f| f.body.is_some()).count(), "one column per function:\n{}", text);
+        assert_eq!(lit.threads.len(), calls);
+        n += 1;
+    }
+    assert!(n >= 20, "only {} modules", n);
+}
