@@ -76,7 +76,7 @@ impl<'a> Inliner<'a> {
         let (mi, fi) = self.resolve(name).ok_or_else(|| Error::input(format!("unknown function `{}`: no `ptx \"...\";` module of this test defines it", name), span))?;
         let f = &self.modules[mi].funcs[fi];
         if args.len() != f.params.len() {
-            return Err(Error::input(format!("`{}` takes {} parameters, this call passes {}", name, f.params.len(), args.len()), span));
+            return Err(Error::input(format!("`{}` takes {} parameter{}, this call passes {}", name, f.params.len(), if f.params.len() == 1 { "" } else { "s" }, args.len()), span));
         }
         let id = self.next_frame();
         let mut params = HashMap::new();
