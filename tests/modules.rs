@@ -202,9 +202,22 @@ fn scaffold_skeletons_parse_once_the_condition_is_filled() {
         let mut lit = ptx_litmus::parse::parse_litmus(&filled).unwrap_or_else(|e| panic!("{}\n{}", e, filled));
         ptx_litmus::module::expand(&mut lit, &dir).unwrap_or_else(|e| panic!("{}\n{}", e, filled));
         let calls = text.matches("call ").count();
-        assert_eq!(calls, m.funcs.iter().filter(|f| f.body.is_some()).count(), "one column per function:\n{}", text);
+        assert_eq!(calls, m.funcs.iter().filter(|f| f.has_body()).count(), "one column per function:\n{}", text);
         assert_eq!(lit.threads.len(), calls);
         n += 1;
     }
     assert!(n >= 20, "only {} modules", n);
+}
+
+/// `prmt` as libcu++'s byte-wise fallback uses it (selectors 30212 and 4180
+/// assemble a little-endian word from four bytes), and the sign-replicating mode.
+#[test]
+fn prmt_assembles_bytes() {
+    let m = format!(
+        "{HEAD}.entry p(.param .u64 o)\n{{\n .reg .b32 %r<9>;\n .reg .b64 %rd<2>;\n ld.param.u64 %rd1, [o];\n mov.u32 %r1, 0x11;\n mov.u32 %r2, 0x22;\n mov.u32 %r3, 0x33;\n mov.u32 %r4, 0x84;\n prmt.b32 %r5, %r2, %r1, 30212;\n prmt.b32 %r6, %r4, %r3, 30212;\n prmt.b32 %r7, %r6, %r5, 4180;\n st.global.u32 [%rd1], %r7;\n prmt.b32 %r8, %r4, 0, 0x8880;\n st.global.u32 [%rd1+4], %r8;\n ret;\n}}\n"
+    );
+    let h = "PTX p\n{ u32 out[2]; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0 ;\n call p, (out) ;\nforall (out[0] == 0x84332211 /\\ out[1] == 0xffffff84)\n";
+    let r = run("prmt", &m, h).unwrap_or_else(|e| panic!("{}", e.1));
+    let states: Vec<_> = r.outcome.states.keys().collect();
+    assert_eq!(r.summary.verdict, Verdict::Ok, "{:?}", states);
 }

@@ -39,6 +39,13 @@ pub struct Func {
     pub span: Span,
 }
 
+impl Func {
+    /// A definition, not a declaration: it can be called.
+    pub fn has_body(&self) -> bool {
+        self.body.is_some()
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Param {
     pub name: String,

@@ -94,7 +94,8 @@ pub(crate) fn convert(err: pest::error::Error<Rule>, src: &Src) -> Error {
     let message = match err.variant {
         ErrorVariant::ParsingError { positives, .. } => {
             let mut words: Vec<String> = Vec::new();
-            for r in positives {
+            // The optional `ptx "FILE";` line is not worth naming among the alternatives.
+            for r in positives.into_iter().filter(|r| !matches!(r, Rule::ptx_load | Rule::kw_ptx)) {
                 let w = describe(r).to_string();
                 if !words.contains(&w) {
                     words.push(w);
