@@ -405,7 +405,7 @@ pub(crate) fn decode(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
         "setp" => alu::setp(raw, names),
         "selp" => alu::selp(raw, names),
         "beq" | "bne" | "blt" | "bgt" | "ble" | "bge" | "goto" | "bra" => branch(raw, names),
-        "call" => call(raw, names),
+        "call" => super::harness::call(raw, names),
         "nop" => {
             if let Some(q) = raw.quals.first() {
                 return Err(raw.bad_qual(q));
@@ -448,36 +448,6 @@ pub(crate) fn state_space(q: &str) -> Option<Space> {
         "const" => Some(Space::Const),
         _ => None,
     }
-}
-
-/// A cell's `call NAME, (ARGS);` (litmus-format 5): a location name passes
-/// its address, an integer its value, a register its value.
-fn call(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
-    if let Some(q) = raw.quals.iter().find(|q| q.text != "uni") {
-        return Err(raw.bad_qual(q));
-    }
-    let (name, list) = match raw.operands.as_slice() {
-        [f] => (f, None),
-        [f, l] => (f, Some(l)),
-        _ => return Err(raw.arity("a function name and an argument list such as `(x, 1)`")),
-    };
-    let RawKind::Name(fname) = &name.kind else {
-        return Err(Error::input(format!("expected a function name, found `{}`", name.text), name.span));
-    };
-    let mut args = Vec::new();
-    match list.map(|l| &l.kind) {
-        None => {}
-        Some(RawKind::List(items)) => {
-            for a in items {
-                args.push(names.value(a)?);
-            }
-        }
-        Some(_) => {
-            let l = list.map_or(raw.span, |l| l.span);
-            return Err(Error::input("expected an argument list such as `(x, 1)`", l));
-        }
-    }
-    Ok(InstrKind::Call { name: fname.clone(), args })
 }
 
 /// Corpus `beq a, b, L` ..., `goto L`; PTX `bra{.uni} L` and `@{!}p bra L`.

@@ -9,6 +9,7 @@ pub(crate) mod alu;
 mod compat;
 mod cond;
 mod grammar;
+mod harness;
 pub(crate) mod instr;
 mod mem;
 mod pest_err;
@@ -82,7 +83,7 @@ fn build(file: Pair<Rule>, src: &Src) -> Result<Litmus> {
             Rule::test_name => parts.name = p.as_str().to_string(),
             Rule::docs => parts.docs = docs(p),
             Rule::init => parts.init = Some(p),
-            Rule::ptx_load => parts.modules.push(module_ref(p, src)),
+            Rule::ptx_load => parts.modules.push(harness::module_ref(p, src)),
             Rule::threads => parts.threads = thread_headers(p, src)?,
             Rule::row => parts.rows.push(row(p, src)?),
             Rule::locations => parts.locations = Some(p),
@@ -251,10 +252,10 @@ fn init_item(
         }
     }
     if rule == Rule::array_decl {
-        return Ok((array_decl(&names, value, span)?, None));
+        return Ok((harness::array_decl(&names, value, span)?, None));
     }
     if rule == Rule::elem_init {
-        return Ok((element_init(&names, value, span)?, None));
+        return Ok((harness::element_init(&names, value, span)?, None));
     }
     let mut names = names.into_iter();
     let first = names.next().unwrap_or_default();
@@ -291,36 +292,6 @@ fn init_item(
         },
     };
     Ok((item, copy))
-}
-
-/// `ptx "PATH";`.
-fn module_ref(pair: Pair<Rule>, src: &Src) -> crate::ast::ModuleRef {
-    let span = src.pair_span(&pair);
-    let path = pair.into_inner().find(|p| p.as_rule() == Rule::doc).map_or("", |p| p.as_str());
-    crate::ast::ModuleRef { path: path.trim_matches('"').to_string(), span }
-}
-
-/// `u32 out[4]`: names are [type, name], `value` the length.
-fn array_decl(names: &[String], len: Option<i64>, span: Span) -> Result<InitItem> {
-    let ty = names.first().and_then(|t| alu::type_of(t.trim_start_matches('.'))).filter(|(t, float)| !float && t.bits >= 8).map(|(t, _)| t);
-    let (Some(ty), Some(name)) = (ty, names.get(1)) else {
-        let t = names.first().map_or("", |t| t.as_str());
-        return Err(Error::input(format!("unknown array element type `{}` (expected u8, u16, u32, u64, s32, s64, b32 or b64)", t), span));
-    };
-    match len {
-        Some(n @ 1..=4096) => Ok(InitItem::Array { name: name.clone(), ty, len: n as u32, span }),
-        _ => Err(Error::input(format!("array `{}` must have 1 to 4096 elements", name), span)),
-    }
-}
-
-/// `out[2] = 5`: names are [name, index], `value` the value.
-fn element_init(names: &[String], value: Option<i64>, span: Span) -> Result<InitItem> {
-    let name = names.first().cloned().unwrap_or_default();
-    let index = names.get(1).and_then(|i| i.parse::<u32>().ok());
-    match (index, value) {
-        (Some(index), Some(value)) => Ok(InitItem::Element { name, index, value, span }),
-        _ => Err(Error::input(format!("bad element initialisation of `{}`", name), span)),
-    }
 }
 
 fn proxy_kind(s: &str) -> Proxy {

@@ -6,6 +6,67 @@ use crate::error::{Error, Result};
 use std::collections::{BTreeSet, HashMap};
 
 impl Ctx<'_> {
+/// Every thread's paths, with the value domains of the locations at a fixpoint.
+pub(super) fn explore_all(&mut self) -> Result<(Vec<Vec<FinishedPath>>, bool)> {
+    let ctx = self;
+    let lit = ctx.lit;
+    let mut unroll_hit;
+    let mut paths: Vec<Vec<FinishedPath>>;
+    // Values each location may hold: a value read in an execution comes from a
+    // chain of distinct writes of that execution, so as many rounds as an
+    // execution has writes reach every readable value.
+    let mut rounds = 0;
+    loop {
+        paths = Vec::new();
+        unroll_hit = false;
+        for t in 0..lit.threads.len() {
+            let (p, hit) = ctx.explore_thread(t)?;
+            unroll_hit |= hit;
+            paths.push(p);
+        }
+        let bounds = chain_bounds(&paths);
+        // RMWs extend the values known at the start of the round, so that a
+        // round adds one link to every chain, as for the other writes.
+        let before = ctx.domains.clone();
+        let mut changed = false;
+        for tp in &paths {
+            for p in tp {
+                for e in &p.events {
+                    if let DraftKind::Mem { key, access } = &e.kind {
+                        // Round 0 collects constant writes; round k >= 1 extends
+                        // value chains by their k-th value-dependent write.
+                        let bound = bounds.get(key).copied().unwrap_or(0);
+                        let this_round = if e.value_srcs.is_empty() { rounds == 0 } else { (1..=bound).contains(&rounds) };
+                        if access.writes && this_round {
+                            let init = BTreeSet::from([ctx.key_init(key)]);
+                            let d = ctx.domains.entry(key.clone()).or_insert_with(|| init.clone());
+                            match &access.rmw {
+                                None => changed |= d.insert(access.write_value),
+                                Some(op) => {
+                                    let known = before.get(key).cloned().unwrap_or(init);
+                                    for v in known {
+                                        changed |= d.insert(op.apply(v));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        rounds += 1;
+        if !changed && rounds > 1 {
+            break;
+        }
+        if ctx.domains.values().any(|d| d.len() > 64) {
+            return Err(Error::limit(
+                "a location can hold more than 64 distinct values; the test computes too many values to enumerate",
+            ));
+        }
+    }
+    Ok((paths, unroll_hit))
+}
+
     /// All complete paths of thread `t`, and whether the unroll bound cut some.
     pub(super) fn explore_thread(&mut self, t: usize) -> Result<(Vec<FinishedPath>, bool)> {
         let code = &self.lit.code[t];
@@ -195,4 +256,45 @@ impl Ctx<'_> {
         }
     }
 
+}
+
+/// For each location, how many value-dependent writes a chain of value flow
+/// ending in it can pass through in one execution: the writes (at most one per
+/// path and thread, counted per thread's worst path) to locations that can
+/// reach it through value dependencies.
+pub(super) fn chain_bounds(paths: &[Vec<FinishedPath>]) -> HashMap<LocKey, usize> {
+    let mut feeds: HashMap<LocKey, BTreeSet<LocKey>> = HashMap::new();
+    let mut keys: BTreeSet<LocKey> = BTreeSet::new();
+    for p in paths.iter().flatten() {
+        for e in &p.events {
+            if let DraftKind::Mem { key, .. } = &e.kind {
+                keys.insert(key.clone());
+                for src in &e.value_srcs {
+                    feeds.entry(key.clone()).or_default().insert(src.clone());
+                }
+            }
+        }
+    }
+    let mut out = HashMap::new();
+    for k in &keys {
+        // Locations that reach k (k included).
+        let mut reach: BTreeSet<LocKey> = BTreeSet::new();
+        let mut todo = vec![k.clone()];
+        while let Some(x) = todo.pop() {
+            if reach.insert(x.clone()) {
+                todo.extend(feeds.get(&x).into_iter().flatten().cloned());
+            }
+        }
+        let bound: usize = paths
+            .iter()
+            .map(|tp| {
+                tp.iter()
+                    .map(|p| p.events.iter().filter(|e| !e.value_srcs.is_empty() && matches!(&e.kind, DraftKind::Mem { key, access } if access.writes && reach.contains(key))).count())
+                    .max()
+                    .unwrap_or(0)
+            })
+            .sum();
+        out.insert(k.clone(), bound);
+    }
+    out
 }
