@@ -35,7 +35,9 @@ pub fn expand(lit: &mut Litmus, base: &Path) -> Result<Vec<String>> {
     let mut warnings = Vec::new();
     let mut modules = Vec::new();
     for m in &lit.modules {
-        let module = load(&base.join(&m.path), &m.path).map_err(|e| match e.span {
+        // `./m.ptx` reads as `m.ptx` in messages.
+        let path = if base == Path::new(".") { Path::new(&m.path).to_path_buf() } else { base.join(&m.path) };
+        let module = load(&path, &m.path).map_err(|e| match e.span {
             None => Error::input(e.message, m.span),
             Some(_) => e,
         })?;
