@@ -89,7 +89,7 @@ impl<'p> Encoding<'p> {
         e.act_progress = e.f.fresh();
         let debug = std::env::var("PTXL_DEBUG").is_ok();
         type Step<'q> = (&'static str, fn(&mut Encoding<'q>));
-        let steps: [Step<'p>; 14] = [
+        let steps: [Step<'p>; 15] = [
             ("traces", Self::traces),
             ("write_values", Self::write_values),
             ("reads_from", Self::reads_from),
@@ -104,6 +104,8 @@ impl<'p> Encoding<'p> {
             ("causality", Self::causality),
             ("axioms", Self::axioms),
             ("final_values", Self::final_values),
+            // After final_values: the facts mention the final-write choice.
+            ("counting_facts", Self::counting_facts),
         ];
         for (name, step) in steps {
             let (t, c) = (std::time::Instant::now(), e.f.clauses);

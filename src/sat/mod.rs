@@ -4,6 +4,7 @@
 pub mod encode;
 pub mod formula;
 pub mod candidates;
+pub mod counting;
 pub mod prop;
 
 use crate::error::{Error, Result};
