@@ -1,6 +1,6 @@
 //! How the SAT engine scales: generated MP chains, IRIW, SB rings and a
 //! reads-from fan (8 writers x 8 loads = 9^8 > 10^7 reads-from combinations),
-//! atomic counters (2 `atom.add` per thread).
+//! atomic counters (1 or 2 `atom.add` per thread).
 //! Run with `cargo bench --features bench --bench scale` (about a minute and a half).
 //! Larger N (up to 16 threads) and the encode/solve split: `cargo run --release
 //! --features plot --example scale_plot` (see paper-notes/performance.md).
@@ -39,12 +39,14 @@ fn rf_readers(k: usize) -> String {
     )
 }
 
-/// `n` threads in `n` CTAs each increment x twice with `atom.add` (a counter):
-/// read-modify-write values are symbolic, one event per atom.
-fn counter(n: usize) -> String {
+/// `n` threads in `n` CTAs each increment x `k` times with `atom.add` (a
+/// counter), `forall (x == n*k)`: read-modify-write values are symbolic, one
+/// event per atom; decided by the counting facts (D60).
+fn counter(n: usize, k: usize) -> String {
     let heads: Vec<String> = (0..n).map(|i| format!("P{}@cta {},gpu 0", i, i)).collect();
     let row = |r: usize| vec![format!("atom.relaxed.gpu.add r{}, x, 1", r); n].join(" | ");
-    format!("PTX counter-{}\n{{\nx = 0;\n}}\n{} ;\n{} ;\n{} ;\nforall (x == {})\n", n, heads.join(" | "), row(0), row(1), 2 * n)
+    let rows: Vec<String> = (0..k).map(|r| format!("{} ;\n", row(r))).collect();
+    format!("PTX counter-{}x{}\n{{\nx = 0;\n}}\n{} ;\n{}forall (x == {})\n", n, k, heads.join(" | "), rows.concat(), n * k)
 }
 
 fn scale(c: &mut Criterion) {
@@ -70,9 +72,12 @@ fn scale(c: &mut Criterion) {
     // 9^8 = 43 046 721 reads-from combinations each.
     bench(&mut g, "RF-fan-8x8", 9, rf_fan(8));
     bench(&mut g, "RF-readers-8x8", 16, rf_readers(8));
-    // 2n increments; 10 increments take seconds (performance.md).
-    for n in [2, 3, 4] {
-        bench(&mut g, "atom-counter", n, counter(n));
+    // n x 2 increments, and the issue-14 targets 16 x 1 and 6 x 2.
+    for n in [2, 3, 4, 6] {
+        bench(&mut g, "atom-counter", n, counter(n, 2));
+    }
+    for n in [8, 16] {
+        bench(&mut g, "atom-counter-x1", n, counter(n, 1));
     }
     g.finish();
 }
