@@ -5,6 +5,7 @@ pub mod encode;
 pub mod formula;
 pub mod candidates;
 pub mod counting;
+pub mod hubs;
 pub mod prop;
 
 use crate::error::{Error, Result};
@@ -73,7 +74,9 @@ impl Session<'_, '_> {
 /// / falsifiable by an allowed execution satisfying the filter: two queries),
 /// then the listing of final states, one query each, each state blocked in turn.
 pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
-    let mut enc = Encoding::new(p);
+    // Every query below assumes the axioms (the deadlock search's barrier-only
+    // query does not, but fixed same-thread coherence cannot stop barriers).
+    let mut enc = Encoding::with_axioms(p);
     let acts = enc.all_acts();
     let filter = match &p.filter {
         Some(f) => enc.prop_literal(f),
@@ -86,6 +89,7 @@ pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
     let mut base = acts.clone();
     base.push(filter);
     let mut s = Session { enc, base, opts };
+    crate::budget::phase("the verdict queries");
     let positive = s.find(&[cond])?;
     let negative = s.find(&[!cond])?;
     let holds = |x: &Execution| crate::outcome::eval(p, &p.condition, &x.state(p));
@@ -93,6 +97,7 @@ pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
         return Err(Error::internal("self-check: a verdict query's execution does not agree with the condition"));
     }
     let mut out = Outcome { reach: Some(Reach { positive: positive.is_some(), negative: negative.is_some() }), ..Outcome::default() };
+    crate::budget::phase("listing final states");
     list_states(&mut s, &mut out)?;
     let summary = out.summary(p);
     if out.complete && (summary.positive > 0, summary.negative > 0) != (summary.some_positive, summary.some_negative) {
@@ -105,6 +110,7 @@ pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
         out.any_execution = s.find(&[])?.is_some();
         s.base = with_filter;
     }
+    crate::budget::phase("the data-race and deadlock queries");
     out.flags = Flags {
         data_race: has_race(&mut s.enc, &acts)?,
         deadlock: has_deadlock(&mut s.enc, opts.deadline)?,
