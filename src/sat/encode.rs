@@ -312,12 +312,14 @@ impl<'p> Encoding<'p> {
                 self.co.insert((init, w), x);
             }
             for &a in &ws {
+                crate::budget::check_time(); // an O(n) row may add no clause (D62)
                 for &b in &ws {
                     if a != b && self.p.compatible(a, b) && self.axioms_assumed && self.p.po(a, b) && self.ms(a, b) {
                         // 8.10.5: coherence cannot contradict program order between
                         // morally strong writes of one thread (D61); (b, a) stays F.
                         let (xa, xb) = (self.exec(a), self.exec(b));
                         let v = self.f.and(&[xa, xb]);
+                        crate::budget::charge(32);
                         self.co.insert((a, b), v);
                     } else if a != b && self.p.compatible(a, b) && !(self.axioms_assumed && self.p.po(b, a) && self.ms(a, b)) {
                         let v = self.f.fresh();
@@ -328,6 +330,7 @@ impl<'p> Encoding<'p> {
                 }
             }
             for (i, &a) in ws.iter().enumerate() {
+                crate::budget::check_time(); // an O(n) row may add no clause (D62)
                 for &b in &ws[i + 1..] {
                     if !self.p.compatible(a, b) {
                         continue;
@@ -344,6 +347,7 @@ impl<'p> Encoding<'p> {
             // different paths of one thread is already excluded by the trace choice).
             let mut succ: HashMap<EventId, Vec<(EventId, B)>> = HashMap::default();
             for &a in &ws {
+                crate::budget::check_time(); // an O(n) row may add no clause (D62)
                 for &b in &ws {
                     let ab = get(&self.co, a, b);
                     if ab != B::F {
@@ -360,6 +364,7 @@ impl<'p> Encoding<'p> {
             }
             let none: &[(EventId, B)] = &[];
             for &a in &ws {
+                crate::budget::check_time(); // an O(n) row may add no clause (D62)
                 for &(b, ab) in succ.get(&a).map(|v| v.as_slice()).unwrap_or(none) {
                     let next = if ab == B::T { var_succ.get(&b) } else { succ.get(&b) };
                     for &(c, bc) in next.map(|v| v.as_slice()).unwrap_or(none) {
@@ -579,6 +584,7 @@ impl<'p> Encoding<'p> {
         }
         let mut reach = Rel::default();
         for &x in nodes {
+            crate::budget::check_time(); // an O(n) row may add no clause (D62)
             for &y in nodes {
                 if x != y && self.compatible_node(x, y) {
                     let v = self.f.fresh();
@@ -592,6 +598,7 @@ impl<'p> Encoding<'p> {
             }
         }
         for &x in nodes {
+            crate::budget::check_time(); // an O(n) row may add no clause (D62)
             for &y in nodes {
                 let Some(&rxy) = reach.get(&(x, y)) else { continue };
                 for &(z, e) in succ.get(&y).map(|v| v.as_slice()).unwrap_or(&[]) {
@@ -711,6 +718,7 @@ impl<'p> Encoding<'p> {
         let mut nodes: Vec<EventId> = p.events.iter().filter(|e| e.thread.is_some()).map(|e| e.id).collect();
         nodes.extend(self.hub_nodes());
         for &x in &nodes {
+            crate::budget::check_time(); // an O(n) row may add no clause (D62)
             for &y in &nodes {
                 if x != y && self.compatible_node(x, y) {
                     let v = self.f.fresh();
@@ -735,6 +743,7 @@ impl<'p> Encoding<'p> {
             }
         }
         for &x in &nodes {
+            crate::budget::check_time(); // an O(n) row may add no clause (D62)
             for &y in &nodes {
                 let Some(&xy) = self.cb.get(&(x, y)) else { continue };
                 for &(z, v) in steps.get(&y).map(|s| s.as_slice()).unwrap_or(&[]) {
@@ -794,6 +803,7 @@ impl<'p> Encoding<'p> {
             let ops: Vec<EventId> = p.events.iter().filter(|e| e.access().is_some_and(|a| a.loc == l)).map(|e| e.id).collect();
             let mut pp = Rel::default();
             for &x in &ops {
+                crate::budget::check_time(); // an O(n) row may add no clause (D62)
                 for &y in &ops {
                     if x != y && p.compatible(x, y) {
                         let v = self.proxy_preserved(x, y);
@@ -804,6 +814,7 @@ impl<'p> Encoding<'p> {
                 }
             }
             for &x in &ops {
+                crate::budget::check_time(); // an O(n) row may add no clause (D62)
                 for &y in &ops {
                     if x == y || !p.compatible(x, y) {
                         continue;
@@ -888,6 +899,7 @@ impl<'p> Encoding<'p> {
             let ops: Vec<EventId> = p.events.iter().filter(|e| e.thread.is_some() && e.access().is_some_and(|x| x.loc == l)).map(|e| e.id).collect();
             let mut edges: Rel = Rel::default();
             for &x in &ops {
+                crate::budget::check_time(); // an O(n) row may add no clause (D62)
                 for &y in &ops {
                     if x == y || !p.compatible(x, y) {
                         continue;
