@@ -117,10 +117,21 @@ impl Encoding<'_> {
                 self.f.clause(&[!acts[0], !acts[1], !le[i][k], le[i][k - 1], head]);
             }
         }
-        // Reads-from is between neighbours: rf(w, e) -> pos(w) = pos(e) - 1.
+        // Reads-from is between neighbours: rf(w, e) <-> pos(w) = pos(e) - 1 (the
+        // converse lets positions alone fix reads-from, so the solver searching
+        // for an execution chooses an order, not an order and a matching).
         for (i, &e) in chain.iter().enumerate() {
             let from_init = self.rf.get(&(init, e)).copied().unwrap_or(B::F);
             self.f.clause(&[!acts[0], !acts[1], !from_init, le[i][1]]);
+            self.f.clause(&[!acts[0], !acts[1], !le[i][1], from_init]);
+            for (j, &w) in chain.iter().enumerate() {
+                let rf = self.rf.get(&(w, e)).copied().unwrap_or(B::F);
+                for k in 2..=n {
+                    if i != j {
+                        self.f.clause(&[!acts[0], !acts[1], !le[j][k - 1], le[j][k - 2], !le[i][k], le[i][k - 1], rf]);
+                    }
+                }
+            }
             for (j, &w) in chain.iter().enumerate() {
                 let rf = self.rf.get(&(w, e)).copied().unwrap_or(B::F);
                 if i == j || rf == B::F {
