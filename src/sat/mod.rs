@@ -76,6 +76,10 @@ impl Session<'_, '_> {
 pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
     // Every query below assumes the axioms (the deadlock search's barrier-only
     // query does not, but fixed same-thread coherence cannot stop barriers).
+    if std::env::var("PTXL_DEBUG").is_ok() {
+        let per: Vec<usize> = p.threads.iter().map(|t| t.traces.len()).collect();
+        eprintln!("events {} traces {} (per thread {:?})", p.events.len(), p.traces.len(), per);
+    }
     let mut enc = Encoding::with_axioms(p);
     let acts = enc.all_acts();
     let filter = match &p.filter {
