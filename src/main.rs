@@ -42,6 +42,16 @@ enum Cmd {
     /// outcome, or what can be weakened while it stays forbidden (README "Fence advisor").
     #[command(after_help = EXIT_CODES)]
     Advise(AdviseArgs),
+    /// Print a harness skeleton for a PTX module: one thread per `.entry`/`.func`,
+    /// a location per pointer parameter, a placeholder condition (README
+    /// "Checking compiler output").
+    Scaffold(ScaffoldArgs),
+}
+
+#[derive(clap::Args)]
+struct ScaffoldArgs {
+    /// The PTX module (`nvcc -ptx` output).
+    module: PathBuf,
 }
 
 #[derive(clap::Args)]
@@ -153,6 +163,7 @@ fn main() {
         Cmd::Explain(a) => run_explain(a),
         Cmd::Run(a) => ptx_litmus::gpu::run::run(&a),
         Cmd::Advise(a) => run_advise(a),
+        Cmd::Scaffold(a) => ptx_litmus::module::scaffold::run(&a.module),
     };
     std::process::exit(out::exit_code(code));
 }
@@ -421,3 +432,4 @@ fn run_advise(a: AdviseArgs) -> i32 {
     });
     worst
 }
+
