@@ -4,6 +4,8 @@
 pub mod encode;
 pub mod formula;
 pub mod candidates;
+pub mod counting;
+pub mod hubs;
 pub mod prop;
 pub mod symmetry;
 
@@ -75,7 +77,13 @@ impl Session<'_, '_> {
 /// / falsifiable by an allowed execution satisfying the filter: two queries),
 /// then the listing of final states, one query each, each state blocked in turn.
 pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
-    let mut enc = Encoding::new(p);
+    // Every query below assumes the axioms (the deadlock search's barrier-only
+    // query does not, but fixed same-thread coherence cannot stop barriers).
+    if std::env::var("PTXL_DEBUG").is_ok() {
+        let per: Vec<usize> = p.threads.iter().map(|t| t.traces.len()).collect();
+        eprintln!("events {} traces {} (per thread {:?})", p.events.len(), p.traces.len(), per);
+    }
+    let mut enc = Encoding::with_axioms(p);
     let acts = enc.all_acts();
     let filter = match &p.filter {
         Some(f) => enc.prop_literal(f),
@@ -94,6 +102,7 @@ pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
     let mut base = acts.clone();
     base.push(filter);
     let mut s = Session { enc, base, opts };
+    crate::budget::phase("the verdict queries");
     let positive = s.find(&[cond, sym])?;
     let negative = s.find(&[!cond, sym])?;
     let holds = |x: &Execution| crate::outcome::eval(p, &p.condition, &x.state(p));
@@ -101,6 +110,7 @@ pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
         return Err(Error::internal("self-check: a verdict query's execution does not agree with the condition"));
     }
     let mut out = Outcome { reach: Some(Reach { positive: positive.is_some(), negative: negative.is_some() }), ..Outcome::default() };
+    crate::budget::phase("listing final states");
     list_states(&mut s, &mut out, guard.map(|g| (classes.as_slice(), g)))?;
     let summary = out.summary(p);
     if out.complete && (summary.positive > 0, summary.negative > 0) != (summary.some_positive, summary.some_negative) {
@@ -113,6 +123,7 @@ pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
         out.any_execution = s.find(&[sym])?.is_some();
         s.base = with_filter;
     }
+    crate::budget::phase("the data-race and deadlock queries");
     out.flags = Flags {
         data_race: has_race(&mut s.enc, &acts)?,
         deadlock: has_deadlock(&mut s.enc, opts.deadline)?,
