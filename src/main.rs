@@ -225,7 +225,8 @@ fn run_explain(a: ExplainArgs) -> i32 {
     let mut worst = EXIT_OK;
     let work = |f: &std::path::Path| match read_source(f, opts.max_file_bytes) {
         Ok(src) => {
-            let r = guarded(&opts, || explain::pairs::explain_source(&src, &opts));
+            let base = f.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+            let r = guarded(&opts, || explain::pairs::explain_source(&src, base, &opts));
             (f.to_path_buf(), src, r)
         }
         Err((src, e)) => (f.to_path_buf(), src, Err(e)),

@@ -65,7 +65,7 @@ fn snapshots_of_explain_for_the_isa_examples() {
     settings.bind(|| {
         for f in isa_files() {
             let src = std::fs::read_to_string(root().join(&f)).unwrap();
-            let text = explain::pairs::explain_source(&src, &CheckOptions::default()).expect("explains");
+            let text = explain::pairs::explain_source(&src, std::path::Path::new("."), &CheckOptions::default()).expect("explains");
             insta::assert_snapshot!(format!("explain_{}", snapshot_name(&f)), text);
         }
     });

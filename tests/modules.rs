@@ -221,3 +221,19 @@ fn prmt_assembles_bytes() {
     let states: Vec<_> = r.outcome.states.keys().collect();
     assert_eq!(r.summary.verdict, Verdict::Ok, "{:?}", states);
 }
+
+/// `explain` reads harnesses (the calls inlined, the module's lines shown);
+/// `advise` cannot rewrite a module's instructions and says so (exit 2).
+#[test]
+fn explain_reads_harnesses_and_advise_refuses_them() {
+    let harness = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("litmus/compiled/MP-gpu.sm_90.litmus");
+    let bin = env!("CARGO_BIN_EXE_ptx-litmus");
+    let explain = std::process::Command::new(bin).arg("explain").arg(&harness).output().unwrap();
+    let text = String::from_utf8_lossy(&explain.stdout);
+    assert_eq!(explain.status.code(), Some(0), "{}", String::from_utf8_lossy(&explain.stderr));
+    assert!(text.contains("release .gpu write of flag") && text.contains("acquire .gpu read of flag"), "{}", text);
+    let advise = std::process::Command::new(bin).arg("advise").arg(&harness).output().unwrap();
+    let err = String::from_utf8_lossy(&advise.stderr);
+    assert_eq!(advise.status.code(), Some(2), "{}", err);
+    assert!(err.contains("MP-gpu.sm_90.litmus:4:1: error: advise edits the instructions written in the litmus file"), "{}", err);
+}

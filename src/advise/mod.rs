@@ -132,6 +132,14 @@ pub fn advise_source(source: &str, opts: &AdviseOptions) -> Result<Advice> {
     let start = Instant::now();
     let deadline = opts.check.timeout.map(|t| start + t);
     let lit = crate::parse::parse_litmus(source)?;
+    if let Some(m) = lit.modules.first() {
+        // Answers are edits of the file's own cells (D38); a module's
+        // instructions are the compiler's output, which the advisor cannot rewrite.
+        return Err(crate::error::Error::input(
+            "advise edits the instructions written in the litmus file, and this test calls functions of a PTX module; copy the function's instructions into the cells to get advice on them",
+            m.span,
+        ));
+    }
     let p = crate::program::build_program(&lit, &opts.check.build)?;
     let reachable = budgeted(&opts.check, deadline, || oracle::reachable(&p))?;
     let first = budgeted(&opts.check, deadline, || {

@@ -16,9 +16,10 @@ use crate::program::{build_program, Event, EventId, EventKind, MemSem, Program};
 use crate::sat::candidates::Candidates;
 use std::collections::BTreeMap;
 
-/// Parse, build and explain a litmus test given as text.
-pub fn explain_source(source: &str, opts: &CheckOptions) -> Result<String> {
-    let ast = crate::parse::parse_litmus(source)?;
+/// Parse, build and explain a litmus test given as text; `base` is the folder
+/// its `ptx "FILE";` modules are relative to (calls are inlined first).
+pub fn explain_source(source: &str, base: &std::path::Path, opts: &CheckOptions) -> Result<String> {
+    let ast = crate::check::parse_and_expand(source, base)?;
     let p = build_program(&ast, &opts.build)?;
     explain_program(&p)
 }
