@@ -1,0 +1,406 @@
+//! The relation algebra the model is written in: cat-style expressions over
+//! named relations and event sets, and the rows of a model (`let NAME = EXPR`,
+//! `acyclic/irreflexive/empty EXPR as AXIOM`).
+//!
+//! Rows are written as text (see [`super::rows`]) and parsed once; what
+//! `ptx-litmus model` prints is the parsed row printed back, so the printed
+//! model is the evaluated one. Operator precedence follows herd's cat, lowest
+//! first: `|` (union), `;` (sequence), `\` (difference), `&` (intersection),
+//! then the postfix `^-1` (inverse), `+` (transitive closure), `*`
+//! (reflexive-transitive closure) and `?` (reflexive closure).
+//! `[S]` is the identity on the event set S (`W`, `R | W`, `W \ Init`, `~Init`).
+//! `f(e)` applies a primitive that takes a relation (`proxy-preserved(cb)`).
+
+use std::fmt;
+
+/// An event set, inside `[...]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SetExpr {
+    Name(String),
+    Union(Box<SetExpr>, Box<SetExpr>),
+    Inter(Box<SetExpr>, Box<SetExpr>),
+    Diff(Box<SetExpr>, Box<SetExpr>),
+    Compl(Box<SetExpr>),
+}
+
+/// A relation expression.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Expr {
+    Name(String),
+    /// `[S]`: the identity on S (restriction to S when sequenced).
+    Id(SetExpr),
+    Union(Box<Expr>, Box<Expr>),
+    Seq(Box<Expr>, Box<Expr>),
+    Diff(Box<Expr>, Box<Expr>),
+    Inter(Box<Expr>, Box<Expr>),
+    Inverse(Box<Expr>),
+    Plus(Box<Expr>),
+    Star(Box<Expr>),
+    Opt(Box<Expr>),
+    /// A primitive computed from a relation (`proxy-preserved(cb)`).
+    Call(String, Box<Expr>),
+}
+
+/// What an axiom row requires of its expression.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CheckKind {
+    Acyclic,
+    Irreflexive,
+    Empty,
+}
+
+/// One statement of a model.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stmt {
+    Let { name: String, expr: Expr },
+    Check { kind: CheckKind, expr: Expr, name: String },
+}
+
+/// Binding strength, for parsing and for printing with the fewest parentheses.
+fn level(e: &Expr) -> u8 {
+    match e {
+        Expr::Union(..) => 0,
+        Expr::Seq(..) => 1,
+        Expr::Diff(..) => 2,
+        Expr::Inter(..) => 3,
+        Expr::Inverse(_) | Expr::Plus(_) | Expr::Star(_) | Expr::Opt(_) => 4,
+        Expr::Name(_) | Expr::Id(_) | Expr::Call(..) => 5,
+    }
+}
+
+impl Expr {
+    /// Every relation name the expression reads (primitives, execution
+    /// relations and earlier rows), with repetitions.
+    pub fn names(&self, out: &mut Vec<String>) {
+        match self {
+            Expr::Name(n) => out.push(n.clone()),
+            Expr::Id(_) => {}
+            Expr::Union(a, b) | Expr::Seq(a, b) | Expr::Diff(a, b) | Expr::Inter(a, b) => {
+                a.names(out);
+                b.names(out);
+            }
+            Expr::Inverse(a) | Expr::Plus(a) | Expr::Star(a) | Expr::Opt(a) | Expr::Call(_, a) => a.names(out),
+        }
+    }
+
+    /// Every event-set name used inside `[...]`.
+    pub fn set_names(&self, out: &mut Vec<String>) {
+        match self {
+            Expr::Name(_) => {}
+            Expr::Id(s) => s.names(out),
+            Expr::Union(a, b) | Expr::Seq(a, b) | Expr::Diff(a, b) | Expr::Inter(a, b) => {
+                a.set_names(out);
+                b.set_names(out);
+            }
+            Expr::Inverse(a) | Expr::Plus(a) | Expr::Star(a) | Expr::Opt(a) | Expr::Call(_, a) => a.set_names(out),
+        }
+    }
+}
+
+impl SetExpr {
+    fn names(&self, out: &mut Vec<String>) {
+        match self {
+            SetExpr::Name(n) => out.push(n.clone()),
+            SetExpr::Union(a, b) | SetExpr::Inter(a, b) | SetExpr::Diff(a, b) => {
+                a.names(out);
+                b.names(out);
+            }
+            SetExpr::Compl(a) => a.names(out),
+        }
+    }
+
+    fn level(&self) -> u8 {
+        match self {
+            SetExpr::Union(..) => 0,
+            SetExpr::Diff(..) => 1,
+            SetExpr::Inter(..) => 2,
+            SetExpr::Compl(_) | SetExpr::Name(_) => 3,
+        }
+    }
+}
+
+fn paren<T: fmt::Display>(f: &mut fmt::Formatter<'_>, x: &T, yes: bool) -> fmt::Result {
+    if yes {
+        write!(f, "({})", x)
+    } else {
+        write!(f, "{}", x)
+    }
+}
+
+impl fmt::Display for SetExpr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (op, a, b, l) = match self {
+            SetExpr::Name(n) => return write!(f, "{}", n),
+            SetExpr::Compl(a) => {
+                write!(f, "~")?;
+                return paren(f, a, a.level() < 3);
+            }
+            SetExpr::Union(a, b) => (" | ", a, b, 0),
+            SetExpr::Diff(a, b) => (" \\ ", a, b, 1),
+            SetExpr::Inter(a, b) => (" & ", a, b, 2),
+        };
+        paren(f, a, a.level() < l)?;
+        write!(f, "{}", op)?;
+        paren(f, b, b.level() <= l)
+    }
+}
+
+impl fmt::Display for Expr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (op, a, b) = match self {
+            Expr::Name(n) => return write!(f, "{}", n),
+            Expr::Id(s) => return write!(f, "[{}]", s),
+            Expr::Call(n, a) => return write!(f, "{}({})", n, a),
+            Expr::Inverse(a) | Expr::Plus(a) | Expr::Star(a) | Expr::Opt(a) => {
+                paren(f, a, level(a) < 5)?;
+                let post = match self {
+                    Expr::Inverse(_) => "^-1",
+                    Expr::Plus(_) => "+",
+                    Expr::Star(_) => "*",
+                    _ => "?",
+                };
+                return write!(f, "{}", post);
+            }
+            Expr::Union(a, b) => (" | ", a, b),
+            Expr::Seq(a, b) => ("; ", a, b),
+            Expr::Diff(a, b) => (" \\ ", a, b),
+            Expr::Inter(a, b) => (" & ", a, b),
+        };
+        let l = level(self);
+        paren(f, a.as_ref(), level(a) < l)?;
+        write!(f, "{}", op)?;
+        paren(f, b.as_ref(), level(b) <= l)
+    }
+}
+
+impl fmt::Display for Stmt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Stmt::Let { name, expr } => write!(f, "let {} = {}", name, expr),
+            Stmt::Check { kind, expr, name } => {
+                let k = match kind {
+                    CheckKind::Acyclic => "acyclic",
+                    CheckKind::Irreflexive => "irreflexive",
+                    CheckKind::Empty => "empty",
+                };
+                write!(f, "{} {} as {}", k, expr, name)
+            }
+        }
+    }
+}
+
+/// Parse one statement (`let NAME = EXPR` or `acyclic|irreflexive|empty EXPR as NAME`).
+pub fn parse_stmt(text: &str) -> Result<Stmt, String> {
+    let mut p = Parser { toks: tokens(text)?, at: 0 };
+    let stmt = match p.next() {
+        Some(Tok::Word(w)) if w == "let" => {
+            let name = p.word()?;
+            p.expect(Tok::Sym("="))?;
+            Stmt::Let { name, expr: p.expr(0)? }
+        }
+        Some(Tok::Word(w)) if matches!(w.as_str(), "acyclic" | "irreflexive" | "empty") => {
+            let kind = match w.as_str() {
+                "acyclic" => CheckKind::Acyclic,
+                "irreflexive" => CheckKind::Irreflexive,
+                _ => CheckKind::Empty,
+            };
+            let expr = p.expr(0)?;
+            match p.next() {
+                Some(Tok::Word(a)) if a == "as" => {}
+                _ => return Err(format!("`{}`: a check ends with `as NAME`", text)),
+            }
+            Stmt::Check { kind, expr, name: p.word()? }
+        }
+        _ => return Err(format!("`{}`: a row starts with `let`, `acyclic`, `irreflexive` or `empty`", text)),
+    };
+    match p.next() {
+        None => Ok(stmt),
+        Some(t) => Err(format!("`{}`: unexpected {:?} at the end", text, t)),
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Tok {
+    Word(String),
+    Sym(&'static str),
+}
+
+const SYMS: [&str; 14] = ["^-1", "(", ")", "[", "]", "|", "&", "\\", ";", "+", "*", "?", "~", "="];
+
+fn tokens(text: &str) -> Result<Vec<Tok>, String> {
+    let mut out = Vec::new();
+    let mut rest = text.trim_start();
+    while !rest.is_empty() {
+        if let Some(s) = SYMS.iter().find(|s| rest.starts_with(**s)) {
+            out.push(Tok::Sym(s));
+            rest = &rest[s.len()..];
+        } else {
+            // Names may contain `-` and `.` (`Fence-SC`, `proxy-preserved`).
+            let len = rest.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-' || c == '.')).unwrap_or(rest.len());
+            if len == 0 {
+                return Err(format!("`{}`: unexpected character `{}`", text, rest.chars().next().unwrap_or(' ')));
+            }
+            out.push(Tok::Word(rest[..len].to_string()));
+            rest = &rest[len..];
+        }
+        rest = rest.trim_start();
+    }
+    Ok(out)
+}
+
+struct Parser {
+    toks: Vec<Tok>,
+    at: usize,
+}
+
+impl Parser {
+    fn peek(&self) -> Option<&Tok> {
+        self.toks.get(self.at)
+    }
+
+    fn next(&mut self) -> Option<Tok> {
+        let t = self.toks.get(self.at).cloned();
+        self.at += 1;
+        t
+    }
+
+    fn expect(&mut self, t: Tok) -> Result<(), String> {
+        match self.next() {
+            Some(x) if x == t => Ok(()),
+            x => Err(format!("expected {:?}, found {:?}", t, x)),
+        }
+    }
+
+    fn word(&mut self) -> Result<String, String> {
+        match self.next() {
+            Some(Tok::Word(w)) => Ok(w),
+            x => Err(format!("expected a name, found {:?}", x)),
+        }
+    }
+
+    /// Binary operators of level >= `min`, left-associative.
+    fn expr(&mut self, min: u8) -> Result<Expr, String> {
+        let mut left = self.postfix()?;
+        loop {
+            let (l, make): (u8, fn(Box<Expr>, Box<Expr>) -> Expr) = match self.peek() {
+                Some(Tok::Sym("|")) => (0, Expr::Union),
+                Some(Tok::Sym(";")) => (1, Expr::Seq),
+                Some(Tok::Sym("\\")) => (2, Expr::Diff),
+                Some(Tok::Sym("&")) => (3, Expr::Inter),
+                _ => return Ok(left),
+            };
+            if l < min {
+                return Ok(left);
+            }
+            self.at += 1;
+            let right = self.expr(l + 1)?;
+            left = make(Box::new(left), Box::new(right));
+        }
+    }
+
+    fn postfix(&mut self) -> Result<Expr, String> {
+        let mut e = self.atom()?;
+        loop {
+            let make: fn(Box<Expr>) -> Expr = match self.peek() {
+                Some(Tok::Sym("^-1")) => Expr::Inverse,
+                Some(Tok::Sym("+")) => Expr::Plus,
+                Some(Tok::Sym("*")) => Expr::Star,
+                Some(Tok::Sym("?")) => Expr::Opt,
+                _ => return Ok(e),
+            };
+            self.at += 1;
+            e = make(Box::new(e));
+        }
+    }
+
+    fn atom(&mut self) -> Result<Expr, String> {
+        match self.next() {
+            Some(Tok::Sym("(")) => {
+                let e = self.expr(0)?;
+                self.expect(Tok::Sym(")"))?;
+                Ok(e)
+            }
+            Some(Tok::Sym("[")) => {
+                let s = self.set(0)?;
+                self.expect(Tok::Sym("]"))?;
+                Ok(Expr::Id(s))
+            }
+            Some(Tok::Word(w)) if self.peek() == Some(&Tok::Sym("(")) => {
+                self.at += 1;
+                let e = self.expr(0)?;
+                self.expect(Tok::Sym(")"))?;
+                Ok(Expr::Call(w, Box::new(e)))
+            }
+            Some(Tok::Word(w)) => Ok(Expr::Name(w)),
+            x => Err(format!("expected a relation, found {:?}", x)),
+        }
+    }
+
+    fn set(&mut self, min: u8) -> Result<SetExpr, String> {
+        let mut left = match self.next() {
+            Some(Tok::Sym("~")) => SetExpr::Compl(Box::new(self.set(3)?)),
+            Some(Tok::Sym("(")) => {
+                let s = self.set(0)?;
+                self.expect(Tok::Sym(")"))?;
+                s
+            }
+            Some(Tok::Word(w)) => SetExpr::Name(w),
+            x => return Err(format!("expected an event set, found {:?}", x)),
+        };
+        loop {
+            let (l, make): (u8, fn(Box<SetExpr>, Box<SetExpr>) -> SetExpr) = match self.peek() {
+                Some(Tok::Sym("|")) => (0, SetExpr::Union),
+                Some(Tok::Sym("\\")) => (1, SetExpr::Diff),
+                Some(Tok::Sym("&")) => (2, SetExpr::Inter),
+                _ => return Ok(left),
+            };
+            if l < min {
+                return Ok(left);
+            }
+            self.at += 1;
+            let right = self.set(l + 1)?;
+            left = make(Box::new(left), Box::new(right));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Printing a parsed row and parsing it again gives the same row.
+    #[test]
+    fn rows_print_back_as_they_parse() {
+        for text in [
+            "let obs = ([~Init]; (ms & rf)); ([A]; [~Init]; (ms & rf))*",
+            "let sw = sc | bar | ((relpat; obs; acqpat) & ms & ext)",
+            "let cause = obs?; proxy-preserved((po | sw)+)",
+            "empty ([W \\ Init]; cause; [W \\ Init]) & loc \\ id \\ co as Coherence",
+            "irreflexive (rf | fr); cause as Causality",
+            "let fr = [R]; rf^-1; co; [W] \\ id",
+            "acyclic a \\ (b \\ c) | [R | W & ~F] as T",
+        ] {
+            let s = parse_stmt(text).expect(text);
+            let printed = s.to_string();
+            assert_eq!(parse_stmt(&printed).expect(&printed), s, "{} printed as {}", text, printed);
+        }
+    }
+
+    #[test]
+    fn precedence_follows_cat() {
+        let s = parse_stmt("let x = a | b; c \\ d & e").unwrap();
+        let want = "let x = a | b; c \\ d & e";
+        assert_eq!(s.to_string(), want);
+        let Stmt::Let { expr, .. } = s else { panic!("a let row") };
+        assert!(matches!(expr, Expr::Union(..)));
+        let t = parse_stmt("let x = (a | b); c").unwrap();
+        assert_eq!(t.to_string(), "let x = (a | b); c");
+    }
+
+    #[test]
+    fn malformed_rows_are_errors() {
+        for bad in ["let = a", "acyclic a", "let x = (a", "let x = a $ b", "cyclic a as X"] {
+            assert!(parse_stmt(bad).is_err(), "{}", bad);
+        }
+    }
+}
