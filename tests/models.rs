@@ -104,3 +104,26 @@ fn the_model_command_prints_both_models() {
     let alloy = ModelKind::PtxAlloy.model().render();
     assert!(alloy.contains("rmw") && !ModelKind::Ptx.model().render().contains("rmw;"));
 }
+
+/// NVIDIA's split only removes causality edges that start at an RMW's read
+/// role (D50): every state `ptx` allows, `ptx-alloy` allows, on the curated
+/// library and the public corpus (reference engine for both).
+#[test]
+fn ptx_alloy_allows_every_state_ptx_allows() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let files = collect_files(&[root.join("litmus"), root.join("tests/conformance/litmus")]);
+    let (mut compared, mut more) = (0, Vec::new());
+    for f in &files {
+        let run = |model| check_file(f, &CheckOptions { engine: Engine::Reference, model, ..CheckOptions::default() }).result;
+        let (Ok(ptx), Ok(alloy)) = (run(ModelKind::Ptx), run(ModelKind::PtxAlloy)) else { continue };
+        let (a, b): (Vec<_>, Vec<_>) = (ptx.outcome.states.keys().collect(), alloy.outcome.states.keys().collect());
+        assert!(a.iter().all(|s| b.contains(s)), "{}: ptx allows a state ptx-alloy forbids", f.display());
+        if b.len() > a.len() {
+            more.push(f.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default());
+        }
+        compared += 1;
+    }
+    eprintln!("{} tests compared; ptx-alloy allows more in {:?}", compared, more);
+    assert!(compared > 200, "only {} tests ran on both models", compared);
+    assert!(more.iter().any(|n| n == "LB+RMW-a.litmus"), "{:?}", more);
+}
