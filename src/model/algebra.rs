@@ -166,10 +166,13 @@ impl fmt::Display for Expr {
             Expr::Diff(a, b) => (" \\ ", a, b),
             Expr::Inter(a, b) => (" & ", a, b),
         };
+        // Mixed binary operators are parenthesized even where cat's
+        // precedence would not need it: a reader should not need the table.
         let l = level(self);
-        paren(f, a.as_ref(), level(a) < l)?;
+        let mixed = |c: &Expr| level(c) < 4 && level(c) != l;
+        paren(f, a.as_ref(), level(a) < l || mixed(a))?;
         write!(f, "{}", op)?;
-        paren(f, b.as_ref(), level(b) <= l)
+        paren(f, b.as_ref(), level(b) <= l || mixed(b))
     }
 }
 
@@ -389,8 +392,7 @@ mod tests {
     #[test]
     fn precedence_follows_cat() {
         let s = parse_stmt("let x = a | b; c \\ d & e").unwrap();
-        let want = "let x = a | b; c \\ d & e";
-        assert_eq!(s.to_string(), want);
+        assert_eq!(s.to_string(), "let x = a | (b; (c \\ (d & e)))");
         let Stmt::Let { expr, .. } = s else { panic!("a let row") };
         assert!(matches!(expr, Expr::Union(..)));
         let t = parse_stmt("let x = (a | b); c").unwrap();
