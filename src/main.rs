@@ -44,14 +44,7 @@ enum Cmd {
     Advise(AdviseArgs),
     /// Print the model, cat-style: every derived relation and axiom as one row
     /// under its ISA section, then the primitives the rows are written over.
-    Model(ModelArgs),
-}
-
-#[derive(clap::Args)]
-struct ModelArgs {
-    /// Which model to print.
-    #[arg(long, value_enum, default_value = "ptx")]
-    model: opts::ModelArg,
+    Model(opts::ModelArgs),
 }
 
 #[derive(clap::Args)]
@@ -166,10 +159,7 @@ fn main() {
         Cmd::Explain(a) => run_explain(a),
         Cmd::Run(a) => ptx_litmus::gpu::run::run(&a),
         Cmd::Advise(a) => run_advise(a),
-        Cmd::Model(a) => {
-            out::print(&ptx_litmus::model::render_with_primitives(a.model.kind()));
-            EXIT_OK
-        }
+        Cmd::Model(a) => opts::run_model(&a),
     };
     std::process::exit(out::exit_code(code));
 }

@@ -92,3 +92,17 @@ pub fn engine(engine: Option<EngineArg>, model: ModelArg) -> (ptx_litmus::check:
         (Some(EngineArg::Reference), _) => (Engine::Reference, None),
     }
 }
+
+/// `ptx-litmus model`.
+#[derive(clap::Args)]
+pub struct ModelArgs {
+    /// Which model to print.
+    #[arg(long, value_enum, default_value = "ptx")]
+    model: ModelArg,
+}
+
+/// Print the model's rows and the primitives they read.
+pub fn run_model(a: &ModelArgs) -> i32 {
+    ptx_litmus::out::print(&ptx_litmus::model::render_with_primitives(a.model.kind()));
+    ptx_litmus::error::EXIT_OK
+}

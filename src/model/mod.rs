@@ -14,6 +14,7 @@
 
 pub mod algebra;
 pub mod axioms;
+pub mod cat_parse;
 pub mod eval;
 pub mod patterns;
 pub mod prims;
