@@ -309,6 +309,10 @@ fn load_expectations(csv: &std::path::Path) -> Result<Expectations, String> {
 }
 
 fn run_check(a: CheckArgs) -> i32 {
+    if a.model != opts::ModelArg::Ptx && show_options(&a).is_some() {
+        out::eprintln("error: --show, --dot and --svg explain model ptx only (drop them, or use --model ptx)");
+        return EXIT_INPUT;
+    }
     let (engine, note) = opts::engine(a.engine, a.model);
     if let Some(n) = note {
         out::eprintln(n);

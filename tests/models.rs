@@ -53,6 +53,14 @@ fn ptx_alloy_on_the_command_line_says_it_uses_the_reference_engine() {
         .expect("runs");
     assert_eq!(sat.status.code(), Some(2), "{}", String::from_utf8_lossy(&sat.stdout));
     assert!(String::from_utf8_lossy(&sat.stderr).contains("implements model ptx only"));
+    // Explanations transcribe model ptx: asking for them under ptx-alloy is refused.
+    let show = Command::new(env!("CARGO_BIN_EXE_ptx-litmus"))
+        .args(["check", "--model", "ptx-alloy", "--show", "witness", "litmus/seed/MP.litmus"])
+        .current_dir(root)
+        .output()
+        .expect("runs");
+    assert_eq!(show.status.code(), Some(2));
+    assert!(show.stdout.is_empty());
 }
 
 /// The only corpus test where the two models differ is LB+RMW-a (D13, D50).
