@@ -3,6 +3,8 @@
 //! argued deviation, a row added to a model is applied by the engines that
 //! read the rows, and `ptx-litmus model` prints what is evaluated.
 
+mod common;
+
 use ptx_litmus::check::{check_file, check_source, collect_files, CheckOptions, Engine};
 use ptx_litmus::model::{ModelKind, Row};
 use ptx_litmus::outcome::Verdict;
@@ -134,4 +136,33 @@ fn ptx_alloy_allows_every_state_ptx_allows() {
     eprintln!("{} tests compared; ptx-alloy allows more in {:?}", compared, more);
     assert!(compared > 200, "only {} tests ran on both models", compared);
     assert!(more.iter().any(|n| n == "LB+RMW-a.litmus"), "{:?}", more);
+}
+
+/// The same inclusion on random tests (atoms, reductions, fences, proxies,
+/// barriers, branches): a test over the reference engine's budget is skipped,
+/// and at most a fifth may be.
+#[test]
+fn ptx_alloy_allows_every_state_ptx_allows_on_random_tests() {
+    use proptest::test_runner::{Config, TestRunner};
+    let cases = std::env::var("PTX_LITMUS_PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(200u32);
+    let mut runner = TestRunner::new(Config { cases, failure_persistence: None, ..Config::default() });
+    let (compared, skipped) = (std::cell::Cell::new(0u32), std::cell::Cell::new(0u32));
+    let res = runner.run(&common::gen::test_strategy(), |t| {
+        let text = t.render("Incl");
+        let run = |model| {
+            let opts = CheckOptions { engine: Engine::Reference, model, reference_max_candidates: 20_000, ..CheckOptions::default() };
+            check_source(&text, &opts)
+        };
+        let (Ok(ptx), Ok(alloy)) = (run(ModelKind::Ptx), run(ModelKind::PtxAlloy)) else {
+            skipped.set(skipped.get() + 1);
+            return Ok(());
+        };
+        let missing: Vec<_> = ptx.outcome.states.keys().filter(|s| !alloy.outcome.states.contains_key(*s)).collect();
+        proptest::prop_assert!(missing.is_empty(), "ptx-alloy forbids {:?}:\n{}", missing, text);
+        compared.set(compared.get() + 1);
+        Ok(())
+    });
+    assert!(res.is_ok(), "{:?}", res.err());
+    eprintln!("{} random tests compared, {} skipped", compared.get(), skipped.get());
+    assert!(skipped.get() * 5 <= cases, "skipped {} of {}", skipped.get(), cases);
 }
