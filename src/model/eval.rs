@@ -107,6 +107,9 @@ pub struct Evaluator<'a, 'p> {
     exec: [Option<Rel>; 4],
     rows: Vec<Option<Rel>>,
     names: Vec<HashMap<String, Ref>>,
+    /// `[S]` per set expression of the model (keyed by its address: the model
+    /// outlives the evaluator), computed once per view.
+    sets: HashMap<usize, Rel>,
 }
 
 impl<'a, 'p> Evaluator<'a, 'p> {
@@ -127,6 +130,7 @@ impl<'a, 'p> Evaluator<'a, 'p> {
             exec: [None, None, None, None],
             rows: vec![None; model.rows.len()],
             names,
+            sets: HashMap::new(),
         }
     }
 
@@ -213,7 +217,14 @@ impl<'a, 'p> Evaluator<'a, 'p> {
                 let r = *self.names[i].get(name)?;
                 self.get(r)?
             }
-            Expr::Id(s) => Rel::identity(n, |x| self.set_holds(s, x)),
+            Expr::Id(s) => {
+                let key = s as *const SetExpr as usize;
+                if !self.sets.contains_key(&key) {
+                    let r = Rel::identity(n, |x| self.set_holds(s, x));
+                    self.sets.insert(key, r);
+                }
+                self.sets[&key].clone()
+            }
             Expr::Union(a, b) => self.eval(i, a)?.union(&self.eval(i, b)?),
             Expr::Seq(a, b) => self.eval(i, a)?.compose(&self.eval(i, b)?),
             Expr::Diff(a, b) => self.eval(i, a)?.minus(&self.eval(i, b)?),
