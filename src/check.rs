@@ -110,7 +110,7 @@ fn run_engine(p: &Program, opts: &CheckOptions, deadline: Option<Instant>) -> Re
             p,
             &crate::reference::ReferenceOptions {
                 max_candidates: opts.reference_max_candidates,
-                model: std::sync::Arc::new(opts.model.model().clone()),
+                model: opts.model.shared(),
             },
         ),
     }

@@ -10,7 +10,7 @@ use super::prims;
 use super::rel::Rel;
 use super::rows::Model;
 use super::view::View;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::fmt;
 
 /// The relations of a candidate execution the engine gives (`prims::EXEC`).
@@ -42,7 +42,7 @@ impl fmt::Display for Violation {
 }
 
 #[derive(Clone, Copy, Debug)]
-enum Ref {
+pub(crate) enum Ref {
     Static(usize),
     Exec(usize),
     Row(usize),
@@ -98,22 +98,15 @@ fn exec_masks(m: &Model) -> Vec<u8> {
     masks
 }
 
-/// A model's rows on one view; the execution relations are set by the engine.
-pub struct Evaluator<'a, 'p> {
-    model: &'a Model,
-    view: &'a View<'p>,
+/// What an evaluator needs of a model besides its rows, computed once per model.
+#[derive(Clone, Debug, Default)]
+pub struct Plan {
     masks: Vec<u8>,
-    statics: Vec<Option<Rel>>,
-    exec: [Option<Rel>; 4],
-    rows: Vec<Option<Rel>>,
     names: Vec<HashMap<String, Ref>>,
-    /// `[S]` per set expression of the model (keyed by its address: the model
-    /// outlives the evaluator), computed once per view.
-    sets: HashMap<usize, Rel>,
 }
 
-impl<'a, 'p> Evaluator<'a, 'p> {
-    pub fn new(model: &'a Model, view: &'a View<'p>) -> Self {
+impl Plan {
+    pub fn new(model: &Model) -> Plan {
         let names = (0..model.rows.len())
             .map(|i| {
                 let (Stmt::Let { expr, .. } | Stmt::Check { expr, .. }) = &model.rows[i].stmt;
@@ -122,15 +115,41 @@ impl<'a, 'p> Evaluator<'a, 'p> {
                 ns.into_iter().filter_map(|n| resolve(model, i, &n).map(|r| (n, r))).collect()
             })
             .collect();
+        Plan { masks: exec_masks(model), names }
+    }
+}
+
+/// A model's rows on one view; the execution relations are set by the engine.
+pub struct Evaluator<'a, 'p> {
+    model: &'a Model,
+    view: &'a View<'p>,
+    plan: &'a Plan,
+    statics: Vec<Option<Rel>>,
+    exec: [Option<Rel>; 4],
+    rows: Vec<Option<Rel>>,
+    /// `[S]` per set expression of the model (keyed by its address: the model
+    /// outlives the evaluator), computed once per view.
+    sets: HashMap<usize, Rel>,
+    /// Values of compound subexpressions, with the execution relations each
+    /// reads (keyed by node address): a row that reads `co` recomputes only
+    /// its parts that do when the engine moves to the next coherence order.
+    nodes: HashMap<usize, (u8, Rel)>,
+    /// `node_mask` per node address (fixed for the model).
+    node_masks: HashMap<usize, u8>,
+}
+
+impl<'a, 'p> Evaluator<'a, 'p> {
+    pub fn new(model: &'a Model, view: &'a View<'p>) -> Self {
         Evaluator {
             model,
             view,
-            masks: exec_masks(model),
+            plan: model.plan(),
             statics: vec![None; prims::STATIC.len()],
             exec: [None, None, None, None],
             rows: vec![None; model.rows.len()],
-            names,
-            sets: HashMap::new(),
+            sets: HashMap::default(),
+            nodes: HashMap::default(),
+            node_masks: HashMap::default(),
         }
     }
 
@@ -141,22 +160,24 @@ impl<'a, 'p> Evaluator<'a, 'p> {
     /// Give an execution relation (over the view's events); forgets the rows that read it.
     pub fn set(&mut self, which: Exec, r: Rel) {
         let bit = 1u8 << which as u8;
-        for (i, m) in self.masks.iter().enumerate() {
+        for (i, m) in self.plan.masks.iter().enumerate() {
             if m & bit != 0 {
                 self.rows[i] = None;
             }
         }
+        self.nodes.retain(|_, (m, _)| *m & bit == 0);
         self.exec[which as usize] = Some(r);
     }
 
     /// Take an execution relation back (the engine moves to another choice).
     pub fn clear(&mut self, which: Exec) {
         let bit = 1u8 << which as u8;
-        for (i, m) in self.masks.iter().enumerate() {
+        for (i, m) in self.plan.masks.iter().enumerate() {
             if m & bit != 0 {
                 self.rows[i] = None;
             }
         }
+        self.nodes.retain(|_, (m, _)| *m & bit == 0);
         self.exec[which as usize] = None;
     }
 
@@ -187,7 +208,7 @@ impl<'a, 'p> Evaluator<'a, 'p> {
 
     fn row(&mut self, i: usize) -> Option<Rel> {
         if self.rows[i].is_none() {
-            if !self.ready(self.masks[i]) {
+            if !self.ready(self.plan.masks[i]) {
                 return None;
             }
             let model = self.model;
@@ -208,13 +229,50 @@ impl<'a, 'p> Evaluator<'a, 'p> {
         }
     }
 
-    /// Evaluate an expression of row `i` (names as row `i` sees them).
+    /// The execution relations expression `e` of row `i` reads.
+    fn node_mask(&self, i: usize, e: &Expr) -> u8 {
+        match e {
+            Expr::Name(n) => match self.plan.names[i].get(n.as_str()) {
+                Some(Ref::Exec(k)) => 1 << k,
+                Some(Ref::Row(j)) => self.plan.masks[*j],
+                _ => 0,
+            },
+            Expr::Id(_) => 0,
+            Expr::Union(a, b) | Expr::Seq(a, b) | Expr::Diff(a, b) | Expr::Inter(a, b) => self.node_mask(i, a) | self.node_mask(i, b),
+            Expr::Inverse(a) | Expr::Plus(a) | Expr::Star(a) | Expr::Opt(a) | Expr::Call(_, a) => self.node_mask(i, a),
+        }
+    }
+
+    /// Evaluate an expression of row `i`, reusing a compound node's value
+    /// while the execution relations it reads are unchanged.
     fn eval(&mut self, i: usize, e: &Expr) -> Option<Rel> {
+        if matches!(e, Expr::Name(_) | Expr::Id(_)) {
+            return self.eval_node(i, e);
+        }
+        let key = e as *const Expr as usize;
+        if let Some((_, r)) = self.nodes.get(&key) {
+            return Some(r.clone());
+        }
+        let r = self.eval_node(i, e)?;
+        let mask = match self.node_masks.get(&key) {
+            Some(&m) => m,
+            None => {
+                let m = self.node_mask(i, e);
+                self.node_masks.insert(key, m);
+                m
+            }
+        };
+        self.nodes.insert(key, (mask, r.clone()));
+        Some(r)
+    }
+
+    /// Evaluate one node of row `i` (names as row `i` sees them).
+    fn eval_node(&mut self, i: usize, e: &Expr) -> Option<Rel> {
         let n = self.view.n();
         let id = || Rel::identity(n, |_| true);
         Some(match e {
             Expr::Name(name) => {
-                let r = *self.names[i].get(name)?;
+                let r = *self.plan.names[i].get(name)?;
                 self.get(r)?
             }
             Expr::Id(s) => {
@@ -247,7 +305,7 @@ impl<'a, 'p> Evaluator<'a, 'p> {
         let model = self.model;
         for i in 0..model.rows.len() {
             let Stmt::Check { kind, name, .. } = &model.rows[i].stmt else { continue };
-            if !self.ready(self.masks[i]) {
+            if !self.ready(self.plan.masks[i]) {
                 continue;
             }
             let Some(r) = self.row(i) else { continue };

@@ -28,6 +28,14 @@ impl ModelKind {
         }
     }
 
+    /// The model, shared (engines hold it by `Arc` so a test can give its own rows).
+    pub fn shared(self) -> std::sync::Arc<Model> {
+        static PTX: OnceLock<std::sync::Arc<Model>> = OnceLock::new();
+        static ALLOY: OnceLock<std::sync::Arc<Model>> = OnceLock::new();
+        let cell = if self == ModelKind::Ptx { &PTX } else { &ALLOY };
+        cell.get_or_init(|| std::sync::Arc::new(self.model().clone())).clone()
+    }
+
     /// The model's rows, parsed once.
     pub fn model(self) -> &'static Model {
         static PTX: OnceLock<Model> = OnceLock::new();
@@ -60,6 +68,8 @@ pub struct Model {
     pub name: String,
     pub split_rmw: bool,
     pub rows: Vec<Row>,
+    /// Name resolution and dependencies of the rows, computed on first use.
+    plan: OnceLock<super::eval::Plan>,
 }
 
 type Table = Vec<(&'static str, &'static str, &'static str)>;
@@ -67,7 +77,7 @@ type Table = Vec<(&'static str, &'static str, &'static str)>;
 impl Model {
     fn from_table(name: &str, split_rmw: bool, table: &Table) -> Model {
         let rows = table.iter().map(|(s, q, t)| Row::new(s, q, t).unwrap_or_else(|e| panic!("model {}: {}", name, e))).collect();
-        let m = Model { name: name.into(), split_rmw, rows };
+        let m = Model { name: name.into(), split_rmw, rows, plan: OnceLock::new() };
         // Every name resolves: a wrong row is a bug caught by every test run.
         if let Err(e) = super::eval::validate(&m) {
             panic!("model {}: {}", name, e);
@@ -77,10 +87,15 @@ impl Model {
 
     /// This model with one more row at the end (a new axiom or relation).
     pub fn with_row(&self, row: Row) -> Result<Model, String> {
-        let mut m = self.clone();
+        let mut m = Model { name: self.name.clone(), split_rmw: self.split_rmw, rows: self.rows.clone(), plan: OnceLock::new() };
         m.rows.push(row);
         super::eval::validate(&m)?;
         Ok(m)
+    }
+
+    /// What the evaluator needs beyond the rows (computed once).
+    pub fn plan(&self) -> &super::eval::Plan {
+        self.plan.get_or_init(|| super::eval::Plan::new(self))
     }
 
     /// The model cat-style, one row per statement under its section and sentence.

@@ -42,7 +42,7 @@ pub struct ReferenceOptions {
 
 impl Default for ReferenceOptions {
     fn default() -> Self {
-        ReferenceOptions { max_candidates: 5_000_000, model: Arc::new(ModelKind::Ptx.model().clone()) }
+        ReferenceOptions { max_candidates: 5_000_000, model: ModelKind::Ptx.shared() }
     }
 }
 
