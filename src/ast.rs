@@ -21,6 +21,8 @@ pub struct Litmus {
     /// Quoted documentation strings after the name, without the quotes.
     pub docs: Vec<String>,
     pub init: Vec<InitItem>,
+    /// `ptx "FILE.ptx";` lines: modules whose functions cells may call.
+    pub modules: Vec<ModuleRef>,
     /// One header per thread column, in column order.
     pub threads: Vec<ThreadHeader>,
     /// `code[t]` = the instructions of column `t`, top to bottom; empty cells are dropped.
@@ -30,6 +32,13 @@ pub struct Litmus {
     /// `filter (prop)`: keep only executions satisfying prop.
     pub filter: Option<Prop>,
     pub condition: Condition,
+}
+
+/// A `ptx "PATH";` line: PATH is relative to the litmus file.
+#[derive(Clone, Debug)]
+pub struct ModuleRef {
+    pub path: String,
+    pub span: Span,
 }
 
 #[derive(Clone, Debug)]
@@ -45,6 +54,10 @@ pub enum InitItem {
     RegisterAddress { thread: usize, reg: String, location: String, span: Span },
     /// `s @ surface aliases x;`
     Alias { name: String, proxy: Proxy, target: String, span: Span },
+    /// `u32 out[4];`: `len` consecutive elements of `ty` (litmus-format 5).
+    Array { name: String, ty: IntTy, len: u32, span: Span },
+    /// `out[2] = 5;`: one element's initial value.
+    Element { name: String, index: u32, value: i64, span: Span },
 }
 
 /// The kind of proxy an alias declaration or an access goes through (ISA 8.6).
@@ -64,6 +77,8 @@ pub struct ThreadHeader {
     pub cta: u32,
     pub cluster: Option<u32>,
     pub gpu: u32,
+    /// `tid N`: the thread's `%tid.x` (default: its rank among its CTA's threads).
+    pub tid: Option<u32>,
     pub span: Span,
 }
 
@@ -227,6 +242,8 @@ pub struct Instr {
     pub span: Span,
     /// The instruction text as written (trimmed), for reports.
     pub text: String,
+    /// Set when the instruction comes from a PTX module: errors point there.
+    pub origin: Option<std::sync::Arc<crate::error::Origin>>,
 }
 
 #[derive(Clone, Debug)]
@@ -306,6 +323,9 @@ pub enum InstrKind {
     Branch { cond: BranchCond, target: String },
     Label(String),
     Nop,
+    /// `call NAME, (ARGS);` in a cell: replaced by the function's body
+    /// (`module::expand`) before the program is built.
+    Call { name: String, args: Vec<Operand> },
 }
 
 /// Something whose final value can be observed.

@@ -87,11 +87,16 @@ pub struct FileReport {
 /// Check a litmus test given as text, under `opts`' budget (the one already
 /// running on this thread, if any).
 pub fn check_source(source: &str, opts: &CheckOptions) -> Result<TestResult> {
+    check_source_at(source, Path::new("."), opts)
+}
+
+/// `check_source` for a test whose `ptx "FILE";` paths are relative to `base`.
+pub fn check_source_at(source: &str, base: &Path, opts: &CheckOptions) -> Result<TestResult> {
     if !crate::budget::active() {
-        return guarded(opts, || check_source(source, opts));
+        return guarded(opts, || check_source_at(source, base, opts));
     }
     let start = Instant::now();
-    let ast = crate::parse::parse_litmus(source)?;
+    let ast = parse_and_expand(source, base)?;
     let program = build_program(&ast, &opts.build)?;
     let outcome = run_engine(&program, opts, crate::budget::deadline())?;
     vacuous_unroll(&program, &outcome, opts.build.unroll)?;
@@ -124,9 +129,26 @@ fn vacuous_unroll(p: &Program, o: &Outcome, unroll: u32) -> Result<()> {
             kind: ErrorKind::Limit,
             message: format!("every execution runs past the unroll bound ({}) in the loop at {}; raise --unroll", unroll, what),
             span: Some(*span),
+            origin: None,
         }),
         _ => Ok(()),
     }
+}
+
+/// Parse a test and inline the calls into its PTX modules (`module::expand`);
+/// a module's warnings go to stderr.
+pub fn parse_and_expand(source: &str, base: &Path) -> Result<crate::ast::Litmus> {
+    let mut ast = crate::parse::parse_litmus(source)?;
+    // Each warning once per run: a batch loading one module many times says it once.
+    static SHOWN: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    for w in crate::module::expand(&mut ast, base)? {
+        let mut shown = SHOWN.lock().unwrap_or_else(|p| p.into_inner());
+        if !shown.contains(&w) {
+            crate::out::eprintln(&w);
+            shown.push(w);
+        }
+    }
+    Ok(ast)
 }
 
 /// Read a test (a file, or standard input for `-`) within the size cap.
@@ -155,7 +177,8 @@ pub fn check_file(path: &Path, opts: &CheckOptions) -> FileReport {
         Err((source, e)) => return FileReport { path: path.to_path_buf(), source, result: Err(e), shown: None },
     };
     let (result, shown) = match guarded(opts, || {
-        let r = check_source(&source, opts)?;
+        let base = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let r = check_source_at(&source, base, opts)?;
         // Explanations transcribe model ptx: another model gets an error, not a ptx picture.
         let shown = opts.show.as_ref().map(|so| match opts.model {
             ModelKind::Ptx => crate::explain::show(&r, so),
@@ -179,7 +202,7 @@ pub fn guarded<T>(opts: &CheckOptions, f: impl FnOnce() -> Result<T>) -> Result<
         Ok(Err(crate::budget::Exceeded(m))) => Err(Error::limit(m)),
         Err(p) => {
             let what = p.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| p.downcast_ref::<String>().cloned()).unwrap_or_default();
-            Err(Error { kind: ErrorKind::Internal, message: format!("internal error (please report): {}", what), span: None })
+            Err(Error { kind: ErrorKind::Internal, message: format!("internal error (please report): {}", what), span: None, origin: None })
         }
     }
 }

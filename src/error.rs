@@ -20,6 +20,16 @@ pub enum ErrorKind {
     Internal,
 }
 
+/// The file an error's span points into when it is not the litmus file (a
+/// PTX module), and the function and thread that ran the instruction.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Origin {
+    pub file: String,
+    pub source: std::sync::Arc<str>,
+    /// `in FUNC, called from P1`.
+    pub context: String,
+}
+
 #[derive(Clone, Debug)]
 pub struct Error {
     pub kind: ErrorKind,
@@ -27,20 +37,22 @@ pub struct Error {
     pub message: String,
     /// Where, when the error is about a place in the file.
     pub span: Option<Span>,
+    /// A span into another file (a PTX module) than the one being checked.
+    pub origin: Option<std::sync::Arc<Origin>>,
 }
 
 impl Error {
     pub fn input(message: impl Into<String>, span: Span) -> Self {
-        Error { kind: ErrorKind::Input, message: message.into(), span: Some(span) }
+        Error { kind: ErrorKind::Input, message: message.into(), span: Some(span), origin: None }
     }
     pub fn input_nospan(message: impl Into<String>) -> Self {
-        Error { kind: ErrorKind::Input, message: message.into(), span: None }
+        Error { kind: ErrorKind::Input, message: message.into(), span: None, origin: None }
     }
     pub fn limit(message: impl Into<String>) -> Self {
-        Error { kind: ErrorKind::Limit, message: message.into(), span: None }
+        Error { kind: ErrorKind::Limit, message: message.into(), span: None, origin: None }
     }
     pub fn internal(message: impl Into<String>) -> Self {
-        Error { kind: ErrorKind::Internal, message: message.into(), span: None }
+        Error { kind: ErrorKind::Internal, message: message.into(), span: None, origin: None }
     }
     pub fn exit_code(&self) -> i32 {
         match self.kind {
@@ -51,6 +63,11 @@ impl Error {
 
     /// `file:line:col: error: message` followed by the source line and a caret.
     pub fn render(&self, file: &str, source: &str) -> String {
+        if let Some(o) = &self.origin {
+            let message = if o.context.is_empty() { self.message.clone() } else { format!("{} ({})", self.message, o.context) };
+            let inner = Error { origin: None, message, ..self.clone() };
+            return inner.render(&o.file, &o.source);
+        }
         let label = match self.kind {
             ErrorKind::Input => "error",
             ErrorKind::Limit => "limit",
@@ -108,6 +125,17 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+impl Error {
+    /// Point an error with a span at `origin` (an instruction of a PTX module),
+    /// unless it already points somewhere else.
+    pub fn in_origin(mut self, origin: &Option<std::sync::Arc<Origin>>) -> Self {
+        if self.origin.is_none() && self.span.is_some() {
+            self.origin = origin.clone();
+        }
+        self
+    }
+}
 
 pub type Result<T> = std::result::Result<T, Error>;
 

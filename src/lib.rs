@@ -8,6 +8,7 @@
 pub mod ast;
 pub mod error;
 pub mod parse;
+pub mod module;
 pub mod program;
 pub mod model;
 pub mod outcome;

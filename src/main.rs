@@ -45,6 +45,16 @@ enum Cmd {
     /// Print the model, cat-style: every derived relation and axiom as one row
     /// under its ISA section, then the primitives the rows are written over.
     Model(opts::ModelArgs),
+    /// Print a harness skeleton for a PTX module: one thread per `.entry`/`.func`,
+    /// a location per pointer parameter, a placeholder condition (README
+    /// "Checking compiler output").
+    Scaffold(ScaffoldArgs),
+}
+
+#[derive(clap::Args)]
+struct ScaffoldArgs {
+    /// The PTX module (`nvcc -ptx` output).
+    module: PathBuf,
 }
 
 #[derive(clap::Args)]
@@ -160,6 +170,7 @@ fn main() {
         Cmd::Run(a) => ptx_litmus::gpu::run::run(&a),
         Cmd::Advise(a) => run_advise(a),
         Cmd::Model(a) => opts::run_model(&a),
+        Cmd::Scaffold(a) => ptx_litmus::module::scaffold::run(&a.module),
     };
     std::process::exit(out::exit_code(code));
 }
@@ -437,3 +448,4 @@ fn run_advise(a: AdviseArgs) -> i32 {
     });
     worst
 }
+

@@ -199,6 +199,7 @@ pub fn variant_ast(lit: &Litmus, sites: &[Site], levels: &[Level]) -> Litmus {
                     kind: fence_kind(s, sc),
                     span: prev.span,
                     text: instr_text(site, l),
+                    origin: None,
                 };
                 code.insert(site.index + 1, ins);
             }

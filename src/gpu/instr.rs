@@ -230,6 +230,7 @@ impl Ctx<'_> {
             InstrKind::Branch { cond, target } => return Ok(self.branch(cond, target)),
             InstrKind::Label(l) => return Ok(self.label(l)),
             InstrKind::Nop => return Ok(vec![]),
+            InstrKind::Call { name, .. } => return Err(format!("`call {}`: calls into PTX modules are not emitted for the GPU runner", name)),
         };
         Ok(vec![line])
     }

@@ -222,6 +222,10 @@ pub fn emit_source(
     opts: &EmitOptions,
 ) -> Result<Result<Module, String>, crate::error::Error> {
     let lit = crate::parse::parse_litmus(source)?;
+    // A harness of PTX modules already is compiler output: nothing to emit.
+    if !lit.modules.is_empty() {
+        return Ok(Err("calls functions of PTX modules (`ptx \"FILE\";`): run the compiled kernel itself".to_string()));
+    }
     let program = crate::program::build_program(&lit, &Default::default())?;
     Ok(emit_module(&lit, &program.observables, &program, opts))
 }

@@ -46,6 +46,8 @@ pub(crate) enum RawKind {
     Not(String),
     /// `{%r1, %r2}`: the elements of a vector access.
     Vector(Vec<RawOperand>),
+    /// `(x, 1)`: the arguments of a call.
+    List(Vec<RawOperand>),
 }
 
 #[derive(Clone, Debug)]
@@ -224,6 +226,13 @@ fn operand(pair: Pair<Rule>, src: &Src) -> Result<RawOperand> {
     let kind = match p.as_rule() {
         Rule::number => RawKind::Imm(parse_int(p.as_str(), span)?),
         Rule::address => address(p, src)?,
+        Rule::arg_list => {
+            let mut args = Vec::new();
+            for a in p.into_inner().filter(|a| a.as_rule() == Rule::operand) {
+                args.push(operand(a, src)?);
+            }
+            RawKind::List(args)
+        }
         Rule::not_operand => RawKind::Not(p.as_str().trim_start_matches('!').trim().to_string()),
         Rule::vector => {
             let mut elems = Vec::new();
@@ -311,7 +320,7 @@ impl Names<'_> {
             RawKind::Imm(v) => Ok(Operand::Imm(*v)),
             RawKind::Name(n) if self.is_reg(n) => Ok(Operand::Reg(n.clone())),
             RawKind::Name(n) => Ok(Operand::Sym(n.clone())),
-            RawKind::Addr { .. } | RawKind::Not(_) | RawKind::Vector(_) => Err(Error::input(
+            RawKind::Addr { .. } | RawKind::Not(_) | RawKind::Vector(_) | RawKind::List(_) => Err(Error::input(
                 format!("expected a register or a number, found `{}`", op.text),
                 op.span,
             )),
@@ -323,7 +332,7 @@ impl Names<'_> {
         let (name, offset) = match &op.kind {
             RawKind::Name(n) => (n, 0),
             RawKind::Addr { base, offset } => (base, *offset),
-            RawKind::Imm(_) | RawKind::Not(_) | RawKind::Vector(_) => {
+            RawKind::Imm(_) | RawKind::Not(_) | RawKind::Vector(_) | RawKind::List(_) => {
                 return Err(Error::input(
                     format!(
                         "expected an address such as `x` or `[x]`, found `{}`",
@@ -396,6 +405,7 @@ pub(crate) fn decode(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
         "setp" => alu::setp(raw, names),
         "selp" => alu::selp(raw, names),
         "beq" | "bne" | "blt" | "bgt" | "ble" | "bge" | "goto" | "bra" => branch(raw, names),
+        "call" => super::harness::call(raw, names),
         "nop" => {
             if let Some(q) = raw.quals.first() {
                 return Err(raw.bad_qual(q));

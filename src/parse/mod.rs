@@ -5,17 +5,18 @@
 //! tree: header, init block, thread headers, instruction rows (decoded per
 //! thread in `instr`, `mem`, `sync`), and `cond` for locations, filter and condition.
 
-mod alu;
+pub(crate) mod alu;
 mod compat;
 mod cond;
 mod grammar;
-mod instr;
+mod harness;
+pub(crate) mod instr;
 mod mem;
 mod pest_err;
 mod regs;
 mod suggest;
 mod sync;
-mod text;
+pub(crate) mod text;
 mod vector;
 
 use crate::ast::{
@@ -66,6 +67,7 @@ struct Parts<'i> {
     name: String,
     docs: Vec<String>,
     init: Option<Pair<'i, Rule>>,
+    modules: Vec<crate::ast::ModuleRef>,
     threads: Vec<ThreadHeader>,
     rows: Vec<Row>,
     locations: Option<Pair<'i, Rule>>,
@@ -81,6 +83,7 @@ fn build(file: Pair<Rule>, src: &Src) -> Result<Litmus> {
             Rule::test_name => parts.name = p.as_str().to_string(),
             Rule::docs => parts.docs = docs(p),
             Rule::init => parts.init = Some(p),
+            Rule::ptx_load => parts.modules.push(harness::module_ref(p, src)),
             Rule::threads => parts.threads = thread_headers(p, src)?,
             Rule::row => parts.rows.push(row(p, src)?),
             Rule::locations => parts.locations = Some(p),
@@ -129,6 +132,7 @@ fn build(file: Pair<Rule>, src: &Src) -> Result<Litmus> {
         name: parts.name,
         docs: parts.docs,
         init,
+        modules: parts.modules,
         threads: parts.threads,
         code,
         locations,
@@ -184,7 +188,9 @@ fn init_items(pair: Pair<Rule>, src: &Src, threads: usize) -> Result<Vec<InitIte
         let (key, span) = match &item {
             InitItem::Location { name, span, .. }
             | InitItem::LocationAddress { name, span, .. }
-            | InitItem::Alias { name, span, .. } => ((None, name.clone()), *span),
+            | InitItem::Alias { name, span, .. }
+            | InitItem::Array { name, span, .. } => ((None, name.clone()), *span),
+            InitItem::Element { name, index, span, .. } => ((None, format!("{}[{}]", name, index)), *span),
             InitItem::Register {
                 thread, reg, span, ..
             }
@@ -231,13 +237,25 @@ fn init_item(
         match q.as_rule() {
             Rule::loc_address => address_of = Some(inner()),
             Rule::loc_copy => copy = Some((inner(), src.pair_span(&q))),
-            Rule::ident => names.push(q.as_str().to_string()),
+            Rule::ident | Rule::type_word => names.push(q.as_str().to_string()),
+            Rule::nat => value = Some(parse_int(q.as_str(), src.pair_span(&q))?),
+            Rule::elem_ref => {
+                for x in q.clone().into_inner() {
+                    names.push(x.as_str().to_string());
+                }
+            }
             Rule::thread_ref => thread = thread_index(q.as_str(), src.pair_span(&q), threads)?,
             Rule::reg_token => reg = q.as_str().to_string(),
             Rule::number => value = Some(parse_int(q.as_str(), src.pair_span(&q))?),
             Rule::proxy_kind => proxy = proxy_kind(q.as_str()),
             _ => {}
         }
+    }
+    if rule == Rule::array_decl {
+        return Ok((harness::array_decl(&names, value, span)?, None));
+    }
+    if rule == Rule::elem_init {
+        return Ok((harness::element_init(&names, value, span)?, None));
     }
     let mut names = names.into_iter();
     let first = names.next().unwrap_or_default();
@@ -307,6 +325,7 @@ fn thread_header(index: usize, pair: Pair<Rule>, src: &Src) -> Result<ThreadHead
         cta: 0,
         cluster: None,
         gpu: 0,
+        tid: None,
         span,
     };
     let (mut cta, mut gpu) = (None, None);
@@ -323,6 +342,7 @@ fn thread_header(index: usize, pair: Pair<Rule>, src: &Src) -> Result<ThreadHead
             Rule::place_item => {
                 let (kw, n, kw_span) = place_item(p, src)?;
                 let slot = match kw.as_str() {
+                    "tid" => &mut h.tid,
                     "cta" => &mut cta,
                     "gpu" => &mut gpu,
                     _ => &mut h.cluster,
@@ -436,7 +456,8 @@ fn build_code(rows: Vec<Row>, threads: usize, init: &[InitItem]) -> Result<Vec<V
         .filter_map(|i| match i {
             InitItem::Location { name, .. }
             | InitItem::LocationAddress { name, .. }
-            | InitItem::Alias { name, .. } => Some(name.clone()),
+            | InitItem::Alias { name, .. }
+            | InitItem::Array { name, .. } => Some(name.clone()),
             _ => None,
         })
         .collect();
@@ -504,6 +525,7 @@ fn decode_item(item: Item, names: &Names) -> Result<Vec<Instr>> {
             kind: InstrKind::Label(name),
             span,
             text,
+            origin: None,
         }]),
         Item::Instr(raw) => Ok(instr::decode_all(&raw, names)?
             .into_iter()
@@ -511,6 +533,7 @@ fn decode_item(item: Item, names: &Names) -> Result<Vec<Instr>> {
                 kind,
                 span: raw.span,
                 text: raw.text.clone(),
+                origin: None,
             })
             .collect()),
     }

@@ -38,6 +38,10 @@ fn describe(rule: Rule) -> &'static str {
         cmp_op => "a comparison (`==`, `!=`, `<`, `<=`, `>` or `>=`)",
         reg_ref => "a register such as `P0:r0`",
         ident => "a name",
+        array_decl | elem_init => "an array such as `u32 out[4]`",
+        elem_ref => "an array element such as `out[2]`",
+        ptx_load | kw_ptx => "`ptx \"FILE.ptx\";`",
+        arg_list => "call arguments such as `(x, 1)`",
         reg_token => "a register or a name",
         thread_ref => "a thread such as `P0`",
         op_implies => "`=>`",
@@ -90,7 +94,8 @@ pub(crate) fn convert(err: pest::error::Error<Rule>, src: &Src) -> Error {
     let message = match err.variant {
         ErrorVariant::ParsingError { positives, .. } => {
             let mut words: Vec<String> = Vec::new();
-            for r in positives {
+            // The optional `ptx "FILE";` line is not worth naming among the alternatives.
+            for r in positives.into_iter().filter(|r| !matches!(r, Rule::ptx_load | Rule::kw_ptx)) {
                 let w = describe(r).to_string();
                 if !words.contains(&w) {
                     words.push(w);

@@ -37,7 +37,7 @@ impl<'a> Src<'a> {
         }
     }
 
-    pub fn pair_span(&self, p: &pest::iterators::Pair<'_, super::grammar::Rule>) -> Span {
+    pub fn pair_span<R: pest::RuleType>(&self, p: &pest::iterators::Pair<'_, R>) -> Span {
         let s = p.as_span();
         self.span(s.start(), s.end())
     }

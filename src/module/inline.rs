@@ -1,0 +1,376 @@
+//! Inlining calls into a thread's code (decisions.md D40). Each call gets a
+//! frame number; its registers, `.param` variables, `.local` variables and
+//! labels are renamed with it (`%r1` -> `%r1#f2`), so two calls never share
+//! them. `.param` loads and stores become register copies: a parameter is a
+//! register per byte offset (`%param0#f1s2@0`), which keeps an address an
+//! address (a pointer argument stays a location the builder can resolve).
+
+use super::parse::{CallStmt, Func, Module, Stmt};
+use crate::ast::{AluOp, BranchCond, Instr, InstrKind, IntTy, Operand, Span};
+use crate::error::{Error, Origin, Result};
+use crate::parse::alu::type_of;
+use crate::parse::instr::{decode_all, Names, RawInstr, RawKind, RawOperand};
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+/// Most instructions one thread may have after inlining.
+const MAX_INLINED: usize = 200_000;
+
+pub struct Inliner<'a> {
+    modules: &'a [Module],
+    funcs: &'a HashMap<String, (usize, usize)>,
+    thread: usize,
+    specials: &'a HashMap<String, i64>,
+    out: Vec<Instr>,
+    frames: usize,
+    fresh: usize,
+    /// Functions being inlined, outermost first (recursion is refused).
+    stack: Vec<String>,
+    exit_used: bool,
+}
+
+/// One call being inlined.
+struct Frame {
+    id: usize,
+    origin: Arc<Origin>,
+    /// Declared names (registers, `.param`, `.local`) -> renamed, innermost scope last.
+    scopes: Vec<HashMap<String, String>>,
+    scope_count: usize,
+    /// The function's parameters and return parameters -> the register base bound to them.
+    params: HashMap<String, String>,
+    /// Module-scope variables: names that are memory locations.
+    vars: HashSet<String>,
+}
+
+impl Frame {
+    fn lookup(&self, name: &str) -> Option<&String> {
+        self.scopes.iter().rev().find_map(|s| s.get(name)).or_else(|| self.params.get(name))
+    }
+}
+
+impl<'a> Inliner<'a> {
+    pub fn new(modules: &'a [Module], funcs: &'a HashMap<String, (usize, usize)>, thread: usize, specials: &'a HashMap<String, i64>) -> Self {
+        Inliner { modules, funcs, thread, specials, out: Vec::new(), frames: 0, fresh: 0, stack: Vec::new(), exit_used: false }
+    }
+
+    /// An instruction of the cell itself.
+    pub fn push(&mut self, ins: Instr) {
+        self.out.push(ins);
+    }
+
+    pub fn finish(mut self) -> Vec<Instr> {
+        if self.exit_used {
+            let l = self.exit_label();
+            self.out.push(Instr { kind: InstrKind::Label(l.clone()), span: Span::default(), text: format!("{}:", l), origin: None });
+        }
+        self.out
+    }
+
+    fn exit_label(&self) -> String {
+        format!("__exit#P{}", self.thread)
+    }
+
+    /// A cell's `call NAME, (ARGS);`: each argument is copied into the
+    /// register bound to the parameter, then the body runs.
+    pub fn call_from_cell(&mut self, name: &str, args: Vec<Operand>, span: Span) -> Result<()> {
+        let (mi, fi) = self.resolve(name).ok_or_else(|| Error::input(format!("unknown function `{}`: no `ptx \"...\";` module of this test defines it", name), span))?;
+        let f = &self.modules[mi].funcs[fi];
+        if args.len() != f.params.len() {
+            return Err(Error::input(format!("`{}` takes {} parameter{}, this call passes {}", name, f.params.len(), if f.params.len() == 1 { "" } else { "s" }, args.len()), span));
+        }
+        let id = self.next_frame();
+        let mut params = HashMap::new();
+        for (p, a) in f.params.iter().zip(args) {
+            let base = format!("%{}#f{}", p.name, id);
+            let text = format!("call {}: {} = {}", name, p.name, operand_text(&a));
+            self.out.push(Instr { kind: mov(format!("{}@0", base), a, None), span, text, origin: None });
+            params.insert(p.name.clone(), base);
+        }
+        for r in &f.rets {
+            params.insert(r.name.clone(), format!("%{}#f{}", r.name, id));
+        }
+        self.body(mi, fi, id, params)
+    }
+
+    fn resolve(&self, name: &str) -> Option<(usize, usize)> {
+        self.funcs.get(name).copied()
+    }
+
+    fn next_frame(&mut self) -> usize {
+        self.frames += 1;
+        self.frames
+    }
+
+    fn body(&mut self, mi: usize, fi: usize, id: usize, params: HashMap<String, String>) -> Result<()> {
+        let m = &self.modules[mi];
+        let f: &Func = &m.funcs[fi];
+        let caller = self.stack.last().map_or_else(|| format!("P{}", self.thread), |c| format!("{}, P{}", c, self.thread));
+        let origin = Arc::new(Origin { file: m.origin.file.clone(), source: m.origin.source.clone(), context: format!("in {}, called from {}", f.name, caller) });
+        if self.stack.iter().any(|s| *s == f.name) {
+            return Err(Error::input(format!("`{}` calls itself (recursion cannot be inlined)", f.name), f.span).in_origin(&Some(origin)));
+        }
+        self.stack.push(f.name.clone());
+        let mut fr = Frame { id, origin, scopes: Vec::new(), scope_count: 0, params, vars: m.vars.iter().cloned().collect() };
+        for s in f.body.iter().flatten() {
+            if self.out.len() > MAX_INLINED {
+                return Err(Error::limit(format!("thread P{} has more than {} instructions once its calls are inlined", self.thread, MAX_INLINED)));
+            }
+            self.stmt(&mut fr, s).map_err(|e| e.in_origin(&Some(fr.origin.clone())))?;
+        }
+        let l = format!("__ret#f{}", id);
+        self.out.push(Instr { kind: InstrKind::Label(l.clone()), span: f.span, text: format!("{}:", l), origin: Some(fr.origin.clone()) });
+        self.stack.pop();
+        Ok(())
+    }
+
+    fn stmt(&mut self, fr: &mut Frame, s: &Stmt) -> Result<()> {
+        match s {
+            Stmt::Open => {
+                fr.scope_count += 1;
+                fr.scopes.push(HashMap::new());
+            }
+            Stmt::Close => {
+                fr.scopes.pop();
+            }
+            Stmt::Decl { space, names } => {
+                let (id, sc) = (fr.id, fr.scope_count);
+                let Some(scope) = fr.scopes.last_mut() else { return Ok(()) };
+                for n in names {
+                    let bare = n.trim_start_matches('%');
+                    let renamed = match space.as_str() {
+                        "reg" | "param" => format!("%{}#f{}s{}", bare, id, sc),
+                        "local" => format!("{}#f{}", bare, id),
+                        // `.shared`/`.global`/`.const` in a body are static: one per program.
+                        _ => continue,
+                    };
+                    scope.insert(n.clone(), renamed);
+                }
+            }
+            Stmt::Label { name, span, text } => {
+                let kind = InstrKind::Label(format!("{}#f{}", name, fr.id));
+                self.out.push(Instr { kind, span: *span, text: text.clone(), origin: Some(fr.origin.clone()) });
+            }
+            Stmt::Instr(raw) => self.guarded(fr, raw.guard.as_ref().map(|g| (g.reg.clone(), g.negated)), |me, fr| me.instr(fr, raw))?,
+            Stmt::Call(c) => self.guarded(fr, c.guard.as_ref().map(|g| (g.reg.clone(), g.negated)), |me, fr| me.call(fr, c))?,
+        }
+        Ok(())
+    }
+
+    /// `@%p INS` other than a branch: `@!%p bra skip; INS; skip:`.
+    fn guarded(&mut self, fr: &mut Frame, guard: Option<(String, bool)>, f: impl FnOnce(&mut Self, &mut Frame) -> Result<()>) -> Result<()> {
+        let Some((reg, negated)) = guard else { return f(self, fr) };
+        self.fresh += 1;
+        let skip = format!("__skip{}#f{}", self.fresh, fr.id);
+        let reg = self.rename(fr, &reg);
+        let text = format!("@{}{} (guard)", if negated { "" } else { "!" }, reg);
+        let kind = InstrKind::Branch { cond: BranchCond::Pred { reg, negated: !negated }, target: skip.clone() };
+        let span = self.out.last().map_or(Span::default(), |i| i.span);
+        self.out.push(Instr { kind, span, text, origin: Some(fr.origin.clone()) });
+        f(self, fr)?;
+        self.out.push(Instr { kind: InstrKind::Label(skip.clone()), span, text: format!("{}:", skip), origin: Some(fr.origin.clone()) });
+        Ok(())
+    }
+
+    /// A register, parameter or `.local` name renamed for this frame; a
+    /// special register as its constant (`Err`); other names unchanged.
+    fn rename(&self, fr: &Frame, name: &str) -> String {
+        if let Some(r) = fr.lookup(name) {
+            return r.clone();
+        }
+        match name.strip_prefix('%') {
+            Some(bare) => format!("%{}#f{}", bare, fr.id),
+            None => name.to_string(),
+        }
+    }
+
+    fn operand(&self, fr: &Frame, op: &RawOperand) -> RawOperand {
+        let kind = match &op.kind {
+            RawKind::Name(n) => match self.specials.get(n.as_str()) {
+                Some(v) => RawKind::Imm(*v),
+                None => RawKind::Name(self.rename(fr, n)),
+            },
+            RawKind::Addr { base, offset } => RawKind::Addr { base: self.rename(fr, base), offset: *offset },
+            RawKind::Not(n) => RawKind::Not(self.rename(fr, n)),
+            RawKind::Vector(v) => RawKind::Vector(v.iter().map(|o| self.operand(fr, o)).collect()),
+            RawKind::List(v) => RawKind::List(v.iter().map(|o| self.operand(fr, o)).collect()),
+            RawKind::Imm(i) => RawKind::Imm(*i),
+        };
+        RawOperand { kind, span: op.span, text: op.text.clone() }
+    }
+
+    fn emit(&mut self, fr: &Frame, raw: &RawInstr, kind: InstrKind) {
+        self.out.push(Instr { kind, span: raw.span, text: raw.text.clone(), origin: Some(fr.origin.clone()) });
+    }
+
+    fn instr(&mut self, fr: &mut Frame, raw: &RawInstr) -> Result<()> {
+        let mut raw = raw.clone();
+        if raw.opcode != "bra" {
+            raw.guard = None;
+        }
+        match raw.opcode.as_str() {
+            "ret" => {
+                let kind = InstrKind::Branch { cond: BranchCond::Always, target: format!("__ret#f{}", fr.id) };
+                return Ok(self.emit(fr, &raw, kind));
+            }
+            "exit" => {
+                self.exit_used = true;
+                let kind = InstrKind::Branch { cond: BranchCond::Always, target: self.exit_label() };
+                return Ok(self.emit(fr, &raw, kind));
+            }
+            "nanosleep" | "pmevent" | "prefetch" | "prefetchu" | "trap" | "brkpt" => {
+                // No memory effect the model sees (`trap` ends the program: not modelled).
+                return Ok(self.emit(fr, &raw, InstrKind::Nop));
+            }
+            "ld" | "st" if raw.quals.iter().any(|q| q.text.starts_with("param")) => return self.param_access(fr, &raw),
+            "cvta" | "isspacep" => return self.address_space(fr, &raw),
+            _ => {}
+        }
+        raw.operands = raw.operands.iter().map(|o| self.operand(fr, o)).collect();
+        if let Some(g) = &mut raw.guard {
+            g.reg = self.rename(fr, &g.reg);
+        }
+        if raw.opcode == "bra" {
+            if let Some(RawOperand { kind: RawKind::Name(l), .. }) = raw.operands.last_mut() {
+                *l = format!("{}#f{}", l, fr.id);
+            }
+        }
+        self.fresh += 1;
+        let tmp = format!("%__tmp{}#f{}", self.fresh, fr.id);
+        let parts = super::compound::expand(&raw, &tmp)?.unwrap_or_else(|| vec![raw.clone()]);
+        let (empty, vars) = (HashSet::new(), &fr.vars);
+        let names = Names { regs: &empty, locs: vars, addr_regs: &empty };
+        for part in &parts {
+            for kind in decode_all(part, &names)? {
+                self.emit(fr, &raw, kind);
+            }
+        }
+        Ok(())
+    }
+
+    /// `ld.param`/`st.param`: copies between registers and the parameter's
+    /// per-offset registers (vector accesses: one per element).
+    fn param_access(&mut self, fr: &Frame, raw: &RawInstr) -> Result<()> {
+        let ty = raw.quals.iter().find_map(|q| type_of(&q.text)).map(|(t, _)| t);
+        let size = ty.map_or(4, |t| (t.bits / 8).max(1) as i64);
+        let (addr, value) = match (raw.opcode.as_str(), raw.operands.as_slice()) {
+            ("ld", [v, a]) | ("st", [a, v]) => (a, v),
+            _ => return Err(raw.arity("a register and a parameter address such as `[param0]`")),
+        };
+        let RawKind::Addr { base, offset } = &addr.kind else {
+            return Err(Error::input(format!("expected a parameter address such as `[param0]`, found `{}`", addr.text), addr.span));
+        };
+        let Some(pbase) = fr.lookup(base).cloned() else {
+            return Err(Error::input(format!("`{}` is not a parameter of this function or a `.param` variable in scope", base), addr.span));
+        };
+        let elems: Vec<RawOperand> = match &value.kind {
+            RawKind::Vector(v) => v.clone(),
+            _ => vec![value.clone()],
+        };
+        for (i, e) in elems.iter().enumerate() {
+            let preg = format!("{}@{}", pbase, offset + i as i64 * size);
+            let e = self.operand(fr, e);
+            let kind = if raw.opcode == "ld" {
+                let RawKind::Name(dst) = &e.kind else {
+                    return Err(Error::input(format!("expected a destination register, found `{}`", e.text), e.span));
+                };
+                mov(dst.clone(), Operand::Reg(preg), ty)
+            } else {
+                let src = match &e.kind {
+                    RawKind::Imm(v) => Operand::Imm(*v),
+                    RawKind::Name(n) if n.starts_with('%') => Operand::Reg(n.clone()),
+                    RawKind::Name(n) => Operand::Sym(n.clone()),
+                    _ => return Err(Error::input(format!("expected a register or a number, found `{}`", e.text), e.span)),
+                };
+                mov(preg, src, ty)
+            };
+            self.emit(fr, raw, kind);
+        }
+        Ok(())
+    }
+
+    /// `cvta{.to}.space.size d, a`: the address itself (a litmus location is
+    /// one memory location whatever window names it, D42). `isspacep.space p, a`:
+    /// decided statically, true for `.global` only (D42).
+    fn address_space(&mut self, fr: &Frame, raw: &RawInstr) -> Result<()> {
+        let [d, a] = raw.operands.as_slice() else { return Err(raw.arity("a destination and an address")) };
+        let d = self.operand(fr, d);
+        let RawKind::Name(dst) = &d.kind else {
+            return Err(Error::input(format!("expected a destination register, found `{}`", d.text), d.span));
+        };
+        let kind = if raw.opcode == "isspacep" {
+            let global = raw.quals.iter().any(|q| q.text == "global");
+            InstrKind::Alu { op: AluOp::Mov, dst: dst.clone(), srcs: vec![Operand::Imm(global as i64)], ty: None, src_ty: None }
+        } else {
+            let a = self.operand(fr, a);
+            let src = match &a.kind {
+                RawKind::Name(n) if n.starts_with('%') => Operand::Reg(n.clone()),
+                RawKind::Name(n) => Operand::Sym(n.clone()),
+                RawKind::Imm(v) => Operand::Imm(*v),
+                _ => return Err(Error::input(format!("expected a register or a variable, found `{}`", a.text), a.span)),
+            };
+            mov(dst.clone(), src, None)
+        };
+        self.emit(fr, raw, kind);
+        Ok(())
+    }
+
+    /// PTX's own `call (rets), f, (args);` inside a body.
+    fn call(&mut self, fr: &mut Frame, c: &CallStmt) -> Result<()> {
+        if c.proto {
+            return Err(Error::input("indirect calls through a prototype are not supported: call the function by name", c.span));
+        }
+        let (mi, fi) = self.resolve(&c.func).ok_or_else(|| Error::input(format!("unknown function `{}`: no loaded module defines it", c.func), c.span))?;
+        let f = &self.modules[mi].funcs[fi];
+        if c.args.len() != f.params.len() || c.rets.len() != f.rets.len() {
+            return Err(Error::input(format!("`{}` takes {} parameters and {} return values, this call passes {} and {}", c.func, f.params.len(), f.rets.len(), c.args.len(), c.rets.len()), c.span));
+        }
+        let id = self.next_frame();
+        let mut params = HashMap::new();
+        let mut copy_back = Vec::new();
+        let formals = f.params.iter().zip(&c.args).map(|(p, a)| (p, a, false));
+        let rets = f.rets.iter().zip(&c.rets).map(|(p, a)| (p, a, true));
+        for (p, a, is_ret) in formals.chain(rets).collect::<Vec<_>>() {
+            let bound = match &a.kind {
+                RawKind::Name(n) if fr.lookup(n).is_some_and(|r| r.contains('#')) && !n.starts_with('%') => fr.lookup(n).cloned(),
+                _ => None,
+            };
+            let base = match bound {
+                Some(b) => b,
+                None => {
+                    // A register or a constant argument: copy it into a fresh parameter.
+                    let base = format!("%{}#f{}", p.name, id);
+                    let v = self.operand(fr, a);
+                    let src = match &v.kind {
+                        RawKind::Imm(x) => Operand::Imm(*x),
+                        RawKind::Name(n) if n.starts_with('%') => Operand::Reg(n.clone()),
+                        RawKind::Name(n) => Operand::Sym(n.clone()),
+                        _ => return Err(Error::input(format!("unsupported call argument `{}`", a.text), a.span)),
+                    };
+                    match (is_ret, &src) {
+                        (true, Operand::Reg(r)) => copy_back.push((r.clone(), format!("{}@0", base))),
+                        (true, _) => return Err(Error::input(format!("a return value must go to a register or a `.param`, found `{}`", a.text), a.span)),
+                        (false, _) => self.out.push(Instr { kind: mov(format!("{}@0", base), src, None), span: c.span, text: c.text.clone(), origin: Some(fr.origin.clone()) }),
+                    }
+                    base
+                }
+            };
+            params.insert(p.name.clone(), base);
+        }
+        self.body(mi, fi, id, params)?;
+        for (r, p) in copy_back {
+            self.out.push(Instr { kind: mov(r, Operand::Reg(p), None), span: c.span, text: c.text.clone(), origin: Some(fr.origin.clone()) });
+        }
+        Ok(())
+    }
+}
+
+fn mov(dst: String, src: Operand, ty: Option<IntTy>) -> InstrKind {
+    InstrKind::Alu { op: AluOp::Mov, dst, srcs: vec![src], ty, src_ty: None }
+}
+
+fn operand_text(o: &Operand) -> String {
+    match o {
+        Operand::Reg(r) | Operand::Sym(r) => r.clone(),
+        Operand::Imm(v) => v.to_string(),
+    }
+}

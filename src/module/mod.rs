@@ -1,0 +1,100 @@
+//! Real PTX modules as litmus threads (litmus-format.md section 5): `ptx
+//! "FILE.ptx";` loads a module, a cell's `call NAME, (ARGS);` runs one of its
+//! functions. Calls are inlined here, on the AST, before the program builder:
+//! registers and labels are renamed per call frame, `.param` traffic becomes
+//! register copies private to the call, `ret` a jump to the frame's end, and
+//! special registers (`%tid.x`, ...) constants from the thread header.
+
+mod compound;
+mod inline;
+pub mod parse;
+pub mod scaffold;
+mod special;
+
+use crate::ast::{InstrKind, Litmus};
+use crate::error::{Error, Origin, Result};
+use parse::Module;
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+
+/// The newest PTX ISA version the model covers (PTX ISA 9.2).
+pub const ISA_VERSION: (u32, u32) = (9, 2);
+
+/// Largest module file read.
+const MAX_MODULE_BYTES: usize = 16 << 20;
+
+/// Load the modules of `lit` (paths relative to `base`) and replace every
+/// `call` cell by the called function's body. Warnings (a `.version` newer
+/// than the model's) are returned for the caller to print.
+pub fn expand(lit: &mut Litmus, base: &Path) -> Result<Vec<String>> {
+    let has_call = lit.code.iter().flatten().any(|i| matches!(i.kind, InstrKind::Call { .. }));
+    if lit.modules.is_empty() && !has_call {
+        return Ok(Vec::new());
+    }
+    let mut warnings = Vec::new();
+    let mut modules = Vec::new();
+    for m in &lit.modules {
+        // `./m.ptx` reads as `m.ptx` in messages.
+        let path = if base == Path::new(".") { Path::new(&m.path).to_path_buf() } else { base.join(&m.path) };
+        let module = load(&path, &m.path).map_err(|e| match e.span {
+            None => Error::input(e.message, m.span),
+            Some(_) => e,
+        })?;
+        warnings.extend(version_warning(&module));
+        modules.push(module);
+    }
+    let funcs = index(&modules)?;
+    let specials = special::registers(lit);
+    for t in 0..lit.code.len() {
+        let code = std::mem::take(&mut lit.code[t]);
+        let mut inl = inline::Inliner::new(&modules, &funcs, t, &specials[t]);
+        for ins in code {
+            match ins.kind {
+                InstrKind::Call { name, args } => inl.call_from_cell(&name, args, ins.span)?,
+                _ => inl.push(ins),
+            }
+        }
+        lit.code[t] = inl.finish();
+    }
+    Ok(warnings)
+}
+
+/// Read and parse one module.
+pub fn load(path: &Path, shown: &str) -> Result<Module> {
+    let text = crate::input::read_text_capped(path, MAX_MODULE_BYTES).map_err(|m| Error::input_nospan(format!("cannot load PTX module `{}`: {}", shown, m)))?;
+    let origin = Arc::new(Origin { file: path.display().to_string(), source: Arc::from(text.as_str()), context: String::new() });
+    parse::parse_module(origin)
+}
+
+/// A `.version` newer than the ISA the model covers: the module is read
+/// anyway (newer versions add instructions, they do not change the model).
+fn version_warning(m: &Module) -> Option<String> {
+    let (v, span) = m.version.as_ref()?;
+    let mut parts = v.split('.').map(|x| x.parse::<u32>().unwrap_or(0));
+    let ver = (parts.next().unwrap_or(0), parts.next().unwrap_or(0));
+    (ver > ISA_VERSION).then(|| {
+        format!(
+            "{}:{}:{}: warning: `.version {}` is newer than PTX ISA {}.{}, which the model covers; the module is read with that model",
+            m.origin.file, span.line, span.col, v, ISA_VERSION.0, ISA_VERSION.1
+        )
+    })
+}
+
+/// Function name -> (module, function) for every function with a body.
+fn index(modules: &[Module]) -> Result<HashMap<String, (usize, usize)>> {
+    let mut out: HashMap<String, (usize, usize)> = HashMap::new();
+    for (mi, m) in modules.iter().enumerate() {
+        for (fi, f) in m.funcs.iter().enumerate() {
+            if f.body.is_none() {
+                continue;
+            }
+            if let Some(&(pm, _)) = out.get(&f.name) {
+                let e = Error::input(format!("function `{}` is defined twice (also in {})", f.name, modules[pm].origin.file), f.span);
+                return Err(e.in_origin(&Some(m.origin.clone())));
+            }
+            out.insert(f.name.clone(), (mi, fi));
+        }
+    }
+    Ok(out)
+}

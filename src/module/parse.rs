@@ -1,0 +1,337 @@
+//! PTX module text -> functions with their parameters and bodies (grammar in
+//! `grammar/ptx.pest`). Instructions stay raw (`RawInstr`): they are decoded by
+//! the litmus decoder once inlined, with registers renamed per call frame.
+
+use crate::ast::Span;
+use crate::error::{Error, Origin, Result};
+use crate::parse::instr::{Guard, Qual, RawInstr, RawKind, RawOperand};
+use crate::parse::text::{parse_int, Src};
+use pest::iterators::Pair;
+use pest::Parser;
+use std::sync::Arc;
+
+#[derive(pest_derive::Parser)]
+#[grammar = "../grammar/ptx.pest"]
+struct PtxParser;
+
+/// Deepest `{ }` nesting accepted (the grammar recurses on scopes).
+const MAX_SCOPE_DEPTH: usize = 64;
+
+/// A parsed module.
+#[derive(Debug)]
+pub struct Module {
+    pub origin: Arc<Origin>,
+    /// `.version` as written, and where.
+    pub version: Option<(String, Span)>,
+    pub funcs: Vec<Func>,
+    /// Module-scope variables (`.global`, `.shared`, `.const`): memory locations.
+    pub vars: Vec<String>,
+}
+
+#[derive(Debug)]
+pub struct Func {
+    pub name: String,
+    pub entry: bool,
+    pub params: Vec<Param>,
+    pub rets: Vec<Param>,
+    /// `None`: a declaration (`.extern .func f(...);`).
+    pub(crate) body: Option<Vec<Stmt>>,
+    pub span: Span,
+}
+
+impl Func {
+    /// A definition, not a declaration: it can be called.
+    pub fn has_body(&self) -> bool {
+        self.body.is_some()
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Param {
+    pub name: String,
+    /// `.u64`, `.b32`, ... (the first type word), for `scaffold`.
+    pub ty: String,
+    /// `.ptr` was written (a pointer parameter).
+    pub ptr: bool,
+}
+
+/// A call written in a body: `call.uni (ret), f, (args);`.
+#[derive(Clone, Debug)]
+pub(crate) struct CallStmt {
+    pub guard: Option<Guard>,
+    pub rets: Vec<RawOperand>,
+    pub func: String,
+    pub args: Vec<RawOperand>,
+    /// An indirect call's prototype (refused when inlined).
+    pub proto: bool,
+    pub span: Span,
+    pub text: String,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) enum Stmt {
+    Open,
+    Close,
+    /// `.reg`/`.local`/`.shared`/`.param`/`.global`/`.const` declarations:
+    /// the space (without the dot) and the names (`%r<10>` gives `%r0`..`%r9`).
+    Decl { space: String, names: Vec<String> },
+    Label { name: String, span: Span, text: String },
+    Instr(RawInstr),
+    Call(CallStmt),
+}
+
+/// Parse module `text`, whose errors point at `origin`.
+pub fn parse_module(origin: Arc<Origin>) -> Result<Module> {
+    let text: &str = &origin.source;
+    let src = Src::new(text);
+    check_depth(&src)?;
+    let mut pairs = PtxParser::parse(Rule::module, text).map_err(|e| syntax(e, &src).in_origin(&Some(origin.clone())))?;
+    let mut m = Module { origin: origin.clone(), version: None, funcs: Vec::new(), vars: Vec::new() };
+    let Some(top) = pairs.next() else { return Err(Error::internal("the PTX parser returned no parse tree")) };
+    let reader = Reader { src: &src };
+    for p in top.into_inner() {
+        match p.as_rule() {
+            Rule::version => {
+                let v = p.clone().into_inner().find(|q| q.as_rule() == Rule::version_num);
+                m.version = v.map(|v| (v.as_str().to_string(), src.pair_span(&v)));
+            }
+            Rule::func => m.funcs.push(reader.func(p).map_err(|e| e.in_origin(&Some(origin.clone())))?),
+            Rule::var_decl => {
+                if let Stmt::Decl { names, .. } = reader.decl(p) {
+                    m.vars.extend(names);
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(m)
+}
+
+/// `{ }` nesting is bounded before parsing, so the parser never recurses deeply.
+fn check_depth(src: &Src) -> Result<()> {
+    let mut depth = 0usize;
+    for (i, c) in src.text.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        if depth > MAX_SCOPE_DEPTH {
+            return Err(Error::input(format!("scopes are nested deeper than {} levels", MAX_SCOPE_DEPTH), src.span(i, i + 1)));
+        }
+    }
+    Ok(())
+}
+
+/// A pest error as one sentence at its place.
+fn syntax(e: pest::error::Error<Rule>, src: &Src) -> Error {
+    let at = match e.location {
+        pest::error::InputLocation::Pos(p) => p,
+        pest::error::InputLocation::Span((s, _)) => s,
+    };
+    let at = crate::parse::text::skip_blank(src.text, at);
+    let found: String = src.text[at..].chars().take_while(|c| !c.is_whitespace()).take(20).collect();
+    let what = if found.is_empty() { "the end of the module".to_string() } else { format!("`{}`", found) };
+    Error::input(format!("unexpected {} in this PTX module: expected a directive, a declaration or an instruction", what), src.span(at, at + 1))
+}
+
+struct Reader<'s> {
+    src: &'s Src<'s>,
+}
+
+impl Reader<'_> {
+    fn func(&self, pair: Pair<Rule>) -> Result<Func> {
+        let span = self.src.pair_span(&pair);
+        let mut f = Func { name: String::new(), entry: false, params: Vec::new(), rets: Vec::new(), body: None, span };
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::func_kw => f.entry = p.as_str() == ".entry",
+                Rule::ident => f.name = p.as_str().to_string(),
+                Rule::ret_params => f.rets = p.into_inner().filter(|q| q.as_rule() == Rule::param_decl).map(param).collect(),
+                Rule::params => f.params = p.into_inner().filter(|q| q.as_rule() == Rule::param_decl).map(param).collect(),
+                Rule::scope => {
+                    let mut body = Vec::new();
+                    self.scope(p, &mut body)?;
+                    f.body = Some(body);
+                }
+                _ => {}
+            }
+        }
+        Ok(f)
+    }
+
+    fn scope(&self, pair: Pair<Rule>, out: &mut Vec<Stmt>) -> Result<()> {
+        out.push(Stmt::Open);
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::scope => self.scope(p, out)?,
+                Rule::var_decl => out.push(self.decl(p)),
+                Rule::label_def => {
+                    let text = p.as_str().to_string();
+                    let name = text.trim_end_matches(':').to_string();
+                    out.push(Stmt::Label { name, span: self.src.pair_span(&p), text });
+                }
+                Rule::call => out.push(Stmt::Call(self.call(p)?)),
+                Rule::instr => out.push(Stmt::Instr(self.instr(p)?)),
+                _ => {}
+            }
+        }
+        out.push(Stmt::Close);
+        Ok(())
+    }
+
+    fn decl(&self, pair: Pair<Rule>) -> Stmt {
+        let mut space = String::new();
+        let mut names = Vec::new();
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::space_kw => space = p.as_str().trim_start_matches('.').to_string(),
+                Rule::decl_name => {
+                    let mut base = String::new();
+                    let mut count = None;
+                    for q in p.into_inner() {
+                        match q.as_rule() {
+                            Rule::reg_token => base = q.as_str().to_string(),
+                            Rule::range => count = q.into_inner().next().and_then(|n| n.as_str().parse::<u32>().ok()),
+                            _ => {}
+                        }
+                    }
+                    match count {
+                        // `%r<10>` declares %r0 .. %r9 (ISA 5.3.1.1); the names
+                        // are only recorded, so a bound keeps the list small.
+                        Some(n) => names.extend((0..n.min(100_000)).map(|i| format!("{}{}", base, i))),
+                        None => names.push(base),
+                    }
+                }
+                _ => {}
+            }
+        }
+        Stmt::Decl { space, names }
+    }
+
+    fn call(&self, pair: Pair<Rule>) -> Result<CallStmt> {
+        let span = self.src.pair_span(&pair);
+        let text = crate::parse::text::normalize(pair.as_str());
+        let mut c = CallStmt { guard: None, rets: Vec::new(), func: String::new(), args: Vec::new(), proto: false, span, text };
+        let mut lists = Vec::new();
+        let mut idents = 0;
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::guard => c.guard = Some(self.guard(p)),
+                Rule::arg_list => lists.push((idents, self.list(p)?)),
+                Rule::ident => {
+                    if idents == 0 {
+                        c.func = p.as_str().to_string();
+                    } else {
+                        c.proto = true;
+                    }
+                    idents += 1;
+                }
+                _ => {}
+            }
+        }
+        for (before, l) in lists {
+            if before == 0 {
+                c.rets = l;
+            } else {
+                c.args = l;
+            }
+        }
+        Ok(c)
+    }
+
+    fn list(&self, pair: Pair<Rule>) -> Result<Vec<RawOperand>> {
+        pair.into_inner().filter(|p| p.as_rule() == Rule::operand).map(|p| self.operand(p)).collect()
+    }
+
+    fn guard(&self, pair: Pair<Rule>) -> Guard {
+        let span = self.src.pair_span(&pair);
+        let mut g = Guard { reg: String::new(), negated: false, span };
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::guard_not => g.negated = true,
+                Rule::reg_token => g.reg = p.as_str().to_string(),
+                _ => {}
+            }
+        }
+        g
+    }
+
+    fn instr(&self, pair: Pair<Rule>) -> Result<RawInstr> {
+        let span = self.src.pair_span(&pair);
+        let text = crate::parse::text::normalize(pair.as_str().trim_end_matches(';'));
+        let mut raw = RawInstr { opcode: String::new(), opcode_span: span, mnemonic: String::new(), quals: Vec::new(), guard: None, operands: Vec::new(), span, text };
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::guard => raw.guard = Some(self.guard(p)),
+                Rule::mnemonic => {
+                    let m_span = self.src.pair_span(&p);
+                    raw.mnemonic = p.as_str().to_string();
+                    let mut offset = 0;
+                    for (i, part) in p.as_str().split('.').enumerate() {
+                        let s = self.src.sub_span(m_span, offset, part.len());
+                        if i == 0 {
+                            raw.opcode = part.to_string();
+                            raw.opcode_span = s;
+                        } else {
+                            raw.quals.push(Qual { text: part.to_string(), span: s });
+                        }
+                        offset += part.len() + 1;
+                    }
+                }
+                Rule::operand => raw.operands.push(self.operand(p)?),
+                _ => {}
+            }
+        }
+        Ok(raw)
+    }
+
+    fn operand(&self, pair: Pair<Rule>) -> Result<RawOperand> {
+        let span = self.src.pair_span(&pair);
+        let text = pair.as_str().to_string();
+        let Some(p) = pair.into_inner().next() else { return Err(Error::internal("empty operand in the PTX parse tree")) };
+        let kind = match p.as_rule() {
+            Rule::number => RawKind::Imm(parse_int(p.as_str().trim_end_matches(['U', 'u']), span)?),
+            Rule::float_lit => {
+                let bits = u64::from_str_radix(&p.as_str()[2..], 16).map_err(|_| Error::input("bad floating-point literal", span))?;
+                RawKind::Imm(bits as i64)
+            }
+            Rule::not_operand => RawKind::Not(p.as_str().trim_start_matches('!').trim().to_string()),
+            Rule::vector => RawKind::Vector(p.into_inner().filter(|q| q.as_rule() == Rule::operand).map(|q| self.operand(q)).collect::<Result<_>>()?),
+            Rule::address => self.address(p, span)?,
+            _ => RawKind::Name(p.as_str().to_string()),
+        };
+        Ok(RawOperand { kind, span, text })
+    }
+
+    fn address(&self, pair: Pair<Rule>, span: Span) -> Result<RawKind> {
+        let (mut base, mut negative, mut offset) = (String::new(), false, 0i64);
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::reg_token => base = p.as_str().to_string(),
+                Rule::offset_sign => negative = p.as_str() == "-",
+                Rule::number if base.is_empty() => return Err(Error::input("absolute addresses such as `[0]` are not supported: address a variable or a register", span)),
+                Rule::number => {
+                    let n = parse_int(p.as_str(), self.src.pair_span(&p))?;
+                    offset = if negative { n.wrapping_neg() } else { n };
+                }
+                _ => {}
+            }
+        }
+        Ok(RawKind::Addr { base, offset })
+    }
+}
+
+/// `.param .u64 .ptr .global .align 1 name`.
+fn param(pair: Pair<Rule>) -> Param {
+    let mut p = Param { name: String::new(), ty: String::new(), ptr: false };
+    for q in pair.into_inner() {
+        match q.as_rule() {
+            Rule::dir_word if q.as_str() == ".ptr" => p.ptr = true,
+            Rule::dir_word if p.ty.is_empty() && q.as_str() != ".align" => p.ty = q.as_str().to_string(),
+            Rule::ident => p.name = q.as_str().to_string(),
+            _ => {}
+        }
+    }
+    p
+}

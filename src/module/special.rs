@@ -1,0 +1,75 @@
+//! Special registers (ISA 10) from the thread header (litmus-format.md
+//! section 5, decisions.md D41): each thread is one thread of a launch whose
+//! CTAs and clusters are the header's.
+
+use crate::ast::Litmus;
+use std::collections::{BTreeMap, HashMap};
+
+/// Threads per warp (ISA 10.2 `%laneid`, 10.3 `%warpid`).
+const WARP: i64 = 32;
+
+/// For each thread, the value of every special register it may read.
+pub fn registers(lit: &Litmus) -> Vec<HashMap<String, i64>> {
+    // A CTA is (gpu, cluster, cta); a cluster is (gpu, cluster) or, without
+    // `cluster`, the CTA alone (an implicit 1x1x1 cluster launch).
+    let cta_key = |t: usize| {
+        let h = &lit.threads[t];
+        (h.gpu, h.cluster, h.cta)
+    };
+    let n = lit.threads.len();
+    let mut tids: Vec<i64> = vec![0; n];
+    let mut rank: BTreeMap<(u32, Option<u32>, u32), i64> = BTreeMap::new();
+    for (t, tid) in tids.iter_mut().enumerate() {
+        let next = rank.entry(cta_key(t)).or_insert(0);
+        *tid = lit.threads[t].tid.map_or(*next, i64::from);
+        *next += 1;
+    }
+    let mut ntid: BTreeMap<(u32, Option<u32>, u32), i64> = BTreeMap::new();
+    for (t, &tid) in tids.iter().enumerate() {
+        let e = ntid.entry(cta_key(t)).or_insert(0);
+        *e = (*e).max(tid + 1);
+    }
+    (0..n)
+        .map(|t| {
+            let h = &lit.threads[t];
+            let same_gpu = |u: usize| lit.threads[u].gpu == h.gpu;
+            let nctaid = (0..n).filter(|&u| same_gpu(u)).map(|u| lit.threads[u].cta as i64 + 1).max().unwrap_or(1);
+            let ntid_x = ntid[&cta_key(t)];
+            let tid = tids[t];
+            // CTAs of this thread's cluster, in order: its rank among them.
+            let mut cluster_ctas: Vec<u32> = (0..n).filter(|&u| same_gpu(u) && lit.threads[u].cluster == h.cluster && h.cluster.is_some()).map(|u| lit.threads[u].cta).collect();
+            cluster_ctas.sort_unstable();
+            cluster_ctas.dedup();
+            let (cluster_id, ctarank, nctarank) = match h.cluster {
+                Some(k) => (k as i64, cluster_ctas.iter().position(|&c| c == h.cta).unwrap_or(0) as i64, cluster_ctas.len().max(1) as i64),
+                None => (h.cta as i64, 0, 1),
+            };
+            let nclusters = match h.cluster {
+                Some(_) => (0..n).filter(|&u| same_gpu(u)).filter_map(|u| lit.threads[u].cluster).max().map_or(1, |m| m as i64 + 1),
+                None => nctaid,
+            };
+            let mut m = HashMap::new();
+            let mut xyz = |name: &str, x: i64, rest: i64| {
+                m.insert(format!("%{}.x", name), x);
+                m.insert(format!("%{}.y", name), rest);
+                m.insert(format!("%{}.z", name), rest);
+            };
+            xyz("tid", tid, 0);
+            xyz("ntid", ntid_x, 1);
+            xyz("ctaid", h.cta as i64, 0);
+            xyz("nctaid", nctaid, 1);
+            xyz("clusterid", cluster_id, 0);
+            xyz("nclusterid", nclusters, 1);
+            xyz("cluster_ctaid", ctarank, 0);
+            xyz("cluster_nctaid", nctarank, 1);
+            m.insert("%cluster_ctarank".into(), ctarank);
+            m.insert("%cluster_nctarank".into(), nctarank);
+            m.insert("%laneid".into(), tid % WARP);
+            m.insert("%warpid".into(), tid / WARP);
+            m.insert("%nwarpid".into(), (ntid_x + WARP - 1) / WARP);
+            m.insert("%gridid".into(), 0);
+            m.insert("%is_explicit_cluster".into(), h.cluster.is_some() as i64);
+            m
+        })
+        .collect()
+}

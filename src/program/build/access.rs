@@ -1,0 +1,99 @@
+//! Addresses, state spaces and the events a path pushes.
+
+use super::*;
+use crate::ast::{self, AddrBase, IntTy};
+use crate::error::{Error, Result};
+use std::collections::BTreeSet;
+
+impl Ctx<'_> {
+    /// Record that `root` is accessed as private (`.local`/`.param`) or shared
+    /// memory; a variable accessed both ways is refused (D17).
+    pub(super) fn space_of(&mut self, root: &str, private: bool, ins: &ast::Instr) -> Result<()> {
+        let (mine, other) = if private { (&mut self.private_roots, &self.global_roots) } else { (&mut self.global_roots, &self.private_roots) };
+        if let Some(sp) = other.get(root) {
+            let (a, b) = if private { ("thread-private .local/.param", "global or shared") } else { ("global or shared", "thread-private .local/.param") };
+            return Err(Error::input(format!("`{}` is accessed here as {} memory but at line {} as {} memory", root, a, sp.line, b), ins.span));
+        }
+        mine.entry(root.to_string()).or_insert(ins.span);
+        Ok(())
+    }
+
+    /// Converting `v` to `ty` cannot change it on this path (so a read can stay symbolic).
+    pub(super) fn keeps(&self, st: &PathState, v: &Val, ty: Option<IntTy>) -> bool {
+        let Some(ty) = ty else { return true };
+        match &v.v {
+            V::Addr(..) => true,
+            V::Const(c) => arith::convert(Some(ty), *c) == *c,
+            V::Free(i) => match &st.events[*i].kind {
+                DraftKind::Mem { key, access } => access.conv == Some(ty) || self.domain(key).into_iter().all(|d| {
+                    let l = access.loaded(d);
+                    arith::convert(Some(ty), l) == l
+                }),
+                DraftKind::Other(_) => false,
+            },
+        }
+    }
+
+    /// Resolve an address operand to a location key and virtual address.
+    #[allow(clippy::type_complexity)]
+    pub(super) fn address(
+        &mut self,
+        st: &PathState,
+        t: usize,
+        addr: &ast::Addr,
+        shared: bool,
+        ins: &ast::Instr,
+    ) -> Result<std::result::Result<(LocKey, String, BTreeSet<usize>), usize>> {
+        let (name, off, deps) = match &addr.base {
+            AddrBase::Sym(s) => (s.clone(), addr.offset, BTreeSet::new()),
+            AddrBase::Reg(r) => {
+                let v = st.regs.get(r).cloned().unwrap_or_else(|| Val::konst(0));
+                match v.v {
+                    V::Addr(name, o) => (name, o + addr.offset, v.deps),
+                    V::Free(i) => return Ok(Err(i)),
+                    V::Const(_) => {
+                        return Err(Error::input(
+                            format!("register `{}` does not hold an address here (initialise it with `P{}:{} = x` or `mov {}, x`)", r, t, r, r),
+                            ins.span,
+                        ))
+                    }
+                }
+            }
+        };
+        let info = self.resolve_name(&name);
+        let shared_cluster = if shared { Some(self.placements[t].cluster) } else { None };
+        let key = LocKey { root: info.root.clone(), offset: off, shared_cluster };
+        let vaddr = if off == 0 { info.vaddr.clone() } else { format!("{}+{}", info.vaddr, off) };
+        Ok(Ok((key, vaddr, deps)))
+    }
+
+    pub(super) fn push_mem(&self, st: &mut PathState, key: LocKey, access: Access, mut deps: BTreeSet<usize>, ins: &ast::Instr) -> usize {
+        let mut value_srcs: Vec<LocKey> = deps
+            .iter()
+            .filter_map(|&i| match &st.events[i].kind {
+                DraftKind::Mem { key, .. } => Some(key.clone()),
+                DraftKind::Other(_) => None,
+            })
+            .collect();
+        if access.atomic && (access.read_value.is_some() || access.rmw.is_some()) {
+            value_srcs.push(key.clone());
+        }
+        deps.extend(st.ctrl.iter().copied());
+        // Dependencies grow with the path (control dependencies accumulate), so
+        // a long unrolled loop is quadratic here: charge them (issue 11).
+        crate::budget::charge(96 + 16 * deps.len() as u64 + ins.text.len() as u64);
+        st.events.push(DraftEvent { kind: DraftKind::Mem { key, access }, value_srcs, text: ins.text.clone(), line: ins.span.line, deps });
+        st.events.len() - 1
+    }
+
+    pub(super) fn push_other(&self, st: &mut PathState, kind: EventKind, ins: &ast::Instr) {
+        let deps = st.ctrl.clone();
+        crate::budget::charge(96 + 16 * deps.len() as u64 + ins.text.len() as u64);
+        st.events.push(DraftEvent { kind: DraftKind::Other(kind), value_srcs: Vec::new(), text: ins.text.clone(), line: ins.span.line, deps });
+    }
+
+    pub(super) fn cta_size(&self, t: usize) -> usize {
+        let cta = self.placements[t].cta;
+        self.placements.iter().filter(|p| p.cta == cta).count()
+    }
+}

@@ -1,0 +1,66 @@
+//! Arrays of the init block (`u32 out[4];`, `out[2] = 5;`, litmus-format.md
+//! section 5): one variable whose elements sit at `index * size` bytes, so
+//! byte address arithmetic in PTX (`[%rd4+8]`) reaches `out[2]`. Each element
+//! is a location of its own when accessed by its own size (cells, D18).
+
+use super::*;
+use crate::ast::InitItem;
+use crate::error::{Error, Result};
+use std::collections::HashMap;
+
+/// Declared arrays: element size in bytes, number of elements, element initial values by byte offset.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Arrays {
+    pub decl: BTreeMap<String, (u8, u32)>,
+    pub inits: HashMap<(String, i64), i64>,
+}
+
+impl Arrays {
+    pub(super) fn new(lit: &Litmus) -> Result<Arrays> {
+        let mut a = Arrays::default();
+        for item in &lit.init {
+            if let InitItem::Array { name, ty, len, .. } = item {
+                a.decl.insert(name.clone(), ((ty.bits / 8) as u8, *len));
+            }
+        }
+        for item in &lit.init {
+            if let InitItem::Element { name, index, value, span } = item {
+                let Some(&(size, len)) = a.decl.get(name) else {
+                    return Err(Error::input(format!("`{}` is not declared as an array (declare it first, e.g. `u32 {}[4];`)", name, name), *span));
+                };
+                if *index >= len {
+                    return Err(Error::input(format!("index {} is out of bounds: `{}` has {} elements", index, name, len), *span));
+                }
+                a.inits.insert((name.clone(), *index as i64 * size as i64), *value);
+            }
+        }
+        Ok(a)
+    }
+
+    /// The element initial value of a cell at the start of an element.
+    pub(super) fn init_of(&self, key: &LocKey) -> Option<i64> {
+        match self.decl.get(&key.root) {
+            Some(_) => Some(self.inits.get(&(key.root.clone(), key.offset)).copied().unwrap_or(0)),
+            None => None,
+        }
+    }
+
+    /// Every element as a location key and its name `out[i]`.
+    pub(super) fn elements(&self) -> Vec<(LocKey, String)> {
+        let mut out = Vec::new();
+        for (name, &(size, len)) in &self.decl {
+            for i in 0..len {
+                let key = LocKey { root: name.clone(), offset: i as i64 * size as i64, shared_cluster: None };
+                out.push((key, format!("{}[{}]", name, i)));
+            }
+        }
+        out
+    }
+
+    /// `out[2]` for a key at an element's first byte.
+    pub(super) fn name_of(&self, key: &LocKey) -> Option<String> {
+        let &(size, len) = self.decl.get(&key.root)?;
+        let i = key.offset / size as i64;
+        (key.shared_cluster.is_none() && key.offset % size as i64 == 0 && (0..len as i64).contains(&i)).then(|| format!("{}[{}]", key.root, i))
+    }
+}

@@ -1,0 +1,300 @@
+//! Path exploration of one thread: the work list, forks over read values.
+
+use super::*;
+use crate::ast::{Cmp, InstrKind, IntTy, Operand, Span};
+use crate::error::{Error, Result};
+use std::collections::{BTreeSet, HashMap};
+
+impl Ctx<'_> {
+/// Every thread's paths, with the value domains of the locations at a fixpoint.
+pub(super) fn explore_all(&mut self) -> Result<(Vec<Vec<FinishedPath>>, bool)> {
+    let ctx = self;
+    let lit = ctx.lit;
+    let mut unroll_hit;
+    let mut paths: Vec<Vec<FinishedPath>>;
+    // Values each location may hold: a value read in an execution comes from a
+    // chain of distinct writes of that execution, so as many rounds as an
+    // execution has writes reach every readable value.
+    let mut rounds = 0;
+    loop {
+        paths = Vec::new();
+        unroll_hit = false;
+        for t in 0..lit.threads.len() {
+            let (p, hit) = ctx.explore_thread(t)?;
+            unroll_hit |= hit;
+            paths.push(p);
+        }
+        let bounds = chain_bounds(&paths);
+        // RMWs extend the values known at the start of the round, so that a
+        // round adds one link to every chain, as for the other writes.
+        let before = ctx.domains.clone();
+        let mut changed = false;
+        for tp in &paths {
+            for p in tp {
+                for e in &p.events {
+                    if let DraftKind::Mem { key, access } = &e.kind {
+                        // Round 0 collects constant writes; round k >= 1 extends
+                        // value chains by their k-th value-dependent write.
+                        let bound = bounds.get(key).copied().unwrap_or(0);
+                        let this_round = if e.value_srcs.is_empty() { rounds == 0 } else { (1..=bound).contains(&rounds) };
+                        if access.writes && this_round {
+                            let init = BTreeSet::from([ctx.key_init(key)]);
+                            let d = ctx.domains.entry(key.clone()).or_insert_with(|| init.clone());
+                            match &access.rmw {
+                                None => changed |= d.insert(access.write_value),
+                                Some(op) => {
+                                    let known = before.get(key).cloned().unwrap_or(init);
+                                    for v in known {
+                                        changed |= d.insert(op.apply(v));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        rounds += 1;
+        if !changed && rounds > 1 {
+            break;
+        }
+        if ctx.domains.values().any(|d| d.len() > 64) {
+            return Err(Error::limit(
+                "a location can hold more than 64 distinct values; the test computes too many values to enumerate",
+            ));
+        }
+    }
+    Ok((paths, unroll_hit))
+}
+
+    /// All complete paths of thread `t`, and whether the unroll bound cut some.
+    pub(super) fn explore_thread(&mut self, t: usize) -> Result<(Vec<FinishedPath>, bool)> {
+        let code = &self.lit.code[t];
+        let mut labels = HashMap::new();
+        for (i, ins) in code.iter().enumerate() {
+            if let InstrKind::Label(l) = &ins.kind {
+                if labels.insert(l.clone(), i).is_some() {
+                    return Err(Error::input(format!("label `{}` is defined twice in thread P{}", l, t), ins.span).in_origin(&ins.origin));
+                }
+            }
+        }
+        for ins in code {
+            if let InstrKind::Branch { target, .. } = &ins.kind {
+                if !labels.contains_key(target) {
+                    return Err(Error::input(format!("branch to undefined label `{}` in thread P{}", target.split('#').next().unwrap_or(target), t), ins.span).in_origin(&ins.origin));
+                }
+            }
+        }
+        let start = PathState {
+            pc: 0,
+            regs: self.initial_regs(t),
+            events: Vec::new(),
+            visits: HashMap::new(),
+            ctrl: BTreeSet::new(),
+            bar_gen: HashMap::new(),
+            cluster_arrivals: 0,
+            cluster_waits: 0,
+            private: PrivateMem::default(),
+        };
+        let mut work = vec![start];
+        let mut done = Vec::new();
+        let mut cut = false;
+        let mut steps: usize = 0;
+        while let Some(mut st) = work.pop() {
+            steps += 1;
+            if steps > 1_000_000 {
+                return Err(Error::limit(format!("thread P{} has too many paths to explore (over 1,000,000 steps)", t)));
+            }
+            // One path's events are distinct events of the program: a path this
+            // long already exceeds --max-events, so stop before unrolling further.
+            if st.events.len() > self.opts.max_events {
+                return Err(too_many_events(self.opts.max_events));
+            }
+            if st.pc >= code.len() {
+                done.push(FinishedPath { events: st.events, regs: st.regs });
+                if done.len() > self.opts.max_traces {
+                    return Err(Error::limit(format!(
+                        "thread P{} has more than {} paths (lower --unroll or simplify the test)",
+                        t, self.opts.max_traces
+                    )));
+                }
+                continue;
+            }
+            let visits = st.visits.entry(st.pc).or_insert(0);
+            *visits += 1;
+            if *visits > self.opts.unroll + 1 {
+                cut = true;
+                if self.unroll_cut.is_none() {
+                    self.unroll_cut = Some(loop_name(&code[st.pc], t));
+                }
+                continue;
+            }
+            let ins = &code[st.pc];
+            // An instruction inlined from a PTX module: its errors point into the module.
+            match self.step(t, &mut st, ins).map_err(|e| e.in_origin(&ins.origin))? {
+                Step::Next => {
+                    st.pc += 1;
+                    work.push(st);
+                }
+                Step::Jump(label) => {
+                    st.pc = labels[&label];
+                    work.push(st);
+                }
+                Step::Continue(children) => {
+                    // Each child is a copy of the path so far (events and registers).
+                    children.iter().for_each(charge_copy);
+                    work.extend(children)
+                }
+                Step::Fork(children) => {
+                    children.iter().for_each(charge_copy);
+                    // Re-run the same instruction with the read made concrete.
+                    for mut c in children {
+                        if let Some(v) = c.visits.get_mut(&c.pc) {
+                            *v -= 1;
+                        }
+                        work.push(c);
+                    }
+                }
+            }
+        }
+        done.reverse();
+        Ok((done, cut))
+    }
+
+    /// Fork `st` over the values of the free read `i`.
+    pub(super) fn fork_read(&self, st: &PathState, i: usize) -> Step {
+        let key = match &st.events[i].kind {
+            DraftKind::Mem { key, .. } => key.clone(),
+            DraftKind::Other(_) => unreachable_key(),
+        };
+        let mut children = Vec::new();
+        let excluded = match &st.events[i].kind {
+            DraftKind::Mem { access, .. } => access.read_not.clone(),
+            DraftKind::Other(_) => Vec::new(),
+        };
+        for d in self.domain(&key).into_iter().filter(|d| !excluded.contains(d)) {
+            let mut c = st.clone();
+            let mut loaded = d;
+            if let DraftKind::Mem { access, .. } = &mut c.events[i].kind {
+                access.read_value = Some(d);
+                loaded = access.loaded(d);
+            }
+            for val in c.regs.values_mut() {
+                if val.v == V::Free(i) {
+                    val.v = V::Const(loaded);
+                }
+            }
+            children.push(c);
+        }
+        Step::Fork(children)
+    }
+
+    /// `a cmp b` where one side is a symbolic read and the other a constant, for
+    /// `==`/`!=`: the two paths (comparison true, false), each assuming what the
+    /// read returns, without enumerating its values. The read joins the control
+    /// dependencies of both paths.
+    pub(super) fn fork_compare(&self, st: &PathState, cmp: Cmp, a: &Operand, b: &Operand, ty: Option<IntTy>) -> Option<(PathState, PathState)> {
+        if !matches!(cmp, Cmp::Eq | Cmp::Ne) {
+            return None;
+        }
+        let (va, vb) = (self.operand(st, a), self.operand(st, b));
+        let (read, konst, kdeps) = match (&va.v, &vb.v) {
+            (V::Free(i), V::Const(c)) => (*i, *c, vb.deps.clone()),
+            (V::Const(c), V::Free(i)) => (*i, *c, va.deps.clone()),
+            _ => return None,
+        };
+        // The shortcut assumes the read returns exactly `konst`: only sound when
+        // neither the load's nor the comparison's type changes any value here.
+        let DraftKind::Mem { key, access } = &st.events[read].kind else { return None };
+        let same = |v: i64| access.loaded(v) == v && arith::convert(ty, v) == v;
+        if !same(konst) || !self.domain(key).into_iter().all(same) {
+            return None;
+        }
+        let mut eq = st.clone();
+        let mut ne = st.clone();
+        for c in [&mut eq, &mut ne] {
+            c.ctrl.insert(read);
+            c.ctrl.extend(kdeps.iter().copied());
+        }
+        if let DraftKind::Mem { access, .. } = &mut eq.events[read].kind {
+            access.read_value = Some(konst);
+        }
+        for val in eq.regs.values_mut() {
+            if val.v == V::Free(read) {
+                val.v = V::Const(konst);
+            }
+        }
+        if let DraftKind::Mem { access, .. } = &mut ne.events[read].kind {
+            access.read_not.push(konst);
+        }
+        Some(if cmp == Cmp::Eq { (eq, ne) } else { (ne, eq) })
+    }
+
+    pub(super) fn label_index(&self, t: usize, label: &str) -> usize {
+        self.lit.code[t].iter().position(|i| matches!(&i.kind, InstrKind::Label(l) if l == label)).unwrap_or(usize::MAX)
+    }
+
+    pub(super) fn operand(&self, st: &PathState, op: &Operand) -> Val {
+        match op {
+            Operand::Imm(c) => Val::konst(*c),
+            Operand::Reg(r) => st.regs.get(r).cloned().unwrap_or_else(|| Val::konst(0)),
+            Operand::Sym(s) => Val { v: V::Addr(s.clone(), 0), deps: BTreeSet::new() },
+        }
+    }
+
+    /// The operand as an integer, or the read to fork on.
+    pub(super) fn concrete(&self, st: &PathState, op: &Operand, span: Span) -> Result<std::result::Result<(i64, BTreeSet<usize>), usize>> {
+        let v = self.operand(st, op);
+        match v.v {
+            V::Const(c) => Ok(Ok((c, v.deps))),
+            V::Free(i) => Ok(Err(i)),
+            V::Addr(name, off) => {
+                let idx = self.names.keys().position(|n| *n == name).unwrap_or(0);
+                let _ = span;
+                Ok(Ok((address_number(idx, off), v.deps)))
+            }
+        }
+    }
+
+}
+
+/// For each location, how many value-dependent writes a chain of value flow
+/// ending in it can pass through in one execution: the writes (at most one per
+/// path and thread, counted per thread's worst path) to locations that can
+/// reach it through value dependencies.
+pub(super) fn chain_bounds(paths: &[Vec<FinishedPath>]) -> HashMap<LocKey, usize> {
+    let mut feeds: HashMap<LocKey, BTreeSet<LocKey>> = HashMap::new();
+    let mut keys: BTreeSet<LocKey> = BTreeSet::new();
+    for p in paths.iter().flatten() {
+        for e in &p.events {
+            if let DraftKind::Mem { key, .. } = &e.kind {
+                keys.insert(key.clone());
+                for src in &e.value_srcs {
+                    feeds.entry(key.clone()).or_default().insert(src.clone());
+                }
+            }
+        }
+    }
+    let mut out = HashMap::new();
+    for k in &keys {
+        // Locations that reach k (k included).
+        let mut reach: BTreeSet<LocKey> = BTreeSet::new();
+        let mut todo = vec![k.clone()];
+        while let Some(x) = todo.pop() {
+            if reach.insert(x.clone()) {
+                todo.extend(feeds.get(&x).into_iter().flatten().cloned());
+            }
+        }
+        let bound: usize = paths
+            .iter()
+            .map(|tp| {
+                tp.iter()
+                    .map(|p| p.events.iter().filter(|e| !e.value_srcs.is_empty() && matches!(&e.kind, DraftKind::Mem { key, access } if access.writes && reach.contains(key))).count())
+                    .max()
+                    .unwrap_or(0)
+            })
+            .sum();
+        out.insert(k.clone(), bound);
+    }
+    out
+}

@@ -1,0 +1,152 @@
+//! Read-modify-writes (`atom`, `red`, `cas`) and loads split over cells.
+
+use super::*;
+use crate::ast::{self, AtomOp, Cmp, IntTy, Operand, Sem};
+use crate::error::{Error, Result};
+use std::collections::BTreeSet;
+
+impl Ctx<'_> {
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn atomic(
+        &mut self,
+        t: usize,
+        st: &mut PathState,
+        ins: &ast::Instr,
+        q: (Sem, Option<Scope>, Proxy, AtomOp, u8, bool, Option<IntTy>),
+        dst: &Option<String>,
+        addr: &ast::Addr,
+        operands: &[Operand],
+    ) -> Result<Step> {
+        let (sem, scope, proxy, op, size, shared, ty) = q;
+        let mut vals = Vec::new();
+        let mut deps = BTreeSet::new();
+        for o in operands {
+            match self.concrete(st, o, ins.span)? {
+                Ok((c, d)) => {
+                    vals.push(c);
+                    deps.extend(d);
+                }
+                Err(i) => return Ok(self.fork_read(st, i)),
+            }
+        }
+        let (key, vaddr, adeps) = match self.address(st, t, addr, shared, ins)? {
+            Ok(x) => x,
+            Err(i) => return Ok(self.fork_read(st, i)),
+        };
+        deps.extend(adeps);
+        if self.mem_cells(&key, size).len() > 1 {
+            return Err(Error::input("an atomic operation over bytes that differently-sized accesses also touch (mixed-size) is not supported", ins.span));
+        }
+        // atom/red without .sem are .relaxed, without .scope are .gpu.
+        let sem = if sem == Sem::Weak { Sem::Relaxed } else { sem };
+        let (msem, mscope) = normalize(sem, scope, Scope::Gpu);
+        let is_red = dst.is_none();
+        // exch writes its operand whatever it reads: the read can stay symbolic.
+        if op == AtomOp::Exch {
+            let value = *vals.first().ok_or_else(|| Error::input("exch needs a value operand", ins.span))?;
+            let mut access = mk_rmw(vaddr, proxy, size, msem, mscope, is_red, Some(arith::convert(ty, value)));
+            access.conv = ty;
+            let idx = self.push_mem(st, key, access, deps, ins);
+            if let Some(d) = dst {
+                st.regs.insert(d.clone(), Val::free(idx));
+            }
+            return Ok(Step::Next);
+        }
+        if arith::rmw(op, 0, &vals, ty).is_none() {
+            return Err(Error::input(format!("`{}`: wrong number of operands for atom.{:?}", ins.text, op).to_lowercase(), ins.span));
+        }
+        // cas writes a constant when it succeeds and nothing when it fails: two
+        // paths, one assuming the read returns the compared value, one that it does not.
+        if op == AtomOp::Cas {
+            return Ok(self.cas(st, ins, mk_rmw(vaddr, proxy, size, msem, mscope, is_red, None), key, (vals[0], vals[1], ty), deps, dst));
+        }
+        // The other operations write a function of the value read: one event whose
+        // written value the engines compute from reads-from.
+        // `Some(0)`: it writes; the value itself comes from `rmw`.
+        let mut access = mk_rmw(vaddr, proxy, size, msem, mscope, is_red, Some(0));
+        access.rmw = Some(Rmw { op, operands: vals, ty });
+        access.conv = ty;
+        let idx = self.push_mem(st, key, access, deps, ins);
+        if let Some(d) = dst {
+            st.regs.insert(d.clone(), Val::free(idx));
+        }
+        Ok(Step::Next)
+    }
+
+    /// `atom.cas`: it writes only when it succeeds. One path per stored value
+    /// that equals `cmp` at the operation's type (reading it, writing `new`),
+    /// and one path reading any other value and writing nothing.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn cas(&self, st: &PathState, ins: &ast::Instr, base: Access, key: LocKey, q: (i64, i64, Option<IntTy>), deps: BTreeSet<usize>, dst: &Option<String>) -> Step {
+        let (cmp, new, ty) = q;
+        let base = Access { conv: ty, ..base };
+        let domain = self.domain(&key);
+        let matching: Vec<i64> = domain.iter().copied().filter(|&v| arith::compare(Cmp::Eq, v, cmp, ty)).collect();
+        let mut children = Vec::new();
+        let mut outcomes: Vec<Option<i64>> = matching.iter().map(|&v| Some(v)).collect();
+        if domain.len() > matching.len() {
+            outcomes.push(None);
+        }
+        for read in outcomes {
+            let mut c = st.clone();
+            let mut access = base.clone();
+            match read {
+                Some(v) => {
+                    access.writes = true;
+                    access.write_value = arith::convert(ty, new);
+                    access.read_value = Some(v);
+                }
+                None => access.read_not = matching.clone(),
+            }
+            let idx = self.push_mem(&mut c, key.clone(), access.clone(), deps.clone(), ins);
+            if let Some(d) = dst {
+                let v = match read {
+                    Some(v) => Val { v: V::Const(access.loaded(v)), deps: BTreeSet::from([idx]) },
+                    None => Val::free(idx),
+                };
+                c.regs.insert(d.clone(), v);
+            }
+            c.pc += 1;
+            children.push(c);
+        }
+        Step::Continue(children)
+    }
+
+    /// A load over several cells: one read per cell, then one path per
+    /// combination of the values the cells can hold, the register holding
+    /// their bytes composed little-endian and extended by the load's type.
+    pub(super) fn split_load(&self, st: &mut PathState, ins: &ast::Instr, parts: Vec<(LocKey, i64, u8)>, access: Access, adeps: BTreeSet<usize>, dst: &str) -> Result<Step> {
+        let (ty, size) = (access.conv, access.size);
+        let mut idx = Vec::new();
+        for (k, at, _) in &parts {
+            let a = Access { conv: None, start: -at, vaddr: cell_vaddr(&access.vaddr, k.offset), ..access.clone() };
+            idx.push(self.push_mem(st, k.clone(), a, adeps.clone(), ins));
+        }
+        let mut combos: Vec<Vec<i64>> = vec![Vec::new()];
+        for (k, _, _) in &parts {
+            combos = combos.into_iter().flat_map(|c| self.domain(k).into_iter().map(move |v| [c.clone(), vec![v]].concat())).collect();
+            if combos.len() > 4096 {
+                return Err(Error::limit(format!("the mixed-size load `{}` can read more than 4096 combinations of byte values", ins.text)));
+            }
+        }
+        let deps: BTreeSet<usize> = idx.iter().copied().collect();
+        let read = IntTy { bits: 8 * size as u32, signed: ty.is_none_or(|t| t.signed) };
+        let mut children = Vec::new();
+        for combo in combos {
+            let mut c = st.clone();
+            let mut bytes = Vec::new();
+            for (j, &v) in combo.iter().enumerate() {
+                if let DraftKind::Mem { access, .. } = &mut c.events[idx[j]].kind {
+                    access.read_value = Some(v);
+                }
+                bytes.push((v, parts[j].1, parts[j].2));
+            }
+            let v = arith::convert(ty, arith::norm(read, cells::compose(&bytes)));
+            c.regs.insert(dst.to_string(), Val { v: V::Const(v), deps: deps.clone() });
+            c.pc += 1;
+            children.push(c);
+        }
+        Ok(Step::Continue(children))
+    }
+
+}

@@ -1,0 +1,223 @@
+//! PTX modules as litmus threads (issue 15, litmus-format.md section 5):
+//! calls, `.param` traffic, return values, special registers, guards, `exit`,
+//! arrays, and errors that point into the module. Each test writes a small
+//! module next to its harness in a fresh folder.
+
+use ptx_litmus::check::{check_source_at, CheckOptions, Engine, TestResult};
+use ptx_litmus::error::Error;
+use ptx_litmus::outcome::Verdict;
+use std::path::PathBuf;
+
+fn folder(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("ptxl-modules-{}-{}", std::process::id(), name));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Check `harness` next to `m.ptx` holding `module`, with both engines (they must agree).
+fn run(name: &str, module: &str, harness: &str) -> Result<TestResult, (Error, String)> {
+    let d = folder(name);
+    std::fs::write(d.join("m.ptx"), module).unwrap();
+    let sat = check_source_at(harness, &d, &CheckOptions::default());
+    let opts = CheckOptions { engine: Engine::Reference, ..CheckOptions::default() };
+    let reference = check_source_at(harness, &d, &opts);
+    match (sat, reference) {
+        (Ok(a), Ok(b)) => {
+            assert_eq!(a.summary.verdict, b.summary.verdict, "engines disagree on {}", name);
+            Ok(a)
+        }
+        (Err(e), _) => {
+            let shown = e.render("h.litmus", harness);
+            Err((e, shown))
+        }
+        (Ok(_), Err(e)) => panic!("{}: only the reference engine failed: {}", name, e),
+    }
+}
+
+const HEAD: &str = ".version 8.0\n.target sm_90\n.address_size 64\n";
+
+/// A writer function and a reader whose result comes back through `func_retval0`.
+fn mp_module() -> String {
+    format!(
+        "{HEAD}
+.func publish(.param .b64 p_data, .param .b64 p_flag)
+{{
+	.reg .b32 %r<2>;
+	.reg .b64 %rd<3>;
+	ld.param.u64 %rd1, [p_data];
+	ld.param.u64 %rd2, [p_flag];
+	mov.u32 %r1, 1;
+	st.global.u32 [%rd1], %r1;
+	st.release.gpu.global.u32 [%rd2], %r1;
+	ret;
+}}
+.func (.param .b32 func_retval0) observe(.param .b64 p_flag)
+{{
+	.reg .b32 %r<2>;
+	.reg .b64 %rd<2>;
+	ld.param.u64 %rd1, [p_flag];
+	ld.acquire.gpu.global.u32 %r1, [%rd1];
+	st.param.b32 [func_retval0+0], %r1;
+	ret;
+}}
+.visible .entry mp(.param .u64 d, .param .u64 f, .param .u64 o)
+{{
+	.reg .pred %p<2>;
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<5>;
+	ld.param.u64 %rd1, [d];
+	ld.param.u64 %rd2, [f];
+	ld.param.u64 %rd3, [o];
+	mov.u32 %r1, %ctaid.x;
+	setp.ne.s32 %p1, %r1, 0;
+	@%p1 bra $L_read;
+	{{
+	.param .b64 param0;
+	st.param.b64 [param0+0], %rd1;
+	.param .b64 param1;
+	st.param.b64 [param1+0], %rd2;
+	call.uni publish, (param0, param1);
+	}}
+	ret;
+$L_read:
+	{{
+	.param .b64 param0;
+	st.param.b64 [param0+0], %rd2;
+	.param .b32 retval0;
+	call.uni (retval0), observe, (param0);
+	ld.param.b32 %r2, [retval0+0];
+	}}
+	ld.global.u32 %r3, [%rd1];
+	st.global.u32 [%rd3+8], %r2;
+	st.global.u32 [%rd3+12], %r3;
+	ret;
+}}
+"
+    )
+}
+
+fn mp_harness(scope_cta: &str) -> String {
+    format!(
+        "PTX MP-calls\n{{ data = 0; flag = 0; u32 out[4]; }}\nptx \"m.ptx\";\n P0@cta 0,gpu 0 | P1@{} ;\n call mp, (data, flag, out) | call mp, (data, flag, out) ;\nexists (out[2] == 1 /\\ out[3] == 0)\n",
+        scope_cta
+    )
+}
+
+#[test]
+fn nested_calls_pass_addresses_and_return_values() {
+    // Two CTAs: release/acquire at .gpu synchronizes, the stale read is forbidden.
+    let r = run("mp", &mp_module(), &mp_harness("cta 1,gpu 0")).unwrap_or_else(|e| panic!("{}", e.1));
+    assert_eq!(r.summary.verdict, Verdict::No);
+    // The acquire's value really flows back through the return parameter: out[2] is 1 in some state.
+    assert!(r.outcome.states.keys().any(|s| s.iter().any(|&v| v == 1)), "{:?}", r.outcome.states.keys());
+}
+
+#[test]
+fn special_registers_come_from_the_header() {
+    // Both threads in CTA 0: both run the writer side (ctaid.x == 0), nobody reads.
+    let r = run("mp-one-cta", &mp_module(), &mp_harness("cta 0,gpu 0")).unwrap_or_else(|e| panic!("{}", e.1));
+    assert_eq!(r.summary.verdict, Verdict::No);
+    let m = format!(
+        "{HEAD}.entry ids(.param .u64 o)\n{{\n .reg .b32 %r<9>;\n .reg .b64 %rd<9>;\n ld.param.u64 %rd1, [o];\n mov.u32 %r1, %tid.x;\n mov.u32 %r2, %ntid.x;\n mov.u32 %r3, %laneid;\n mul.wide.u32 %rd2, %r1, 4;\n add.s64 %rd3, %rd1, %rd2;\n mad.lo.s32 %r4, %r2, 10, %r3;\n st.global.u32 [%rd3], %r4;\n ret;\n}}\n"
+    );
+    let h = "PTX ids\n{ u32 out[4]; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0,tid 2 ;\n call ids, (out) | call ids, (out) ;\nexists (out[0] == 30 /\\ out[2] == 32 /\\ out[1] == 0)\n";
+    let r = run("ids", &m, h).unwrap_or_else(|e| panic!("{}", e.1));
+    assert_eq!(r.summary.verdict, Verdict::Ok, "P0 is tid 0 (rank), P1 tid 2; ntid 3; out[1] untouched");
+}
+
+#[test]
+fn guards_and_exit_skip_what_they_should() {
+    let m = format!(
+        "{HEAD}.entry g(.param .u64 x, .param .u32 v)\n{{\n .reg .pred %p<2>;\n .reg .b32 %r<3>;\n .reg .b64 %rd<2>;\n ld.param.u64 %rd1, [x];\n ld.param.u32 %r1, [v];\n setp.eq.s32 %p1, %r1, 0;\n @%p1 st.global.u32 [%rd1], 7;\n @%p1 exit;\n st.global.u32 [%rd1], 9;\n ret;\n}}\n"
+    );
+    let h = "PTX g\n{ x = 0; y = 0; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n call g, (x, 0) | call g, (y, 1) ;\n st.global.u32 [x], 5 | ;\nforall (x == 7 /\\ y == 9)\n";
+    let r = run("guards", &m, h).unwrap_or_else(|e| panic!("{}", e.1));
+    assert_eq!(r.summary.verdict, Verdict::Ok, "exit skips P0's later cell; the guard skips P1's store of 7");
+}
+
+fn module_error(name: &str, module: &str, harness: &str) -> String {
+    match run(name, module, harness) {
+        Ok(_) => panic!("{}: accepted", name),
+        Err((e, shown)) => {
+            assert_eq!(e.exit_code(), 2, "{}", shown);
+            shown
+        }
+    }
+}
+
+#[test]
+fn errors_point_into_the_module_and_name_function_and_thread() {
+    let m = format!("{HEAD}.func f()\n{{\n .reg .b32 %r<2>;\n frob.u32 %r1, 1;\n ret;\n}}\n");
+    let h = "PTX e\n{ x = 0; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n | call f ;\nexists (x == 0)\n";
+    let shown = module_error("unknown", &m, h);
+    assert!(shown.contains("m.ptx:7:2: error: unknown instruction `frob.u32`"), "{}", shown);
+    assert!(shown.contains("(in f, called from P1)"), "{}", shown);
+    assert!(shown.contains("   7 |  frob.u32 %r1, 1;") || shown.contains("7 |  frob.u32 %r1, 1;"), "{}", shown);
+    // A register used as an address that holds a number: found while building, still in the module.
+    let m = format!("{HEAD}.func f()\n{{\n .reg .b32 %r<2>;\n mov.u32 %r1, 4;\n ld.global.u32 %r1, [%r1];\n ret;\n}}\n");
+    let shown = module_error("not-address", &m, h);
+    assert!(shown.contains("m.ptx:8:2: error:") && shown.contains("(in f, called from P1)"), "{}", shown);
+}
+
+#[test]
+fn recursion_syntax_and_call_mistakes_are_input_errors() {
+    let m = format!("{HEAD}.func f()\n{{\n call.uni f, ();\n ret;\n}}\n");
+    let h = "PTX r\n{ x = 0; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0 ;\n call f ;\nexists (x == 0)\n";
+    assert!(module_error("recursion", &m, h).contains("`f` calls itself"));
+    let shown = module_error("syntax", &format!("{HEAD}.func f(\n{{\n ret;\n}}\n"), h);
+    assert!(shown.contains("m.ptx:5:1: error: unexpected `{`"), "{}", shown);
+    let shown = module_error("unknown-fn", &m, "PTX r\n{ x = 0; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0 ;\n call g, (x) ;\nexists (x == 0)\n");
+    assert!(shown.contains("h.litmus:5:2: error: unknown function `g`"), "{}", shown);
+    let shown = module_error("arity", &m, "PTX r\n{ x = 0; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0 ;\n call f, (x) ;\nexists (x == 0)\n");
+    assert!(shown.contains("`f` takes 0 parameters, this call passes 1"), "{}", shown);
+    let shown = module_error("missing", &m, "PTX r\n{ x = 0; }\nptx \"nope.ptx\";\n P0@cta 0,gpu 0 ;\n call f ;\nexists (x == 0)\n");
+    assert!(shown.contains("h.litmus:3:1: error: cannot load PTX module `nope.ptx`"), "{}", shown);
+}
+
+#[test]
+fn a_newer_version_is_read_with_a_warning() {
+    let d = folder("version");
+    std::fs::write(d.join("m.ptx"), ".version 9.9\n.target sm_90\n.address_size 64\n.func f()\n{\n ret;\n}\n").unwrap();
+    let mut lit = ptx_litmus::parse::parse_litmus("PTX v\n{ x = 0; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0 ;\n call f ;\nexists (x == 0)\n").unwrap();
+    let w = ptx_litmus::module::expand(&mut lit, &d).unwrap();
+    assert_eq!(w.len(), 1);
+    assert!(w[0].contains("m.ptx:1:10: warning: `.version 9.9` is newer than PTX ISA 9.2"), "{}", w[0]);
+}
+
+/// `scaffold` on every module of the compiled corpus: the skeleton, its
+/// placeholder condition replaced, parses and its calls inline.
+#[test]
+fn scaffold_skeletons_parse_once_the_condition_is_filled() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("litmus/compiled/ptx");
+    let mut n = 0;
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let path = e.unwrap().path();
+        let shown = path.display().to_string();
+        let m = ptx_litmus::module::load(&path, &shown).unwrap_or_else(|e| panic!("{}: {}", shown, e));
+        let text = ptx_litmus::module::scaffold::skeleton(&m, &shown);
+        let cond = text.lines().last().unwrap();
+        assert!(cond.starts_with("exists ("), "{}", text);
+        let filled = text.replace(cond, "exists (true)");
+        let mut lit = ptx_litmus::parse::parse_litmus(&filled).unwrap_or_else(|e| panic!("{}\n{}", e, filled));
+        ptx_litmus::module::expand(&mut lit, &dir).unwrap_or_else(|e| panic!("{}\n{}", e, filled));
+        let calls = text.matches("call ").count();
+        assert_eq!(calls, m.funcs.iter().filter(|f| f.has_body()).count(), "one column per function:\n{}", text);
+        assert_eq!(lit.threads.len(), calls);
+        n += 1;
+    }
+    assert!(n >= 20, "only {} modules", n);
+}
+
+/// `prmt` as libcu++'s byte-wise fallback uses it (selectors 30212 and 4180
+/// assemble a little-endian word from four bytes), and the sign-replicating mode.
+#[test]
+fn prmt_assembles_bytes() {
+    let m = format!(
+        "{HEAD}.entry p(.param .u64 o)\n{{\n .reg .b32 %r<9>;\n .reg .b64 %rd<2>;\n ld.param.u64 %rd1, [o];\n mov.u32 %r1, 0x11;\n mov.u32 %r2, 0x22;\n mov.u32 %r3, 0x33;\n mov.u32 %r4, 0x84;\n prmt.b32 %r5, %r2, %r1, 30212;\n prmt.b32 %r6, %r4, %r3, 30212;\n prmt.b32 %r7, %r6, %r5, 4180;\n st.global.u32 [%rd1], %r7;\n prmt.b32 %r8, %r4, 0, 0x8880;\n st.global.u32 [%rd1+4], %r8;\n ret;\n}}\n"
+    );
+    let h = "PTX p\n{ u32 out[2]; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0 ;\n call p, (out) ;\nforall (out[0] == 0x84332211 /\\ out[1] == 0xffffff84)\n";
+    let r = run("prmt", &m, h).unwrap_or_else(|e| panic!("{}", e.1));
+    let states: Vec<_> = r.outcome.states.keys().collect();
+    assert_eq!(r.summary.verdict, Verdict::Ok, "{:?}", states);
+}
