@@ -1,8 +1,10 @@
 //! How the SAT engine scales: generated MP chains, IRIW, SB rings and a
 //! reads-from fan (8 writers x 8 loads = 9^8 > 10^7 reads-from combinations),
-//! atomic counters (2 `atom.add` per thread).
-//! Run with `cargo bench --features bench --bench scale` (about a minute and a half).
-//! Larger N (up to 16 threads) and the encode/solve split: `cargo run --release
+//! atomic counters, and the targets of issue 14 (`target/...`: each to be
+//! decided in under 1 s; verdict only, `--states none`, unless the name says
+//! `listing`, the default of at most 256 listed states).
+//! Run with `cargo bench --features bench --bench scale` (about three minutes).
+//! The whole curve (2..32 threads) and the encode/solve split: `cargo run --release
 //! --features plot --example scale_plot` (see paper-notes/performance.md).
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
@@ -39,12 +41,25 @@ fn rf_readers(k: usize) -> String {
     )
 }
 
-/// `n` threads in `n` CTAs each increment x twice with `atom.add` (a counter):
-/// read-modify-write values are symbolic, one event per atom.
-fn counter(n: usize) -> String {
+/// `k` writer threads store 1..k to x; one reader loads x `k` times; the
+/// condition: the loads see the writes in increasing order (allowed), or
+/// 1, 2, 1, ... (against coherence: forbidden).
+fn corr_fan(k: usize, increasing: bool) -> String {
+    let src = rf_fan(k);
+    let body = &src[..src.rfind("exists").unwrap_or(src.len())];
+    let vals: Vec<usize> = (1..=k).map(|j| if !increasing && j == 3 { 1 } else { j }).collect();
+    let cond: Vec<String> = vals.iter().enumerate().map(|(j, v)| format!("P{}:r{} == {}", k, j, v)).collect();
+    format!("{}exists ({})\n", body, cond.join(" /\\ "))
+}
+
+/// `n` threads in `n` CTAs each increment x `k` times with `atom.add` (a
+/// counter), `forall (x == n*k)`: read-modify-write values are symbolic, one
+/// event per atom; decided by the counting facts (D60).
+fn counter(n: usize, k: usize) -> String {
     let heads: Vec<String> = (0..n).map(|i| format!("P{}@cta {},gpu 0", i, i)).collect();
     let row = |r: usize| vec![format!("atom.relaxed.gpu.add r{}, x, 1", r); n].join(" | ");
-    format!("PTX counter-{}\n{{\nx = 0;\n}}\n{} ;\n{} ;\n{} ;\nforall (x == {})\n", n, heads.join(" | "), row(0), row(1), 2 * n)
+    let rows: Vec<String> = (0..k).map(|r| format!("{} ;\n", row(r))).collect();
+    format!("PTX counter-{}x{}\n{{\nx = 0;\n}}\n{} ;\n{}forall (x == {})\n", n, k, heads.join(" | "), rows.concat(), n * k)
 }
 
 fn scale(c: &mut Criterion) {
@@ -70,10 +85,34 @@ fn scale(c: &mut Criterion) {
     // 9^8 = 43 046 721 reads-from combinations each.
     bench(&mut g, "RF-fan-8x8", 9, rf_fan(8));
     bench(&mut g, "RF-readers-8x8", 16, rf_readers(8));
-    // 2n increments; 10 increments take seconds (performance.md).
-    for n in [2, 3, 4] {
-        bench(&mut g, "atom-counter", n, counter(n));
+    // n x 2 increments, and the issue-14 targets 16 x 1 and 6 x 2.
+    for n in [2, 3, 4, 6] {
+        bench(&mut g, "atom-counter", n, counter(n, 2));
     }
+    for n in [8, 16] {
+        bench(&mut g, "atom-counter-x1", n, counter(n, 1));
+    }
+    // Issue 14's targets, verdict first.
+    let verdict = CheckOptions { list_states: Some(0), ..CheckOptions::default() };
+    let target = |g: &mut criterion::BenchmarkGroup<_>, name: &str, src: String, o: &CheckOptions| {
+        assert!(check_source(&src, o).is_ok(), "{} does not check", name);
+        g.bench_with_input(BenchmarkId::new("target", name), &src, |b, s| b.iter(|| check_source(s, o).map(|r| r.outcome.states.len()).unwrap_or(0)));
+    };
+    let mp20 = shape_test("MP-chain:20", &relacq).unwrap().source;
+    // One link's release weakened to relaxed: the chain is broken, allowed.
+    let mp20_broken = mp20.replacen("| st.release.gpu d, 1", "| st.relaxed.gpu d, 1", 1);
+    assert_ne!(mp20, mp20_broken, "MP-chain:20 has a link to weaken");
+    target(&mut g, "MP-chain:20", mp20.clone(), &verdict);
+    target(&mut g, "MP-chain:20 one relaxed link", mp20_broken, &verdict);
+    target(&mut g, "IRIW:10", shape_test("IRIW:10", &relacq).unwrap().source, &verdict);
+    target(&mut g, "SB-ring:20+fence.sc", shape_test("SB-ring:20", &sbfence).unwrap().source, &verdict);
+    target(&mut g, "RA-ring:24", shape_test("RA-ring:24", &relacq).unwrap().source, &verdict);
+    target(&mut g, "CoRR-fan:8 increasing", corr_fan(8, true), &verdict);
+    target(&mut g, "CoRR-fan:8 against coherence", corr_fan(8, false), &verdict);
+    target(&mut g, "counter 16x1", counter(16, 1), &verdict);
+    target(&mut g, "counter 6x2", counter(6, 2), &verdict);
+    target(&mut g, "MP-chain:20 listing", mp20, &opts);
+    target(&mut g, "SB-ring:20+fence.sc listing", shape_test("SB-ring:20", &sbfence).unwrap().source, &opts);
     g.finish();
 }
 

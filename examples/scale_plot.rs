@@ -1,8 +1,11 @@
 //! How the SAT engine scales with the number of threads: times `check_source`
-//! (median of --reps runs) on generated families, splits the time into
-//! parse+build, encoding and solving, and draws N vs median ms with plotters.
+//! (median of --reps runs) on generated families, for the verdict alone
+//! (`--states none`) and with the default listing (at most 256 states), splits
+//! the time into parse+build, encoding and solving, and draws N vs median
+//! verdict ms with plotters. A family stops growing once one point takes more
+//! than 10 s.
 //!
-//! cargo run --release --features plot --example scale_plot -- [--reps 5] [--max 16] [--out paper-notes]
+//! cargo run --release --features plot --example scale_plot -- [--reps 5] [--max 32] [--out paper-notes]
 //!
 //! Writes OUT/scale.csv and OUT/scale.svg and prints a markdown table;
 //! `--replot OUT/scale.csv` only redraws the SVG from an earlier CSV.
@@ -24,7 +27,10 @@ struct Point {
     build_ms: f64,
     encode_ms: f64,
     first_ms: f64,
+    /// Verdict only (`--states none`).
     total_ms: f64,
+    /// Verdict and at most 256 listed states (the default).
+    listed_ms: f64,
 }
 
 fn median(mut xs: Vec<f64>) -> f64 {
@@ -52,13 +58,24 @@ pub fn rf_fan(k: usize, sem: &str) -> String {
     s
 }
 
+/// `n` threads in `n` CTAs each increment x once with `atom.add`: `forall (x == n)`.
+fn counter(n: usize) -> String {
+    let heads: Vec<String> = (0..n).map(|i| format!("P{}@cta {},gpu 0", i, i)).collect();
+    let row = vec!["atom.relaxed.gpu.add r0, x, 1"; n].join(" | ");
+    format!("PTX counter-{}\n{{\nx = 0;\n}}\n{} ;\n{} ;\nforall (x == {})\n", n, heads.join(" | "), row, n)
+}
+
 fn measure(family: &str, test: String, source: &str, reps: usize) -> Point {
-    let opts = CheckOptions::default();
-    let (mut totals, mut builds, mut encodes, mut firsts) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let listing = CheckOptions::default();
+    let opts = CheckOptions { list_states: Some(0), ..CheckOptions::default() };
+    let (mut totals, mut builds, mut encodes, mut firsts, mut listed) = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut last = None;
     for _ in 0..reps {
         let t0 = Instant::now();
-        let r = check_source(source, &opts).unwrap_or_else(|e| panic!("{}: {}", test, e.message));
+        let r = check_source(source, &listing).unwrap_or_else(|e| panic!("{}: {}", test, e.message));
+        listed.push(ms(t0.elapsed()));
+        let t0 = Instant::now();
+        check_source(source, &opts).unwrap_or_else(|e| panic!("{}: {}", test, e.message));
         totals.push(ms(t0.elapsed()));
         let t1 = Instant::now();
         let ast = ptx_litmus::parse::parse_litmus(source).unwrap();
@@ -69,7 +86,11 @@ fn measure(family: &str, test: String, source: &str, reps: usize) -> Point {
         encodes.push(ms(t2.elapsed()));
         // One solver call under all axioms: the cost of one query (a verdict
         // without listing the states), against the enumeration of every state.
-        let acts = enc.all_acts();
+        // Symmetry breaking as `check` uses it: without it, finding any
+        // execution of 22 interchangeable atomic increments already stalls.
+        let mut acts = enc.all_acts();
+        let classes = ptx_litmus::sat::symmetry::classes(&p);
+        acts.extend(ptx_litmus::sat::symmetry::break_symmetry(&mut enc, &classes));
         let t3 = Instant::now();
         assert!(enc.f.solve_assuming(&acts).expect("the solver does not fail"));
         firsts.push(ms(t3.elapsed()));
@@ -88,6 +109,7 @@ fn measure(family: &str, test: String, source: &str, reps: usize) -> Point {
         encode_ms: median(encodes),
         first_ms: median(firsts),
         total_ms: median(totals),
+        listed_ms: median(listed),
     }
 }
 
@@ -95,7 +117,7 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let get = |k: &str, d: &str| args.iter().position(|a| a == k).map(|i| args[i + 1].clone()).unwrap_or_else(|| d.to_string());
     let reps: usize = get("--reps", "5").parse().unwrap();
-    let max: usize = get("--max", "16").parse().unwrap();
+    let max: usize = get("--max", "32").parse().unwrap();
     let out = std::path::PathBuf::from(get("--out", "paper-notes"));
     let only = get("--only", "");
     if let Some(i) = args.iter().position(|a| a == "--replot") {
@@ -118,6 +140,7 @@ fn main() {
                     encode_ms: f(7),
                     first_ms: f(8),
                     total_ms: f(10),
+                    listed_ms: f(11),
                 }
             })
             .collect();
@@ -128,49 +151,47 @@ fn main() {
     let relacq = Variant { sem: SemOpt::RelAcq, ..Variant::default() };
     let sbfence = Variant { sem: SemOpt::Relaxed, fence: FenceOpt::Sc, ..Variant::default() };
     let mut points: Vec<Point> = Vec::new();
-    let mut run = |family: &str, shape: String, v: &Variant| {
-        if !only.is_empty() && !family.contains(&only) {
+    // One family's points, smallest first, until one takes over 10 s.
+    let mut family = |name: &str, tests: Vec<(String, String)>| {
+        if !only.is_empty() && !name.contains(&only) {
             return;
         }
-        let t = shape_test(&shape, v).unwrap();
-        let p = measure(family, t.name.clone(), &t.source, reps);
-        eprintln!("{:<45} threads {:>2} events {:>3} states {:>6} {:>3} median {:>10.2} ms", p.test, p.threads, p.events, p.states, p.verdict, p.total_ms);
-        points.push(p);
-    };
-    for n in (2..=max).step_by(2) {
-        run("MP-chain (rel/acq)", format!("MP-chain:{}", n), &relacq);
-    }
-    for n in (2..=max).step_by(2) {
-        run("RA-ring", format!("RA-ring:{}", n), &relacq);
-    }
-    for n in (2..=max).step_by(2) {
-        run("SB-ring (relaxed + fence.sc)", format!("SB-ring:{}", n), &sbfence);
-    }
-    for k in 2..=max / 2 {
-        run("IRIW (rel/acq; threads/2 observers)", format!("IRIW:{}", k), &relacq);
-    }
-    if only.is_empty() || "RF-fan".contains(&only) {
-        for k in 2..=(max / 2 + 2).min(10) {
-            let src = rf_fan(k, "relaxed.gpu");
-            let p = measure("RF-fan (k writers x k loads)", format!("RF-fan-{}", k), &src, reps);
-            eprintln!("{:<45} threads {:>2} events {:>3} states {:>6} {:>3} median {:>10.2} ms", p.test, p.threads, p.events, p.states, p.verdict, p.total_ms);
+        for (test, src) in tests {
+            let p = measure(name, test, &src, reps);
+            eprintln!("{:<45} threads {:>2} events {:>3} states {:>6} {:>3} verdict {:>9.2} ms listing {:>9.2} ms", p.test, p.threads, p.events, p.states, p.verdict, p.total_ms, p.listed_ms);
+            let slow = p.listed_ms.max(p.total_ms) > 10_000.0;
             points.push(p);
+            if slow {
+                break;
+            }
         }
-    }
+    };
+    let gen = |shape: String, v: &Variant| {
+        let t = shape_test(&shape, v).unwrap();
+        (t.name, t.source)
+    };
+    let evens: Vec<usize> = (2..=max).step_by(2).collect();
+    family("MP-chain (rel/acq)", evens.iter().map(|n| gen(format!("MP-chain:{}", n), &relacq)).collect());
+    family("RA-ring", evens.iter().map(|n| gen(format!("RA-ring:{}", n), &relacq)).collect());
+    family("SB-ring (relaxed + fence.sc)", evens.iter().map(|n| gen(format!("SB-ring:{}", n), &sbfence)).collect());
+    family("IRIW (rel/acq; threads/2 observers)", evens.iter().filter(|&&n| n >= 4).map(|n| gen(format!("IRIW:{}", n / 2), &relacq)).collect());
+    // k writers and one reader: k + 1 threads.
+    family("RF-fan (k writers x k loads)", (2..max).step_by(2).map(|k| (format!("RF-fan-{}", k), rf_fan(k, "relaxed.gpu"))).collect());
+    family("counter (n x 1 atom.add)", evens.iter().map(|&n| (format!("counter-{}", n), counter(n))).collect());
     // Table and CSV.
     std::fs::create_dir_all(&out).unwrap();
-    let mut csv = String::from("family,test,threads,events,states,verdict,build_ms,encode_ms,first_solve_ms,solve_ms,median_ms\n");
-    println!("| family | test | threads | events | states | verdict | parse+build ms | encode ms | one solve ms | all solves ms | median ms |");
-    println!("|---|---|---:|---:|---:|---|---:|---:|---:|---:|---:|");
+    let mut csv = String::from("family,test,threads,events,states,verdict,build_ms,encode_ms,first_solve_ms,solve_ms,median_ms,listed_ms\n");
+    println!("| family | test | threads | events | states listed | verdict | parse+build ms | encode ms | one solve ms | verdict solves ms | verdict ms | with 256 states ms |");
+    println!("|---|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|");
     for p in &points {
         let solve = (p.total_ms - p.build_ms - p.encode_ms).max(0.0);
         println!(
-            "| {} | {} | {} | {} | {} | {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} |",
-            p.family, p.test, p.threads, p.events, p.states, p.verdict, p.build_ms, p.encode_ms, p.first_ms, solve, p.total_ms
+            "| {} | {} | {} | {} | {} | {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} |",
+            p.family, p.test, p.threads, p.events, p.states, p.verdict, p.build_ms, p.encode_ms, p.first_ms, solve, p.total_ms, p.listed_ms
         );
         csv += &format!(
-            "{},{},{},{},{},{},{:.3},{:.3},{:.3},{:.3},{:.3}\n",
-            p.family, p.test, p.threads, p.events, p.states, p.verdict, p.build_ms, p.encode_ms, p.first_ms, solve, p.total_ms
+            "{},{},{},{},{},{},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3}\n",
+            p.family, p.test, p.threads, p.events, p.states, p.verdict, p.build_ms, p.encode_ms, p.first_ms, solve, p.total_ms, p.listed_ms
         );
     }
     std::fs::write(out.join("scale.csv"), csv).unwrap();
@@ -191,7 +212,7 @@ fn plot(points: &[Point], path: &std::path::Path) -> Result<(), Box<dyn std::err
     let root = SVGBackend::new(path, (900, 600)).into_drawing_area();
     root.fill(&WHITE)?;
     let mut chart = ChartBuilder::on(&root)
-        .caption("ptx-litmus SAT engine: median check time vs threads", ("sans-serif", 24))
+        .caption("ptx-litmus SAT engine: median verdict time vs threads", ("sans-serif", 24))
         .margin(15)
         .x_label_area_size(45)
         .y_label_area_size(70)

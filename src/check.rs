@@ -46,6 +46,9 @@ pub struct CheckOptions {
     /// Re-check each execution the SAT engine reports with the reference engine's
     /// relations and axioms (an internal error, exit 3, on disagreement).
     pub self_check: bool,
+    /// Break thread symmetry in the SAT engine's verdict queries (D70;
+    /// `--no-symmetry` turns it off).
+    pub symmetry: bool,
 }
 
 impl Default for CheckOptions {
@@ -62,6 +65,7 @@ impl Default for CheckOptions {
             show: None,
             self_check: crate::sat::SolveOptions::default().self_check,
             list_states: Some(DEFAULT_LISTED_STATES),
+            symmetry: true,
         }
     }
 }
@@ -106,7 +110,7 @@ pub fn check_source_at(source: &str, base: &Path, opts: &CheckOptions) -> Result
 
 fn run_engine(p: &Program, opts: &CheckOptions, deadline: Option<Instant>) -> Result<Outcome> {
     match opts.engine {
-        Engine::Sat if opts.model == ModelKind::Ptx => crate::sat::check(p, &crate::sat::SolveOptions { deadline, max_states: opts.max_states, list: opts.list_states, self_check: opts.self_check }),
+        Engine::Sat if opts.model == ModelKind::Ptx => crate::sat::check(p, &crate::sat::SolveOptions { deadline, max_states: opts.max_states, list: opts.list_states, self_check: opts.self_check, symmetry: opts.symmetry }),
         Engine::Sat => Err(Error::input_nospan(format!(
             "the SAT engine implements model ptx only; decide model {} with --engine reference",
             opts.model.name()

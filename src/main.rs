@@ -131,6 +131,11 @@ struct CheckArgs {
     /// relations and axioms (the self-check is on by default; see README).
     #[arg(long)]
     no_self_check: bool,
+    /// Do not break the symmetry of interchangeable threads (same code, same
+    /// placement relations, condition unchanged by swapping them); verdicts and
+    /// complete state listings never depend on it (see README).
+    #[arg(long)]
+    no_symmetry: bool,
     #[command(flatten)]
     limits: opts::Limits,
     /// Explain: `witness` (an allowed execution per allowed state satisfying the
@@ -337,6 +342,7 @@ fn run_check(a: CheckArgs) -> i32 {
         max_memory: a.limits.max_bytes(),
         show: show_options(&a),
         self_check: !a.no_self_check,
+        symmetry: !a.no_symmetry,
         list_states: a.states.0,
         ..Default::default()
     };

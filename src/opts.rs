@@ -12,7 +12,8 @@ const MAX_TIMEOUT_S: f64 = 7.0 * 24.0 * 3600.0;
 #[derive(clap::Args, Clone, Debug)]
 pub struct Limits {
     /// Per-test time limit in seconds (0 < SECONDS <= 604800), covering parsing,
-    /// encoding, solving and explanations; a batch reports the timeout and goes on.
+    /// encoding, solving and explanations; the test's work stops at the deadline
+    /// (its core is free within milliseconds), a batch reports it and goes on.
     #[arg(long, value_name = "SECONDS", value_parser = timeout)]
     pub timeout: Option<Duration>,
     /// Per-test memory budget in MB for the unrolled program and its encoding

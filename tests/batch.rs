@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 #[test]
 fn a_timed_out_check_stops_at_the_deadline() {
     let d = temp_dir("stop");
-    let f = write(&d, "bar100.litmus", &barrier_test(100));
+    let f = write(&d, "slow.litmus", &slow_test(14));
     let limit = Duration::from_millis(200);
     let start = Instant::now();
     let r = check_file(&f, &CheckOptions { timeout: Some(limit), ..Default::default() });
@@ -33,7 +33,7 @@ fn a_timed_out_check_stops_at_the_deadline() {
 #[test]
 fn timeouts_do_not_lose_the_rest_of_the_batch() {
     let d = temp_dir("forty");
-    let slow = barrier_test(100);
+    let slow = slow_test(14);
     for i in 0..40 {
         write(&d, &format!("t{:02}.litmus", i), &slow);
     }
@@ -55,7 +55,7 @@ fn timeouts_do_not_lose_the_rest_of_the_batch() {
 #[test]
 fn results_stream_as_they_are_known() {
     let d = temp_dir("stream");
-    let slow = write(&d, "slow.litmus", &barrier_test(100));
+    let slow = write(&d, "slow.litmus", &slow_test(14));
     let mut c = cmd(&["check", MP, s(&slow), "--timeout", "8", "-j", "2"]);
     let start = Instant::now();
     let mut child = c.stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();

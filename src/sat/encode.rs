@@ -51,6 +51,12 @@ pub struct Encoding<'p> {
     /// Whether `obs_val` has been made exact (at most one value per observable;
     /// see `sat::prop`).
     pub exact_obs: bool,
+    /// Every query assumes the six axioms (`sat::check`, not explanations):
+    /// facts they imply may be built in as constants (D61).
+    pub axioms_assumed: bool,
+    /// Barrier instances routed through hub nodes (`sat::hubs`, D63) and their edges.
+    pub hubs: Vec<super::hubs::Hub>,
+    pub hub_rel: Rel,
 }
 
 fn get(r: &Rel, a: EventId, b: EventId) -> B {
@@ -58,7 +64,18 @@ fn get(r: &Rel, a: EventId, b: EventId) -> B {
 }
 
 impl<'p> Encoding<'p> {
+    /// The encoding for candidate executions (axioms switched by literals).
     pub fn new(p: &'p Program) -> Self {
+        Self::build(p, false)
+    }
+
+    /// The encoding for queries that all assume the axioms (D61): coherence
+    /// between same-thread writes is fixed by program order.
+    pub fn with_axioms(p: &'p Program) -> Self {
+        Self::build(p, true)
+    }
+
+    fn build(p: &'p Program, axioms_assumed: bool) -> Self {
         let mut e = Encoding {
             p,
             f: Formula::new(),
@@ -81,6 +98,9 @@ impl<'p> Encoding<'p> {
             rf_cands: BTreeMap::new(),
             wval: Vec::new(),
             exact_obs: false,
+            axioms_assumed,
+            hubs: Vec::new(),
+            hub_rel: Rel::default(),
         };
         for ax in [Axiom::Coherence, Axiom::FenceSc, Axiom::Atomicity, Axiom::NoThinAir, Axiom::ScPerLocation, Axiom::Causality] {
             let l = e.f.fresh();
@@ -89,7 +109,7 @@ impl<'p> Encoding<'p> {
         e.act_progress = e.f.fresh();
         let debug = std::env::var("PTXL_DEBUG").is_ok();
         type Step<'q> = (&'static str, fn(&mut Encoding<'q>));
-        let steps: [Step<'p>; 14] = [
+        let steps: [Step<'p>; 15] = [
             ("traces", Self::traces),
             ("write_values", Self::write_values),
             ("reads_from", Self::reads_from),
@@ -104,6 +124,8 @@ impl<'p> Encoding<'p> {
             ("causality", Self::causality),
             ("axioms", Self::axioms),
             ("final_values", Self::final_values),
+            // After final_values: the facts mention the final-write choice.
+            ("counting_facts", Self::counting_facts),
         ];
         for (name, step) in steps {
             let (t, c) = (std::time::Instant::now(), e.f.clauses);
@@ -290,8 +312,16 @@ impl<'p> Encoding<'p> {
                 self.co.insert((init, w), x);
             }
             for &a in &ws {
+                crate::budget::check_time(); // an O(n) row may add no clause (D62)
                 for &b in &ws {
-                    if a != b && self.p.compatible(a, b) {
+                    if a != b && self.p.compatible(a, b) && self.axioms_assumed && self.p.po(a, b) && self.ms(a, b) {
+                        // 8.10.5: coherence cannot contradict program order between
+                        // morally strong writes of one thread (D61); (b, a) stays F.
+                        let (xa, xb) = (self.exec(a), self.exec(b));
+                        let v = self.f.and(&[xa, xb]);
+                        crate::budget::charge(32);
+                        self.co.insert((a, b), v);
+                    } else if a != b && self.p.compatible(a, b) && !(self.axioms_assumed && self.p.po(b, a) && self.ms(a, b)) {
                         let v = self.f.fresh();
                         self.f.implies(&[v], self.exec(a));
                         self.f.implies(&[v], self.exec(b));
@@ -300,6 +330,7 @@ impl<'p> Encoding<'p> {
                 }
             }
             for (i, &a) in ws.iter().enumerate() {
+                crate::budget::check_time(); // an O(n) row may add no clause (D62)
                 for &b in &ws[i + 1..] {
                     if !self.p.compatible(a, b) {
                         continue;
@@ -316,6 +347,7 @@ impl<'p> Encoding<'p> {
             // different paths of one thread is already excluded by the trace choice).
             let mut succ: HashMap<EventId, Vec<(EventId, B)>> = HashMap::default();
             for &a in &ws {
+                crate::budget::check_time(); // an O(n) row may add no clause (D62)
                 for &b in &ws {
                     let ab = get(&self.co, a, b);
                     if ab != B::F {
@@ -323,9 +355,19 @@ impl<'p> Encoding<'p> {
                     }
                 }
             }
+            // Only triples with a variable edge need a clause: two constant edges
+            // (program order, D61) already imply a constant third one. Iterating
+            // the variable edges first keeps one thread's n writes O(n^2).
+            let mut var_succ: HashMap<EventId, Vec<(EventId, B)>> = HashMap::default();
+            for (&a, v) in &succ {
+                var_succ.insert(a, v.iter().copied().filter(|x| x.1 != B::T).collect());
+            }
+            let none: &[(EventId, B)] = &[];
             for &a in &ws {
-                for &(b, ab) in succ.get(&a).map(|v| v.as_slice()).unwrap_or(&[]) {
-                    for &(c, bc) in succ.get(&b).map(|v| v.as_slice()).unwrap_or(&[]) {
+                crate::budget::check_time(); // an O(n) row may add no clause (D62)
+                for &(b, ab) in succ.get(&a).map(|v| v.as_slice()).unwrap_or(none) {
+                    let next = if ab == B::T { var_succ.get(&b) } else { succ.get(&b) };
+                    for &(c, bc) in next.map(|v| v.as_slice()).unwrap_or(none) {
                         if c != a && self.p.compatible(a, c) {
                             let ac = get(&self.co, a, c);
                             self.f.implies(&[ab, bc], ac);
@@ -427,6 +469,9 @@ impl<'p> Encoding<'p> {
             }
         }
         for ((kind, _), (arrives, waits)) in groups {
+            if kind == 0 {
+                self.hub_for(&arrives, &waits);
+            }
             for &w in &waits {
                 let tw = p.events[w].thread;
                 let others: Vec<EventId> = arrives.iter().copied().filter(|&a| p.events[a].thread != tw).collect();
@@ -472,6 +517,7 @@ impl<'p> Encoding<'p> {
                 }
             }
         }
+        self.hub_rel = self.hub_edges();
         self.progress();
     }
 
@@ -487,13 +533,18 @@ impl<'p> Encoding<'p> {
         if nodes.is_empty() {
             return;
         }
-        let mut edges = Rel::default();
+        let hubbed = self.hub_waits();
+        let mut edges = self.hub_rel.clone();
         for (&k, &v) in self.bar_sync.iter().chain(self.cluster_sync.iter()) {
-            edges.insert(k, v);
+            if !hubbed.contains(&k.1) || self.cluster_sync.contains_key(&k) {
+                edges.insert(k, v);
+            }
         }
+        let mut nodes = nodes;
+        nodes.extend(self.hub_nodes());
         for &a in &nodes {
             for &b in &nodes {
-                if p.po(a, b) {
+                if self.is_event(a) && self.is_event(b) && p.po(a, b) {
                     edges.insert((a, b), self.exec(a));
                 }
             }
@@ -533,8 +584,9 @@ impl<'p> Encoding<'p> {
         }
         let mut reach = Rel::default();
         for &x in nodes {
+            crate::budget::check_time(); // an O(n) row may add no clause (D62)
             for &y in nodes {
-                if x != y && self.p.compatible(x, y) {
+                if x != y && self.compatible_node(x, y) {
                     let v = self.f.fresh();
                     reach.insert((x, y), v);
                 }
@@ -546,6 +598,7 @@ impl<'p> Encoding<'p> {
             }
         }
         for &x in nodes {
+            crate::budget::check_time(); // an O(n) row may add no clause (D62)
             for &y in nodes {
                 let Some(&rxy) = reach.get(&(x, y)) else { continue };
                 for &(z, e) in succ.get(&y).map(|v| v.as_slice()).unwrap_or(&[]) {
@@ -626,8 +679,12 @@ impl<'p> Encoding<'p> {
             self.add_sw(a, b, &[v]);
         }
         // 2. bar.sync/red/arrive synchronizes with bar.sync/red on the same barrier.
+        let hubbed = self.hub_waits();
         for (&(a, b), &v) in &self.bar_sync.clone() {
-            self.add_sw(a, b, &[v]);
+            // A hub's pairs synchronize through its node (base causality below).
+            if !hubbed.contains(&b) {
+                self.add_sw(a, b, &[v]);
+            }
         }
         // 3. barrier.cluster.arrive synchronizes with barrier.cluster.wait (not .relaxed).
         for (&(a, b), &v) in &self.cluster_sync.clone() {
@@ -658,10 +715,12 @@ impl<'p> Encoding<'p> {
     /// synchronizes-with. Built by extending known paths one step at a time.
     fn base_causality(&mut self) {
         let p = self.p;
-        let nodes: Vec<EventId> = p.events.iter().filter(|e| e.thread.is_some()).map(|e| e.id).collect();
+        let mut nodes: Vec<EventId> = p.events.iter().filter(|e| e.thread.is_some()).map(|e| e.id).collect();
+        nodes.extend(self.hub_nodes());
         for &x in &nodes {
+            crate::budget::check_time(); // an O(n) row may add no clause (D62)
             for &y in &nodes {
-                if x != y && p.compatible(x, y) {
+                if x != y && self.compatible_node(x, y) {
                     let v = self.f.fresh();
                     self.cb.insert((x, y), v);
                 }
@@ -674,7 +733,7 @@ impl<'p> Encoding<'p> {
                 steps.entry(w[0]).or_default().push((w[1], self.trace[tr.id]));
             }
         }
-        for (&(a, b), &v) in &self.sw {
+        for (&(a, b), &v) in self.sw.iter().chain(self.hub_rel.iter()) {
             steps.entry(a).or_default().push((b, v));
         }
         for (&a, succ) in &steps {
@@ -684,6 +743,7 @@ impl<'p> Encoding<'p> {
             }
         }
         for &x in &nodes {
+            crate::budget::check_time(); // an O(n) row may add no clause (D62)
             for &y in &nodes {
                 let Some(&xy) = self.cb.get(&(x, y)) else { continue };
                 for &(z, v) in steps.get(&y).map(|s| s.as_slice()).unwrap_or(&[]) {
@@ -743,6 +803,7 @@ impl<'p> Encoding<'p> {
             let ops: Vec<EventId> = p.events.iter().filter(|e| e.access().is_some_and(|a| a.loc == l)).map(|e| e.id).collect();
             let mut pp = Rel::default();
             for &x in &ops {
+                crate::budget::check_time(); // an O(n) row may add no clause (D62)
                 for &y in &ops {
                     if x != y && p.compatible(x, y) {
                         let v = self.proxy_preserved(x, y);
@@ -753,6 +814,7 @@ impl<'p> Encoding<'p> {
                 }
             }
             for &x in &ops {
+                crate::budget::check_time(); // an O(n) row may add no clause (D62)
                 for &y in &ops {
                     if x == y || !p.compatible(x, y) {
                         continue;
@@ -837,14 +899,18 @@ impl<'p> Encoding<'p> {
             let ops: Vec<EventId> = p.events.iter().filter(|e| e.thread.is_some() && e.access().is_some_and(|x| x.loc == l)).map(|e| e.id).collect();
             let mut edges: Rel = Rel::default();
             for &x in &ops {
+                crate::budget::check_time(); // an O(n) row may add no clause (D62)
                 for &y in &ops {
                     if x == y || !p.compatible(x, y) {
                         continue;
                     }
-                    let mut lits = Vec::new();
+                    // Program order is added below as immediate steps only; an
+                    // edge in program-order direction (rf, co, fr) closes no cycle
+                    // that the steps do not already close.
                     if p.po(x, y) {
-                        lits.push(self.exec(x));
+                        continue;
                     }
+                    let mut lits = Vec::new();
                     if self.ms(x, y) {
                         for r in [&self.rf, &self.co, &self.fr] {
                             let v = get(r, x, y);
@@ -860,6 +926,7 @@ impl<'p> Encoding<'p> {
                     edges.insert((x, y), e);
                 }
             }
+            self.po_steps(&ops, &mut edges);
             self.acyclic(&ops, &edges, a[&Axiom::ScPerLocation]);
         }
         // 8.10.6 Causality: irreflexive((rf ∪ fr); cause).
@@ -873,6 +940,34 @@ impl<'p> Encoding<'p> {
             let c = get(&self.cause, w, r);
             if c != B::F {
                 self.f.clause(&[!a[&Axiom::Causality], !v, !c]);
+            }
+        }
+    }
+
+    /// Program order among `ops` as immediate steps (D61): consecutive members of
+    /// `ops` on a trace, guarded by the trace. A cycle through `x po y` uses the
+    /// steps between them instead; n operations of one thread give n-1 edges
+    /// (and an O(n^2) closure) rather than n^2 edges (and O(n^3)).
+    fn po_steps(&mut self, ops: &[EventId], edges: &mut Rel) {
+        let p = self.p;
+        let set: HashSet<EventId> = ops.iter().copied().collect();
+        let mut steps: BTreeMap<(EventId, EventId), Vec<B>> = BTreeMap::new();
+        for tr in &p.traces {
+            let on: Vec<EventId> = tr.events.iter().copied().filter(|e| set.contains(e)).collect();
+            for w in on.windows(2) {
+                steps.entry((w[0], w[1])).or_default().push(self.trace[tr.id]);
+            }
+        }
+        for ((a, b), lits) in steps {
+            let step = self.f.or(&lits);
+            match edges.get(&(a, b)).copied() {
+                Some(old) => {
+                    let both = self.f.or(&[old, step]);
+                    edges.insert((a, b), both);
+                }
+                None => {
+                    edges.insert((a, b), step);
+                }
             }
         }
     }

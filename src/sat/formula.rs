@@ -122,6 +122,13 @@ impl Formula {
             self.clause(&[!guard]);
             return;
         }
+        if xs.len() == k {
+            // All of them (a barrier every thread must reach): no counter, O(n).
+            for &x in xs {
+                self.implies(&[guard], x);
+            }
+            return;
+        }
         // s[j] after processing i items: "at least j of the first i hold" (only the
         // direction s -> justification is needed).
         let mut prev: Vec<B> = (0..=k).map(|j| if j == 0 { B::T } else { B::F }).collect();

@@ -4,7 +4,10 @@
 pub mod encode;
 pub mod formula;
 pub mod candidates;
+pub mod counting;
+pub mod hubs;
 pub mod prop;
+pub mod symmetry;
 
 use crate::error::{Error, Result};
 use crate::model::strong::morally_strong;
@@ -26,11 +29,13 @@ pub struct SolveOptions {
     /// Re-check every execution found with the reference engine's relations and
     /// axioms (`reference::verify`); a disagreement is an internal error.
     pub self_check: bool,
+    /// Break thread symmetry in the verdict queries (`sat::symmetry`, D70).
+    pub symmetry: bool,
 }
 
 impl Default for SolveOptions {
     fn default() -> Self {
-        SolveOptions { max_states: 100_000, list: None, deadline: None, self_check: true }
+        SolveOptions { max_states: 100_000, list: None, deadline: None, self_check: true, symmetry: true }
     }
 }
 
@@ -72,27 +77,41 @@ impl Session<'_, '_> {
 /// / falsifiable by an allowed execution satisfying the filter: two queries),
 /// then the listing of final states, one query each, each state blocked in turn.
 pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
-    let mut enc = Encoding::new(p);
+    // Every query below assumes the axioms (the deadlock search's barrier-only
+    // query does not, but fixed same-thread coherence cannot stop barriers).
+    if std::env::var("PTXL_DEBUG").is_ok() {
+        let per: Vec<usize> = p.threads.iter().map(|t| t.traces.len()).collect();
+        eprintln!("events {} traces {} (per thread {:?})", p.events.len(), p.traces.len(), per);
+    }
+    let mut enc = Encoding::with_axioms(p);
     let acts = enc.all_acts();
     let filter = match &p.filter {
         Some(f) => enc.prop_literal(f),
         None => B::T,
     };
     let cond = enc.prop_literal(&p.condition);
+    // Every query below that assumes `sym` asks a question that renaming
+    // symmetric threads does not change (D70); the listing adds orbits.
+    let classes = if opts.symmetry { symmetry::classes(p) } else { Vec::new() };
+    let guard = symmetry::break_symmetry(&mut enc, &classes);
+    let sym = guard.unwrap_or(B::T);
     if std::env::var("PTXL_DEBUG").is_ok() {
+        eprintln!("{}", symmetry::describe(p, &classes));
         eprintln!("vars {} clauses {}", enc.f.vars, enc.f.clauses);
     }
     let mut base = acts.clone();
     base.push(filter);
     let mut s = Session { enc, base, opts };
-    let positive = s.find(&[cond])?;
-    let negative = s.find(&[!cond])?;
+    crate::budget::phase("the verdict queries");
+    let positive = s.find(&[cond, sym])?;
+    let negative = s.find(&[!cond, sym])?;
     let holds = |x: &Execution| crate::outcome::eval(p, &p.condition, &x.state(p));
     if positive.as_ref().is_some_and(|x| !holds(x)) || negative.as_ref().is_some_and(holds) {
         return Err(Error::internal("self-check: a verdict query's execution does not agree with the condition"));
     }
     let mut out = Outcome { reach: Some(Reach { positive: positive.is_some(), negative: negative.is_some() }), ..Outcome::default() };
-    list_states(&mut s, &mut out)?;
+    crate::budget::phase("listing final states");
+    list_states(&mut s, &mut out, guard.map(|g| (classes.as_slice(), g)))?;
     let summary = out.summary(p);
     if out.complete && (summary.positive > 0, summary.negative > 0) != (summary.some_positive, summary.some_negative) {
         return Err(Error::internal("self-check: the listed final states disagree with the verdict queries"));
@@ -101,9 +120,10 @@ pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
     if !out.any_execution && p.flags.unroll_bound_hit && p.filter.is_some() {
         // The filter may have removed every execution: ask without it.
         let with_filter = std::mem::replace(&mut s.base, acts.clone());
-        out.any_execution = s.find(&[])?.is_some();
+        out.any_execution = s.find(&[sym])?.is_some();
         s.base = with_filter;
     }
+    crate::budget::phase("the data-race and deadlock queries");
     out.flags = Flags {
         data_race: has_race(&mut s.enc, &acts)?,
         deadlock: has_deadlock(&mut s.enc, opts.deadline)?,
@@ -114,25 +134,41 @@ pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
 }
 
 /// List allowed final states (filter assumed) up to `opts.list`, blocking each.
-fn list_states(s: &mut Session, out: &mut Outcome) -> Result<()> {
+/// With symmetry (`sym`: the classes and their guard), each query finds an
+/// execution whose symmetric threads are sorted, and every state it maps to
+/// under the classes' permutations is listed (and blocked) with it: the
+/// allowed states are exactly the union of these orbits (D70).
+fn list_states(s: &mut Session, out: &mut Outcome, sym: Option<(&[Vec<usize>], B)>) -> Result<()> {
     let p = s.enc.p;
     let limit = s.opts.list.unwrap_or(usize::MAX);
+    let room = if s.opts.list.is_none() { s.opts.max_states } else { limit };
     let blocking = s.enc.f.fresh();
     loop {
-        let Some(x) = s.find(&[blocking])? else { break };
-        if out.states.len() >= limit {
-            out.complete = false;
-            break;
+        let query: Vec<B> = std::iter::once(blocking).chain(sym.map(|x| x.1)).collect();
+        let Some(x) = s.find(&query)? else { break };
+        let found = match sym {
+            Some((classes, _)) => symmetry::orbit(p, classes, x, room.saturating_sub(out.states.len()) + 1),
+            None => vec![(x.state(p), x)],
+        };
+        for (k, (state, x)) in found.into_iter().enumerate() {
+            if out.states.len() >= limit {
+                out.complete = false;
+                return Ok(());
+            }
+            if out.states.contains_key(&state) {
+                return Err(Error::internal("state enumeration found the same final state twice"));
+            }
+            if s.opts.list.is_none() && out.states.len() >= s.opts.max_states {
+                return Err(Error::limit(format!("more than {} final states (raise --max-states, or list fewer with --states N)", s.opts.max_states)));
+            }
+            // The solver's own execution was verified by `find`; a renamed one
+            // is verified here, which checks the symmetry itself.
+            if k > 0 && s.opts.self_check {
+                crate::reference::verify::verify_execution(p, &x)?;
+            }
+            s.enc.block_state(blocking, &state);
+            out.states.insert(state, x);
         }
-        let state = x.state(p);
-        if out.states.contains_key(&state) {
-            return Err(Error::internal("state enumeration found the same final state twice"));
-        }
-        if s.opts.list.is_none() && out.states.len() >= s.opts.max_states {
-            return Err(Error::limit(format!("more than {} final states (raise --max-states, or list fewer with --states N)", s.opts.max_states)));
-        }
-        s.enc.block_state(blocking, &state);
-        out.states.insert(state, x);
         if p.observables.is_empty() {
             break;
         }

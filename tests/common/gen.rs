@@ -291,3 +291,36 @@ impl Test {
         t
     }
 }
+
+impl Test {
+    /// Thread `which` (modulo the number of threads) copied `copies` times at
+    /// the end, with its placement: the copies are interchangeable with it
+    /// unless the condition tells them apart. Returns the test and the indices
+    /// of the original and its copies.
+    pub fn duplicated(&self, which: usize, copies: usize) -> (Test, Vec<usize>) {
+        let mut t = self.clone();
+        let w = which % t.threads.len();
+        let mut same = vec![w];
+        for _ in 0..copies {
+            same.push(t.threads.len());
+            t.threads.push(self.threads[w].clone());
+        }
+        (t, same)
+    }
+
+    /// Print with a condition over threads `same` of shape `shape`: 0, 1 and 2
+    /// do not change when those threads are swapped (a disjunction, a
+    /// conjunction, a location only); 3 names the first of them alone.
+    pub fn render_symmetric(&self, name: &str, same: &[usize], shape: usize) -> String {
+        let text = self.render(name);
+        let body = &text[..text.rfind("exists").unwrap_or(text.len())];
+        let each = |f: &dyn Fn(usize) -> String, sep: &str| same.iter().map(|&i| f(i)).collect::<Vec<_>>().join(sep);
+        let cond = match shape % 4 {
+            0 => format!("exists (x == 1 /\\ ({}))", each(&|i| format!("P{}:r0 == 0", i), " \\/ ")),
+            1 => format!("exists ({} /\\ y != 2)", each(&|i| format!("P{}:r0 == 1", i), " /\\ ")),
+            2 => "forall (x == 1 \\/ y == 1)".to_string(),
+            _ => format!("exists (x == 1 /\\ P{}:r0 == 0)", same[0]),
+        };
+        format!("{}{}\n", body, cond)
+    }
+}

@@ -96,6 +96,16 @@ pub fn barrier_test(n: usize) -> String {
     format!("PTX bar{}\n{{\nx = 0;\n}}\n {} ;\n {} ;\nexists (x == 0)\n", n, hdr.join(" | "), row.join(" | "))
 }
 
+/// A test the solver needs minutes for: `n` threads' `atom.add` on one counter,
+/// one adding 2, so the counting facts (D60) do not apply and refuting
+/// `x != n + 1` is a pigeonhole argument. (A barrier of 100 threads used to
+/// be slow; it is now decided in well under a second, D63.)
+pub fn slow_test(n: usize) -> String {
+    let hdr: Vec<String> = (0..n).map(|i| format!("P{}@cta {},gpu 0", i, i)).collect();
+    let row: Vec<String> = (0..n).map(|i| format!("atom.relaxed.gpu.add r0, x, {}", 1 + usize::from(i == 0))).collect();
+    format!("PTX slow{}\n{{\nx = 0;\n}}\n {} ;\n {} ;\nforall (x == {})\n", n, hdr.join(" | "), row.join(" | "), n + 1)
+}
+
 /// One thread storing to one location `n` times.
 pub fn stores_test(n: usize) -> String {
     let body: String = (0..n).map(|_| " st.weak x, 1 ;\n").collect();

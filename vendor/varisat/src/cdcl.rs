@@ -52,6 +52,8 @@ pub fn conflict_step<'a>(
             return;
         }
         Err(FoundConflict::Conflict(conflict)) => conflict,
+        // ptx-litmus patch: past the deadline; the trail is between decisions.
+        Err(FoundConflict::Interrupted) => return,
     };
 
     let backtrack_to = analyze_conflict(ctx.borrow(), conflict);
@@ -105,6 +107,8 @@ pub fn conflict_step<'a>(
 enum FoundConflict {
     Conflict(Conflict),
     Assumption,
+    /// ptx-litmus patch: the solver's deadline passed during the search.
+    Interrupted,
 }
 
 impl From<Conflict> for FoundConflict {
@@ -134,7 +138,19 @@ fn find_conflict<'a>(
         mut WatchlistsP,
     ),
 ) -> Result<(), FoundConflict> {
+    // ptx-litmus patch: on a large satisfiable formula one search can make
+    // millions of decisions before its first conflict; look at the clock every
+    // 64 of them so that a deadline stops the search within milliseconds.
+    let mut steps = 0u32;
     loop {
+        steps = steps.wrapping_add(1);
+        if steps % 64 == 0 {
+            let state = ctx.part_mut(SolverStateP);
+            if state.deadline.map_or(false, |d| std::time::Instant::now() >= d) {
+                state.interrupted = true;
+                return Err(FoundConflict::Interrupted);
+            }
+        }
         let propagation_result = propagate(ctx.borrow());
 
         let new_unit = prove_units(ctx.borrow());

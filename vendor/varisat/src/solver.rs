@@ -156,8 +156,10 @@ impl<'a> Solver<'a> {
         );
 
         let deadline = self.deadline;
+        ctx.part_mut(SolverStateP).deadline = deadline;
+        ctx.part_mut(SolverStateP).interrupted = false;
         while schedule_step(ctx.borrow()) {
-            if deadline.map_or(false, |d| std::time::Instant::now() >= d) {
+            if ctx.part(SolverStateP).interrupted || deadline.map_or(false, |d| std::time::Instant::now() >= d) {
                 // The state stays consistent (between conflict steps); sat_state is
                 // still Unknown, so the result below is Interrupted.
                 break;

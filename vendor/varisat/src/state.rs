@@ -27,6 +27,11 @@ pub struct SolverState {
     pub solver_invoked: bool,
     pub state_is_invalid: bool,
     pub solver_error: Option<SolverError>,
+    /// ptx-litmus patch: `solve` stops at this instant; checked between
+    /// conflicts and every 64 decisions of one conflict search.
+    pub deadline: Option<std::time::Instant>,
+    /// ptx-litmus patch: the deadline passed inside a conflict search.
+    pub interrupted: bool,
 }
 
 impl Default for SolverState {
@@ -37,6 +42,8 @@ impl Default for SolverState {
             solver_invoked: false,
             state_is_invalid: false,
             solver_error: None,
+            deadline: None,
+            interrupted: false,
         }
     }
 }
