@@ -6,9 +6,11 @@ use crate::outcome::{Outcome, Summary};
 use crate::program::{build_program, BuildOptions, Program};
 use std::path::{Path, PathBuf};
 use crate::explain::{ShowOptions, Shown};
+use crate::model::ModelKind;
 use std::time::{Duration, Instant};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+/// Which engine decides (the command line maps `--engine` to it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Engine {
     /// SAT encoding solved by varisat (default).
     Sat,
@@ -23,6 +25,9 @@ pub const DEFAULT_LISTED_STATES: usize = 256;
 pub struct CheckOptions {
     pub build: BuildOptions,
     pub engine: Engine,
+    /// The model's rows: `ptx` (ISA text) or `ptx-alloy` (NVIDIA's formalization,
+    /// reference engine only).
+    pub model: ModelKind,
     /// Per-test wall-clock limit (parsing, encoding, solving and explaining).
     pub timeout: Option<Duration>,
     /// Largest input file accepted, in bytes.
@@ -51,6 +56,7 @@ impl Default for CheckOptions {
         CheckOptions {
             build: BuildOptions::default(),
             engine: Engine::Sat,
+            model: ModelKind::Ptx,
             timeout: None,
             max_file_bytes: 1 << 20,
             reference_max_candidates: crate::reference::ReferenceOptions::default().max_candidates,
@@ -104,8 +110,18 @@ pub fn check_source_at(source: &str, base: &Path, opts: &CheckOptions) -> Result
 
 fn run_engine(p: &Program, opts: &CheckOptions, deadline: Option<Instant>) -> Result<Outcome> {
     match opts.engine {
-        Engine::Sat => crate::sat::check(p, &crate::sat::SolveOptions { deadline, max_states: opts.max_states, list: opts.list_states, self_check: opts.self_check, symmetry: opts.symmetry }),
-        Engine::Reference => crate::reference::check(p, &crate::reference::ReferenceOptions { max_candidates: opts.reference_max_candidates }),
+        Engine::Sat if opts.model == ModelKind::Ptx => crate::sat::check(p, &crate::sat::SolveOptions { deadline, max_states: opts.max_states, list: opts.list_states, self_check: opts.self_check, symmetry: opts.symmetry }),
+        Engine::Sat => Err(Error::input_nospan(format!(
+            "the SAT engine implements model ptx only; decide model {} with --engine reference",
+            opts.model.name()
+        ))),
+        Engine::Reference => crate::reference::check(
+            p,
+            &crate::reference::ReferenceOptions {
+                max_candidates: opts.reference_max_candidates,
+                model: opts.model.shared(),
+            },
+        ),
     }
 }
 
@@ -167,7 +183,11 @@ pub fn check_file(path: &Path, opts: &CheckOptions) -> FileReport {
     let (result, shown) = match guarded(opts, || {
         let base = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
         let r = check_source_at(&source, base, opts)?;
-        let shown = opts.show.as_ref().map(|so| crate::explain::show(&r, so));
+        // Explanations transcribe model ptx: another model gets an error, not a ptx picture.
+        let shown = opts.show.as_ref().map(|so| match opts.model {
+            ModelKind::Ptx => crate::explain::show(&r, so),
+            m => Err(Error::input_nospan(format!("explanations (--show, --dot, --svg) implement model ptx only, not {}", m.name()))),
+        });
         Ok((r, shown))
     }) {
         Ok((r, s)) => (Ok(r), s),

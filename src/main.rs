@@ -4,7 +4,7 @@ use clap::{Parser, Subcommand};
 mod opts;
 
 use ptx_litmus::batch::{self, Progress, Summary};
-use ptx_litmus::check::{check_file, guarded, read_source, CheckOptions, Engine, FileReport};
+use ptx_litmus::check::{check_file, guarded, read_source, CheckOptions, FileReport};
 use ptx_litmus::error::{EXIT_INPUT, EXIT_INTERNAL, EXIT_MISMATCH, EXIT_OK};
 use ptx_litmus::explain::{self, ShowKind, ShowOptions, Shown};
 use ptx_litmus::out;
@@ -42,6 +42,9 @@ enum Cmd {
     /// outcome, or what can be weakened while it stays forbidden (README "Fence advisor").
     #[command(after_help = EXIT_CODES)]
     Advise(AdviseArgs),
+    /// Print the model, cat-style: every derived relation and axiom as one row
+    /// under its ISA section, then the primitives the rows are written over.
+    Model(opts::ModelArgs),
     /// Print a harness skeleton for a PTX module: one thread per `.entry`/`.func`,
     /// a location per pointer parameter, a placeholder condition (README
     /// "Checking compiler output").
@@ -103,9 +106,12 @@ struct CheckArgs {
     /// a note marks a documented deviation, counted as matched and listed).
     #[arg(long, value_name = "FILE.csv")]
     expect: Option<PathBuf>,
-    /// Which engine decides.
-    #[arg(long, value_enum, default_value = "sat")]
-    engine: Engine,
+    /// Which engine decides (default: sat; reference with --model ptx-alloy).
+    #[arg(long, value_enum)]
+    engine: Option<opts::EngineArg>,
+    /// Which model: ptx (the ISA text) or ptx-alloy (NVIDIA's formalization); see `ptx-litmus model`.
+    #[arg(long, value_enum, default_value = "ptx")]
+    model: opts::ModelArg,
     /// How many times one instruction may run on a path (loop unrolling bound).
     #[arg(long, default_value_t = 2, value_parser = opts::unroll)]
     unroll: u32,
@@ -168,6 +174,7 @@ fn main() {
         Cmd::Explain(a) => run_explain(a),
         Cmd::Run(a) => ptx_litmus::gpu::run::run(&a),
         Cmd::Advise(a) => run_advise(a),
+        Cmd::Model(a) => opts::run_model(&a),
         Cmd::Scaffold(a) => ptx_litmus::module::scaffold::run(&a.module),
     };
     std::process::exit(out::exit_code(code));
@@ -319,9 +326,18 @@ fn load_expectations(csv: &std::path::Path) -> Result<Expectations, String> {
 }
 
 fn run_check(a: CheckArgs) -> i32 {
+    if a.model != opts::ModelArg::Ptx && show_options(&a).is_some() {
+        out::eprintln("error: --show, --dot and --svg explain model ptx only (drop them, or use --model ptx)");
+        return EXIT_INPUT;
+    }
+    let (engine, note) = opts::engine(a.engine, a.model);
+    if let Some(n) = note {
+        out::eprintln(n);
+    }
     let opts = CheckOptions {
         build: BuildOptions { unroll: a.unroll, max_events: a.max_events, ..Default::default() },
-        engine: a.engine,
+        engine,
+        model: a.model.kind(),
         timeout: a.limits.timeout,
         max_states: a.max_states,
         max_memory: a.limits.max_bytes(),

@@ -52,3 +52,58 @@ pub fn unroll(s: &str) -> Result<u32, String> {
     }
     Ok(n)
 }
+
+/// `--engine`: the command line's names for `check::Engine`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum EngineArg {
+    /// SAT encoding solved by varisat (default; model ptx).
+    Sat,
+    /// Plain explicit enumeration of candidate executions (slow, for cross-checking; every model).
+    Reference,
+}
+
+/// `--model`: which row set decides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ModelArg {
+    /// The PTX ISA 9.2 text (default): atom/red are one event.
+    Ptx,
+    /// NVIDIA's formalization (Lustig et al., ASPLOS'19): atom/red split into a read and a write.
+    PtxAlloy,
+}
+
+impl ModelArg {
+    pub fn kind(self) -> ptx_litmus::model::ModelKind {
+        match self {
+            ModelArg::Ptx => ptx_litmus::model::ModelKind::Ptx,
+            ModelArg::PtxAlloy => ptx_litmus::model::ModelKind::PtxAlloy,
+        }
+    }
+}
+
+/// The engine for `--engine`/`--model`: model ptx-alloy without `--engine`
+/// runs on the reference engine (the SAT encoder implements ptx only), with a
+/// note saying so; `--engine sat --model ptx-alloy` is refused by the library.
+pub fn engine(engine: Option<EngineArg>, model: ModelArg) -> (ptx_litmus::check::Engine, Option<&'static str>) {
+    use ptx_litmus::check::Engine;
+    match (engine, model) {
+        (None, ModelArg::PtxAlloy) => {
+            (Engine::Reference, Some("note: --model ptx-alloy is decided by the reference engine (the SAT engine implements model ptx only)"))
+        }
+        (None | Some(EngineArg::Sat), _) => (Engine::Sat, None),
+        (Some(EngineArg::Reference), _) => (Engine::Reference, None),
+    }
+}
+
+/// `ptx-litmus model`.
+#[derive(clap::Args)]
+pub struct ModelArgs {
+    /// Which model to print.
+    #[arg(long, value_enum, default_value = "ptx")]
+    model: ModelArg,
+}
+
+/// Print the model's rows and the primitives they read.
+pub fn run_model(a: &ModelArgs) -> i32 {
+    ptx_litmus::out::print(&ptx_litmus::model::render_with_primitives(a.model.kind()));
+    ptx_litmus::error::EXIT_OK
+}

@@ -161,7 +161,7 @@ fn explanations_agree_with_the_reference_engine() {
                 }
                 ExecKind::Forbidden => {
                     let ours = x.violations.first().map(|v| v.axiom.row().name);
-                    assert_eq!(got.map(|a| a.name()), ours, "{}: candidate {} of state {:?}", f, x.candidate, x.state);
+                    assert_eq!(got.as_ref().map(|a| a.name()), ours, "{}: candidate {} of state {:?}", f, x.candidate, x.state);
                 }
             }
         }
@@ -340,7 +340,7 @@ fn all_explanations_agree_with_the_reference_engine() {
         for x in s.executions() {
             let got = ptx_litmus::reference::violated_axiom(&r.program, &x.execution).expect("fits the program");
             let ours = x.violations.first().map(|v| v.axiom.row().name);
-            assert_eq!(got.map(|a| a.name()), ours, "{}: {:?} candidate {}", f.display(), x.state, x.candidate);
+            assert_eq!(got.as_ref().map(|a| a.name()), ours, "{}: {:?} candidate {}", f.display(), x.state, x.candidate);
             checked_execs += 1;
         }
     }

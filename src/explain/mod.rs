@@ -21,6 +21,7 @@ pub mod names;
 pub mod pairs;
 pub mod show;
 pub mod svg;
+pub mod svg_layout;
 pub mod view;
 
 pub use show::{show, ShowKind, ShowOptions, Shown, ShownExec};

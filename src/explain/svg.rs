@@ -4,24 +4,13 @@
 //! thread; program order as straight arrows down a column, every other relation
 //! as a labelled curve. The violated axiom's cycle is drawn bold red.
 
-use super::dot::{color, title, HIGHLIGHT};
+use super::dot::{color, HIGHLIGHT};
+use super::svg_layout::{inside, overlap, Layout, Rect, LABEL_H, MARGIN, MONO, NODE_H, PAD, SANS, SANS_W};
 use super::show::ShownExec;
 use super::view::EdgeKind;
 use crate::program::Program;
 use std::collections::BTreeMap;
 use std::fmt::Write;
-
-const SANS: &str = "DejaVu Sans, Helvetica, Arial, sans-serif";
-const MONO: &str = "DejaVu Sans Mono, Menlo, Consolas, monospace";
-/// Average advance of the fonts used, in pixels per character.
-const SANS_W: f64 = 7.0;
-const MONO_W: f64 = 6.7;
-const NODE_H: f64 = 42.0;
-const ROW: f64 = 110.0;
-const PAD: f64 = 12.0;
-const LABEL_H: f64 = 20.0;
-const GAP: f64 = 130.0;
-const MARGIN: f64 = 24.0;
 
 fn esc(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
@@ -46,112 +35,31 @@ pub(crate) fn wrap(s: &str, width: usize) -> Vec<String> {
     lines
 }
 
-#[derive(Clone, Copy)]
-struct Rect {
-    cx: f64,
-    cy: f64,
-    w: f64,
-    h: f64,
-}
-
-impl Rect {
-    /// Where the ray from the centre towards (tx, ty) leaves the rectangle.
-    fn border(&self, tx: f64, ty: f64) -> (f64, f64) {
-        let (dx, dy) = (tx - self.cx, ty - self.cy);
-        if dx == 0.0 && dy == 0.0 {
-            return (self.cx, self.cy);
-        }
-        let sx = if dx != 0.0 { (self.w / 2.0) / dx.abs() } else { f64::INFINITY };
-        let sy = if dy != 0.0 { (self.h / 2.0) / dy.abs() } else { f64::INFINITY };
-        let s = sx.min(sy);
-        (self.cx + dx * s, self.cy + dy * s)
-    }
-}
-
-fn inside(r: &Rect, x: f64, y: f64, margin: f64) -> bool {
-    (x - r.cx).abs() <= r.w / 2.0 + margin && (y - r.cy).abs() <= r.h / 2.0 + margin
-}
-
-fn overlap(a: &Rect, b: &Rect) -> bool {
-    (a.cx - b.cx).abs() < (a.w + b.w) / 2.0 && (a.cy - b.cy).abs() < (a.h + b.h) / 2.0
-}
-
-/// The SVG text of one shown execution.
+/// The SVG text of one shown execution: layout, then header, boxes, edges,
+/// nodes, edge labels (on top) and the legend.
 pub fn render(p: &Program, x: &ShownExec) -> String {
-    // Columns.
-    let mut threads: Vec<usize> = x.events.iter().filter_map(|e| e.thread).collect();
-    threads.sort_by_key(|&t| {
-        let pl = p.threads[t].placement;
-        (pl.gpu, pl.cluster, pl.cta, t)
-    });
-    threads.dedup();
-    let col_of: BTreeMap<usize, usize> = threads.iter().enumerate().map(|(c, &t)| (t, c)).collect();
-    let node_w = |i: usize| -> f64 {
-        let e = &x.events[i];
-        let head = e.name.chars().count() + 2 + e.detail.chars().count();
-        (head as f64 * SANS_W).max(e.text.chars().count() as f64 * MONO_W) + 18.0
-    };
-    let mut col_w = vec![120.0f64; threads.len()];
-    for (i, e) in x.events.iter().enumerate() {
-        if let Some(t) = e.thread {
-            let c = col_of[&t];
-            col_w[c] = col_w[c].max(node_w(i));
-        }
-    }
-    let slot = |c: usize| col_w[c] + 8.0 * PAD;
-    let mut col_left = Vec::new();
-    let mut at = MARGIN;
-    for c in 0..threads.len() {
-        col_left.push(at);
-        at += slot(c) + GAP;
-    }
-    let threads_w = at - GAP + MARGIN;
-    // Initial writes, in a row.
-    let inits: Vec<usize> = (0..x.events.len()).filter(|&i| x.events[i].thread.is_none()).collect();
-    let init_w: Vec<f64> = inits.iter().map(|&i| node_w(i).max(90.0)).collect();
-    let init_h = 30.0;
-    let inits_total: f64 = init_w.iter().sum::<f64>() + 40.0 * inits.len().saturating_sub(1) as f64;
-    let legend_w = 9.0 * 64.0 + 2.0 * MARGIN;
-    let width = threads_w.max(inits_total + 2.0 * MARGIN).max(legend_w);
-    // Title.
-    let chars = ((width - 2.0 * MARGIN) / 8.4) as usize;
-    let mut title_lines = wrap(&title(p, x), chars.max(40));
-    let title_n = title_lines.len();
-    if let Some(v) = x.violations.first() {
-        title_lines.extend(wrap(&format!("{}: {}", v.axiom, v.text), chars.max(40)));
-    }
-    let title_h = 20.0 * title_lines.len() as f64 + 10.0;
-    let init_y = MARGIN + title_h + 30.0 + NODE_H / 2.0;
-    let box_top = init_y + NODE_H / 2.0 + 50.0;
-    let first_row = box_top + 4.0 * LABEL_H + 18.0 + NODE_H / 2.0;
-    let rows = x.events.iter().filter(|e| e.thread.is_some()).map(|e| e.po + 1).max().unwrap_or(0);
-    let last_row_bottom = first_row + (rows.max(1) - 1) as f64 * ROW + NODE_H / 2.0;
-    let boxes_bottom = last_row_bottom + 4.0 * PAD;
-    let legend_y = boxes_bottom + 34.0;
-    let height = legend_y + 30.0;
-
-    // Node rectangles.
-    let mut rect: Vec<Rect> = vec![Rect { cx: 0.0, cy: 0.0, w: 0.0, h: 0.0 }; x.events.len()];
-    let mut ix = (width - inits_total) / 2.0;
-    for (k, &i) in inits.iter().enumerate() {
-        rect[i] = Rect { cx: ix + init_w[k] / 2.0, cy: init_y, w: init_w[k], h: init_h };
-        ix += init_w[k] + 40.0;
-    }
-    for (i, e) in x.events.iter().enumerate() {
-        if let Some(t) = e.thread {
-            let c = col_of[&t];
-            rect[i] = Rect { cx: col_left[c] + slot(c) / 2.0, cy: first_row + e.po as f64 * ROW, w: col_w[c], h: NODE_H };
-        }
-    }
-
+    let l = Layout::new(p, x);
     let mut s = String::new();
+    header(&mut s, &l);
+    // Label boxes placed so far (box titles, edge labels), to keep labels apart.
+    let mut placed: Vec<Rect> = Vec::new();
+    boxes(&mut s, p, &l, &mut placed);
+    let labels = edges(&mut s, x, &l, &mut placed);
+    nodes(&mut s, x, &l);
+    s.push_str(&labels);
+    legend(&mut s, x, &l);
+    s.push_str("</svg>\n");
+    s
+}
+
+/// The `<svg>` element, one arrowhead per colour, the background and the title.
+fn header(s: &mut String, l: &Layout) {
     let _ = writeln!(
         s,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0}" height="{h:.0}" viewBox="0 0 {w:.0} {h:.0}" font-family="{SANS}">"#,
-        w = width,
-        h = height
+        w = l.width,
+        h = l.height
     );
-    // Arrowheads, one per colour.
     let mut colors: Vec<&str> = [EdgeKind::Po, EdgeKind::Rf, EdgeKind::Co, EdgeKind::Fr, EdgeKind::Sc, EdgeKind::Sync, EdgeKind::Obs, EdgeKind::Cause, EdgeKind::Dep]
         .iter()
         .map(|&k| color(k))
@@ -168,14 +76,16 @@ pub fn render(p: &Program, x: &ShownExec) -> String {
     }
     s.push_str("</defs>\n");
     let _ = writeln!(s, r##"<rect width="100%" height="100%" fill="#ffffff"/>"##);
-    for (k, l) in title_lines.iter().enumerate() {
-        let (weight, fill) = if k < title_n { ("bold", "#212121") } else { ("normal", HIGHLIGHT) };
-        let _ = writeln!(s, r#"<text x="{:.1}" y="{:.1}" font-size="14" font-weight="{}" fill="{}">{}</text>"#, MARGIN, MARGIN + 14.0 + 20.0 * k as f64, weight, fill, esc(l));
+    for (k, line) in l.title_lines.iter().enumerate() {
+        let (weight, fill) = if k < l.title_n { ("bold", "#212121") } else { ("normal", HIGHLIGHT) };
+        let _ = writeln!(s, r#"<text x="{:.1}" y="{:.1}" font-size="14" font-weight="{}" fill="{}">{}</text>"#, MARGIN, MARGIN + 14.0 + 20.0 * k as f64, weight, fill, esc(line));
     }
+}
 
-    // Label boxes placed so far (box titles, edge labels), to keep labels apart.
-    let mut placed: Vec<Rect> = Vec::new();
-    // Boxes: GPU > cluster > CTA > thread, each over the columns it spans.
+/// Nested boxes GPU > cluster > CTA > thread, each over the columns it spans,
+/// and the dashed box of the initial writes.
+fn boxes(s: &mut String, p: &Program, l: &Layout, placed: &mut Vec<Rect>) {
+    let threads = &l.threads;
     let levels: [(&str, &str, &str); 4] = [("GPU", "#455a64", "none"), ("cluster", "#78909c", "none"), ("CTA", "#90a4ae", "none"), ("P", "#546e7a", "#eceff1")];
     for (level, (what, stroke, fill)) in levels.iter().enumerate() {
         let key = |t: usize| -> (u32, usize, usize, usize) {
@@ -195,10 +105,10 @@ pub fn render(p: &Program, x: &ShownExec) -> String {
                 d += 1;
             }
             let lf = level as f64;
-            let x0 = col_left[c] + lf * PAD;
-            let x1 = col_left[d] + slot(d) - lf * PAD;
-            let y0 = box_top + lf * LABEL_H;
-            let y1 = boxes_bottom - lf * PAD;
+            let x0 = l.col_left[c] + lf * PAD;
+            let x1 = l.col_left[d] + l.slot(d) - lf * PAD;
+            let y0 = l.box_top + lf * LABEL_H;
+            let y1 = l.boxes_bottom - lf * PAD;
             let pl = p.threads[threads[c]].placement;
             let label = match level {
                 0 => format!("{} {}", what, pl.gpu),
@@ -222,22 +132,93 @@ pub fn render(p: &Program, x: &ShownExec) -> String {
             c = d + 1;
         }
     }
-    if !inits.is_empty() {
-        let x0 = rect[inits[0]].cx - rect[inits[0]].w / 2.0 - 10.0;
-        let last = rect[*inits.last().unwrap_or(&inits[0])];
+    if let (Some(&first), Some(&last)) = (l.inits.first(), l.inits.last()) {
+        let x0 = l.rect[first].cx - l.rect[first].w / 2.0 - 10.0;
+        let last = l.rect[last];
         let x1 = last.cx + last.w / 2.0 + 10.0;
         let _ = writeln!(
             s,
             r##"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" rx="8" fill="none" stroke="#9e9e9e" stroke-dasharray="5,4"/>"##,
             x0,
-            init_y - NODE_H / 2.0 - 22.0,
+            l.init_y - NODE_H / 2.0 - 22.0,
             x1 - x0,
             NODE_H + 30.0
         );
-        let _ = writeln!(s, r##"<text x="{:.1}" y="{:.1}" font-size="11" fill="#757575">initial writes</text>"##, x0 + 8.0, init_y - NODE_H / 2.0 - 8.0);
+        let _ = writeln!(s, r##"<text x="{:.1}" y="{:.1}" font-size="11" fill="#757575">initial writes</text>"##, x0 + 8.0, l.init_y - NODE_H / 2.0 - 8.0);
     }
+}
 
-    // Edges: non-highlighted first, so the cycle is drawn on top.
+/// A point of the quadratic curve from (x0, y0) through control (qx, qy) to (x1, y1).
+fn bezier(t: f64, (x0, y0): (f64, f64), (qx, qy): (f64, f64), (x1, y1): (f64, f64)) -> (f64, f64) {
+    let px = (1.0 - t) * (1.0 - t) * x0 + 2.0 * (1.0 - t) * t * qx + t * t * x1;
+    let py = (1.0 - t) * (1.0 - t) * y0 + 2.0 * (1.0 - t) * t * qy + t * t * y1;
+    (px, py)
+}
+
+/// The control point of a curved edge a -> b (the `nth` between this pair):
+/// within one column it bows out to the right of the column, otherwise to
+/// whichever side (and how far) crosses the fewest other nodes and labels.
+fn control_point(l: &Layout, from: usize, to: usize, same_col: bool, nth: usize, placed: &[Rect]) -> (f64, f64) {
+    let (a, b) = (l.rect[from], l.rect[to]);
+    let (dx, dy) = (b.cx - a.cx, b.cy - a.cy);
+    let len = (dx * dx + dy * dy).sqrt().max(1.0);
+    let (nx, ny) = (dy / len, -dx / len);
+    let base = 26.0 + 0.12 * len;
+    let options: Vec<(f64, f64)> = if same_col {
+        (0..6)
+            .map(|k| {
+                let side = a.w.max(b.w) / 2.0 + 40.0 + 28.0 * (nth + k) as f64 + 0.08 * dy.abs();
+                (a.cx + side, (a.cy + b.cy) / 2.0)
+            })
+            .collect()
+    } else {
+        [1.0, -1.0, 1.8, -1.8, 2.6, -2.6, 0.5, -0.5]
+            .iter()
+            .map(|m| {
+                let bow = (base + 30.0 * nth as f64) * m;
+                ((a.cx + b.cx) / 2.0 + nx * bow, (a.cy + b.cy) / 2.0 + ny * bow)
+            })
+            .collect()
+    };
+    let mut best: Option<(f64, (f64, f64))> = None;
+    for (oi, &q) in options.iter().enumerate() {
+        let (p0, p1) = (a.border(q.0, q.1), b.border(q.0, q.1));
+        let mut cost = oi as f64 * 0.3;
+        for step in 1..40 {
+            let (px, py) = bezier(step as f64 / 40.0, p0, q, p1);
+            if (0..l.rect.len()).any(|j| j != from && j != to && inside(&l.rect[j], px, py, 6.0)) {
+                cost += 1.0;
+            }
+            if placed.iter().any(|r: &Rect| inside(r, px, py, 2.0)) {
+                cost += 0.5;
+            }
+            if px < 4.0 || py < 4.0 || px > l.width - 4.0 || py > l.boxes_bottom + 10.0 {
+                cost += 2.0;
+            }
+        }
+        if best.is_none_or(|(c, _)| cost < c) {
+            best = Some((cost, q));
+        }
+    }
+    best.map(|b| b.1).unwrap_or((a.cx, a.cy))
+}
+
+/// The label of a curve: the point along it nearest the middle that overlaps
+/// no node and no other label.
+fn label_spot(l: &Layout, p0: (f64, f64), q: (f64, f64), p1: (f64, f64), tw: f64, placed: &[Rect]) -> (f64, f64) {
+    for t in [0.5, 0.42, 0.58, 0.34, 0.66, 0.26, 0.74, 0.2, 0.8] {
+        let (px, py) = bezier(t, p0, q, p1);
+        let r = Rect { cx: px, cy: py, w: tw, h: 14.0 };
+        if !(placed.iter().any(|o| overlap(o, &r)) || l.rect.iter().any(|o| overlap(o, &r))) {
+            return (px, py);
+        }
+    }
+    (0.25 * p0.0 + 0.5 * q.0 + 0.25 * p1.0, 0.25 * p0.1 + 0.5 * q.1 + 0.25 * p1.1)
+}
+
+/// The edges (non-highlighted first, so the cycle is drawn on top); returns
+/// their labels, drawn after the nodes.
+fn edges(s: &mut String, x: &ShownExec, l: &Layout, placed: &mut Vec<Rect>) -> String {
     let mut order: Vec<usize> = (0..x.edges.len()).collect();
     order.sort_by_key(|&k| x.edges[k].highlighted);
     // How many edges join each unordered pair, to fan them out.
@@ -245,7 +226,7 @@ pub fn render(p: &Program, x: &ShownExec) -> String {
     let mut labels = String::new();
     for &k in &order {
         let e = &x.edges[k];
-        let (a, b) = (rect[e.from], rect[e.to]);
+        let (a, b) = (l.rect[e.from], l.rect[e.to]);
         let c = if e.highlighted { HIGHLIGHT } else { color(e.kind) };
         let sw = if e.highlighted { 3.0 } else { 1.4 };
         let dash = match (e.highlighted, e.kind) {
@@ -266,53 +247,7 @@ pub fn render(p: &Program, x: &ShownExec) -> String {
             ly = (y0 + y1) / 2.0 + 4.0;
             placed.push(Rect { cx: lx + 10.0, cy: ly - 4.0, w: 20.0, h: 14.0 });
         } else {
-            // A quadratic curve; within one column it bows out to the right of the
-            // column, otherwise to whichever side (and how far) crosses the fewest
-            // other nodes and labels.
-            let (dx, dy) = (b.cx - a.cx, b.cy - a.cy);
-            let len = (dx * dx + dy * dy).sqrt().max(1.0);
-            let (nx, ny) = (dy / len, -dx / len);
-            let base = 26.0 + 0.12 * len;
-            let mut best: Option<(f64, (f64, f64))> = None;
-            let options: Vec<(f64, f64)> = if same_col {
-                (0..6)
-                    .map(|k| {
-                        let side = a.w.max(b.w) / 2.0 + 40.0 + 28.0 * (nth + k) as f64 + 0.08 * dy.abs();
-                        (a.cx + side, (a.cy + b.cy) / 2.0)
-                    })
-                    .collect()
-            } else {
-                [1.0, -1.0, 1.8, -1.8, 2.6, -2.6, 0.5, -0.5]
-                    .iter()
-                    .map(|m| {
-                        let bow = (base + 30.0 * nth as f64) * m;
-                        ((a.cx + b.cx) / 2.0 + nx * bow, (a.cy + b.cy) / 2.0 + ny * bow)
-                    })
-                    .collect()
-            };
-            for (oi, &(qx, qy)) in options.iter().enumerate() {
-                let (x0, y0) = a.border(qx, qy);
-                let (x1, y1) = b.border(qx, qy);
-                let mut cost = oi as f64 * 0.3;
-                for step in 1..40 {
-                    let t = step as f64 / 40.0;
-                    let px = (1.0 - t) * (1.0 - t) * x0 + 2.0 * (1.0 - t) * t * qx + t * t * x1;
-                    let py = (1.0 - t) * (1.0 - t) * y0 + 2.0 * (1.0 - t) * t * qy + t * t * y1;
-                    if (0..rect.len()).any(|j| j != e.from && j != e.to && inside(&rect[j], px, py, 6.0)) {
-                        cost += 1.0;
-                    }
-                    if placed.iter().any(|r: &Rect| inside(r, px, py, 2.0)) {
-                        cost += 0.5;
-                    }
-                    if px < 4.0 || py < 4.0 || px > width - 4.0 || py > boxes_bottom + 10.0 {
-                        cost += 2.0;
-                    }
-                }
-                if best.is_none_or(|(c, _)| cost < c) {
-                    best = Some((cost, (qx, qy)));
-                }
-            }
-            let (ctrl_x, ctrl_y) = best.map(|b| b.1).unwrap_or((a.cx, a.cy));
+            let (ctrl_x, ctrl_y) = control_point(l, e.from, e.to, same_col, nth, placed);
             let (x0, y0) = a.border(ctrl_x, ctrl_y);
             let (x1, y1) = b.border(ctrl_x, ctrl_y);
             let _ = writeln!(
@@ -329,21 +264,8 @@ pub fn render(p: &Program, x: &ShownExec) -> String {
                 dash,
                 &c[1..]
             );
-            // The label: the point along the curve nearest the middle that
-            // overlaps no node and no other label.
             let tw = e.kind.label().len() as f64 * 6.6 + 6.0;
-            let mut spot = None;
-            for t in [0.5, 0.42, 0.58, 0.34, 0.66, 0.26, 0.74, 0.2, 0.8] {
-                let px = (1.0 - t) * (1.0 - t) * x0 + 2.0 * (1.0 - t) * t * ctrl_x + t * t * x1;
-                let py = (1.0 - t) * (1.0 - t) * y0 + 2.0 * (1.0 - t) * t * ctrl_y + t * t * y1;
-                let r = Rect { cx: px, cy: py, w: tw, h: 14.0 };
-                let clash = placed.iter().any(|q| overlap(q, &r)) || rect.iter().any(|q| overlap(q, &r));
-                if !clash {
-                    spot = Some((px, py));
-                    break;
-                }
-            }
-            let (px, py) = spot.unwrap_or((0.25 * x0 + 0.5 * ctrl_x + 0.25 * x1, 0.25 * y0 + 0.5 * ctrl_y + 0.25 * y1));
+            let (px, py) = label_spot(l, (x0, y0), (ctrl_x, ctrl_y), (x1, y1), tw, placed);
             placed.push(Rect { cx: px, cy: py, w: tw, h: 14.0 });
             lx = px;
             ly = py + 4.0;
@@ -364,9 +286,13 @@ pub fn render(p: &Program, x: &ShownExec) -> String {
             text
         );
     }
-    // Nodes.
+    labels
+}
+
+/// One rectangle per event: name and detail, the instruction, a tooltip.
+fn nodes(s: &mut String, x: &ShownExec, l: &Layout) {
     for (i, e) in x.events.iter().enumerate() {
-        let r = rect[i];
+        let r = l.rect[i];
         let on_cycle = x.violations.first().is_some_and(|v| v.cycle.iter().any(|st| st.from == i || st.to == i));
         let (stroke, swidth) = if on_cycle { (HIGHLIGHT, 2.2) } else { ("#37474f", 1.2) };
         let fill = if e.thread.is_none() { "#f5f5f5" } else { "#ffffff" };
@@ -391,24 +317,23 @@ pub fn render(p: &Program, x: &ShownExec) -> String {
             esc(&e.detail)
         );
         if e.thread.is_some() {
-            let _ = writeln!(
-                s,
-                r##"<text x="{:.1}" y="{:.1}" font-size="11" font-family="{}" fill="#263238">{}</text>"##,
-                r.cx - r.w / 2.0 + 8.0,
-                r.cy + 13.0,
-                MONO,
-                esc(&e.text)
-            );
-        }
-        if e.thread.is_some() {
+            let _ = writeln!(s, r##"<text x="{:.1}" y="{:.1}" font-size="11" font-family="{}" fill="#263238">{}</text>"##, r.cx - r.w / 2.0 + 8.0, r.cy + 13.0, MONO, esc(&e.text));
             let _ = writeln!(s, r##"<title>{} line {}: {}</title>"##, esc(&e.name), e.line, esc(&e.text));
         }
     }
-    s.push_str(&labels);
-    // Legend.
+}
+
+/// One sample line per relation, and the cycle's when an axiom is violated.
+fn legend(s: &mut String, x: &ShownExec, l: &Layout) {
     let mut lx = MARGIN;
+    let legend_y = l.legend_y;
     for k in [EdgeKind::Po, EdgeKind::Rf, EdgeKind::Co, EdgeKind::Fr, EdgeKind::Sc, EdgeKind::Sync, EdgeKind::Cause, EdgeKind::Dep] {
         let c = color(k);
+        let dash = match k {
+            EdgeKind::Cause => r#" stroke-dasharray="6,4""#,
+            EdgeKind::Dep => r#" stroke-dasharray="2,3""#,
+            _ => "",
+        };
         let _ = writeln!(
             s,
             r#"<path d="M{:.1},{:.1} L{:.1},{:.1}" stroke="{}" stroke-width="1.6"{}/><text x="{:.1}" y="{:.1}" font-size="11" fill="{}">{}</text>"#,
@@ -417,11 +342,7 @@ pub fn render(p: &Program, x: &ShownExec) -> String {
             lx + 22.0,
             legend_y,
             c,
-            match k {
-                EdgeKind::Cause => r#" stroke-dasharray="6,4""#,
-                EdgeKind::Dep => r#" stroke-dasharray="2,3""#,
-                _ => "",
-            },
+            dash,
             lx + 27.0,
             legend_y + 4.0,
             c,
@@ -443,6 +364,4 @@ pub fn render(p: &Program, x: &ShownExec) -> String {
             HIGHLIGHT
         );
     }
-    s.push_str("</svg>\n");
-    s
 }

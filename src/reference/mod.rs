@@ -8,10 +8,8 @@
 //! It shares only the program builder (`crate::program`) and the result types
 //! (`crate::outcome`) with the SAT engine. Slow; meant to be obviously right.
 
-pub mod axioms;
 pub mod enumerate;
 pub mod rel;
-pub mod relations;
 pub mod verify;
 
 #[cfg(test)]
@@ -19,69 +17,54 @@ mod tests;
 
 use crate::ast::Observable;
 use crate::error::{Error, Result};
+use crate::model::eval::{Evaluator, Exec, Violation};
+use crate::model::prims;
+use crate::model::view::View;
+use crate::model::{Model, ModelKind};
 use crate::outcome::{apply_filter, Execution, Flags, Outcome};
 use crate::program::{EventKind, LocId, Program};
-use axioms::{first_violated, Axiom, Relations};
 use enumerate::{
     barrier_matchings, coherence_choices, fence_sc_choices, matching_deadlocks, maximal_writes, rf_choices, trace_combinations, Ctx,
     Matching, Odometer,
 };
 use rel::Rel;
-use relations::{
-    acquire_patterns, base_causality, causality, dependencies, from_reads, has_data_race, morally_strong, observation, program_order,
-    proxy_preserved, release_patterns, synchronizes_with,
-};
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
-/// Limits of one run.
+/// Limits of one run, and the model it decides.
 #[derive(Clone, Debug)]
 pub struct ReferenceOptions {
     /// Most candidate executions (and partial-order steps) examined before giving up.
     pub max_candidates: u64,
+    /// The rows the candidates are checked against (default: `ptx`).
+    pub model: Arc<Model>,
 }
 
 impl Default for ReferenceOptions {
     fn default() -> Self {
-        ReferenceOptions { max_candidates: 5_000_000 }
+        ReferenceOptions { max_candidates: 5_000_000, model: ModelKind::Ptx.shared() }
     }
 }
 
-/// The relations of one choice of traces that no runtime choice changes.
+/// Program order and moral strength over the executed events, one event per
+/// operation: what enumeration needs (coherence and Fence-SC orders must
+/// relate morally strong pairs; barrier deadlocks follow program order).
 struct Static {
     po: Rel,
     ms: Rel,
-    dep: Rel,
-    rel: Vec<relations::Pattern>,
-    acq: Vec<relations::Pattern>,
 }
 
 impl Static {
     fn new(ctx: &Ctx) -> Static {
-        let po = program_order(ctx);
-        let ms = morally_strong(ctx);
-        let dep = dependencies(ctx);
-        let rel = release_patterns(ctx, &po);
-        let acq = acquire_patterns(ctx, &po);
-        Static { po, ms, dep, rel, acq }
+        let v = View::new(ctx.p, &ctx.traces, &ctx.ev, false);
+        Static { po: prims::program_order(&v), ms: prims::morally_strong(&v) }
     }
 }
 
-/// The relations that follow from rf, the Fence-SC order and the barrier matching
-/// (everything but coherence).
-struct Derived {
-    cb: Rel,
-    cause: Rel,
-}
-
-impl Derived {
-    fn new(ctx: &Ctx, st: &Static, rf: &Rel, sc: &Rel, m: &Matching) -> Derived {
-        let obs = observation(ctx, &st.ms, rf);
-        let sw = synchronizes_with(ctx, &st.ms, &obs, sc, m, &st.rel, &st.acq);
-        let cb = base_causality(&st.po, &sw);
-        let ppcb = proxy_preserved(ctx, &cb);
-        let cause = causality(&obs, &ppcb);
-        Derived { cb, cause }
-    }
+/// Give the evaluator the barrier matching (arrive -> wait, CTA and cluster).
+fn set_matching(ev: &mut Evaluator, m: &Matching) {
+    let bar = ev.view().map_rel(&m.cta.union(&m.cluster), false, false);
+    ev.set(Exec::Bar, bar);
 }
 
 fn out_of_budget(max: u64) -> Error {
@@ -142,27 +125,33 @@ pub fn check(p: &Program, opts: &ReferenceOptions) -> Result<Outcome> {
         let cos = coherence_choices(&ctx, &st.ms, &mut budget)?;
         let total = [rfs.len(), matchings.len(), scs.len(), cos.len()].iter().fold(1u64, |a, &k| a.saturating_mul(k as u64));
         take(&mut budget, total, max)?;
+        let view = View::new(p, &ctx.traces, &ctx.ev, opts.model.split_rmw);
+        let mut ev = Evaluator::new(&opts.model, &view);
         'combo: for rf in &rfs {
-            // No-Thin-Air depends on rf alone: when it fails, every candidate
-            // with this rf fails (a shortcut; the full check below repeats it).
-            if !axioms::no_thin_air(&ctx, rf, &st.dep) {
+            for which in [Exec::Bar, Exec::Sc, Exec::Co] {
+                ev.clear(which);
+            }
+            ev.set(Exec::Rf, view.map_rel(rf, true, false));
+            // An axiom that reads rf alone (No-Thin-Air) and fails rules out
+            // every candidate with this rf (the full check below repeats it).
+            if ev.first_violated().is_some() {
                 continue;
             }
             for m in &matchings {
+                set_matching(&mut ev, m);
                 for sc in &scs {
-                    let d = Derived::new(&ctx, &st, rf, sc, m);
+                    ev.set(Exec::Sc, view.map_rel(sc, false, false));
                     for co in &cos {
-                        let fr = from_reads(&ctx, rf, co);
-                        let r = Relations { po: &st.po, ms: &st.ms, dep: &st.dep, rf, co, fr: &fr, sc, cb: &d.cb, cause: &d.cause };
-                        if first_violated(&ctx, &r).is_some() {
+                        ev.set(Exec::Co, view.map_rel(co, true, true));
+                        if ev.first_violated().is_some() {
                             continue;
                         }
                         if deadlocked {
                             deadlock = true;
                             break 'combo;
                         }
-                        if !data_race && has_data_race(&ctx, &st.ms, &d.cause) {
-                            data_race = true;
+                        if !data_race {
+                            data_race = races(&mut ev);
                         }
                         record(&ctx, &observed, rf, co, sc, m, &mut out);
                     }
@@ -205,7 +194,12 @@ fn record(ctx: &Ctx, observed: &BTreeSet<LocId>, rf: &Rel, co: &Rel, sc: &Rel, m
 /// the axioms: the first violated axiom, or None when it is consistent.
 /// Barrier progress is not checked. Errors when the execution does not fit the
 /// program (a read without a write, a pair across unexecuted events).
-pub fn violated_axiom(p: &Program, x: &Execution) -> Result<Option<Axiom>> {
+pub fn violated_axiom(p: &Program, x: &Execution) -> Result<Option<Violation>> {
+    violated_axiom_in(p, x, ModelKind::Ptx.model())
+}
+
+/// [`violated_axiom`] under the rows of `model`.
+pub fn violated_axiom_in(p: &Program, x: &Execution, model: &Model) -> Result<Option<Violation>> {
     if x.traces.len() != p.threads.len() {
         return Err(Error::internal("the execution does not choose one trace per thread"));
     }
@@ -238,9 +232,20 @@ pub fn violated_axiom(p: &Program, x: &Execution) -> Result<Option<Axiom>> {
             m.cta.add(la, lw);
         }
     }
-    let st = Static::new(&ctx);
-    let d = Derived::new(&ctx, &st, &rf, &sc, &m);
-    let fr = from_reads(&ctx, &rf, &co);
-    let r = Relations { po: &st.po, ms: &st.ms, dep: &st.dep, rf: &rf, co: &co, fr: &fr, sc: &sc, cb: &d.cb, cause: &d.cause };
-    Ok(first_violated(&ctx, &r))
+    let view = View::new(p, &ctx.traces, &ctx.ev, model.split_rmw);
+    let mut ev = Evaluator::new(model, &view);
+    ev.set(Exec::Rf, view.map_rel(&rf, true, false));
+    ev.set(Exec::Co, view.map_rel(&co, true, true));
+    ev.set(Exec::Sc, view.map_rel(&sc, false, false));
+    set_matching(&mut ev, &m);
+    Ok(ev.first_violated())
+}
+
+/// 8.7.1 for a consistent candidate: some conflicting pair neither morally
+/// strong nor ordered by causality (the model's `ms` and `cause`).
+fn races(ev: &mut Evaluator) -> bool {
+    match (ev.value("ms"), ev.value("cause")) {
+        (Some(ms), Some(cause)) => prims::has_data_race(ev.view(), &ms, &cause),
+        _ => false,
+    }
 }

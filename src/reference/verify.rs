@@ -6,7 +6,7 @@
 
 use super::enumerate::{values_allowed, Ctx};
 use super::rel::Rel;
-use super::relations::morally_strong;
+use crate::model::{prims, view::View};
 use crate::error::{Error, Result};
 use crate::outcome::Execution;
 use crate::program::{EventId, Program};
@@ -36,7 +36,7 @@ pub fn verify_execution(p: &Program, x: &Execution) -> Result<()> {
     if !values_allowed(&ctx, &rf) {
         return bad("has a read returning a value its path excludes".into());
     }
-    let ms = morally_strong(&ctx);
+    let ms = prims::morally_strong(&View::new(p, &ctx.traces, &ctx.ev, false));
     check_order(&ctx, &x.co, &ms, "coherence", |i| ctx.is_write(i), |a, b| ctx.write_loc(a) == ctx.write_loc(b))?;
     check_order(&ctx, &x.sc, &ms, "Fence-SC", |i| ctx.event(i).is_fence_sc(), |_, _| true)?;
     for (&l, &w) in &x.finals {
@@ -49,7 +49,7 @@ pub fn verify_execution(p: &Program, x: &Execution) -> Result<()> {
     }
     match super::violated_axiom(p, x)? {
         None => Ok(()),
-        Some(axiom) => bad(format!("violates {:?} when its relations are recomputed by the reference engine", axiom)),
+        Some(axiom) => bad(format!("violates {} when its relations are recomputed by the reference engine", axiom)),
     }
 }
 

@@ -1,10 +1,14 @@
+//! FROZEN ORACLE (issue 13): the reference engine's hand-written relations as
+//! they were before the model became rows (`src/model/rows.rs`). Do not edit to
+//! follow a row: a disagreement with the evaluator is a bug in one of them.
+//!
 //! The definitions of PTX ISA chapter 8, one function each, over the executed
 //! events of one candidate execution (local numbers of [`Ctx`]).
 
-use super::enumerate::{Ctx, Matching};
-use super::rel::Rel;
-use crate::ast::{FenceSem, Proxy, Scope};
-use crate::program::{EventKind, MemSem};
+use ptx_litmus::reference::enumerate::{Ctx, Matching};
+use ptx_litmus::model::rel::Rel;
+use ptx_litmus::ast::{FenceSem, Proxy, Scope};
+use ptx_litmus::program::{EventKind, MemSem};
 
 /// 8.4 (Table 20): "strong operation: A memory fence operation, or a memory
 /// operation with a .relaxed, .acquire, .release, .acq_rel, .volatile, or .mmio

@@ -1,0 +1,280 @@
+//! The primitive relations and event sets the rows are written over: the
+//! definitions of chapter 8 that the program text fixes, one small function
+//! each over a [`View`], under its ISA section. The execution's own relations
+//! (rf, co, Fence-SC, barrier matching) are given by the engine.
+
+use super::rel::Rel;
+use super::view::{Part, View};
+use crate::ast::{FenceSem, Proxy, Scope};
+use crate::program::EventKind;
+
+/// Event sets usable inside `[...]`, with what each holds.
+pub const SETS: [(&str, &str); 8] = [
+    ("R", "reads (8.2.6: every memory operation that reads, read parts included)"),
+    ("W", "writes, initial writes included (8.2.6)"),
+    ("M", "memory operations of the threads (8.4)"),
+    ("Init", "the initial write of each location (8.2.6)"),
+    ("F", "memory fences fence.{sc,acq_rel,acquire,release} (8.4)"),
+    ("FSC", "fence.sc operations (8.9.3)"),
+    ("A", "atomic operations that write (8.4: atom, red)"),
+    ("ArriveRelaxed", "barrier.cluster.arrive.relaxed (8.9.4: does not synchronize)"),
+];
+
+/// Static relations, fixed once the traces are chosen.
+pub const STATIC: [(&str, &str); 9] = [
+    ("id", "identity"),
+    ("po", "8.9.1 program order"),
+    ("ms", "8.7 morally strong"),
+    ("loc", "8.2.1 same memory location"),
+    ("ext", "different threads"),
+    ("dep", "8.10.4 data, address and control dependencies"),
+    ("rmw", "read part -> write part of one read-modify-write (ptx-alloy)"),
+    ("relpat", "8.8 release patterns: first operation -> its write on M"),
+    ("acqpat", "8.8 acquire patterns: its read on M -> last operation"),
+];
+
+/// Relations of one candidate execution, given by the engine.
+pub const EXEC: [(&str, &str); 4] = [
+    ("rf", "8.9.7 reads-from"),
+    ("co", "8.9.6 coherence order"),
+    ("sc", "8.9.3 Fence-SC order"),
+    ("bar", "8.9.4 barrier arrive -> wait matching"),
+];
+
+/// Primitives computed from a relation.
+pub const CALLS: [(&str, &str); 1] = [("proxy-preserved", "8.9.5 proxy-preserved base causality, given base causality")];
+
+/// Is `i` in the named set? None: no such set.
+pub fn in_set(v: &View, name: &str, i: usize) -> Option<bool> {
+    let kind = &v.event(i).kind;
+    Some(match name {
+        "R" => v.is_read(i),
+        "W" => v.is_write(i),
+        "M" => v.is_mem(i),
+        "Init" => v.is_init(i),
+        "F" => matches!(kind, EventKind::Fence { .. }),
+        "FSC" => v.event(i).is_fence_sc(),
+        "A" => v.access(i).is_some_and(|a| a.atomic && a.writes),
+        "ArriveRelaxed" => matches!(kind, EventKind::ClusterArrive { relaxed: true, .. }),
+        _ => return None,
+    })
+}
+
+/// The named static relation. None: no such relation.
+pub fn relation(v: &View, name: &str) -> Option<Rel> {
+    let n = v.n();
+    Some(match name {
+        "id" => Rel::identity(n, |_| true),
+        "po" => program_order(v),
+        "ms" => morally_strong(v),
+        "loc" => Rel::from_fn(n, |a, b| v.loc(a).is_some() && v.loc(a) == v.loc(b)),
+        "ext" => Rel::from_fn(n, |a, b| v.thread(a).is_some() && v.thread(b).is_some() && v.thread(a) != v.thread(b)),
+        "dep" => dependencies(v),
+        "rmw" => Rel::from_fn(n, |a, b| v.events[a].part == Part::Read && v.events[b].part == Part::Write && v.events[a].orig == v.events[b].orig),
+        "relpat" => release_patterns(v, &program_order(v)),
+        "acqpat" => acquire_patterns(v, &program_order(v)),
+        _ => return None,
+    })
+}
+
+/// The named primitive applied to `r`. None: no such primitive.
+pub fn call(v: &View, name: &str, r: &Rel) -> Option<Rel> {
+    match name {
+        "proxy-preserved" => Some(proxy_preserved(v, r)),
+        _ => None,
+    }
+}
+
+/// 8.9.1: "The program order relates all operations performed by a thread to
+/// the order in which a sequential processor will execute instructions".
+pub fn program_order(v: &View) -> Rel {
+    Rel::from_fn(v.n(), |a, b| v.thread(a).is_some() && v.thread(a) == v.thread(b) && v.po_key(a) < v.po_key(b))
+}
+
+/// 8.4 (Table 20): "strong operation: A memory fence operation, or a memory
+/// operation with a .relaxed, .acquire, .release, .acq_rel, .volatile, or .mmio
+/// qualifier." (`.volatile`/`.mmio` are already `Relaxed` at `.sys`.)
+fn is_strong(v: &View, i: usize) -> bool {
+    match &v.event(i).kind {
+        EventKind::Fence { .. } => true,
+        EventKind::Mem(_) => v.access(i).is_some_and(|a| a.sem.is_strong()),
+        _ => false,
+    }
+}
+
+/// 8.5: "Each strong operation must specify a scope" (Table 21: .cta, .cluster,
+/// .gpu, .sys). Does the scope of strong operation `i` include `j`'s thread?
+fn scope_includes(v: &View, i: usize, j: usize) -> bool {
+    let scope = match &v.event(i).kind {
+        EventKind::Fence { scope, .. } => Some(*scope),
+        EventKind::Mem(_) => v.access(i).map(|a| a.scope),
+        _ => None,
+    };
+    let (Some(s), Some(pi), Some(pj)) = (scope.filter(|_| is_strong(v, i)), v.placement(i), v.placement(j)) else { return false };
+    match s {
+        Scope::Cta => pi.cta == pj.cta,
+        Scope::Cluster => pi.cluster == pj.cluster,
+        Scope::Gpu => pi.gpu == pj.gpu,
+        Scope::Sys => true,
+    }
+}
+
+/// 8.6: memory operations use the generic proxy unless they say otherwise; fences are generic.
+fn proxy_of(v: &View, i: usize) -> Proxy {
+    v.access(i).map_or(Proxy::Generic, |a| a.proxy)
+}
+
+/// 8.2.1: "The overlap is said to be complete when both memory locations are identical".
+fn overlap_completely(v: &View, i: usize, j: usize) -> bool {
+    match (v.access(i), v.access(j)) {
+        (Some(a), Some(b)) => a.loc == b.loc && a.vaddr == b.vaddr && a.size == b.size && a.start == b.start,
+        _ => false,
+    }
+}
+
+/// 8.7: "Two operations are said to be morally strong relative to each other if
+/// they satisfy all of the following conditions: 1. The operations are related in
+/// program order (i.e, they are both executed by the same thread), or each
+/// operation is strong and specifies a scope that includes the thread executing
+/// the other operation. 2. Both operations are performed via the same proxy.
+/// 3. If both are memory operations, then they overlap completely."
+/// Initial writes are no thread's operation: never morally strong.
+pub fn morally_strong(v: &View) -> Rel {
+    Rel::from_fn(v.n(), |a, b| {
+        let (Some(ta), Some(tb)) = (v.thread(a), v.thread(b)) else { return false };
+        let cond1 = ta == tb || (is_strong(v, a) && is_strong(v, b) && scope_includes(v, a, b) && scope_includes(v, b, a));
+        let cond3 = !(v.is_mem(a) && v.is_mem(b)) || overlap_completely(v, a, b);
+        a != b && cond1 && proxy_of(v, a) == proxy_of(v, b) && cond3
+    })
+}
+
+/// 8.10.4: "chains of instruction dependencies": data, address and control
+/// dependencies from a read to a later memory operation of the same trace. A
+/// dependency into a split read-modify-write reaches both its parts (D50).
+pub fn dependencies(v: &View) -> Rel {
+    let mut dep = Rel::new(v.n());
+    let mut local = vec![None; v.p.events.len()];
+    for e in &v.events {
+        local[e.event.id].get_or_insert(e.orig);
+    }
+    for &t in &v.traces {
+        for &(r, x) in &v.p.traces[t].deps {
+            let (Some(lr), Some(lx)) = (local[r], local[x]) else { continue };
+            let (src, to_r, to_w) = (v.part_of(lr, false), v.part_of(lx, false), v.part_of(lx, true));
+            if v.is_mem(to_r) {
+                dep.add(src, to_r);
+                dep.add(src, to_w);
+            }
+        }
+    }
+    dep
+}
+
+fn fence_sem(v: &View, i: usize) -> Option<FenceSem> {
+    match v.event(i).kind {
+        EventKind::Fence { sem, .. } => Some(sem),
+        _ => None,
+    }
+}
+
+/// 8.8: "A release pattern on a location M consists of one of the following:
+/// 1. A release operation on M 2. Or a release or acquire-release operation on M
+/// followed by a strong write on M in program order 3. Or a release or
+/// acquire-release memory fence followed by a strong write on M in program
+/// order". fence.sc counts as a release fence. Pairs: first operation -> write.
+pub fn release_patterns(v: &View, po: &Rel) -> Rel {
+    let strong_write = |i: usize| v.access(i).is_some_and(|a| a.writes && a.sem.is_strong());
+    let release_op = |i: usize| v.access(i).is_some_and(|a| a.sem.is_release());
+    let release_fence = |i: usize| matches!(fence_sem(v, i), Some(FenceSem::Release | FenceSem::AcqRel | FenceSem::Sc));
+    Rel::from_fn(v.n(), |x, w| {
+        let case1 = x == w && v.access(x).is_some_and(|a| a.writes && a.sem.is_release());
+        let later = po.has(x, w) && strong_write(w);
+        case1 || (later && ((release_op(x) && v.loc(x) == v.loc(w)) || release_fence(x)))
+    })
+}
+
+/// 8.8: "An acquire pattern on a location M consists of one of the following:
+/// 1. An acquire operation on M 2. Or a strong read on M followed by an acquire
+/// operation on M in program order 3. Or a strong read on M followed by an
+/// acquire memory fence in program order". 8.11.1: the strong read of a `red`
+/// never forms one. fence.sc counts as an acquire fence. Pairs: read -> last operation.
+pub fn acquire_patterns(v: &View, po: &Rel) -> Rel {
+    let pattern_read = |i: usize| v.access(i).is_some_and(|a| a.reads && !a.is_red && a.sem.is_strong());
+    let acquire_op = |i: usize| v.access(i).is_some_and(|a| a.sem.is_acquire());
+    let acquire_fence = |i: usize| matches!(fence_sem(v, i), Some(FenceSem::Acquire | FenceSem::AcqRel | FenceSem::Sc));
+    Rel::from_fn(v.n(), |r, y| {
+        if !pattern_read(r) {
+            return false;
+        }
+        let case1 = r == y && acquire_op(r);
+        case1 || (po.has(r, y) && ((acquire_op(y) && v.loc(y) == v.loc(r)) || acquire_fence(y)))
+    })
+}
+
+/// Proxy fences `fence.proxy.<proxy>` (`Generic`: `fence.proxy.alias`) executed
+/// by a thread of `cta` (any thread when `cta` is None).
+fn proxy_fences(v: &View, proxy: Proxy, cta: Option<usize>) -> Vec<usize> {
+    (0..v.n())
+        .filter(|&f| matches!(v.event(f).kind, EventKind::ProxyFence { proxy: q } if q == proxy))
+        .filter(|&f| cta.is_none() || v.placement(f).map(|pl| pl.cta) == cta)
+        .collect()
+}
+
+/// 8.9.5: "A memory operation X precedes a memory operation Y in proxy-preserved
+/// base causality order if X precedes Y in base causality order, and: 1. X and Y
+/// are performed to the same address, using the generic proxy, or 2. X and Y are
+/// performed to the same address, using the same proxy, and by the same thread
+/// block, or 3. X and Y are aliases and there is an alias proxy fence along the
+/// base causality path from X to Y." Extended by litmus-format.md 4.1 (cases
+/// 3-9): otherwise ONE chain X -> F1 -> FA -> F2 -> Y of `cb` steps, F1 a
+/// `fence.proxy.P` of X's CTA (X uses P), FA a `fence.proxy.alias` (virtual
+/// aliases), F2 a `fence.proxy.Q` of Y's CTA (Y uses Q); no fence fills two slots.
+pub fn proxy_preserved(v: &View, cb: &Rel) -> Rel {
+    Rel::from_fn(v.n(), |x, y| {
+        let (Some(a), Some(b)) = (v.access(x), v.access(y)) else { return false };
+        if a.loc != b.loc || !cb.has(x, y) {
+            return false;
+        }
+        let cta = |i: usize| v.placement(i).map(|pl| pl.cta);
+        let same_address = a.vaddr == b.vaddr;
+        if same_address && ((a.proxy == Proxy::Generic && b.proxy == Proxy::Generic) || (a.proxy == b.proxy && cta(x) == cta(y))) {
+            return true;
+        }
+        let mut slots: Vec<Vec<usize>> = Vec::new();
+        if a.proxy != Proxy::Generic {
+            slots.push(proxy_fences(v, a.proxy, cta(x)));
+        }
+        if !same_address {
+            slots.push(proxy_fences(v, Proxy::Generic, None));
+        }
+        if b.proxy != Proxy::Generic {
+            slots.push(proxy_fences(v, b.proxy, cta(y)));
+        }
+        chain_through(cb, x, &slots, y, &mut Vec::new())
+    })
+}
+
+/// Whether a chain `from -> s1 -> ... -> sk -> to` exists with one fence of each
+/// slot, each step in `cb`, no fence used twice (`used`: the fences so far).
+fn chain_through(cb: &Rel, from: usize, slots: &[Vec<usize>], to: usize, used: &mut Vec<usize>) -> bool {
+    let Some((slot, rest)) = slots.split_first() else { return cb.has(from, to) };
+    slot.iter().any(|&f| {
+        if used.contains(&f) || !cb.has(from, f) {
+            return false;
+        }
+        used.push(f);
+        let found = chain_through(cb, f, rest, to, used);
+        used.pop();
+        found
+    })
+}
+
+/// 8.7.1: "Two overlapping memory operations are said to conflict when at least
+/// one of them is a write. Two conflicting memory operations are said to be in
+/// a data-race if they are not related in causality order and they are not
+/// morally strong." (Initial writes are not operations of the program.)
+pub fn has_data_race(v: &View, ms: &Rel, cause: &Rel) -> bool {
+    let op = |i: usize| v.is_mem(i) && !v.is_init(i);
+    let conflict = |a: usize, b: usize| a != b && op(a) && op(b) && v.loc(a) == v.loc(b) && (v.is_write(a) || v.is_write(b));
+    (0..v.n()).any(|a| (0..v.n()).any(|b| conflict(a, b) && !ms.has(a, b) && !cause.has(a, b) && !cause.has(b, a)))
+}
