@@ -30,15 +30,7 @@ fn rf_readers(k: usize) -> String {
     let mut cells: Vec<String> = (0..k).map(|i| format!("st.relaxed.gpu x, {}", i + 1)).collect();
     cells.extend((0..k).map(|_| "ld.relaxed.gpu r0, x".to_string()));
     let heads: Vec<String> = (0..2 * k).map(|i| format!("P{}@cta {},gpu 0", i, i)).collect();
-    format!(
-        "PTX RF-readers-{}\n{{\nx = 0;\n}}\n{} ;\n{} ;\nexists (P{}:r0 == {} /\\ P{}:r0 == 1)\n",
-        k,
-        heads.join(" | "),
-        cells.join(" | "),
-        k,
-        k,
-        2 * k - 1
-    )
+    format!("PTX RF-readers-{}\n{{\nx = 0;\n}}\n{} ;\n{} ;\nexists (P{}:r0 == {} /\\ P{}:r0 == 1)\n", k, heads.join(" | "), cells.join(" | "), k, k, 2 * k - 1)
 }
 
 /// `k` writer threads store 1..k to x; one reader loads x `k` times; the

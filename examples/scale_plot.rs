@@ -158,7 +158,10 @@ fn main() {
         }
         for (test, src) in tests {
             let p = measure(name, test, &src, reps);
-            eprintln!("{:<45} threads {:>2} events {:>3} states {:>6} {:>3} verdict {:>9.2} ms listing {:>9.2} ms", p.test, p.threads, p.events, p.states, p.verdict, p.total_ms, p.listed_ms);
+            eprintln!(
+                "{:<45} threads {:>2} events {:>3} states {:>6} {:>3} verdict {:>9.2} ms listing {:>9.2} ms",
+                p.test, p.threads, p.events, p.states, p.verdict, p.total_ms, p.listed_ms
+            );
             let slow = p.listed_ms.max(p.total_ms) > 10_000.0;
             points.push(p);
             if slow {
@@ -217,17 +220,12 @@ fn plot(points: &[Point], path: &std::path::Path) -> Result<(), Box<dyn std::err
         .x_label_area_size(45)
         .y_label_area_size(70)
         .build_cartesian_2d(1i32..xmax, (ymin..ymax).log_scale())?;
-    chart
-        .configure_mesh()
-        .x_desc("threads")
-        .y_desc("median time (ms, log scale)")
-        .axis_desc_style(("sans-serif", 18))
-        .label_style(("sans-serif", 15))
-        .draw()?;
+    chart.configure_mesh().x_desc("threads").y_desc("median time (ms, log scale)").axis_desc_style(("sans-serif", 18)).label_style(("sans-serif", 15)).draw()?;
     // The 1 s target.
-    chart.draw_series(LineSeries::new([(1, 1000.0), (xmax, 1000.0)], BLACK.stroke_width(3)))?.label("1 s target").legend(|(x, y)| {
-        PathElement::new(vec![(x, y), (x + 20, y)], BLACK.stroke_width(3))
-    });
+    chart
+        .draw_series(LineSeries::new([(1, 1000.0), (xmax, 1000.0)], BLACK.stroke_width(3)))?
+        .label("1 s target")
+        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLACK.stroke_width(3)));
     let colors = [RED, BLUE, GREEN, MAGENTA, CYAN, BLACK];
     for (i, f) in families.iter().enumerate() {
         let c = colors[i % colors.len()];
@@ -235,13 +233,7 @@ fn plot(points: &[Point], path: &std::path::Path) -> Result<(), Box<dyn std::err
         chart.draw_series(LineSeries::new(pts.clone(), c.stroke_width(2)))?.label(*f).legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(2)));
         chart.draw_series(pts.iter().map(|&(x, y)| Circle::new((x, y), 3, c.filled())))?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .background_style(WHITE.mix(0.9))
-        .border_style(BLACK)
-        .label_font(("sans-serif", 15))
-        .draw()?;
+    chart.configure_series_labels().position(SeriesLabelPosition::UpperLeft).background_style(WHITE.mix(0.9)).border_style(BLACK).label_font(("sans-serif", 15)).draw()?;
     root.present()?;
     Ok(())
 }

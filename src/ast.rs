@@ -261,7 +261,8 @@ pub enum InstrKind {
         /// (corpus spelling): the value as written.
         ty: Option<IntTy>,
         /// `.shared` state space qualifier present (shared memory is per cluster, ISA 8.3).
-        shared: bool,        /// `.local` or `.param`: memory private to the thread (ISA 5.1.5, 5.1.6).
+        shared: bool,
+        /// `.local` or `.param`: memory private to the thread (ISA 5.1.5, 5.1.6).
         private: bool,
     },
     /// `st`, `sust` (surface).
@@ -275,7 +276,8 @@ pub enum InstrKind {
         /// The type: the value is truncated to it; `None`: stored as given.
         ty: Option<IntTy>,
         /// `.shared` state space qualifier present.
-        shared: bool,        /// `.local` or `.param`: memory private to the thread.
+        shared: bool,
+        /// `.local` or `.param`: memory private to the thread.
         private: bool,
     },
     /// `atom` (dst = Some) and `red` (dst = None); `suatom`/`sured` through the surface proxy.
@@ -295,10 +297,15 @@ pub enum InstrKind {
         shared: bool,
     },
     /// `fence.sc`, `fence.acq_rel`, `fence.acquire`, `fence.release`, `membar.*`.
-    Fence { sem: FenceSem, scope: Scope },
+    Fence {
+        sem: FenceSem,
+        scope: Scope,
+    },
     /// `fence.proxy.alias` / `.texture` / `.surface` / `.constant` (and `membar.proxy.*`).
     /// `Generic` here stands for `fence.proxy.alias`.
-    ProxyFence { proxy: Proxy },
+    ProxyFence {
+        proxy: Proxy,
+    },
     /// CTA barriers. `id` is the barrier (0-15); `logical` is the second operand
     /// of the corpus form `bar.cta.sync a, b{, n}`, which must match too.
     Barrier {
@@ -310,22 +317,49 @@ pub enum InstrKind {
         red: Option<(String, Operand, bool)>,
     },
     /// `barrier.cluster.arrive{.release,.relaxed}` (arrive = true) / `barrier.cluster.wait{.acquire}`.
-    ClusterBarrier { arrive: bool, relaxed: bool },
+    ClusterBarrier {
+        arrive: bool,
+        relaxed: bool,
+    },
     /// Register arithmetic: `dst = op(srcs)`, computed on the sources read as
     /// `src_ty` and truncated to `ty` (`cvt.u16.u32`: ty u16, src_ty u32;
     /// `mul.wide.s32`: ty s64, src_ty s32). `None`: the corpus spelling,
     /// 64-bit two's complement (paper-notes/decisions.md D15).
-    Alu { op: AluOp, dst: String, srcs: Vec<Operand>, ty: Option<IntTy>, src_ty: Option<IntTy> },
+    Alu {
+        op: AluOp,
+        dst: String,
+        srcs: Vec<Operand>,
+        ty: Option<IntTy>,
+        src_ty: Option<IntTy>,
+    },
     /// `setp.cmp.type dst, a, b`: the comparison is signed or unsigned by `ty`.
-    Setp { cmp: Cmp, dst: String, a: Operand, b: Operand, ty: Option<IntTy> },
+    Setp {
+        cmp: Cmp,
+        dst: String,
+        a: Operand,
+        b: Operand,
+        ty: Option<IntTy>,
+    },
     /// `selp dst, a, b, p`: dst = p ? a : b.
-    Selp { dst: String, a: Operand, b: Operand, pred: Operand, ty: Option<IntTy> },
-    Branch { cond: BranchCond, target: String },
+    Selp {
+        dst: String,
+        a: Operand,
+        b: Operand,
+        pred: Operand,
+        ty: Option<IntTy>,
+    },
+    Branch {
+        cond: BranchCond,
+        target: String,
+    },
     Label(String),
     Nop,
     /// `call NAME, (ARGS);` in a cell: replaced by the function's body
     /// (`module::expand`) before the program is built.
-    Call { name: String, args: Vec<Operand> },
+    Call {
+        name: String,
+        args: Vec<Operand>,
+    },
 }
 
 /// Something whose final value can be observed.

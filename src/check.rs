@@ -2,11 +2,11 @@
 //! limits (unroll, events, time) and errors kept apart from results.
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::explain::{ShowOptions, Shown};
+use crate::model::ModelKind;
 use crate::outcome::{Outcome, Summary};
 use crate::program::{build_program, BuildOptions, Program};
 use std::path::{Path, PathBuf};
-use crate::explain::{ShowOptions, Shown};
-use crate::model::ModelKind;
 use std::time::{Duration, Instant};
 
 /// Which engine decides (the command line maps `--engine` to it).
@@ -110,18 +110,11 @@ pub fn check_source_at(source: &str, base: &Path, opts: &CheckOptions) -> Result
 
 fn run_engine(p: &Program, opts: &CheckOptions, deadline: Option<Instant>) -> Result<Outcome> {
     match opts.engine {
-        Engine::Sat if opts.model == ModelKind::Ptx => crate::sat::check(p, &crate::sat::SolveOptions { deadline, max_states: opts.max_states, list: opts.list_states, self_check: opts.self_check, symmetry: opts.symmetry }),
-        Engine::Sat => Err(Error::input_nospan(format!(
-            "the SAT engine implements model ptx only; decide model {} with --engine reference",
-            opts.model.name()
-        ))),
-        Engine::Reference => crate::reference::check(
-            p,
-            &crate::reference::ReferenceOptions {
-                max_candidates: opts.reference_max_candidates,
-                model: opts.model.shared(),
-            },
-        ),
+        Engine::Sat if opts.model == ModelKind::Ptx => {
+            crate::sat::check(p, &crate::sat::SolveOptions { deadline, max_states: opts.max_states, list: opts.list_states, self_check: opts.self_check, symmetry: opts.symmetry })
+        }
+        Engine::Sat => Err(Error::input_nospan(format!("the SAT engine implements model ptx only; decide model {} with --engine reference", opts.model.name()))),
+        Engine::Reference => crate::reference::check(p, &crate::reference::ReferenceOptions { max_candidates: opts.reference_max_candidates, model: opts.model.shared() }),
     }
 }
 

@@ -80,10 +80,7 @@ impl Error {
                 let caret_pad: String = shown.chars().take(caret_col).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
                 // The gutter grows with the line number so the caret stays under the column.
                 let w = sp.line.to_string().len().max(5);
-                format!(
-                    "{}:{}:{}: {}: {}\n{:>w$} | {}\n{:w$} | {}^",
-                    file, sp.line, sp.col, label, self.message, sp.line, shown, "", caret_pad
-                )
+                format!("{}:{}:{}: {}: {}\n{:>w$} | {}\n{:w$} | {}^", file, sp.line, sp.col, label, self.message, sp.line, shown, "", caret_pad)
             }
             None => format!("{}: {}: {}", file, label, self.message),
         }

@@ -5,22 +5,22 @@
 //! litmus text --[`parse`]--> [`ast`] --[`program`]--> threads, traces, events
 //! --[`model`]--> relations and axioms --[`sat`]--> allowed final states --[`report`]--> text / JSON.
 
-pub mod ast;
-pub mod error;
-pub mod parse;
-pub mod module;
-pub mod program;
-pub mod model;
-pub mod outcome;
-pub mod sat;
-pub mod reference;
-pub mod check;
-pub mod report;
-pub mod gen;
-pub mod explain;
-pub mod budget;
-pub mod input;
-pub mod out;
-pub mod batch;
-pub mod gpu;
 pub mod advise;
+pub mod ast;
+pub mod batch;
+pub mod budget;
+pub mod check;
+pub mod error;
+pub mod explain;
+pub mod gen;
+pub mod gpu;
+pub mod input;
+pub mod model;
+pub mod module;
+pub mod out;
+pub mod outcome;
+pub mod parse;
+pub mod program;
+pub mod reference;
+pub mod report;
+pub mod sat;

@@ -13,7 +13,6 @@ use ptx_litmus::report::{self, expect::Expectations};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-
 const EXIT_CODES: &str = "Exit codes (a batch exits with the highest that applies):\n  0  success (with --expect: every verdict matched)\n  1  verdict mismatches against --expect\n  2  input errors (syntax, unsupported construct, unreadable or non-regular file, bad option value)\n  3  internal errors, limits hit (--unroll cut every path, --max-events, --max-states, --timeout, --max-memory),\n     or output that could not be written";
 
 #[derive(Parser)]
@@ -186,12 +185,7 @@ fn show_options(a: &CheckArgs) -> Option<ShowOptions> {
         return None;
     }
     let both = a.show.is_empty();
-    Some(ShowOptions {
-        witness: both || a.show.contains(&ShowKind::Witness),
-        forbidden: both || a.show.contains(&ShowKind::Forbidden),
-        max: a.max_show as usize,
-        deadline: None,
-    })
+    Some(ShowOptions { witness: both || a.show.contains(&ShowKind::Witness), forbidden: both || a.show.contains(&ShowKind::Forbidden), max: a.max_show as usize, deadline: None })
 }
 
 /// One DOT and/or SVG file per shown execution, each written whole or not at all.
@@ -222,12 +216,7 @@ fn inputs(paths: &[PathBuf], progress: Option<&Progress>) -> Vec<PathBuf> {
 
 /// `ptx-litmus explain FILE|DIR...`.
 fn run_explain(a: ExplainArgs) -> i32 {
-    let opts = CheckOptions {
-        build: BuildOptions { unroll: a.unroll, ..Default::default() },
-        timeout: a.limits.timeout,
-        max_memory: a.limits.max_bytes(),
-        ..Default::default()
-    };
+    let opts = CheckOptions { build: BuildOptions { unroll: a.unroll, ..Default::default() }, timeout: a.limits.timeout, max_memory: a.limits.max_bytes(), ..Default::default() };
     let files = inputs(&a.files, None);
     let mut worst = EXIT_OK;
     let work = |f: &std::path::Path| match read_source(f, opts.max_file_bytes) {
@@ -402,12 +391,7 @@ fn run_advise(a: AdviseArgs) -> i32 {
             }
         },
     };
-    let check = CheckOptions {
-        build: BuildOptions { unroll: a.unroll, ..Default::default() },
-        timeout: a.limits.timeout,
-        max_memory: a.limits.max_bytes(),
-        ..Default::default()
-    };
+    let check = CheckOptions { build: BuildOptions { unroll: a.unroll, ..Default::default() }, timeout: a.limits.timeout, max_memory: a.limits.max_bytes(), ..Default::default() };
     let table = a.paths.iter().any(|p| p.is_dir());
     let opts = AdviseOptions { check, costs, weaken_only: a.weaken, explain: !table || a.json || a.out.is_some() };
     let files = inputs(&a.paths, None);
@@ -455,4 +439,3 @@ fn run_advise(a: AdviseArgs) -> i32 {
     });
     worst
 }
-

@@ -86,9 +86,7 @@ impl ModelArg {
 pub fn engine(engine: Option<EngineArg>, model: ModelArg) -> (ptx_litmus::check::Engine, Option<&'static str>) {
     use ptx_litmus::check::Engine;
     match (engine, model) {
-        (None, ModelArg::PtxAlloy) => {
-            (Engine::Reference, Some("note: --model ptx-alloy is decided by the reference engine (the SAT engine implements model ptx only)"))
-        }
+        (None, ModelArg::PtxAlloy) => (Engine::Reference, Some("note: --model ptx-alloy is decided by the reference engine (the SAT engine implements model ptx only)")),
         (None | Some(EngineArg::Sat), _) => (Engine::Sat, None),
         (Some(EngineArg::Reference), _) => (Engine::Reference, None),
     }

@@ -28,29 +28,18 @@ fn advise(src: &str) -> Advice {
 
 /// Each repair as sorted `P<t>:<after>` strings.
 fn repairs(a: &Advice) -> Vec<Vec<String>> {
-    a.repairs
-        .iter()
-        .map(|r| {
-            r.changes
-                .iter()
-                .map(|c| format!("P{}:{}", c.thread, c.after))
-                .collect()
-        })
-        .collect()
+    a.repairs.iter().map(|r| r.changes.iter().map(|c| format!("P{}:{}", c.thread, c.after)).collect()).collect()
 }
 
 /// Is the outcome reachable according to the full `check` pipeline?
 fn reachable_by_check(src: &str) -> bool {
     let r = check_source(src, &CheckOptions::default()).expect("checks");
-    let bad = if r.program.quantifier == ptx_litmus::ast::Quantifier::Exists {
-        Verdict::Ok
-    } else {
-        Verdict::No
-    };
+    let bad = if r.program.quantifier == ptx_litmus::ast::Quantifier::Exists { Verdict::Ok } else { Verdict::No };
     r.summary.verdict == bad
 }
 
-const SB: &str = "PTX SB+weak\n{ x = 0; y = 0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak x, 1 | st.weak y, 1 ;\n ld.weak r0, y | ld.weak r1, x ;\nexists (P0:r0 == 0 /\\ P1:r1 == 0)\n";
+const SB: &str =
+    "PTX SB+weak\n{ x = 0; y = 0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak x, 1 | st.weak y, 1 ;\n ld.weak r0, y | ld.weak r1, x ;\nexists (P0:r0 == 0 /\\ P1:r1 == 0)\n";
 const IRIW: &str = "PTX IRIW+weak\n{ x = 0; y = 0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 | P2@cta 2,gpu 0 | P3@cta 3,gpu 0 ;\n st.weak x, 1 | ld.weak r0, x | st.weak y, 1 | ld.weak r2, y ;\n | ld.weak r1, y | | ld.weak r3, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0 /\\ P3:r2 == 1 /\\ P3:r3 == 0)\n";
 const WRC: &str = "PTX WRC+weak\n{ x = 0; y = 0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 | P2@cta 2,gpu 0 ;\n st.weak x, 1 | ld.weak r0, x | ld.weak r1, y ;\n | st.weak y, 1 | ld.weak r2, x ;\nexists (P1:r0 == 1 /\\ P2:r1 == 1 /\\ P2:r2 == 0)\n";
 const ISA2: &str = "PTX ISA2+weak\n{ x = 0; y = 0; z = 0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 | P2@cta 2,gpu 0 ;\n st.weak x, 1 | ld.weak r0, y | ld.weak r1, z ;\n st.weak y, 1 | st.weak z, 1 | ld.weak r2, x ;\nexists (P1:r0 == 1 /\\ P2:r1 == 1 /\\ P2:r2 == 0)\n";
@@ -60,19 +49,9 @@ fn mp_across_ctas_needs_release_acquire_at_gpu() {
     // Expected: the one cheapest repair is release.gpu on the flag store and acquire.gpu on the flag load.
     let a = advise(&read("litmus/classic/MP+weak.litmus"));
     assert!(a.reachable);
-    assert_eq!(
-        repairs(&a),
-        vec![vec![
-            "P0:st.release.gpu.global.u32 [y], 1",
-            "P1:ld.acquire.gpu.global.u32 %r0, [y]"
-        ]]
-    );
+    assert_eq!(repairs(&a), vec![vec!["P0:st.release.gpu.global.u32 [y], 1", "P1:ld.acquire.gpu.global.u32 %r0, [y]"]]);
     assert_eq!(a.min_cost, Some(8));
-    assert!(
-        a.repairs[0].forbidden_by.starts_with("Causality (8.10.6)"),
-        "{}",
-        a.repairs[0].forbidden_by
-    );
+    assert!(a.repairs[0].forbidden_by.starts_with("Causality (8.10.6)"), "{}", a.repairs[0].forbidden_by);
 }
 
 #[test]
@@ -80,23 +59,14 @@ fn mp_in_one_cta_needs_only_cta_scope() {
     // Expected: the same pair of qualifiers, at .cta.
     let src = read("litmus/classic/MP+weak.litmus").replace("P1@cta 1,gpu 0 ", "P1@cta 0,gpu 0 ");
     let a = advise(&src);
-    assert_eq!(
-        repairs(&a),
-        vec![vec![
-            "P0:st.release.cta.global.u32 [y], 1",
-            "P1:ld.acquire.cta.global.u32 %r0, [y]"
-        ]]
-    );
+    assert_eq!(repairs(&a), vec![vec!["P0:st.release.cta.global.u32 [y], 1", "P1:ld.acquire.cta.global.u32 %r0, [y]"]]);
 }
 
 #[test]
 fn sb_needs_fence_sc_on_both_threads() {
     // Expected: fence.sc.gpu inserted in both threads; fence.acq_rel is in no repair.
     let a = advise(SB);
-    assert_eq!(
-        repairs(&a),
-        vec![vec!["P0:fence.sc.gpu", "P1:fence.sc.gpu"]]
-    );
+    assert_eq!(repairs(&a), vec![vec!["P0:fence.sc.gpu", "P1:fence.sc.gpu"]]);
     assert!(a.repairs[0].changes.iter().all(|c| c.action == "insert"));
     assert!(!repairs(&a).concat().iter().any(|c| c.contains("acq_rel")));
 }
@@ -107,19 +77,8 @@ fn iriw_needs_fence_sc_between_each_observers_reads() {
     // accesses made morally strong, as weak writes are never observed).
     let a = advise(IRIW);
     assert_eq!(a.repairs.len(), 1);
-    let inserts: Vec<(usize, String)> = a.repairs[0]
-        .changes
-        .iter()
-        .filter(|c| c.action == "insert")
-        .map(|c| (c.thread, c.after.clone()))
-        .collect();
-    assert_eq!(
-        inserts,
-        vec![
-            (1, "fence.sc.gpu".to_string()),
-            (3, "fence.sc.gpu".to_string())
-        ]
-    );
+    let inserts: Vec<(usize, String)> = a.repairs[0].changes.iter().filter(|c| c.action == "insert").map(|c| (c.thread, c.after.clone())).collect();
+    assert_eq!(inserts, vec![(1, "fence.sc.gpu".to_string()), (3, "fence.sc.gpu".to_string())]);
 }
 
 #[test]
@@ -129,12 +88,7 @@ fn lb_needs_release_acquire() {
     assert!(!a.repairs.is_empty());
     for r in repairs(&a) {
         assert_eq!(r.len(), 2, "{:?}", r);
-        assert!(
-            r.iter().any(|c| c.contains("ld.acquire"))
-                && r.iter().any(|c| c.contains("st.release")),
-            "{:?}",
-            r
-        );
+        assert!(r.iter().any(|c| c.contains("ld.acquire")) && r.iter().any(|c| c.contains("st.release")), "{:?}", r);
     }
 }
 
@@ -144,19 +98,10 @@ fn wrc_and_isa2_are_repaired_through_the_middle_thread() {
     // and the middle thread both acquires and releases (ISA2).
     let w = repairs(&advise(WRC));
     assert_eq!(w.len(), 1);
-    assert!(
-        w[0].contains(&"P1:st.release.gpu y, 1".to_string()),
-        "{:?}",
-        w
-    );
+    assert!(w[0].contains(&"P1:st.release.gpu y, 1".to_string()), "{:?}", w);
     let i = repairs(&advise(ISA2));
     assert_eq!(i.len(), 1);
-    assert!(
-        i[0].contains(&"P1:ld.acquire.gpu r0, y".to_string())
-            && i[0].contains(&"P1:st.release.gpu z, 1".to_string()),
-        "{:?}",
-        i
-    );
+    assert!(i[0].contains(&"P1:ld.acquire.gpu r0, y".to_string()) && i[0].contains(&"P1:st.release.gpu z, 1".to_string()), "{:?}", i);
 }
 
 #[test]
@@ -164,19 +109,9 @@ fn mp_fence_gpu_weakens_to_release_and_acquire_fences() {
     // Expected: fence.sc -> fence.release in the writer, -> fence.acquire in the reader, also together.
     let a = advise(&read("litmus/classic/MP+fence.gpu.litmus"));
     assert!(!a.reachable);
-    let singles: Vec<String> = a
-        .weakenings
-        .iter()
-        .map(|w| format!("P{}:{}", w.changes[0].thread, w.changes[0].after))
-        .collect();
-    assert_eq!(
-        singles,
-        vec!["P0:fence.release.gpu", "P1:fence.acquire.gpu"]
-    );
-    assert_eq!(
-        a.maximal_weakening.as_ref().map(|m| m.changes.len()),
-        Some(2)
-    );
+    let singles: Vec<String> = a.weakenings.iter().map(|w| format!("P{}:{}", w.changes[0].thread, w.changes[0].after)).collect();
+    assert_eq!(singles, vec!["P0:fence.release.gpu", "P1:fence.acquire.gpu"]);
+    assert_eq!(a.maximal_weakening.as_ref().map(|m| m.changes.len()), Some(2));
 }
 
 #[test]
@@ -184,32 +119,17 @@ fn a_custom_cost_table_changes_the_cheapest_repair() {
     // Expected: with expensive release/acquire qualifiers, MP is repaired with
     // fences in both threads (release/acquire fences with relaxed flag accesses,
     // or fence.sc pairs: both cost 18).
-    let costs =
-        CostTable::parse("acquire = 20\nrelease = 20\nacq_rel = 30  # atoms\n").expect("parses");
-    let opts = AdviseOptions {
-        costs,
-        ..Default::default()
-    };
+    let costs = CostTable::parse("acquire = 20\nrelease = 20\nacq_rel = 30  # atoms\n").expect("parses");
+    let opts = AdviseOptions { costs, ..Default::default() };
     let a = advise_source(&read("litmus/classic/MP+weak.litmus"), &opts).expect("advises");
     let r = repairs(&a);
     assert_eq!((r.len(), a.min_cost), (2, Some(18)), "{:?}", r);
     for x in &r {
-        assert!(
-            x.iter().any(|c| c.starts_with("P0:fence."))
-                && x.iter().any(|c| c.starts_with("P1:fence.")),
-            "{:?}",
-            r
-        );
+        assert!(x.iter().any(|c| c.starts_with("P0:fence.")) && x.iter().any(|c| c.starts_with("P1:fence.")), "{:?}", r);
     }
-    assert_eq!(
-        CostTable::parse("").expect("the default table is strictly monotone"),
-        CostTable::default()
-    );
+    assert_eq!(CostTable::parse("").expect("the default table is strictly monotone"), CostTable::default());
     assert!(CostTable::parse("bogus = 1").is_err());
-    assert!(
-        CostTable::parse("relaxed = 3\nacquire = 2").is_err(),
-        "a stronger level must cost more"
-    );
+    assert!(CostTable::parse("relaxed = 3\nacquire = 2").is_err(), "a stronger level must cost more");
 }
 
 fn bin() -> Command {
@@ -221,44 +141,18 @@ fn out_files_are_confirmed_by_check_and_keep_the_users_text() {
     // Expected: every written file checks as forbidden; lines not changed are the user's.
     let dir = std::env::temp_dir().join(format!("ptxl-advise-out-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let files = [
-        "litmus/classic/MP+weak.litmus",
-        "litmus/classic/MP+fence.gpu.litmus",
-        "litmus/classic/SB+fence.sc.cta-diff-cta.litmus",
-    ];
-    let out = bin()
-        .arg("advise")
-        .arg("--out")
-        .arg(&dir)
-        .args(files.iter().map(|f| root().join(f)))
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let written: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
+    let files = ["litmus/classic/MP+weak.litmus", "litmus/classic/MP+fence.gpu.litmus", "litmus/classic/SB+fence.sc.cta-diff-cta.litmus"];
+    let out = bin().arg("advise").arg("--out").arg(&dir).args(files.iter().map(|f| root().join(f))).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let written: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
     assert!(written.len() >= 4, "{:?}", written);
     for f in &written {
         let text = std::fs::read_to_string(f).unwrap();
-        assert!(
-            !reachable_by_check(&text),
-            "{} does not forbid the outcome",
-            f.display()
-        );
+        assert!(!reachable_by_check(&text), "{} does not forbid the outcome", f.display());
     }
     let repaired = std::fs::read_to_string(dir.join("MP+weak.repair1.litmus")).unwrap();
     let original = read("litmus/classic/MP+weak.litmus");
-    let changed: Vec<(&str, &str)> = original
-        .lines()
-        .zip(repaired.lines())
-        .filter(|(a, b)| a != b)
-        .collect();
+    let changed: Vec<(&str, &str)> = original.lines().zip(repaired.lines()).filter(|(a, b)| a != b).collect();
     assert_eq!(changed.len(), 2, "{:?}", changed);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -269,11 +163,7 @@ fn a_directory_gives_a_summary_table() {
     let dir = std::env::temp_dir().join(format!("ptxl-advise-dir-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("a.litmus"), read("litmus/classic/MP+weak.litmus")).unwrap();
-    std::fs::write(
-        dir.join("b.litmus"),
-        read("litmus/classic/MP+fence.gpu.litmus"),
-    )
-    .unwrap();
+    std::fs::write(dir.join("b.litmus"), read("litmus/classic/MP+fence.gpu.litmus")).unwrap();
     let out = bin().arg("advise").arg(&dir).output().unwrap();
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8_lossy(&out.stdout);
@@ -283,12 +173,7 @@ fn a_directory_gives_a_summary_table() {
     let a: Vec<&str> = lines[1].split_whitespace().collect();
     assert_eq!(&a[1..5], &["Ok", "allowed", "8", "1"], "{}", lines[1]);
     let b: Vec<&str> = lines[2].split_whitespace().collect();
-    assert_eq!(
-        &b[1..6],
-        &["No", "forbidden", "-", "-", "2"],
-        "{}",
-        lines[2]
-    );
+    assert_eq!(&b[1..6], &["No", "forbidden", "-", "-", "2"], "{}", lines[2]);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -296,17 +181,9 @@ fn a_directory_gives_a_summary_table() {
 fn bad_inputs_exit_2() {
     // Expected: an unreadable cost file and a syntax error are input errors (exit 2).
     let mp = root().join("litmus/classic/MP+weak.litmus");
-    let out = bin()
-        .args(["advise", "--cost", "/nonexistent/costs"])
-        .arg(&mp)
-        .output()
-        .unwrap();
+    let out = bin().args(["advise", "--cost", "/nonexistent/costs"]).arg(&mp).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
-    let out = bin()
-        .args(["advise", "--json"])
-        .arg(root().join("tests/bad-input/blank.litmus"))
-        .output()
-        .unwrap();
+    let out = bin().args(["advise", "--json"]).arg(root().join("tests/bad-input/blank.litmus")).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert_valid(&serde_json::from_slice(&out.stdout).expect("a JSON failure object"));
 }
@@ -317,10 +194,7 @@ mod schema {
     use serde_json::Value;
     fn resolve<'a>(root: &'a Value, s: &'a Value) -> &'a Value {
         match s.get("$ref").and_then(|r| r.as_str()) {
-            Some(r) => resolve(
-                root,
-                &root["$defs"][r.strip_prefix("#/$defs/").expect("local $ref")],
-            ),
+            Some(r) => resolve(root, &root["$defs"][r.strip_prefix("#/$defs/").expect("local $ref")]),
             None => s,
         }
     }
@@ -370,12 +244,7 @@ mod schema {
             }
         }
         if let Value::Object(o) = v {
-            for r in s
-                .get("required")
-                .and_then(|r| r.as_array())
-                .into_iter()
-                .flatten()
-            {
+            for r in s.get("required").and_then(|r| r.as_array()).into_iter().flatten() {
                 if !o.contains_key(r.as_str().unwrap()) {
                     errs.push(format!("{}: missing {}", path, r));
                 }
@@ -384,9 +253,7 @@ mod schema {
             for (k, x) in o {
                 match props.and_then(|p| p.get(k)) {
                     Some(ps) => validate(root, ps, x, &format!("{}.{}", path, k), errs),
-                    None if s.get("additionalProperties") == Some(&Value::Bool(false)) => {
-                        errs.push(format!("{}: unexpected field {}", path, k))
-                    }
+                    None if s.get("additionalProperties") == Some(&Value::Bool(false)) => errs.push(format!("{}: unexpected field {}", path, k)),
                     None => {}
                 }
             }
@@ -400,8 +267,7 @@ mod schema {
 }
 
 fn errors(v: &Value) -> Vec<String> {
-    let root: Value =
-        serde_json::from_str(&read("schema/advise.schema.json")).expect("the schema is JSON");
+    let root: Value = serde_json::from_str(&read("schema/advise.schema.json")).expect("the schema is JSON");
     let mut errs = Vec::new();
     schema::validate(&root, &root, v, "$", &mut errs);
     errs
@@ -415,21 +281,10 @@ fn assert_valid(v: &Value) {
 #[test]
 fn json_follows_the_schema() {
     // Expected: repairs, weakenings and a forall test all validate; a broken object does not.
-    let files = [
-        "litmus/classic/MP+weak.litmus",
-        "litmus/classic/MP+fence.gpu.litmus",
-        "litmus/classic/SB+fence.sc.cta-diff-cta.litmus",
-    ];
-    let out = bin()
-        .args(["advise", "--json"])
-        .args(files.iter().map(|f| root().join(f)))
-        .output()
-        .unwrap();
+    let files = ["litmus/classic/MP+weak.litmus", "litmus/classic/MP+fence.gpu.litmus", "litmus/classic/SB+fence.sc.cta-diff-cta.litmus"];
+    let out = bin().args(["advise", "--json"]).args(files.iter().map(|f| root().join(f))).output().unwrap();
     assert_eq!(out.status.code(), Some(0));
-    let objs: Vec<Value> = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let objs: Vec<Value> = String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(objs.len(), 3);
     for o in &objs {
         assert_valid(o);
@@ -454,12 +309,7 @@ const SMALL: &[&str] = &[
 ];
 
 fn states(src: &str) -> std::collections::BTreeSet<Vec<i64>> {
-    check_source(src, &CheckOptions::default())
-        .expect("checks")
-        .outcome
-        .states
-        .into_keys()
-        .collect()
+    check_source(src, &CheckOptions::default()).expect("checks").outcome.states.into_keys().collect()
 }
 
 proptest! {
@@ -507,11 +357,7 @@ proptest! {
 #[test]
 fn no_proper_subset_or_weaker_version_of_a_repair_works() {
     let mut tested = 0;
-    for f in SMALL
-        .iter()
-        .map(|f| read(f))
-        .chain([SB, WRC, ISA2].iter().map(|s| s.to_string()))
-    {
+    for f in SMALL.iter().map(|f| read(f)).chain([SB, WRC, ISA2].iter().map(|s| s.to_string())) {
         let a = advise(&f);
         let lit = ptx_litmus::parse::parse_litmus(&f).unwrap();
         let p = ptx_litmus::program::build_program(&lit, &Default::default()).unwrap();
@@ -528,12 +374,7 @@ fn no_proper_subset_or_weaker_version_of_a_repair_works() {
                     }
                 }
                 let text = edit::variant_source(&f, &lit, &ss, &v).unwrap();
-                assert!(
-                    reachable_by_check(&text),
-                    "a proper subset of a repair of {} works:\n{}",
-                    a.test,
-                    text
-                );
+                assert!(reachable_by_check(&text), "a proper subset of a repair of {} works:\n{}", a.test, text);
                 tested += 1;
             }
             for &(i, l) in &r.picks {
@@ -544,22 +385,13 @@ fn no_proper_subset_or_weaker_version_of_a_repair_works() {
                     }
                     v[i] = w;
                     let text = edit::variant_source(&f, &lit, &ss, &v).unwrap();
-                    assert!(
-                        reachable_by_check(&text),
-                        "a weaker version of a repair of {} works:\n{}",
-                        a.test,
-                        text
-                    );
+                    assert!(reachable_by_check(&text), "a weaker version of a repair of {} works:\n{}", a.test, text);
                     tested += 1;
                 }
             }
         }
         for w in a.weakenings.iter().chain(a.maximal_weakening.iter()) {
-            assert!(
-                !reachable_by_check(&w.source),
-                "a weakening of {} makes the outcome reachable",
-                a.test
-            );
+            assert!(!reachable_by_check(&w.source), "a weakening of {} makes the outcome reachable", a.test);
         }
     }
     assert!(tested > 20, "only {} variants tested", tested);

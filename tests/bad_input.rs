@@ -325,11 +325,7 @@ fn max_events_limit_names_the_flag() {
 fn unroll_limit_names_the_flag() {
     let d = temp_dir("unroll");
     let f = d.join("count.litmus");
-    fs::write(
-        &f,
-        "PTX count\n{\nx = 0;\n}\n P0@cta 0,gpu 0 ;\n mov r1, 0 ;\n L: add r1, r1, 1 ;\n blt r1, 4, L ;\n st.weak x, r1 ;\nexists (x == 4)\n",
-    )
-    .unwrap();
+    fs::write(&f, "PTX count\n{\nx = 0;\n}\n P0@cta 0,gpu 0 ;\n mov r1, 0 ;\n L: add r1, r1, 1 ;\n blt r1, 4, L ;\n st.weak x, r1 ;\nexists (x == 4)\n").unwrap();
     let fs_ = f.display().to_string();
     let r = run(&["check", &fs_]);
     assert_no_panic(&r, "--unroll");
@@ -409,15 +405,118 @@ impl Rng {
 
 /// Tokens worth splicing in: they reach deeper than random bytes.
 const DICT: &[&str] = &[
-    "ld", "st", "atom", "red", "fence", "membar", "bar", "barrier", ".cluster", ".arrive", ".wait", ".sync", ".red",
-    ".popc", ".relaxed", ".acquire", ".release", ".acq_rel", ".sc", ".weak", ".volatile", ".mmio", ".cta", ".gpu",
-    ".sys", ".shared", ".global", ".u32", ".u64", ".v4", ".add", ".cas", ".exch", ".sub", ".proxy", ".alias", "goto",
-    "bra", "@%p1", "@!p0", "beq", "bne", "setp.eq.u32", "selp.u32", "mov", "add", "div", "rem", "shl", "L0:", "L0",
-    "|", ";", ",", "(", ")", "[", "]", "+", "-", "{", "}", "P0:", "P1:", "P9:", "%r1", "r0", "x", "y", "exists",
-    "~exists", "forall", "locations", "filter", "/\\", "\\/", "~", "=>", "==", "!=", "0x7fffffffffffffff",
-    "-9223372036854775808", "99999999999999999999", "4294967296", "-1", "0", "1", "16", "1024", "(*", "*)", "\"",
-    "//", "\n", "\t", "@cta 0,gpu 0", "@cta 1,cluster 1,gpu 1", "texture", "surface", "constant", "aliases", " @ ",
-    "tld", "suld", "sust", "suatom", "sured", "ldc", "cvta", "\u{0}", "\u{ffff}", "é",
+    "ld",
+    "st",
+    "atom",
+    "red",
+    "fence",
+    "membar",
+    "bar",
+    "barrier",
+    ".cluster",
+    ".arrive",
+    ".wait",
+    ".sync",
+    ".red",
+    ".popc",
+    ".relaxed",
+    ".acquire",
+    ".release",
+    ".acq_rel",
+    ".sc",
+    ".weak",
+    ".volatile",
+    ".mmio",
+    ".cta",
+    ".gpu",
+    ".sys",
+    ".shared",
+    ".global",
+    ".u32",
+    ".u64",
+    ".v4",
+    ".add",
+    ".cas",
+    ".exch",
+    ".sub",
+    ".proxy",
+    ".alias",
+    "goto",
+    "bra",
+    "@%p1",
+    "@!p0",
+    "beq",
+    "bne",
+    "setp.eq.u32",
+    "selp.u32",
+    "mov",
+    "add",
+    "div",
+    "rem",
+    "shl",
+    "L0:",
+    "L0",
+    "|",
+    ";",
+    ",",
+    "(",
+    ")",
+    "[",
+    "]",
+    "+",
+    "-",
+    "{",
+    "}",
+    "P0:",
+    "P1:",
+    "P9:",
+    "%r1",
+    "r0",
+    "x",
+    "y",
+    "exists",
+    "~exists",
+    "forall",
+    "locations",
+    "filter",
+    "/\\",
+    "\\/",
+    "~",
+    "=>",
+    "==",
+    "!=",
+    "0x7fffffffffffffff",
+    "-9223372036854775808",
+    "99999999999999999999",
+    "4294967296",
+    "-1",
+    "0",
+    "1",
+    "16",
+    "1024",
+    "(*",
+    "*)",
+    "\"",
+    "//",
+    "\n",
+    "\t",
+    "@cta 0,gpu 0",
+    "@cta 1,cluster 1,gpu 1",
+    "texture",
+    "surface",
+    "constant",
+    "aliases",
+    " @ ",
+    "tld",
+    "suld",
+    "sust",
+    "suatom",
+    "sured",
+    "ldc",
+    "cvta",
+    "\u{0}",
+    "\u{ffff}",
+    "é",
 ];
 
 fn mutate(rng: &mut Rng, corpus: &[Vec<u8>]) -> Vec<u8> {
@@ -497,20 +596,18 @@ fn mutation_fuzz() {
     use ptx_litmus::check::{check_source, CheckOptions};
     use ptx_litmus::program::BuildOptions;
     let iters: u64 = std::env::var("PTX_LITMUS_FUZZ_ITERS").ok().and_then(|s| s.parse().ok()).unwrap_or(2000);
-    let seed: u64 = std::env::var("PTX_LITMUS_FUZZ_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or_else(|| {
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64
-    }) | 1;
+    let seed: u64 = std::env::var("PTX_LITMUS_FUZZ_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64)
+        | 1;
     eprintln!("mutation_fuzz: {} iterations, seed {}", iters, seed);
     let corpus = corpus();
     let mut rng = Rng(seed);
     let target = root().join("target");
     let findings = target.join("fuzz-findings");
     let current = target.join("fuzz-current.litmus");
-    let opts = CheckOptions {
-        build: BuildOptions { max_events: 2_000, ..Default::default() },
-        timeout: Some(Duration::from_secs(2)),
-        ..Default::default()
-    };
+    let opts = CheckOptions { build: BuildOptions { max_events: 2_000, ..Default::default() }, timeout: Some(Duration::from_secs(2)), ..Default::default() };
     let guard = Duration::from_secs(20);
     let start = Instant::now();
     let (mut failures, mut ok, mut input_err, mut limit_err, mut slowest) = (Vec::new(), 0u64, 0u64, 0u64, Duration::ZERO);
@@ -523,9 +620,9 @@ fn mutation_fuzz() {
         let t0 = Instant::now();
         std::thread::spawn(move || {
             let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check_source(&t2, &o2)));
-            let _ = tx.send(r.map(|r| r.map_err(|e| e.kind)).map_err(|p| {
-                p.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| p.downcast_ref::<String>().cloned()).unwrap_or_default()
-            }));
+            let _ = tx.send(
+                r.map(|r| r.map_err(|e| e.kind)).map_err(|p| p.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| p.downcast_ref::<String>().cloned()).unwrap_or_default()),
+            );
         });
         let verdict = match rx.recv_timeout(guard) {
             Ok(Ok(Ok(_))) => {

@@ -92,32 +92,42 @@ where
 
 #[test]
 fn engines_agree() {
-    property("engines_agree", test_strategy(), |t| t.render("random"), |t| {
-        let text = t.render("random");
-        let (Some(s), Some(r)) = (run(&text, Engine::Sat), run(&text, Engine::Reference)) else { return Ok(false) };
-        prop_assert_eq!(states(&s), states(&r), "engines disagree on:\n{}", text);
-        prop_assert_eq!(s.summary.verdict, r.summary.verdict, "verdicts differ on:\n{}", text);
-        prop_assert_eq!(s.outcome.flags.deadlock, r.outcome.flags.deadlock, "deadlock flag differs on:\n{}", text);
-        prop_assert_eq!(s.outcome.flags.data_race, r.outcome.flags.data_race, "data-race flag differs on:\n{}", text);
-        // Verdict first: with no state listed, the two verdict queries alone must
-        // give the reference engine's verdict and observation.
-        let Some(q) = run_listing(&text, Engine::Sat, Some(0)) else { return Ok(false) };
-        prop_assert_eq!(q.summary.verdict, r.summary.verdict, "verdict queries disagree on:\n{}", text);
-        prop_assert_eq!(q.summary.observation(), r.summary.observation(), "observation queries disagree on:\n{}", text);
-        prop_assert_eq!(q.summary.complete, r.outcome.states.is_empty(), "listing none is complete only without states:\n{}", text);
-        Ok(true)
-    });
+    property(
+        "engines_agree",
+        test_strategy(),
+        |t| t.render("random"),
+        |t| {
+            let text = t.render("random");
+            let (Some(s), Some(r)) = (run(&text, Engine::Sat), run(&text, Engine::Reference)) else { return Ok(false) };
+            prop_assert_eq!(states(&s), states(&r), "engines disagree on:\n{}", text);
+            prop_assert_eq!(s.summary.verdict, r.summary.verdict, "verdicts differ on:\n{}", text);
+            prop_assert_eq!(s.outcome.flags.deadlock, r.outcome.flags.deadlock, "deadlock flag differs on:\n{}", text);
+            prop_assert_eq!(s.outcome.flags.data_race, r.outcome.flags.data_race, "data-race flag differs on:\n{}", text);
+            // Verdict first: with no state listed, the two verdict queries alone must
+            // give the reference engine's verdict and observation.
+            let Some(q) = run_listing(&text, Engine::Sat, Some(0)) else { return Ok(false) };
+            prop_assert_eq!(q.summary.verdict, r.summary.verdict, "verdict queries disagree on:\n{}", text);
+            prop_assert_eq!(q.summary.observation(), r.summary.observation(), "observation queries disagree on:\n{}", text);
+            prop_assert_eq!(q.summary.complete, r.outcome.states.is_empty(), "listing none is complete only without states:\n{}", text);
+            Ok(true)
+        },
+    );
 }
 
 /// `change` never adds allowed final states.
 fn never_adds_states(name: &str, change: impl Fn(&Test, usize, usize) -> Test) {
     let strategy = (test_strategy(), 0..12usize, 0..6usize);
-    property(name, strategy, |(t, _, _)| t.render("T"), |(t, i, j)| {
-        let s = change(&t, i, j);
-        let (Some(a), Some(b)) = (sat_states(&t), sat_states(&s)) else { return Ok(false) };
-        prop_assert!(b.is_subset(&a), "{} added states:\n{}\n--- changed:\n{}", name, t.render("before"), s.render("after"));
-        Ok(true)
-    });
+    property(
+        name,
+        strategy,
+        |(t, _, _)| t.render("T"),
+        |(t, i, j)| {
+            let s = change(&t, i, j);
+            let (Some(a), Some(b)) = (sat_states(&t), sat_states(&s)) else { return Ok(false) };
+            prop_assert!(b.is_subset(&a), "{} added states:\n{}\n--- changed:\n{}", name, t.render("before"), s.render("after"));
+            Ok(true)
+        },
+    );
 }
 
 #[test]
@@ -142,17 +152,22 @@ fn one_cta_never_adds_states() {
 
 #[test]
 fn renaming_and_permuting_keep_the_verdict() {
-    property("renaming and permuting", (test_strategy(), 0..4usize), |(t, _)| t.render("base"), |(t, rot)| {
-        let n = t.threads.len();
-        let perm: Vec<usize> = (0..n).map(|i| (i + rot) % n).collect();
-        let base = run(&t.render("base"), Engine::Sat);
-        let renamed = run(&t.render_with("renamed", ["loc_b", "loc_a"], 0), Engine::Sat);
-        let permuted = run(&t.permuted(&perm).render_with("permuted", ["x", "y"], perm[0]), Engine::Sat);
-        let (Some(b), Some(r), Some(p)) = (base, renamed, permuted) else { return Ok(false) };
-        prop_assert_eq!(b.summary.verdict, r.summary.verdict, "renaming changed the verdict:\n{}", t.render("base"));
-        prop_assert_eq!(b.outcome.states.len(), r.outcome.states.len());
-        prop_assert_eq!(b.summary.verdict, p.summary.verdict, "permuting changed the verdict:\n{}", t.render("base"));
-        prop_assert_eq!(b.outcome.states.len(), p.outcome.states.len());
-        Ok(true)
-    });
+    property(
+        "renaming and permuting",
+        (test_strategy(), 0..4usize),
+        |(t, _)| t.render("base"),
+        |(t, rot)| {
+            let n = t.threads.len();
+            let perm: Vec<usize> = (0..n).map(|i| (i + rot) % n).collect();
+            let base = run(&t.render("base"), Engine::Sat);
+            let renamed = run(&t.render_with("renamed", ["loc_b", "loc_a"], 0), Engine::Sat);
+            let permuted = run(&t.permuted(&perm).render_with("permuted", ["x", "y"], perm[0]), Engine::Sat);
+            let (Some(b), Some(r), Some(p)) = (base, renamed, permuted) else { return Ok(false) };
+            prop_assert_eq!(b.summary.verdict, r.summary.verdict, "renaming changed the verdict:\n{}", t.render("base"));
+            prop_assert_eq!(b.outcome.states.len(), r.outcome.states.len());
+            prop_assert_eq!(b.summary.verdict, p.summary.verdict, "permuting changed the verdict:\n{}", t.render("base"));
+            prop_assert_eq!(b.outcome.states.len(), p.outcome.states.len());
+            Ok(true)
+        },
+    );
 }

@@ -14,25 +14,15 @@ fn read(rel: &str) -> String {
 
 #[test]
 fn clusters_and_ctas_are_placed_as_the_header_says() {
-    let lit =
-        ptx_litmus::parse::parse_litmus(&read("litmus/classic/MP+barrier.cluster.litmus")).unwrap();
+    let lit = ptx_litmus::parse::parse_litmus(&read("litmus/classic/MP+barrier.cluster.litmus")).unwrap();
     let l = layout(&lit).unwrap();
     assert_eq!((l.cluster_dim, l.clusters, l.warps), (2, 1, 1));
     assert_ne!(l.block_of[0], l.block_of[1], "different CTAs");
-    let lit =
-        ptx_litmus::parse::parse_litmus(&read("litmus/classic/SB+fence.sc.cta-same-cta.litmus"))
-            .unwrap();
+    let lit = ptx_litmus::parse::parse_litmus(&read("litmus/classic/SB+fence.sc.cta-same-cta.litmus")).unwrap();
     let l = layout(&lit).unwrap();
-    assert_eq!(
-        (l.cluster_dim, l.clusters, l.warps),
-        (1, 1, 2),
-        "one CTA, one warp per thread"
-    );
+    assert_eq!((l.cluster_dim, l.clusters, l.warps), (1, 1, 2), "one CTA, one warp per thread");
     assert_eq!(l.block_of[0], l.block_of[1]);
-    let lit = ptx_litmus::parse::parse_litmus(&read(
-        "litmus/classic/SB+fence.sc.cluster-diff-cluster.litmus",
-    ))
-    .unwrap();
+    let lit = ptx_litmus::parse::parse_litmus(&read("litmus/classic/SB+fence.sc.cluster-diff-cluster.litmus")).unwrap();
     let l = layout(&lit).unwrap();
     assert_eq!(l.clusters, 2);
     assert_ne!(l.cluster_of[0], l.cluster_of[1]);
@@ -40,9 +30,7 @@ fn clusters_and_ctas_are_placed_as_the_header_says() {
 
 #[test]
 fn permutations_cover_every_instance_and_keep_ctas_together() {
-    let lit =
-        ptx_litmus::parse::parse_litmus(&read("litmus/classic/SB+fence.sc.cta-same-cta.litmus"))
-            .unwrap();
+    let lit = ptx_litmus::parse::parse_litmus(&read("litmus/classic/SB+fence.sc.cta-same-cta.litmus")).unwrap();
     let l = layout(&lit).unwrap();
     let groups = 8;
     let perm = permutations(&l, groups, &mut Rng(7));
@@ -50,22 +38,11 @@ fn permutations_cover_every_instance_and_keep_ctas_together() {
     for t in 0..2 {
         let mut seen: Vec<u32> = perm[t * slots..(t + 1) * slots].to_vec();
         seen.sort();
-        assert_eq!(
-            seen,
-            (0..slots as u32).collect::<Vec<_>>(),
-            "thread {} runs each instance once",
-            t
-        );
+        assert_eq!(seen, (0..slots as u32).collect::<Vec<_>>(), "thread {} runs each instance once", t);
     }
     // Both threads share a CTA: each instance's two slots are in the same group.
     for i in 0..slots as u32 {
-        let g = |t: usize| {
-            perm[t * slots..(t + 1) * slots]
-                .iter()
-                .position(|&x| x == i)
-                .unwrap()
-                / 32
-        };
+        let g = |t: usize| perm[t * slots..(t + 1) * slots].iter().position(|&x| x == i).unwrap() / 32;
         assert_eq!(g(0), g(1), "instance {}", i);
     }
     // The pairing is random: not every instance keeps its lane.
@@ -79,15 +56,7 @@ fn tally_judges_states_and_sets_aside_unfinished_and_abandoned_instances() {
     let res = check_source(&src, &CheckOptions::default()).unwrap();
     assert_eq!(m.sources, vec![Source::Out(0), Source::Out(1)]);
     let rec = |a: u64, b: u64, s0: u64, s1: u64| vec![a, b, s0, s1];
-    let out: Vec<u64> = [
-        rec(0, 0, 1, 1),
-        rec(1, 0, 1, 1),
-        rec(0, 0, 1, 1),
-        rec(0, 0, 0, 1),
-        rec(0, 0, 1, u32::MAX as u64),
-        rec(0, 1, 1, 4),
-    ]
-    .concat();
+    let out: Vec<u64> = [rec(0, 0, 1, 1), rec(1, 0, 1, 1), rec(0, 0, 1, 1), rec(0, 0, 0, 1), rec(0, 0, 1, u32::MAX as u64), rec(0, 1, 1, 4)].concat();
     let mem = memory_image(&m, 6);
     let mut t = Tally::default();
     tally(&m, &res, 2, &out, &mem, &mut t);
@@ -100,28 +69,14 @@ fn tally_judges_states_and_sets_aside_unfinished_and_abandoned_instances() {
 #[test]
 fn memory_image_holds_each_instances_initial_values() {
     let src = "PTX init\n{ x = 5; y = 7; }\n P0@cta 0,gpu 0 ;\n ld.weak r0, x ;\nexists (P0:r0 == 5 /\\ y == 7)\n";
-    let m = emit_source(
-        src,
-        &EmitOptions {
-            loc_stride: 64,
-            ..Default::default()
-        },
-    )
-    .unwrap()
-    .unwrap();
+    let m = emit_source(src, &EmitOptions { loc_stride: 64, ..Default::default() }).unwrap().unwrap();
     let img = memory_image(&m, 3);
     assert_eq!(img.len(), 3 * 128);
     for i in 0..3 {
         assert_eq!(img[i * 128], 5);
         assert_eq!(img[i * 128 + 64], 7);
     }
-    assert_eq!(
-        m.sources[1],
-        Source::Mem {
-            offset: 64,
-            size: 4
-        }
-    );
+    assert_eq!(m.sources[1], Source::Mem { offset: 64, size: 4 });
 }
 
 #[test]
@@ -130,27 +85,15 @@ fn emit_writes_kernels_without_a_gpu() {
     let out = Command::new(env!("CARGO_BIN_EXE_ptx-litmus"))
         .args(["run", "--emit"])
         .arg(&dir)
-        .arg(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/litmus/classic/MP+relaxed.litmus"
-        ))
-        .arg(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/litmus/classic/MP+rel+acq-diff-gpu.litmus"
-        ))
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/litmus/classic/MP+relaxed.litmus"))
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/litmus/classic/MP+rel+acq-diff-gpu.litmus"))
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{}", text);
     assert!(text.contains("Emitted MP+relaxed"), "{}", text);
-    assert!(
-        text.contains("Skipped MP+rel+acq-diff-gpu: threads on 2 GPUs"),
-        "{}",
-        text
-    );
-    assert!(std::fs::read_to_string(dir.join("MP+relaxed.ptx"))
-        .unwrap()
-        .contains(".entry litmus_test("));
+    assert!(text.contains("Skipped MP+rel+acq-diff-gpu: threads on 2 GPUs"), "{}", text);
+    assert!(std::fs::read_to_string(dir.join("MP+relaxed.ptx")).unwrap().contains(".entry litmus_test("));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -160,22 +103,13 @@ fn emit_writes_kernels_without_a_gpu() {
 fn run_without_a_gpu_exits_3() {
     let out = Command::new(env!("CARGO_BIN_EXE_ptx-litmus"))
         .args(["run", "--iterations", "4k"])
-        .arg(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/litmus/classic/MP+rel+acq.litmus"
-        ))
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/litmus/classic/MP+rel+acq.litmus"))
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     if err.contains("cannot run on a GPU") {
         assert_eq!(out.status.code(), Some(3), "{}", err);
     } else {
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            err
-        );
+        assert_eq!(out.status.code(), Some(0), "{}{}", String::from_utf8_lossy(&out.stdout), err);
     }
 }

@@ -30,83 +30,37 @@ struct Block {
 }
 
 fn check(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_ptx-litmus"))
-        .arg("check")
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = Command::new(env!("CARGO_BIN_EXE_ptx-litmus")).arg("check").args(args).current_dir(env!("CARGO_MANIFEST_DIR")).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).unwrap()
 }
 
 fn binding(b: &str) -> (String, i64) {
-    let b = b
-        .strip_suffix(';')
-        .unwrap_or_else(|| panic!("binding without `;`: {:?}", b));
-    let (loc, v) = b
-        .rsplit_once('=')
-        .unwrap_or_else(|| panic!("binding without `=`: {:?}", b));
+    let b = b.strip_suffix(';').unwrap_or_else(|| panic!("binding without `;`: {:?}", b));
+    let (loc, v) = b.rsplit_once('=').unwrap_or_else(|| panic!("binding without `=`: {:?}", b));
     if let Some((t, reg)) = loc.split_once(':') {
-        assert!(
-            t.chars().all(|c| c.is_ascii_digit()),
-            "thread `{}` is not a bare number",
-            t
-        );
+        assert!(t.chars().all(|c| c.is_ascii_digit()), "thread `{}` is not a bare number", t);
         assert!(!reg.is_empty());
     }
-    (
-        loc.to_string(),
-        v.parse().unwrap_or_else(|_| panic!("value {:?}", v)),
-    )
+    (loc.to_string(), v.parse().unwrap_or_else(|_| panic!("value {:?}", v)))
 }
 
 /// Parse one block strictly, line by line, as herd's log lexer does.
 fn block(text: &str) -> Block {
     let mut lines = text.lines();
-    let mut next = || {
-        lines
-            .next()
-            .unwrap_or_else(|| panic!("block ends early:\n{}", text))
-    };
+    let mut next = || lines.next().unwrap_or_else(|| panic!("block ends early:\n{}", text));
     let head: Vec<&str> = next().split(' ').collect();
     assert!(head.len() == 3 && head[0] == "Test", "{:?}", head);
-    assert!(
-        ["Allowed", "Forbidden", "Required"].contains(&head[2]),
-        "{:?}",
-        head
-    );
-    let n: usize = next()
-        .strip_prefix("States ")
-        .expect("States")
-        .parse()
-        .unwrap();
-    let states: Vec<Vec<(String, i64)>> = (0..n)
-        .map(|_| next().split(' ').map(binding).collect())
-        .collect();
-    let mut b = Block {
-        name: head[1].into(),
-        kind: head[2].into(),
-        states,
-        verdict: None,
-        counts: None,
-        flags: vec![],
-        condition: None,
-    };
+    assert!(["Allowed", "Forbidden", "Required"].contains(&head[2]), "{:?}", head);
+    let n: usize = next().strip_prefix("States ").expect("States").parse().unwrap();
+    let states: Vec<Vec<(String, i64)>> = (0..n).map(|_| next().split(' ').map(binding).collect()).collect();
+    let mut b = Block { name: head[1].into(), kind: head[2].into(), states, verdict: None, counts: None, flags: vec![], condition: None };
     let mut line = next();
     if line == "Ok" || line == "No" {
         b.verdict = Some(line.into());
         assert_eq!(next(), "Witnesses");
         let w: Vec<&str> = next().split(' ').collect();
-        assert!(
-            w.len() == 4 && w[0] == "Positive:" && w[2] == "Negative:",
-            "{:?}",
-            w
-        );
+        assert!(w.len() == 4 && w[0] == "Positive:" && w[2] == "Negative:", "{:?}", w);
         b.counts = Some((w[1].parse().unwrap(), w[3].parse().unwrap()));
         line = next();
     }
@@ -118,16 +72,7 @@ fn block(text: &str) -> Block {
         b.condition = Some(c.into());
         let o: Vec<&str> = next().split(' ').collect();
         let (p, n) = b.counts.expect("Observation without Positive/Negative");
-        assert_eq!(
-            o,
-            [
-                "Observation",
-                &b.name,
-                observation(p, n),
-                &p.to_string(),
-                &n.to_string()
-            ]
-        );
+        assert_eq!(o, ["Observation", &b.name, observation(p, n), &p.to_string(), &n.to_string()]);
         line = next();
     }
     let t: Vec<&str> = line.split(' ').collect();
@@ -146,14 +91,8 @@ fn observation(p: u64, n: u64) -> &'static str {
 }
 
 fn blocks(log: &str) -> Vec<Block> {
-    assert!(
-        log.ends_with("\n\n"),
-        "a log ends each test with a blank line"
-    );
-    log.split("\n\n")
-        .filter(|b| !b.trim().is_empty())
-        .map(|b| block(&format!("{}\n", b)))
-        .collect()
+    assert!(log.ends_with("\n\n"), "a log ends each test with a blank line");
+    log.split("\n\n").filter(|b| !b.trim().is_empty()).map(|b| block(&format!("{}\n", b))).collect()
 }
 
 #[test]
@@ -174,18 +113,8 @@ fn every_test_of_both_corpora_is_a_herd_log_block() {
                 q => panic!("{}: quantifier {:?}", b.name, q),
             };
             assert_eq!(b.kind, want, "{}", b.name);
-            assert!(
-                cond.contains(" (") && cond.ends_with(')'),
-                "{}: {}",
-                b.name,
-                cond
-            );
-            assert!(
-                !cond.contains("P0:") && !cond.contains("=="),
-                "{}: {}",
-                b.name,
-                cond
-            );
+            assert!(cond.contains(" (") && cond.ends_with(')'), "{}: {}", b.name, cond);
+            assert!(!cond.contains("P0:") && !cond.contains("=="), "{}: {}", b.name, cond);
             let (p, n) = b.counts.unwrap();
             assert_eq!((p + n) as usize, b.states.len(), "{}", b.name);
         }
@@ -206,32 +135,18 @@ fn message_passing_exactly() {
 #[test]
 fn kinds_follow_the_quantifier_and_states_sort_as_herd_sorts_them() {
     let bs = blocks(&check(&["litmus/dat3m"]));
-    let find = |n: &str| {
-        bs.iter()
-            .find(|b| b.name == n)
-            .unwrap_or_else(|| panic!("{}", n))
-    };
+    let find = |n: &str| bs.iter().find(|b| b.name == n).unwrap_or_else(|| panic!("{}", n));
     // ~exists that holds: Forbidden and Ok; forall: Required.
     let s = find("spellings");
-    assert_eq!(
-        (s.kind.as_str(), s.verdict.as_deref()),
-        ("Forbidden", Some("Ok"))
-    );
-    assert_eq!(
-        s.condition.as_deref(),
-        Some("~exists (0:r0<1 /\\ 1:r0<=0 /\\ ~(1:r0>=1))")
-    );
+    assert_eq!((s.kind.as_str(), s.verdict.as_deref()), ("Forbidden", Some("Ok")));
+    assert_eq!(s.condition.as_deref(), Some("~exists (0:r0<1 /\\ 1:r0<=0 /\\ ~(1:r0>=1))"));
     assert_eq!(find("init-copy").kind, "Required");
     // Registers by thread, then locations; lines in increasing order.
     let nc = find("no-condition");
     assert_eq!((nc.verdict.as_ref(), nc.condition.as_ref()), (None, None));
     let names: Vec<&str> = nc.states[0].iter().map(|(l, _)| l.as_str()).collect();
     assert_eq!(names, ["1:r0", "1:r1", "x", "y"]);
-    let values: Vec<Vec<i64>> = nc
-        .states
-        .iter()
-        .map(|s| s.iter().map(|x| x.1).collect())
-        .collect();
+    let values: Vec<Vec<i64>> = nc.states.iter().map(|s| s.iter().map(|x| x.1).collect()).collect();
     let mut sorted = values.clone();
     sorted.sort();
     assert_eq!(values, sorted);

@@ -73,7 +73,8 @@ fn ptx_keeps_its_argued_deviation_and_nothing_else() {
     assert!(lines.iter().any(|l| l.contains("LB+RMW-a")), "{:?}", lines);
 }
 
-const MP_WEAK: &str = "PTX MP-weak\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak x, 1 | ld.weak r1, y ;\n st.weak y, 1 | ld.weak r2, x ;\nexists (P1:r1 == 1 /\\ P1:r2 == 0)\n";
+const MP_WEAK: &str =
+    "PTX MP-weak\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak x, 1 | ld.weak r1, y ;\n st.weak y, 1 | ld.weak r2, x ;\nexists (P1:r1 == 1 /\\ P1:r2 == 0)\n";
 
 /// A toy axiom, one row (sequential consistency), makes weak MP forbidden on
 /// the reference engine, and the row-based self-check of a witness names it.

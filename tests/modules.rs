@@ -131,7 +131,8 @@ fn guards_and_exit_skip_what_they_should() {
     let m = format!(
         "{HEAD}.entry g(.param .u64 x, .param .u32 v)\n{{\n .reg .pred %p<2>;\n .reg .b32 %r<3>;\n .reg .b64 %rd<2>;\n ld.param.u64 %rd1, [x];\n ld.param.u32 %r1, [v];\n setp.eq.s32 %p1, %r1, 0;\n @%p1 st.global.u32 [%rd1], 7;\n @%p1 exit;\n st.global.u32 [%rd1], 9;\n ret;\n}}\n"
     );
-    let h = "PTX g\n{ x = 0; y = 0; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n call g, (x, 0) | call g, (y, 1) ;\n st.global.u32 [x], 5 | ;\nforall (x == 7 /\\ y == 9)\n";
+    let h =
+        "PTX g\n{ x = 0; y = 0; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n call g, (x, 0) | call g, (y, 1) ;\n st.global.u32 [x], 5 | ;\nforall (x == 7 /\\ y == 9)\n";
     let r = run("guards", &m, h).unwrap_or_else(|e| panic!("{}", e.1));
     assert_eq!(r.summary.verdict, Verdict::Ok, "exit skips P0's later cell; the guard skips P1's store of 7");
 }

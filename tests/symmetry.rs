@@ -45,9 +45,7 @@ fn symmetry_breaking_keeps_verdicts_and_states() {
     let result = TestRunner::new(config).run(&strategy, |(t, which, copies, shape)| {
         let (t, same) = t.duplicated(which, copies);
         let text = t.render_symmetric("sym", &same, shape);
-        let (Some(on), Some(off), Some(all_on), Some(all_off)) =
-            (run(&text, Some(0), true), run(&text, Some(0), false), run(&text, None, true), run(&text, None, false))
-        else {
+        let (Some(on), Some(off), Some(all_on), Some(all_off)) = (run(&text, Some(0), true), run(&text, Some(0), false), run(&text, None, true), run(&text, None, false)) else {
             skipped.set(skipped.get() + 1);
             return Ok(());
         };
@@ -74,10 +72,7 @@ fn symmetry_breaking_keeps_verdicts_and_states() {
 
 /// Three threads incrementing x, placed by `heads`, with condition `cond`.
 fn counter(heads: &str, cond: &str) -> Vec<Vec<usize>> {
-    let text = format!(
-        "PTX c\n{{ x = 0; }}\n {} ;\n atom.relaxed.gpu.add r0, x, 1 | atom.relaxed.gpu.add r0, x, 1 | atom.relaxed.gpu.add r0, x, 1 ;\n{}\n",
-        heads, cond
-    );
+    let text = format!("PTX c\n{{ x = 0; }}\n {} ;\n atom.relaxed.gpu.add r0, x, 1 | atom.relaxed.gpu.add r0, x, 1 | atom.relaxed.gpu.add r0, x, 1 ;\n{}\n", heads, cond);
     classes(&check_source(&text, &CheckOptions::default()).expect("checks").program)
 }
 
@@ -91,6 +86,7 @@ fn classes_need_same_code_same_placement_relations_and_an_invariant_condition() 
     // P0 and P1 share a CTA that P2 is not in: only they are interchangeable.
     assert_eq!(counter("P0@cta 0,gpu 0 | P1@cta 0,gpu 0 | P2@cta 1,gpu 0", "forall (x == 3)"), vec![vec![0, 1]]);
     // Other code: a different value, or another location.
-    let text = "PTX d\n{ x = 0; y = 0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 | P2@cta 2,gpu 0 ;\n st.relaxed.gpu x, 1 | st.relaxed.gpu x, 2 | st.relaxed.gpu y, 1 ;\nexists (x == 1)\n";
+    let text =
+        "PTX d\n{ x = 0; y = 0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 | P2@cta 2,gpu 0 ;\n st.relaxed.gpu x, 1 | st.relaxed.gpu x, 2 | st.relaxed.gpu y, 1 ;\nexists (x == 1)\n";
     assert!(classes(&check_source(text, &CheckOptions::default()).expect("checks").program).is_empty());
 }

@@ -13,12 +13,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     let text = String::from_utf8_lossy(data);
-    let opts = CheckOptions {
-        build: BuildOptions { max_events: 2_000, ..Default::default() },
-        timeout: Some(Duration::from_secs(2)),
-        max_memory: 256 << 20,
-        ..Default::default()
-    };
+    let opts = CheckOptions { build: BuildOptions { max_events: 2_000, ..Default::default() }, timeout: Some(Duration::from_secs(2)), max_memory: 256 << 20, ..Default::default() };
     if let Err(e) = check_source(&text, &opts) {
         assert!(e.kind != ErrorKind::Internal, "internal error: {}", e.message);
         let _ = e.render("fuzz.litmus", &text);

@@ -9,9 +9,7 @@ use crate::ast::{Litmus, Span};
 use crate::error::{Error, Result};
 
 /// Quals replaced when an access gets new semantics and scope.
-const SEM_SCOPE: &[&str] = &[
-    "weak", "relaxed", "acquire", "release", "acq_rel", "volatile", "cta", "cluster", "gpu", "sys",
-];
+const SEM_SCOPE: &[&str] = &["weak", "relaxed", "acquire", "release", "acq_rel", "volatile", "cta", "cluster", "gpu", "sys"];
 
 /// The instruction text of `site` at `level` (for gaps: the inserted fence).
 pub fn instr_text(site: &Site, level: Level) -> String {
@@ -46,21 +44,12 @@ fn rewrite_access(text: &str, s: SemO, sc: Option<crate::ast::Scope>) -> String 
         m.push('.');
         m.push_str(q);
     }
-    let g = if guard.is_empty() {
-        String::new()
-    } else {
-        format!("{} ", guard)
-    };
+    let g = if guard.is_empty() { String::new() } else { format!("{} ", guard) };
     format!("{}{}{}", g, m, operands)
 }
 
 /// The source of the variant where each site is at `levels[k]`.
-pub fn variant_source(
-    source: &str,
-    lit: &Litmus,
-    sites: &[Site],
-    levels: &[Level],
-) -> Result<String> {
+pub fn variant_source(source: &str, lit: &Litmus, sites: &[Site], levels: &[Level]) -> Result<String> {
     // (start, end, replacement), applied from the end so offsets stay valid.
     let mut edits: Vec<(usize, usize, String)> = Vec::new();
     let mut rows: Vec<(usize, Vec<(usize, String)>)> = Vec::new();
@@ -102,9 +91,7 @@ fn line_end(source: &str, span: Span) -> usize {
 /// A row with `cells` (column, text) filled and the other columns empty, laid
 /// out like the row before it when that row has one cell per column.
 fn new_row(source: &str, at: usize, columns: usize, cells: &[(usize, String)]) -> String {
-    let start = source[..at.saturating_sub(1)]
-        .rfind('\n')
-        .map_or(0, |k| k + 1);
+    let start = source[..at.saturating_sub(1)].rfind('\n').map_or(0, |k| k + 1);
     let prev = source[start..at].trim_end_matches(['\n', '\r']);
     let widths: Vec<usize> = prev.split('|').map(|c| c.chars().count()).collect();
     let same_shape = widths.len() == columns;
@@ -112,42 +99,25 @@ fn new_row(source: &str, at: usize, columns: usize, cells: &[(usize, String)]) -
     for c in 0..columns {
         let text = cells.iter().find(|x| x.0 == c).map_or("", |x| x.1.as_str());
         let cell = format!(" {}", text);
-        let w = if same_shape && c + 1 < columns {
-            widths[c]
-        } else {
-            0
-        };
+        let w = if same_shape && c + 1 < columns { widths[c] } else { 0 };
         parts.push(format!("{:<w$}", cell, w = w));
     }
     let mut row = parts.join("|");
     row = row.trim_end().to_string();
-    let nl = if at == source.len() && !source.ends_with('\n') {
-        "\n"
-    } else {
-        ""
-    };
+    let nl = if at == source.len() && !source.ends_with('\n') { "\n" } else { "" };
     format!("{}{} ;\n", nl, row)
 }
 
 /// Parse the variant and check that it is the original with exactly the
 /// intended instructions changed, inserted or removed.
 pub fn verify(variant: &str, lit: &Litmus, sites: &[Site], levels: &[Level]) -> Result<Litmus> {
-    let got = crate::parse::parse_litmus(variant).map_err(|e| {
-        Error::internal(format!(
-            "an edited test does not parse ({}): please report",
-            e.message
-        ))
-    })?;
+    let got = crate::parse::parse_litmus(variant).map_err(|e| Error::internal(format!("an edited test does not parse ({}): please report", e.message)))?;
     for (t, code) in lit.code.iter().enumerate() {
         let mut want: Vec<String> = Vec::new();
         for (i, ins) in code.iter().enumerate() {
             let mut text = ins.text.clone();
             let mut after = None;
-            for (site, &l) in sites
-                .iter()
-                .zip(levels)
-                .filter(|(s, _)| s.thread == t && s.index == i)
-            {
+            for (site, &l) in sites.iter().zip(levels).filter(|(s, _)| s.thread == t && s.index == i) {
                 match site.kind {
                     SiteKind::Gap if l != Level::Absent => after = Some(instr_text(site, l)),
                     SiteKind::Gap => {}
@@ -160,20 +130,9 @@ pub fn verify(variant: &str, lit: &Litmus, sites: &[Site], levels: &[Level]) -> 
             }
             want.extend(after);
         }
-        let have: Vec<String> = got
-            .code
-            .get(t)
-            .map(|c| {
-                c.iter()
-                    .map(|x| x.text.trim_end_matches(';').trim().to_string())
-                    .collect()
-            })
-            .unwrap_or_default();
+        let have: Vec<String> = got.code.get(t).map(|c| c.iter().map(|x| x.text.trim_end_matches(';').trim().to_string()).collect()).unwrap_or_default();
         if have != want {
-            return Err(Error::internal(format!(
-                "editing thread P{} gave {:?}, expected {:?}: please report",
-                t, have, want
-            )));
+            return Err(Error::internal(format!("editing thread P{} gave {:?}, expected {:?}: please report", t, have, want)));
         }
     }
     Ok(got)
@@ -195,12 +154,7 @@ pub fn variant_ast(lit: &Litmus, sites: &[Site], levels: &[Level]) -> Litmus {
         match (site.kind, l) {
             (SiteKind::Gap, Level::Fence(s, sc)) => {
                 let prev = &code[site.index];
-                let ins = crate::ast::Instr {
-                    kind: fence_kind(s, sc),
-                    span: prev.span,
-                    text: instr_text(site, l),
-                    origin: None,
-                };
+                let ins = crate::ast::Instr { kind: fence_kind(s, sc), span: prev.span, text: instr_text(site, l), origin: None };
                 code.insert(site.index + 1, ins);
             }
             (_, Level::Absent) => {
@@ -241,9 +195,7 @@ fn set_access(k: &mut crate::ast::InstrKind, s: SemO, sc: Option<crate::ast::Sco
         SemO::AcqRel => Sem::AcqRel,
     };
     match k {
-        InstrKind::Load { sem, scope, .. }
-        | InstrKind::Store { sem, scope, .. }
-        | InstrKind::Atomic { sem, scope, .. } => {
+        InstrKind::Load { sem, scope, .. } | InstrKind::Store { sem, scope, .. } | InstrKind::Atomic { sem, scope, .. } => {
             *sem = new;
             *scope = sc;
         }

@@ -9,36 +9,15 @@ use std::collections::HashSet;
 
 /// All assignments of cost at most `budget` satisfying every constraint that
 /// the branching reaches (each is at least one raise above a failing variant).
-pub fn hitting(
-    d: &Decider,
-    costs: &CostTable,
-    constraints: &[Vec<Level>],
-    budget: u32,
-) -> (Vec<Vec<Level>>, u32) {
+pub fn hitting(d: &Decider, costs: &CostTable, constraints: &[Vec<Level>], budget: u32) -> (Vec<Vec<Level>>, u32) {
     let h = Hitting::new(d, costs, constraints, budget);
     let orig: Vec<u8> = vec![0; d.sites.len()];
     let mut h = h;
     h.dfs(&mut orig.clone(), 0);
     if std::env::var("PTXL_DEBUG").is_ok() {
-        eprintln!(
-            "hitting budget {} constraints {} kept {} states {} found {}",
-            budget,
-            constraints.len(),
-            h.cons.len(),
-            h.seen.len(),
-            h.out.len()
-        );
+        eprintln!("hitting budget {} constraints {} kept {} states {} found {}", budget, constraints.len(), h.cons.len(), h.seen.len(), h.out.len());
     }
-    let mut v: Vec<Vec<Level>> = h
-        .out
-        .iter()
-        .map(|x| {
-            x.iter()
-                .enumerate()
-                .map(|(i, &k)| d.sites[i].levels[k as usize])
-                .collect()
-        })
-        .collect();
+    let mut v: Vec<Vec<Level>> = h.out.iter().map(|x| x.iter().enumerate().map(|(i, &k)| d.sites[i].levels[k as usize]).collect()).collect();
     v.sort();
     (v, h.next)
 }
@@ -63,74 +42,22 @@ struct Hitting {
 
 impl Hitting {
     fn new(d: &Decider, costs: &CostTable, constraints: &[Vec<Level>], budget: u32) -> Hitting {
-        let idx =
-            |i: usize, l: Level| d.sites[i].levels.iter().position(|&x| x == l).unwrap_or(0) as u8;
-        let mut cons: Vec<Vec<u8>> = constraints
-            .iter()
-            .map(|f| f.iter().enumerate().map(|(i, &l)| idx(i, l)).collect())
-            .collect();
-        let le: Vec<Vec<Vec<bool>>> = d
-            .sites
-            .iter()
-            .map(|s| {
-                s.levels
-                    .iter()
-                    .map(|&a| s.levels.iter().map(|&b| a.at_most(b)).collect())
-                    .collect()
-            })
-            .collect();
-        let cost = d
-            .sites
-            .iter()
-            .map(|s| {
-                s.levels
-                    .iter()
-                    .map(|&l| costs.cost(l).saturating_sub(costs.cost(s.original)))
-                    .collect()
-            })
-            .collect();
+        let idx = |i: usize, l: Level| d.sites[i].levels.iter().position(|&x| x == l).unwrap_or(0) as u8;
+        let mut cons: Vec<Vec<u8>> = constraints.iter().map(|f| f.iter().enumerate().map(|(i, &l)| idx(i, l)).collect()).collect();
+        let le: Vec<Vec<Vec<bool>>> = d.sites.iter().map(|s| s.levels.iter().map(|&a| s.levels.iter().map(|&b| a.at_most(b)).collect()).collect()).collect();
+        let cost = d.sites.iter().map(|s| s.levels.iter().map(|&l| costs.cost(l).saturating_sub(costs.cost(s.original))).collect()).collect();
         // A constraint below another is implied by it (being above the larger one's
         // bound somewhere means being above the smaller one's there too).
         cons.sort();
         cons.dedup();
-        let below_t = |a: &[u8], b: &[u8]| {
-            a.iter()
-                .zip(b)
-                .enumerate()
-                .all(|(i, (&x, &y))| le[i][x as usize][y as usize])
-        };
-        let keep: Vec<bool> = cons
-            .iter()
-            .enumerate()
-            .map(|(k, f)| {
-                !cons
-                    .iter()
-                    .enumerate()
-                    .any(|(j, g)| j != k && below_t(f, g))
-            })
-            .collect();
-        let cons = cons
-            .into_iter()
-            .zip(keep)
-            .filter(|x| x.1)
-            .map(|x| x.0)
-            .collect();
-        Hitting {
-            le,
-            cost,
-            cons,
-            budget,
-            seen: HashSet::new(),
-            out: HashSet::new(),
-            next: u32::MAX,
-        }
+        let below_t = |a: &[u8], b: &[u8]| a.iter().zip(b).enumerate().all(|(i, (&x, &y))| le[i][x as usize][y as usize]);
+        let keep: Vec<bool> = cons.iter().enumerate().map(|(k, f)| !cons.iter().enumerate().any(|(j, g)| j != k && below_t(f, g))).collect();
+        let cons = cons.into_iter().zip(keep).filter(|x| x.1).map(|x| x.0).collect();
+        Hitting { le, cost, cons, budget, seen: HashSet::new(), out: HashSet::new(), next: u32::MAX }
     }
 
     fn below(&self, cur: &[u8], f: &[u8]) -> bool {
-        cur.iter()
-            .zip(f)
-            .enumerate()
-            .all(|(i, (&x, &y))| self.le[i][x as usize][y as usize])
+        cur.iter().zip(f).enumerate().all(|(i, (&x, &y))| self.le[i][x as usize][y as usize])
     }
 
     /// The minimal raises of `cur` that satisfy constraint `f` within the budget, with their added cost.
@@ -146,9 +73,7 @@ impl Hitting {
                     next = next.min(c);
                 }
             }
-            let up = |l: usize| {
-                l != old && le[old][l] && !le[l][fi] && cost + self.cost[i][l] - base <= self.budget
-            };
+            let up = |l: usize| l != old && le[old][l] && !le[l][fi] && cost + self.cost[i][l] - base <= self.budget;
             // Only the minimal raises: any solution above `cur` lies above one of them.
             for l in (0..le.len()).filter(|&l| up(l)) {
                 if !(0..le.len()).any(|m| m != l && up(m) && le[m][l]) {
@@ -169,9 +94,7 @@ impl Hitting {
         // own cheapest raise; prune when their sum passes the budget.
         let mut best: Option<Vec<(usize, u8, u32)>> = None;
         let mut packs: Vec<(u32, Vec<usize>)> = Vec::new();
-        let violated: Vec<usize> = (0..self.cons.len())
-            .filter(|&k| self.below(cur, &self.cons[k]))
-            .collect();
+        let violated: Vec<usize> = (0..self.cons.len()).filter(|&k| self.below(cur, &self.cons[k])).collect();
         for k in violated {
             let f = self.cons[k].clone();
             let r = self.raises(cur, &f, cost);

@@ -137,12 +137,7 @@ pub const DEFAULT_COSTS: &[(&str, u32)] = &[
 
 impl Default for CostTable {
     fn default() -> Self {
-        CostTable {
-            entries: DEFAULT_COSTS
-                .iter()
-                .map(|(k, v)| (k.to_string(), *v))
-                .collect(),
-        }
+        CostTable { entries: DEFAULT_COSTS.iter().map(|(k, v)| (k.to_string(), *v)).collect() }
     }
 }
 
@@ -159,23 +154,13 @@ impl CostTable {
             if line.is_empty() {
                 continue;
             }
-            let (k, v) = line
-                .split_once('=')
-                .ok_or_else(|| format!("line {}: expected `key = value`", n + 1))?;
+            let (k, v) = line.split_once('=').ok_or_else(|| format!("line {}: expected `key = value`", n + 1))?;
             let k = k.trim();
             if !t.entries.contains_key(k) {
                 let keys: Vec<&str> = DEFAULT_COSTS.iter().map(|x| x.0).collect();
-                return Err(format!(
-                    "line {}: unknown cost `{}` (known: {})",
-                    n + 1,
-                    k,
-                    keys.join(", ")
-                ));
+                return Err(format!("line {}: unknown cost `{}` (known: {})", n + 1, k, keys.join(", ")));
             }
-            let v: u32 = v
-                .trim()
-                .parse()
-                .map_err(|_| format!("line {}: `{}` is not a cost (0 to 1000)", n + 1, v.trim()))?;
+            let v: u32 = v.trim().parse().map_err(|_| format!("line {}: `{}` is not a cost (0 to 1000)", n + 1, v.trim()))?;
             if v > 1000 {
                 return Err(format!("line {}: cost {} is above 1000", n + 1, v));
             }
@@ -189,9 +174,7 @@ impl CostTable {
     pub fn cost(&self, l: Level) -> u32 {
         match l {
             Level::Absent => 0,
-            Level::Fence(s, sc) => {
-                self.get("fence.insert") + self.get(&format!("fence.{}", s.word())) + self.scope(sc)
-            }
+            Level::Fence(s, sc) => self.get("fence.insert") + self.get(&format!("fence.{}", s.word())) + self.scope(sc),
             Level::Access(SemO::Weak, _) => 0,
             Level::Access(s, sc) => self.get(s.word()) + sc.map_or(0, |x| self.scope(x)),
         }
@@ -208,11 +191,7 @@ impl CostTable {
         for &a in &all {
             for &b in &all {
                 if a != b && a.at_most(b) && self.cost(a) >= self.cost(b) {
-                    return Err(format!(
-                        "cost table: {} must cost less than {} (stronger changes must cost more)",
-                        describe(a),
-                        describe(b)
-                    ));
+                    return Err(format!("cost table: {} must cost less than {} (stronger changes must cost more)", describe(a), describe(b)));
                 }
             }
         }
@@ -225,12 +204,7 @@ const SCOPES: [Scope; 4] = [Scope::Cta, Scope::Cluster, Scope::Gpu, Scope::Sys];
 fn all_levels() -> Vec<Level> {
     let mut v = vec![Level::Absent, Level::Access(SemO::Weak, None)];
     for sc in SCOPES {
-        for s in [
-            FenceSemO::Acquire,
-            FenceSemO::Release,
-            FenceSemO::AcqRel,
-            FenceSemO::Sc,
-        ] {
+        for s in [FenceSemO::Acquire, FenceSemO::Release, FenceSemO::AcqRel, FenceSemO::Sc] {
             v.push(Level::Fence(s, sc));
         }
         for s in [SemO::Relaxed, SemO::Acquire, SemO::Release, SemO::AcqRel] {
@@ -287,16 +261,8 @@ pub fn access_levels(k: AccessKind, scopes: &[Scope]) -> Vec<Level> {
 
 /// Every fence level with the given scopes (without `Absent`).
 pub fn fence_levels(scopes: &[Scope]) -> Vec<Level> {
-    let sems = [
-        FenceSemO::Acquire,
-        FenceSemO::Release,
-        FenceSemO::AcqRel,
-        FenceSemO::Sc,
-    ];
-    scopes
-        .iter()
-        .flat_map(|&sc| sems.iter().map(move |&s| Level::Fence(s, sc)))
-        .collect()
+    let sems = [FenceSemO::Acquire, FenceSemO::Release, FenceSemO::AcqRel, FenceSemO::Sc];
+    scopes.iter().flat_map(|&sc| sems.iter().map(move |&s| Level::Fence(s, sc))).collect()
 }
 
 pub const ALL_SCOPES: [Scope; 4] = SCOPES;

@@ -37,12 +37,7 @@ pub struct AdviseOptions {
 
 impl Default for AdviseOptions {
     fn default() -> Self {
-        AdviseOptions {
-            check: CheckOptions::default(),
-            costs: CostTable::default(),
-            weaken_only: false,
-            explain: true,
-        }
+        AdviseOptions { check: CheckOptions::default(), costs: CostTable::default(), weaken_only: false, explain: true }
     }
 }
 
@@ -99,29 +94,16 @@ pub struct Advice {
 /// budget and what is left of the test's time limit: the budget of
 /// `crate::budget` adds up what one test builds, and the advisor builds one
 /// encoding per variant.
-pub fn budgeted<T>(
-    opts: &CheckOptions,
-    deadline: Option<Instant>,
-    f: impl FnOnce() -> Result<T>,
-) -> Result<T> {
+pub fn budgeted<T>(opts: &CheckOptions, deadline: Option<Instant>, f: impl FnOnce() -> Result<T>) -> Result<T> {
     let timeout = match deadline {
-        Some(d) => Some(
-            d.checked_duration_since(Instant::now())
-                .ok_or_else(|| Error::limit("timeout: the advice took longer than --timeout"))?,
-        ),
+        Some(d) => Some(d.checked_duration_since(Instant::now()).ok_or_else(|| Error::limit("timeout: the advice took longer than --timeout"))?),
         None => None,
     };
-    let limits = crate::budget::Limits {
-        timeout,
-        max_bytes: opts.max_memory,
-    };
+    let limits = crate::budget::Limits { timeout, max_bytes: opts.max_memory };
     match crate::budget::run(limits, f) {
         Ok(r) => r,
         Err(crate::budget::Exceeded(m)) if deadline.is_some_and(|d| Instant::now() >= d) => {
-            Err(Error::limit(format!(
-                "timeout: no advice within --timeout (the last variant was {})",
-                m.rsplit(", ").next().unwrap_or(&m)
-            )))
+            Err(Error::limit(format!("timeout: no advice within --timeout (the last variant was {})", m.rsplit(", ").next().unwrap_or(&m))))
         }
         Err(crate::budget::Exceeded(m)) => Err(Error::limit(m)),
     }
@@ -142,17 +124,11 @@ pub fn advise_source(source: &str, opts: &AdviseOptions) -> Result<Advice> {
     }
     let p = crate::program::build_program(&lit, &opts.check.build)?;
     let reachable = budgeted(&opts.check, deadline, || oracle::reachable(&p))?;
-    let first = budgeted(&opts.check, deadline, || {
-        oracle::confirm(source, &opts.check, false)
-    })?;
+    let first = budgeted(&opts.check, deadline, || oracle::confirm(source, &opts.check, false))?;
     if first.reachable != reachable {
         return Err(oracle::disagreement("the original test"));
     }
-    let verdict = if reachable == (p.quantifier == Quantifier::Exists) {
-        crate::outcome::Verdict::Ok
-    } else {
-        crate::outcome::Verdict::No
-    };
+    let verdict = if reachable == (p.quantifier == Quantifier::Exists) { crate::outcome::Verdict::Ok } else { crate::outcome::Verdict::No };
     let mut adv = Advice {
         test: p.name.clone(),
         quantifier: p.quantifier,
@@ -172,8 +148,7 @@ pub fn advise_source(source: &str, opts: &AdviseOptions) -> Result<Advice> {
         let r = search::repair(&mut d, &opts.costs)?;
         adv.min_cost = r.cost;
         for levels in &r.repairs {
-            adv.repairs
-                .push(answer(&d, &opts.costs, levels, opts.explain)?);
+            adv.repairs.push(answer(&d, &opts.costs, levels, opts.explain)?);
         }
         adv.queries += d.queries - d.reused;
         adv.reused += d.reused;
@@ -185,8 +160,7 @@ pub fn advise_source(source: &str, opts: &AdviseOptions) -> Result<Advice> {
         for &(i, l) in &w.singles {
             let mut v = orig.clone();
             v[i] = l;
-            adv.weakenings
-                .push(answer(&d, &opts.costs, &v, opts.explain)?);
+            adv.weakenings.push(answer(&d, &opts.costs, &v, opts.explain)?);
         }
         if w.maximal != orig {
             adv.maximal_weakening = Some(answer(&d, &opts.costs, &w.maximal, opts.explain)?);
@@ -199,39 +173,17 @@ pub fn advise_source(source: &str, opts: &AdviseOptions) -> Result<Advice> {
 }
 
 /// The answer for a variant the search found forbidding the outcome, confirmed by `check`.
-fn answer(
-    d: &search::Decider,
-    costs: &CostTable,
-    levels: &[Level],
-    explain: bool,
-) -> Result<Answer> {
+fn answer(d: &search::Decider, costs: &CostTable, levels: &[Level], explain: bool) -> Result<Answer> {
     let text = edit::variant_source(d.source, d.lit, d.sites, levels)?;
     edit::verify(&text, d.lit, d.sites, levels)?;
-    let c = budgeted(d.opts, d.deadline, || {
-        oracle::confirm(&text, d.opts, explain)
-    })?;
+    let c = budgeted(d.opts, d.deadline, || oracle::confirm(&text, d.opts, explain))?;
     if c.reachable {
         return Err(oracle::disagreement("a changed test"));
     }
     let changes = changes(d.lit, d.sites, costs, levels);
     let cost = changes.iter().map(|c| c.cost).sum();
-    let picks = d
-        .sites
-        .iter()
-        .zip(levels)
-        .enumerate()
-        .filter(|(_, (s, &l))| l != s.original)
-        .map(|(i, (_, &l))| (i, l))
-        .collect();
-    Ok(Answer {
-        changes,
-        cost,
-        forbidden_by: c
-            .reason
-            .unwrap_or_else(|| "(not explained in the summary)".into()),
-        source: text,
-        picks,
-    })
+    let picks = d.sites.iter().zip(levels).enumerate().filter(|(_, (s, &l))| l != s.original).map(|(i, (_, &l))| (i, l)).collect();
+    Ok(Answer { changes, cost, forbidden_by: c.reason.unwrap_or_else(|| "(not explained in the summary)".into()), source: text, picks })
 }
 
 /// The changes of a variant, in thread and line order.
@@ -241,11 +193,7 @@ fn changes(lit: &Litmus, sites: &[Site], costs: &CostTable, levels: &[Level]) ->
         if l == s.original {
             continue;
         }
-        let before = lit.code[s.thread][s.index]
-            .text
-            .trim_end_matches(';')
-            .trim()
-            .to_string();
+        let before = lit.code[s.thread][s.index].text.trim_end_matches(';').trim().to_string();
         let after = edit::instr_text(s, l);
         let (action, before) = match (s.kind, l) {
             (SiteKind::Gap, _) => ("insert", String::new()),
@@ -253,14 +201,7 @@ fn changes(lit: &Litmus, sites: &[Site], costs: &CostTable, levels: &[Level]) ->
             _ => ("change", before),
         };
         let cost = costs.cost(l).abs_diff(costs.cost(s.original));
-        out.push(Change {
-            thread: s.thread,
-            line: s.line,
-            action,
-            before,
-            after,
-            cost,
-        });
+        out.push(Change { thread: s.thread, line: s.line, action, before, after, cost });
     }
     out.sort_by_key(|c| (c.thread, c.line, c.action == "insert"));
     out
@@ -268,45 +209,21 @@ fn changes(lit: &Litmus, sites: &[Site], costs: &CostTable, levels: &[Level]) ->
 
 /// A file name stem for `--out` files.
 pub fn stem(name: &str) -> String {
-    name.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || "-_+.".contains(c) {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect()
+    name.chars().map(|c| if c.is_ascii_alphanumeric() || "-_+.".contains(c) { c } else { '_' }).collect()
 }
 
 /// Write every answer of `adv` into `dir` as litmus files; returns their paths.
 pub fn write_out(dir: &std::path::Path, adv: &Advice) -> Result<Vec<std::path::PathBuf>> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| Error::input_nospan(format!("cannot create {}: {}", dir.display(), e)))?;
+    std::fs::create_dir_all(dir).map_err(|e| Error::input_nospan(format!("cannot create {}: {}", dir.display(), e)))?;
     let s = stem(&adv.test);
     let mut files: Vec<(String, &Answer)> = Vec::new();
-    files.extend(
-        adv.repairs
-            .iter()
-            .enumerate()
-            .map(|(k, a)| (format!("{}.repair{}.litmus", s, k + 1), a)),
-    );
-    files.extend(
-        adv.weakenings
-            .iter()
-            .enumerate()
-            .map(|(k, a)| (format!("{}.weaken{}.litmus", s, k + 1), a)),
-    );
-    files.extend(
-        adv.maximal_weakening
-            .iter()
-            .map(|a| (format!("{}.weaken-max.litmus", s), a)),
-    );
+    files.extend(adv.repairs.iter().enumerate().map(|(k, a)| (format!("{}.repair{}.litmus", s, k + 1), a)));
+    files.extend(adv.weakenings.iter().enumerate().map(|(k, a)| (format!("{}.weaken{}.litmus", s, k + 1), a)));
+    files.extend(adv.maximal_weakening.iter().map(|a| (format!("{}.weaken-max.litmus", s), a)));
     let mut out = Vec::new();
     for (name, a) in files {
         let path = dir.join(name);
-        std::fs::write(&path, &a.source)
-            .map_err(|e| Error::input_nospan(format!("cannot write {}: {}", path.display(), e)))?;
+        std::fs::write(&path, &a.source).map_err(|e| Error::input_nospan(format!("cannot write {}: {}", path.display(), e)))?;
         out.push(path);
     }
     Ok(out)

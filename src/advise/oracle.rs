@@ -51,10 +51,8 @@ pub fn witness(p: &Program) -> Result<Option<Execution>> {
 /// target reachable in `p`? The reference engine's check of one execution
 /// (`reference::verify`) is much cheaper than a new encoding.
 pub fn still_witness(p: &Program, x: &Execution) -> bool {
-    crate::reference::verify::verify_execution(p, x).is_ok()
-        && crate::outcome::eval(p, &target(p), &x.state(p))
+    crate::reference::verify::verify_execution(p, x).is_ok() && crate::outcome::eval(p, &target(p), &x.state(p))
 }
-
 
 /// Parse, build and decide a variant given as text.
 pub fn reachable_source(source: &str, opts: &CheckOptions) -> Result<bool> {
@@ -80,34 +78,19 @@ pub fn confirm(source: &str, opts: &CheckOptions, explain_it: bool) -> Result<Co
     };
     let reachable = r.summary.verdict == bad;
     if reachable || !explain_it {
-        return Ok(Confirmed {
-            reachable,
-            reason: None,
-        });
+        return Ok(Confirmed { reachable, reason: None });
     }
-    let so = ShowOptions {
-        witness: false,
-        forbidden: true,
-        max: 1,
-        deadline: None,
-    };
+    let so = ShowOptions { witness: false, forbidden: true, max: 1, deadline: None };
     let shown = explain::show(&r, &so)?;
-    let reason = shown
-        .forbidden
-        .first()
-        .and_then(|f| f.candidates.first())
-        .and_then(|x| {
-            let v = x.violations.first()?;
-            Some(format!("{}: {}", v.axiom, v.text))
-        });
+    let reason = shown.forbidden.first().and_then(|f| f.candidates.first()).and_then(|x| {
+        let v = x.violations.first()?;
+        Some(format!("{}: {}", v.axiom, v.text))
+    });
     let reason = reason.or_else(|| Some("no candidate execution reaches the outcome".to_string()));
     Ok(Confirmed { reachable, reason })
 }
 
 /// A variant the search decided one way and `check` the other: a bug.
 pub fn disagreement(what: &str) -> Error {
-    Error::internal(format!(
-        "the advisor's query and `check` disagree on {}: please report",
-        what
-    ))
+    Error::internal(format!("the advisor's query and `check` disagree on {}: please report", what))
 }

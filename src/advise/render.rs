@@ -20,11 +20,7 @@ fn change_line(c: &Change, width: usize) -> String {
         "insert" => "(new fence)".to_string(),
         _ => c.before.clone(),
     };
-    let after = if c.action == "remove" {
-        "(removed)".to_string()
-    } else {
-        c.after.clone()
-    };
+    let after = if c.action == "remove" { "(removed)".to_string() } else { c.after.clone() };
     format!("{:<16} {:<w$}  ->  {}", place, before, after, w = width)
 }
 
@@ -38,18 +34,7 @@ fn answer_text(out: &mut String, label: &str, a: &Answer, width: usize) {
 }
 
 fn width(answers: &[&Answer]) -> usize {
-    answers
-        .iter()
-        .flat_map(|a| a.changes.iter())
-        .map(|c| {
-            if c.action == "insert" {
-                11
-            } else {
-                c.before.chars().count()
-            }
-        })
-        .max()
-        .unwrap_or(0)
+    answers.iter().flat_map(|a| a.changes.iter()).map(|c| if c.action == "insert" { 11 } else { c.before.chars().count() }).max().unwrap_or(0)
 }
 
 /// The text report of one test.
@@ -60,15 +45,8 @@ pub fn text(a: &Advice) -> String {
         match a.min_cost {
             Some(c) => {
                 let n = a.repairs.len();
-                let what = if n == 1 {
-                    "the cheapest repair".to_string()
-                } else {
-                    format!("{} cheapest repairs", n)
-                };
-                out.push_str(&format!(
-                    "Test {}: the outcome is allowed ({}); to forbid it, {} (cost {}):\n",
-                    a.test, v, what, c
-                ));
+                let what = if n == 1 { "the cheapest repair".to_string() } else { format!("{} cheapest repairs", n) };
+                out.push_str(&format!("Test {}: the outcome is allowed ({}); to forbid it, {} (cost {}):\n", a.test, v, what, c));
                 let all: Vec<&Answer> = a.repairs.iter().collect();
                 let w = width(&all);
                 for (k, r) in a.repairs.iter().enumerate() {
@@ -76,15 +54,9 @@ pub fn text(a: &Advice) -> String {
                 }
             }
             None if a.repairs.is_empty() && a.weakenings.is_empty() && a.queries == 0 => {
-                out.push_str(&format!(
-                    "Test {}: the outcome is allowed ({}); nothing to weaken\n",
-                    a.test, v
-                ));
+                out.push_str(&format!("Test {}: the outcome is allowed ({}); nothing to weaken\n", a.test, v));
             }
-            None => out.push_str(&format!(
-                "Test {}: the outcome is allowed ({}); no change from the menu forbids it\n",
-                a.test, v
-            )),
+            None => out.push_str(&format!("Test {}: the outcome is allowed ({}); no change from the menu forbids it\n", a.test, v)),
         }
         return out;
     }
@@ -120,41 +92,17 @@ pub fn json(a: &Advice, path: &str, written: &[std::path::PathBuf]) -> serde_jso
 /// A row of the directory summary.
 pub fn summary_row(path: &str, a: &Advice) -> String {
     let cost = a.min_cost.map_or("-".to_string(), |c| c.to_string());
-    let repairs = if a.reachable {
-        a.repairs.len().to_string()
-    } else {
-        "-".into()
-    };
-    let mut sites: Vec<(usize, usize)> = a
-        .weakenings
-        .iter()
-        .flat_map(|w| w.changes.iter().map(|c| (c.thread, c.line)))
-        .collect();
+    let repairs = if a.reachable { a.repairs.len().to_string() } else { "-".into() };
+    let mut sites: Vec<(usize, usize)> = a.weakenings.iter().flat_map(|w| w.changes.iter().map(|c| (c.thread, c.line))).collect();
     sites.sort();
     sites.dedup();
-    let weak = if a.reachable {
-        "-".to_string()
-    } else {
-        sites.len().to_string()
-    };
+    let weak = if a.reachable { "-".to_string() } else { sites.len().to_string() };
     let outcome = if a.reachable { "allowed" } else { "forbidden" };
-    format!(
-        "{:<56} {:<3} {:<10} {:>6} {:>8} {:>11} {:>9.1}",
-        path,
-        format!("{:?}", a.verdict),
-        outcome,
-        cost,
-        repairs,
-        weak,
-        a.time_ms
-    )
+    format!("{:<56} {:<3} {:<10} {:>6} {:>8} {:>11} {:>9.1}", path, format!("{:?}", a.verdict), outcome, cost, repairs, weak, a.time_ms)
 }
 
 pub fn summary_header() -> String {
-    format!(
-        "{:<56} {:<3} {:<10} {:>6} {:>8} {:>11} {:>9}",
-        "test", "ver", "outcome", "cost", "repairs", "weakenable", "ms"
-    )
+    format!("{:<56} {:<3} {:<10} {:>6} {:>8} {:>11} {:>9}", "test", "ver", "outcome", "cost", "repairs", "weakenable", "ms")
 }
 
 /// The JSON object of a file that failed.

@@ -41,25 +41,8 @@ pub struct Decider<'a> {
 }
 
 impl<'a> Decider<'a> {
-    pub fn new(
-        source: &'a str,
-        lit: &'a Litmus,
-        sites: &'a [Site],
-        opts: &'a CheckOptions,
-        deadline: Option<std::time::Instant>,
-    ) -> Self {
-        Decider {
-            source,
-            lit,
-            sites,
-            opts,
-            deadline,
-            cache: HashMap::new(),
-            queries: 0,
-            max_queries: 50_000,
-            witnesses: HashMap::new(),
-            reused: 0,
-        }
+    pub fn new(source: &'a str, lit: &'a Litmus, sites: &'a [Site], opts: &'a CheckOptions, deadline: Option<std::time::Instant>) -> Self {
+        Decider { source, lit, sites, opts, deadline, cache: HashMap::new(), queries: 0, max_queries: 50_000, witnesses: HashMap::new(), reused: 0 }
     }
 
     /// Is the outcome reachable in the variant with these levels?
@@ -69,24 +52,14 @@ impl<'a> Decider<'a> {
         }
         self.queries += 1;
         if self.queries > self.max_queries {
-            return Err(Error::limit(format!(
-                "the advisor decided more than {} variants of this test",
-                self.max_queries
-            )));
+            return Err(Error::limit(format!("the advisor decided more than {} variants of this test", self.max_queries)));
         }
         let lit = edit::variant_ast(self.lit, self.sites, levels);
         let (opts, deadline) = (self.opts, self.deadline);
-        let p = super::budgeted(opts, deadline, || {
-            crate::program::build_program(&lit, &opts.build)
-        })?;
+        let p = super::budgeted(opts, deadline, || crate::program::build_program(&lit, &opts.build))?;
         let key = self.structure(levels);
         let known = self.witnesses.entry(key).or_default();
-        let r = if known
-            .iter()
-            .rev()
-            .take(16)
-            .any(|x| super::oracle::still_witness(&p, x))
-        {
+        let r = if known.iter().rev().take(16).any(|x| super::oracle::still_witness(&p, x)) {
             self.reused += 1;
             true
         } else {
@@ -103,12 +76,7 @@ impl<'a> Decider<'a> {
     /// the same events and paths (semantics and scopes change no event), so an
     /// execution of one is a candidate execution of the other.
     fn structure(&self, levels: &[Level]) -> Vec<bool> {
-        self.sites
-            .iter()
-            .zip(levels)
-            .filter(|(s, _)| matches!(s.kind, SiteKind::Gap | SiteKind::Fence))
-            .map(|(_, &l)| l == Level::Absent)
-            .collect()
+        self.sites.iter().zip(levels).filter(|(s, _)| matches!(s.kind, SiteKind::Gap | SiteKind::Fence)).map(|(_, &l)| l == Level::Absent).collect()
     }
 
     pub fn original(&self) -> Vec<Level> {
@@ -122,19 +90,12 @@ impl<'a> Decider<'a> {
 
     /// Cost of a variant: the sum of each change's cost difference.
     pub fn cost(&self, costs: &CostTable, levels: &[Level]) -> u32 {
-        self.sites
-            .iter()
-            .zip(levels)
-            .map(|(s, &l)| costs.cost(l).saturating_sub(costs.cost(s.original)))
-            .sum()
+        self.sites.iter().zip(levels).map(|(s, &l)| costs.cost(l).saturating_sub(costs.cost(s.original))).sum()
     }
 }
 
 fn strongest(levels: &[Level]) -> Level {
-    *levels
-        .iter()
-        .find(|&&l| levels.iter().all(|&o| o.at_most(l)))
-        .unwrap_or(&levels[0])
+    *levels.iter().find(|&&l| levels.iter().all(|&o| o.at_most(l))).unwrap_or(&levels[0])
 }
 
 /// Every minimum-cost repair, or none when even the strongest variant reaches the outcome.
@@ -146,10 +107,7 @@ pub struct RepairSearch {
 pub fn repair(d: &mut Decider, costs: &CostTable) -> Result<RepairSearch> {
     let top = d.top();
     if d.reachable(&top)? {
-        return Ok(RepairSearch {
-            repairs: Vec::new(),
-            cost: None,
-        });
+        return Ok(RepairSearch { repairs: Vec::new(), cost: None });
     }
     let mut constraints: Vec<Vec<Level>> = Vec::new();
     let mut found: Vec<Vec<Level>> = Vec::new();
@@ -163,9 +121,7 @@ pub fn repair(d: &mut Decider, costs: &CostTable) -> Result<RepairSearch> {
             }
             budget = next.max(budget + 1);
             if budget > d.cost(costs, &top) {
-                return Err(Error::internal(
-                    "the repair search passed the cost of the strongest variant: please report",
-                ));
+                return Err(Error::internal("the repair search passed the cost of the strongest variant: please report"));
             }
             continue;
         }
@@ -177,18 +133,8 @@ pub fn repair(d: &mut Decider, costs: &CostTable) -> Result<RepairSearch> {
             if d.reachable(&c)? {
                 let f = grow(d, costs, c.clone(), &top)?;
                 if std::env::var("PTXL_DEBUG").is_ok() {
-                    let show = |v: &[Level]| {
-                        v.iter()
-                            .map(|&l| super::menu::describe(l))
-                            .collect::<Vec<_>>()
-                            .join(" ")
-                    };
-                    eprintln!(
-                        "budget {} fails: {}\n   grown: {}",
-                        budget,
-                        show(&c),
-                        show(&f)
-                    );
+                    let show = |v: &[Level]| v.iter().map(|&l| super::menu::describe(l)).collect::<Vec<_>>().join(" ");
+                    eprintln!("budget {} fails: {}\n   grown: {}", budget, show(&c), show(&f));
                 }
                 constraints.push(f);
             } else {
@@ -197,10 +143,7 @@ pub fn repair(d: &mut Decider, costs: &CostTable) -> Result<RepairSearch> {
         }
     }
     found.sort();
-    Ok(RepairSearch {
-        repairs: found,
-        cost: Some(budget),
-    })
+    Ok(RepairSearch { repairs: found, cost: Some(budget) })
 }
 
 /// `a` is pointwise at most `f`.
@@ -212,12 +155,7 @@ fn below(a: &[Level], f: &[Level]) -> bool {
 /// first all of a group at once, halving groups that forbid the outcome (most
 /// sites can usually be raised together, so this asks fewer questions than
 /// one site at a time). The result is maximal for raising single sites to top.
-fn grow(
-    d: &mut Decider,
-    costs: &CostTable,
-    mut a: Vec<Level>,
-    top: &[Level],
-) -> Result<Vec<Level>> {
+fn grow(d: &mut Decider, costs: &CostTable, mut a: Vec<Level>, top: &[Level]) -> Result<Vec<Level>> {
     let group: Vec<usize> = (0..a.len()).filter(|&i| a[i] != top[i]).collect();
     raise(d, &mut a, top, &group)?;
     // Sites that cannot reach their top: the strongest intermediate level
@@ -226,12 +164,7 @@ fn grow(
         if a[i] == top[i] {
             continue;
         }
-        let mut above: Vec<Level> = d.sites[i]
-            .levels
-            .iter()
-            .copied()
-            .filter(|&l| l != a[i] && l != top[i] && a[i].at_most(l))
-            .collect();
+        let mut above: Vec<Level> = d.sites[i].levels.iter().copied().filter(|&l| l != a[i] && l != top[i] && a[i].at_most(l)).collect();
         above.sort_by_key(|&l| std::cmp::Reverse((costs.cost(l), l)));
         for l in above {
             let mut b = a.clone();
@@ -301,10 +234,7 @@ pub fn weaken(d: &mut Decider, costs: &CostTable) -> Result<WeakenSearch> {
             }
         }
     }
-    Ok(WeakenSearch {
-        singles,
-        maximal: cur,
-    })
+    Ok(WeakenSearch { singles, maximal: cur })
 }
 
 /// The levels below `orig`, weakest (cheapest) first.

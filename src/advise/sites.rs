@@ -52,41 +52,16 @@ fn classify(k: &InstrKind) -> Option<(SiteKind, Level)> {
         Some((SiteKind::Access(kind), Level::Access(s, scope)))
     };
     match k {
-        InstrKind::Load {
-            sem, scope, proxy, ..
-        } => acc(*sem, *scope, *proxy, AccessKind::Load),
-        InstrKind::Store {
-            sem, scope, proxy, ..
-        } => acc(*sem, *scope, *proxy, AccessKind::Store),
-        InstrKind::Atomic {
-            sem,
-            scope,
-            proxy,
-            dst,
-            ..
-        } => acc(
-            *sem,
-            *scope,
-            *proxy,
-            if dst.is_some() {
-                AccessKind::Atom
-            } else {
-                AccessKind::Red
-            },
-        ),
-        InstrKind::Fence { sem, scope } => Some((
-            SiteKind::Fence,
-            Level::Fence(FenceSemO::from_ast(*sem), *scope),
-        )),
+        InstrKind::Load { sem, scope, proxy, .. } => acc(*sem, *scope, *proxy, AccessKind::Load),
+        InstrKind::Store { sem, scope, proxy, .. } => acc(*sem, *scope, *proxy, AccessKind::Store),
+        InstrKind::Atomic { sem, scope, proxy, dst, .. } => acc(*sem, *scope, *proxy, if dst.is_some() { AccessKind::Atom } else { AccessKind::Red }),
+        InstrKind::Fence { sem, scope } => Some((SiteKind::Fence, Level::Fence(FenceSemO::from_ast(*sem), *scope))),
         _ => None,
     }
 }
 
 fn is_memory(k: &InstrKind) -> bool {
-    matches!(
-        k,
-        InstrKind::Load { .. } | InstrKind::Store { .. } | InstrKind::Atomic { .. }
-    )
+    matches!(k, InstrKind::Load { .. } | InstrKind::Store { .. } | InstrKind::Atomic { .. })
 }
 
 /// Scopes of thread `t` that differ in the threads they include: a wider scope
@@ -98,11 +73,7 @@ pub fn distinct_scopes(p: &Program, t: usize) -> Vec<Scope> {
     let mut seen: Vec<Vec<bool>> = Vec::new();
     let mut out = Vec::new();
     for s in ALL_SCOPES {
-        let set: Vec<bool> = p
-            .threads
-            .iter()
-            .map(|o| me.scope_includes(s, &o.placement))
-            .collect();
+        let set: Vec<bool> = p.threads.iter().map(|o| me.scope_includes(s, &o.placement)).collect();
         if !seen.contains(&set) {
             seen.push(set);
             out.push(s);
@@ -130,33 +101,14 @@ pub fn sites(lit: &Litmus, p: &Program, mode: Mode) -> Vec<Site> {
                     }
                 };
                 let levels = select(original, all, mode);
-                out.push(Site {
-                    thread: t,
-                    index: i,
-                    kind,
-                    original,
-                    line: ins.span.line,
-                    text: ins.text.clone(),
-                    levels,
-                });
+                out.push(Site { thread: t, index: i, kind, original, line: ins.span.line, text: ins.text.clone(), levels });
             }
             let later_memory = code[i + 1..].iter().any(|x| is_memory(&x.kind));
-            let next_is_fence = matches!(
-                code.get(i + 1).map(|x| &x.kind),
-                Some(InstrKind::Fence { .. })
-            );
+            let next_is_fence = matches!(code.get(i + 1).map(|x| &x.kind), Some(InstrKind::Fence { .. }));
             if mode == Mode::Repair && is_memory(&ins.kind) && later_memory && !next_is_fence {
                 let mut levels = vec![Level::Absent];
                 levels.extend(fence_levels(&scopes));
-                out.push(Site {
-                    thread: t,
-                    index: i,
-                    kind: SiteKind::Gap,
-                    original: Level::Absent,
-                    line: ins.span.line,
-                    text: ins.text.clone(),
-                    levels,
-                });
+                out.push(Site { thread: t, index: i, kind: SiteKind::Gap, original: Level::Absent, line: ins.span.line, text: ins.text.clone(), levels });
             }
         }
     }

@@ -79,13 +79,7 @@ pub fn short_sync(v: &View, a: usize, b: usize) -> String {
 /// `R2 reads x=0 from W0(x)`.
 pub fn reads(v: &View, r: usize) -> String {
     match v.rf_source(r) {
-        Some(w) => format!(
-            "{} reads {}={} from {}",
-            v.names[r],
-            v.loc_name(r),
-            v.read_value(r).map(|x| x.to_string()).unwrap_or_default(),
-            v.names[w]
-        ),
+        Some(w) => format!("{} reads {}={} from {}", v.names[r], v.loc_name(r), v.read_value(r).map(|x| x.to_string()).unwrap_or_default(), v.names[w]),
         None => format!("{} reads nothing", v.names[r]),
     }
 }
@@ -192,14 +186,7 @@ fn coherence(v: &View) -> Option<Violation> {
                 steps.push(Step { from: w2, kind: EdgeKind::Co, to: w });
                 format!("but {} precedes {} in coherence order", nw2, nw)
             } else if v.loc(w).is_some_and(|l| v.x.finals.get(&l) == Some(&v.ev[w])) {
-                format!(
-                    "but {} does not precede {} in coherence order: {} ends with {}'s value {}",
-                    nw,
-                    nw2,
-                    v.loc_name(w),
-                    nw,
-                    v.write_value(w).unwrap_or(0)
-                )
+                format!("but {} does not precede {} in coherence order: {} ends with {}'s value {}", nw, nw2, v.loc_name(w), nw, v.write_value(w).unwrap_or(0))
             } else {
                 format!("but {} and {} are unordered in coherence order", nw, nw2)
             };
@@ -293,10 +280,7 @@ fn no_thin_air(v: &View) -> Option<Violation> {
         s
     };
     let steps = shortest_cycle(v, &nodes, &succ)?;
-    let text = format!(
-        "{} is a cycle of reads-from and dependencies: the values read justify themselves (out of thin air)",
-        fmt_path(v, &steps)
-    );
+    let text = format!("{} is a cycle of reads-from and dependencies: the values read justify themselves (out of thin air)", fmt_path(v, &steps));
     Some(Violation { axiom: Axiom::NoThinAir, steps, text, notes: Vec::new() })
 }
 
@@ -332,7 +316,7 @@ fn sc_per_location(v: &View) -> Option<Violation> {
         for s in &cycle {
             if s.kind == EdgeKind::Fr {
                 extra.push(format!("{}, which precedes {} in coherence", reads(v, s.from), v.names[s.to]));
-                }
+            }
         }
         if !extra.is_empty() {
             text.push_str(&format!(" ({})", extra.join("; ")));

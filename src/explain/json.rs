@@ -1,6 +1,6 @@
 //! The JSON fields `executions` and `explanation` (schema: `schema/result.schema.json`).
 
-use super::show::{ExecKind, ShownExec, Shown};
+use super::show::{ExecKind, Shown, ShownExec};
 use crate::program::Program;
 use serde_json::{json, Map, Value};
 
@@ -28,11 +28,7 @@ fn execution(p: &Program, x: &ShownExec) -> Value {
             })
         })
         .collect();
-    let edges: Vec<Value> = x
-        .edges
-        .iter()
-        .map(|e| json!({ "kind": e.kind.label(), "from": name(e.from), "to": name(e.to), "highlighted": e.highlighted }))
-        .collect();
+    let edges: Vec<Value> = x.edges.iter().map(|e| json!({ "kind": e.kind.label(), "from": name(e.from), "to": name(e.to), "highlighted": e.highlighted })).collect();
     json!({
         "kind": match x.kind { ExecKind::Witness => "witness", ExecKind::Forbidden => "forbidden" },
         "state": state(p, &x.state),

@@ -92,7 +92,13 @@ pub fn describe(p: &Program, e: &Event) -> String {
         },
         EventKind::BarrierArrive { .. } => "barrier arrive".into(),
         EventKind::BarrierWait { .. } => "barrier wait".into(),
-        EventKind::ClusterArrive { relaxed, .. } => if *relaxed { "cluster barrier arrive (relaxed)".into() } else { "cluster barrier arrive".into() },
+        EventKind::ClusterArrive { relaxed, .. } => {
+            if *relaxed {
+                "cluster barrier arrive (relaxed)".into()
+            } else {
+                "cluster barrier arrive".into()
+            }
+        }
         EventKind::ClusterWait { .. } => "cluster barrier wait".into(),
     }
 }
@@ -204,11 +210,8 @@ pub fn explain_program(p: &Program) -> Result<String> {
     for &e in &ids {
         let ev = &p.events[e];
         let t = ev.thread.unwrap_or(0);
-        let path = if p.threads[t].traces.len() > 1 {
-            format!(" [path {}]", p.threads[t].traces.iter().position(|&x| Some(x) == ev.trace).map_or(0, |i| i + 1))
-        } else {
-            String::new()
-        };
+        let path =
+            if p.threads[t].traces.len() > 1 { format!(" [path {}]", p.threads[t].traces.iter().position(|&x| Some(x) == ev.trace).map_or(0, |i| i + 1)) } else { String::new() };
         out.push_str(&format!("  {:<5} P{:<2} line {:<3} {:<w$}  {}{}\n", n(e), t, ev.line, ev.text, describe(p, ev), path, w = width));
     }
     out.push_str("Morally strong pairs (8.7)\n");
@@ -257,13 +260,7 @@ pub fn explain_program(p: &Program) -> Result<String> {
     for (a, b) in keys {
         let how = sync_rules(p, a, b, &rels, &acqs, &n);
         let yes = cands.can_synchronize(a, b)?;
-        out.push_str(&format!(
-            "  {} -> {}: {} ({})\n",
-            n(a),
-            n(b),
-            if yes { "yes, in some allowed execution" } else { "never in an allowed execution" },
-            how
-        ));
+        out.push_str(&format!("  {} -> {}: {} ({})\n", n(a), n(b), if yes { "yes, in some allowed execution" } else { "never in an allowed execution" }, how));
     }
     Ok(out)
 }

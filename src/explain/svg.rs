@@ -5,8 +5,8 @@
 //! as a labelled curve. The violated axiom's cycle is drawn bold red.
 
 use super::dot::{color, HIGHLIGHT};
-use super::svg_layout::{inside, overlap, Layout, Rect, LABEL_H, MARGIN, MONO, NODE_H, PAD, SANS, SANS_W};
 use super::show::ShownExec;
+use super::svg_layout::{inside, overlap, Layout, Rect, LABEL_H, MARGIN, MONO, NODE_H, PAD, SANS, SANS_W};
 use super::view::EdgeKind;
 use crate::program::Program;
 use std::collections::BTreeMap;
@@ -54,16 +54,9 @@ pub fn render(p: &Program, x: &ShownExec) -> String {
 
 /// The `<svg>` element, one arrowhead per colour, the background and the title.
 fn header(s: &mut String, l: &Layout) {
-    let _ = writeln!(
-        s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0}" height="{h:.0}" viewBox="0 0 {w:.0} {h:.0}" font-family="{SANS}">"#,
-        w = l.width,
-        h = l.height
-    );
-    let mut colors: Vec<&str> = [EdgeKind::Po, EdgeKind::Rf, EdgeKind::Co, EdgeKind::Fr, EdgeKind::Sc, EdgeKind::Sync, EdgeKind::Obs, EdgeKind::Cause, EdgeKind::Dep]
-        .iter()
-        .map(|&k| color(k))
-        .collect();
+    let _ = writeln!(s, r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0}" height="{h:.0}" viewBox="0 0 {w:.0} {h:.0}" font-family="{SANS}">"#, w = l.width, h = l.height);
+    let mut colors: Vec<&str> =
+        [EdgeKind::Po, EdgeKind::Rf, EdgeKind::Co, EdgeKind::Fr, EdgeKind::Sc, EdgeKind::Sync, EdgeKind::Obs, EdgeKind::Cause, EdgeKind::Dep].iter().map(|&k| color(k)).collect();
     colors.push(HIGHLIGHT);
     s.push_str("<defs>\n");
     for c in &colors {
@@ -116,17 +109,17 @@ fn boxes(s: &mut String, p: &Program, l: &Layout, placed: &mut Vec<Rect>) {
                 2 => format!("{} {}", what, pl.cta),
                 _ => format!("P{}", threads[c]),
             };
+            let _ =
+                writeln!(s, r#"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" rx="8" fill="{}" stroke="{}" stroke-width="1.2"/>"#, x0, y0, x1 - x0, y1 - y0, fill, stroke);
             let _ = writeln!(
                 s,
-                r#"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" rx="8" fill="{}" stroke="{}" stroke-width="1.2"/>"#,
-                x0,
-                y0,
-                x1 - x0,
-                y1 - y0,
-                fill,
-                stroke
+                r#"<text x="{:.1}" y="{:.1}" font-size="12" fill="{}" font-weight="{}">{}</text>"#,
+                x0 + 8.0,
+                y0 + 14.0,
+                stroke,
+                if level == 3 { "bold" } else { "normal" },
+                esc(&label)
             );
-            let _ = writeln!(s, r#"<text x="{:.1}" y="{:.1}" font-size="12" fill="{}" font-weight="{}">{}</text>"#, x0 + 8.0, y0 + 14.0, stroke, if level == 3 { "bold" } else { "normal" }, esc(&label));
             let lw = label.len() as f64 * SANS_W;
             placed.push(Rect { cx: x0 + 8.0 + lw / 2.0, cy: y0 + 10.0, w: lw, h: 14.0 });
             c = d + 1;

@@ -139,4 +139,3 @@ impl Layout {
         Layout { threads, col_left, col_w, inits, rect, width, height: legend_y + 30.0, title_lines, title_n, init_y, box_top, boxes_bottom, legend_y }
     }
 }
-

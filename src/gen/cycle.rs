@@ -445,7 +445,9 @@ pub fn layout(c: &Cycle) -> Result<Layout, String> {
         None => {
             let back: Vec<usize> = (0..n).filter(|&i| matches!(e[i].kind, EdgeKind::Com { .. })).collect();
             if back.len() != 1 {
-                return Err("a cycle without external edges (one thread) needs exactly one internal communication edge (Rfi, Fri, Wsi), which closes it backwards in program order".into());
+                return Err(
+                    "a cycle without external edges (one thread) needs exactly one internal communication edge (Rfi, Fri, Wsi), which closes it backwards in program order".into(),
+                );
             }
             (back[0] + 1) % n
         }

@@ -15,8 +15,8 @@ pub mod shapes;
 use crate::check::{check_source, CheckOptions};
 use crate::error::{EXIT_INPUT, EXIT_INTERNAL, EXIT_OK};
 use crate::outcome::Verdict;
-use cycle::{AccSem, Ann, Cycle, Dir, Fence, FenceSem};
 pub use cycle::Scope;
+use cycle::{AccSem, Ann, Cycle, Dir, Fence, FenceSem};
 use rayon::prelude::*;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -189,14 +189,7 @@ impl Default for Variant {
 
 impl Variant {
     fn command_options(&self) -> String {
-        format!(
-            "--sem {} --fence {} --scope {} --placement {} --proxy {}",
-            self.sem.name(),
-            self.fence.name(),
-            self.scope.name(),
-            self.placement.name(),
-            self.proxy.name()
-        )
+        format!("--sem {} --fence {} --scope {} --placement {} --proxy {}", self.sem.name(), self.fence.name(), self.scope.name(), self.placement.name(), self.proxy.name())
     }
 }
 
@@ -346,11 +339,7 @@ fn build(stem: &str, command: &str, named: bool, force_relacq: bool, c: &Cycle, 
             None => {
                 default_count += 1;
                 let dir = e[i].src;
-                let sem = if force_relacq {
-                    SemOpt::RelAcq
-                } else {
-                    v.sem
-                };
+                let sem = if force_relacq { SemOpt::RelAcq } else { v.sem };
                 let s = match sem {
                     SemOpt::Weak => AccSem::Weak,
                     SemOpt::Relaxed => AccSem::Relaxed,
@@ -489,13 +478,7 @@ fn build(stem: &str, command: &str, named: bool, force_relacq: bool, c: &Cycle, 
             resolved.edges[i].fence = Some(f);
         }
     }
-    let resolved_text = resolved
-        .edges
-        .iter()
-        .zip(&resolved.anns)
-        .map(|(edge, a)| format!("{} {}", a.unwrap(), edge))
-        .collect::<Vec<_>>()
-        .join(" ");
+    let resolved_text = resolved.edges.iter().zip(&resolved.anns).map(|(edge, a)| format!("{} {}", a.unwrap(), edge)).collect::<Vec<_>>().join(" ");
     // Text.
     let mut s = String::new();
     writeln!(s, "PTX {}", name).unwrap();

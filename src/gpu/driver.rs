@@ -4,9 +4,7 @@
 //! The driver JIT-compiles the emitted PTX: no nvcc, no NVRTC.
 
 use super::Module;
-use cudarc::driver::{
-    CudaContext, CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
-};
+use cudarc::driver::{CudaContext, CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
 use std::sync::Arc;
 
 /// An open device.
@@ -23,104 +21,49 @@ pub struct Gpu {
 /// Open device `ordinal`; `Err` says why there is no GPU to run on.
 pub fn open(ordinal: usize) -> Result<Gpu, String> {
     // cudarc panics when a symbol is missing from an old driver: keep it an error.
-    std::panic::catch_unwind(|| open_inner(ordinal)).unwrap_or_else(|_| {
-        Err("the CUDA driver library lacks a needed function (driver too old?)".into())
-    })
+    std::panic::catch_unwind(|| open_inner(ordinal)).unwrap_or_else(|_| Err("the CUDA driver library lacks a needed function (driver too old?)".into()))
 }
 
 fn open_inner(ordinal: usize) -> Result<Gpu, String> {
     // SAFETY: only tries to dlopen libcuda.
     if !unsafe { cudarc::driver::sys::is_culib_present() } {
-        return Err(
-            "no CUDA driver: libcuda could not be loaded (is an NVIDIA driver installed?)".into(),
-        );
+        return Err("no CUDA driver: libcuda could not be loaded (is an NVIDIA driver installed?)".into());
     }
-    let ctx = CudaContext::new(ordinal)
-        .map_err(|e| format!("no usable CUDA device {}: {}", ordinal, e))?;
+    let ctx = CudaContext::new(ordinal).map_err(|e| format!("no usable CUDA device {}: {}", ordinal, e))?;
     let name = ctx.name().map_err(|e| e.to_string())?;
     let sm = ctx.compute_capability().map_err(|e| e.to_string())?;
     let mut driver = 0;
     // SAFETY: writes one int; the library is loaded and initialised above.
     unsafe { cudarc::driver::sys::cuDriverGetVersion(&mut driver) };
-    Ok(Gpu {
-        stream: ctx.default_stream(),
-        ctx,
-        name,
-        driver,
-        sm,
-    })
+    Ok(Gpu { stream: ctx.default_stream(), ctx, name, driver, sm })
 }
 
 impl Gpu {
     /// "NVIDIA H100 80GB HBM3, driver 12.4, sm_90".
     pub fn describe(&self) -> String {
-        format!(
-            "{}, driver {}.{}, sm_{}{}",
-            self.name,
-            self.driver / 1000,
-            (self.driver % 1000) / 10,
-            self.sm.0,
-            self.sm.1
-        )
+        format!("{}, driver {}.{}, sm_{}{}", self.name, self.driver / 1000, (self.driver % 1000) / 10, self.sm.0, self.sm.1)
     }
 
     /// JIT-load a module and allocate its buffers for `groups` groups (32 instances each).
     pub fn prepare(&self, m: &Module, groups: u32) -> Result<Prepared, String> {
         let have = (self.sm.0 * 10 + self.sm.1) as u32;
         if have < m.needs.sm {
-            return Err(format!(
-                "the test needs sm_{} ({}); this GPU is sm_{}",
-                m.needs.sm,
-                m.needs.why.join(", "),
-                have
-            ));
+            return Err(format!("the test needs sm_{} ({}); this GPU is sm_{}", m.needs.sm, m.needs.why.join(", "), have));
         }
-        let module = self
-            .ctx
-            .load_module(cudarc::nvrtc::Ptx::from_src(m.ptx.clone()))
-            .map_err(|e| format!("the driver rejected the PTX: {}", e))?;
-        let func = module
-            .load_function(super::ENTRY)
-            .map_err(|e| e.to_string())?;
+        let module = self.ctx.load_module(cudarc::nvrtc::Ptx::from_src(m.ptx.clone())).map_err(|e| format!("the driver rejected the PTX: {}", e))?;
+        let func = module.load_function(super::ENTRY).map_err(|e| e.to_string())?;
         let instances = groups as usize * 32;
         let e = |e: cudarc::driver::DriverError| e.to_string();
-        let mem = self
-            .stream
-            .alloc_zeros::<u8>(instances * m.memory.region_bytes() as usize)
-            .map_err(e)?;
-        let out = self
-            .stream
-            .alloc_zeros::<u64>(instances * m.out_slots)
-            .map_err(e)?;
-        let perm = self
-            .stream
-            .alloc_zeros::<u32>(instances * m.layout.threads())
-            .map_err(e)?;
-        let scratch = self
-            .stream
-            .alloc_zeros::<u8>((super::emit::STRESS_LINES * 128) as usize)
-            .map_err(e)?;
-        Ok(Prepared {
-            func,
-            mem,
-            out,
-            perm,
-            scratch,
-            groups,
-        })
+        let mem = self.stream.alloc_zeros::<u8>(instances * m.memory.region_bytes() as usize).map_err(e)?;
+        let out = self.stream.alloc_zeros::<u64>(instances * m.out_slots).map_err(e)?;
+        let perm = self.stream.alloc_zeros::<u32>(instances * m.layout.threads()).map_err(e)?;
+        let scratch = self.stream.alloc_zeros::<u8>((super::emit::STRESS_LINES * 128) as usize).map_err(e)?;
+        Ok(Prepared { func, mem, out, perm, scratch, groups })
     }
 
     /// One launch: fresh memory (`image`), fresh permutations, `stress` extra
     /// CTAs looping `stress_iters` times. Returns (output records, memory).
-    pub fn launch(
-        &self,
-        m: &Module,
-        p: &mut Prepared,
-        image: &[u8],
-        perm: &[u32],
-        stress: u32,
-        stress_iters: u32,
-    ) -> Result<(Vec<u64>, Vec<u8>), String> {
+    pub fn launch(&self, m: &Module, p: &mut Prepared, image: &[u8], perm: &[u32], stress: u32, stress_iters: u32) -> Result<(Vec<u64>, Vec<u8>), String> {
         let e = |e: cudarc::driver::DriverError| e.to_string();
         self.stream.memcpy_htod(image, &mut p.mem).map_err(e)?;
         self.stream.memcpy_htod(perm, &mut p.perm).map_err(e)?;
@@ -128,24 +71,13 @@ impl Gpu {
         let cdim = m.layout.cluster_dim;
         let stress = stress.div_ceil(cdim) * cdim;
         let blocks = p.groups * m.layout.blocks_per_group() + stress;
-        let cfg = LaunchConfig {
-            grid_dim: (blocks, 1, 1),
-            block_dim: (32 * m.layout.warps, 1, 1),
-            shared_mem_bytes: 0,
-        };
+        let cfg = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (32 * m.layout.warps, 1, 1), shared_mem_bytes: 0 };
         let mut b = self.stream.launch_builder(&p.func);
-        b.arg(&mut p.mem)
-            .arg(&mut p.out)
-            .arg(&p.perm)
-            .arg(&mut p.scratch)
-            .arg(&p.groups)
-            .arg(&stress_iters);
+        b.arg(&mut p.mem).arg(&mut p.out).arg(&p.perm).arg(&mut p.scratch).arg(&p.groups).arg(&stress_iters);
         // SAFETY: the kernel's parameters are exactly (u64, u64, u64, u64, u32, u32),
         // and every buffer is sized for `groups` groups as the kernel indexes them.
         unsafe { b.launch(cfg) }.map_err(|e| format!("launch failed: {}", e))?;
-        self.stream
-            .synchronize()
-            .map_err(|e| format!("the kernel failed: {}", e))?;
+        self.stream.synchronize().map_err(|e| format!("the kernel failed: {}", e))?;
         let out = self.stream.clone_dtoh(&p.out).map_err(e)?;
         let mem = self.stream.clone_dtoh(&p.mem).map_err(e)?;
         Ok((out, mem))

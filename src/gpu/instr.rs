@@ -21,11 +21,7 @@ pub struct Ctx<'a> {
 }
 
 pub fn reg(t: usize, r: &str) -> String {
-    let clean: String = r
-        .trim_start_matches('%')
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-        .collect();
+    let clean: String = r.trim_start_matches('%').chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
     format!("%t{}_{}", t, clean)
 }
 
@@ -35,10 +31,7 @@ pub fn addr_reg(t: usize, sym: &str) -> String {
 }
 
 pub fn label(t: usize, l: &str) -> String {
-    let clean: String = l
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-        .collect();
+    let clean: String = l.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
     format!("T{}_{}", t, clean)
 }
 
@@ -51,9 +44,7 @@ pub fn symbols(k: &InstrKind) -> Vec<String> {
         }
     };
     let addr = match k {
-        InstrKind::Load { addr, .. }
-        | InstrKind::Store { addr, .. }
-        | InstrKind::Atomic { addr, .. } => Some(addr),
+        InstrKind::Load { addr, .. } | InstrKind::Store { addr, .. } | InstrKind::Atomic { addr, .. } => Some(addr),
         _ => None,
     };
     match k {
@@ -64,11 +55,7 @@ pub fn symbols(k: &InstrKind) -> Vec<String> {
         InstrKind::Selp { a, b, .. } => [a, b].into_iter().for_each(&mut op),
         _ => {}
     }
-    if let Some(Addr {
-        base: AddrBase::Sym(s),
-        ..
-    }) = addr
-    {
+    if let Some(Addr { base: AddrBase::Sym(s), .. }) = addr {
         out.push(s.clone());
     }
     out
@@ -129,73 +116,31 @@ impl Ctx<'_> {
     /// otherwise (the buffers are global memory either way).
     fn space(text: &str, shared: bool) -> Result<&'static str, String> {
         if shared {
-            return Err(
-                "`.shared` locations (the emitter places every location in global memory)".into(),
-            );
+            return Err("`.shared` locations (the emitter places every location in global memory)".into());
         }
-        Ok(if text.contains(".global") {
-            ".global"
-        } else {
-            ""
-        })
+        Ok(if text.contains(".global") { ".global" } else { "" })
     }
 
     /// The PTX lines of one instruction.
     pub fn emit(&mut self, ins: &Instr) -> Result<Vec<String>, String> {
         let t = self.thread;
         let line = match &ins.kind {
-            InstrKind::Load {
-                sem,
-                scope,
-                proxy,
-                dst,
-                addr,
-                size,
-                ty,
-                shared,
-                private,
-            } => {
+            InstrKind::Load { sem, scope, proxy, dst, addr, size, ty, shared, private } => {
                 no_proxy(*proxy)?;
                 no_private(*private)?;
                 let q = self.ld_st_sem(*sem, *scope, &ins.text)?;
                 // A signed type sign-extends into the 64-bit register, as the model reads it (D15).
                 let sign = if ty.is_some_and(|t| t.signed) { "s" } else { "u" };
-                format!(
-                    "ld{}{}.{}{} {}, {};",
-                    q,
-                    Self::space(&ins.text, *shared)?,
-                    sign,
-                    bits(*size)?,
-                    reg(t, dst),
-                    self.addr(addr)
-                )
+                format!("ld{}{}.{}{} {}, {};", q, Self::space(&ins.text, *shared)?, sign, bits(*size)?, reg(t, dst), self.addr(addr))
             }
-            InstrKind::Store {
-                sem,
-                scope,
-                proxy,
-                addr,
-                src,
-                size,
-                shared,
-                private,
-                ..
-            } => {
+            InstrKind::Store { sem, scope, proxy, addr, src, size, shared, private, .. } => {
                 no_proxy(*proxy)?;
                 no_private(*private)?;
                 let q = self.ld_st_sem(*sem, *scope, &ins.text)?;
-                let st = format!(
-                    "st{}{}.u{}",
-                    q,
-                    Self::space(&ins.text, *shared)?,
-                    bits(*size)?
-                );
+                let st = format!("st{}{}.u{}", q, Self::space(&ins.text, *shared)?, bits(*size)?);
                 // st takes a register source: a constant goes through a scratch register.
                 if let Operand::Imm(v) = src {
-                    return Ok(vec![
-                        format!("mov.b64 %s64_0, {};", v),
-                        format!("{} {}, %s64_0;", st, self.addr(addr)),
-                    ]);
+                    return Ok(vec![format!("mov.b64 %s64_0, {};", v), format!("{} {}, %s64_0;", st, self.addr(addr))]);
                 }
                 format!("{} {}, {};", st, self.addr(addr), self.opnd(src))
             }
@@ -209,9 +154,7 @@ impl Ctx<'_> {
                 "fence.proxy.alias;".to_string()
             }
             InstrKind::Barrier { .. } => return self.barrier(ins),
-            InstrKind::ClusterBarrier { arrive, relaxed } => {
-                self.cluster_barrier(*arrive, *relaxed)
-            }
+            InstrKind::ClusterBarrier { arrive, relaxed } => self.cluster_barrier(*arrive, *relaxed),
             InstrKind::Alu { op, dst, srcs, ty, src_ty } => {
                 only_64_bit(&[*ty, *src_ty])?;
                 return self.alu(*op, dst, srcs);
@@ -219,13 +162,7 @@ impl Ctx<'_> {
             InstrKind::Setp { cmp, dst, a, b, ty } => return Ok(self.setp(*cmp, dst, a, b, *ty)),
             InstrKind::Selp { dst, a, b, pred, ty } => {
                 only_64_bit(&[*ty])?;
-                format!(
-                    "selp.b64 {}, {}, {}, {};",
-                    reg(t, dst),
-                    self.opnd(a),
-                    self.opnd(b),
-                    self.opnd(pred)
-                )
+                format!("selp.b64 {}, {}, {}, {};", reg(t, dst), self.opnd(a), self.opnd(b), self.opnd(pred))
             }
             InstrKind::Branch { cond, target } => return Ok(self.branch(cond, target)),
             InstrKind::Label(l) => return Ok(self.label(l)),
@@ -300,11 +237,7 @@ impl Ctx<'_> {
     fn alu(&mut self, op: AluOp, dst: &str, srcs: &[Operand]) -> Result<Vec<String>, String> {
         let d = reg(self.thread, dst);
         let s: Vec<String> = srcs.iter().map(|o| self.opnd(o)).collect();
-        let need = if matches!(op, AluOp::Mov | AluOp::Not | AluOp::Neg) {
-            1
-        } else {
-            2
-        };
+        let need = if matches!(op, AluOp::Mov | AluOp::Not | AluOp::Neg) { 1 } else { 2 };
         if s.len() != need {
             return Err(format!("{:?} with {} operands", op, s.len()));
         }
@@ -325,22 +258,15 @@ impl Ctx<'_> {
             AluOp::Max => "max.s64",
             // The model shifts 64-bit values (arithmetic right shift); PTX wants a .u32 amount.
             AluOp::Shl | AluOp::Shr => {
-                let name = if op == AluOp::Shl {
-                    "shl.b64"
-                } else {
-                    "shr.s64"
-                };
+                let name = if op == AluOp::Shl { "shl.b64" } else { "shr.s64" };
                 let amount = match &srcs[1] {
                     Operand::Imm(i) => {
                         // PTX clamps amounts past the width, as the model does (D15).
-                        return Ok(vec![format!("{} {}, {}, {};", name, d, s[0], (*i as u64).min(64))])
+                        return Ok(vec![format!("{} {}, {}, {};", name, d, s[0], (*i as u64).min(64))]);
                     }
                     _ => "%s32_0",
                 };
-                return Ok(vec![
-                    format!("cvt.u32.u64 {}, {};", amount, s[1]),
-                    format!("{} {}, {}, {};", name, d, s[0], amount),
-                ]);
+                return Ok(vec![format!("cvt.u32.u64 {}, {};", amount, s[1]), format!("{} {}, {}, {};", name, d, s[0], amount)]);
             }
         };
         Ok(vec![format!("{} {}, {};", name, d, s.join(", "))])
@@ -351,22 +277,9 @@ impl Ctx<'_> {
         match cond {
             BranchCond::Always => vec![format!("bra {};", to)],
             BranchCond::Pred { reg: r, negated } => {
-                vec![format!(
-                    "@{}{} bra {};",
-                    if *negated { "!" } else { "" },
-                    reg(self.thread, r),
-                    to
-                )]
+                vec![format!("@{}{} bra {};", if *negated { "!" } else { "" }, reg(self.thread, r), to)]
             }
-            BranchCond::Compare { cmp, a, b } => vec![
-                format!(
-                    "setp.{}.s64 %sp, {}, {};",
-                    cmp_q(*cmp),
-                    self.opnd(a),
-                    self.opnd(b)
-                ),
-                format!("@%sp bra {};", to),
-            ],
+            BranchCond::Compare { cmp, a, b } => vec![format!("setp.{}.s64 %sp, {}, {};", cmp_q(*cmp), self.opnd(a), self.opnd(b)), format!("@%sp bra {};", to)],
         }
     }
 
@@ -378,10 +291,7 @@ impl Ctx<'_> {
         vec![
             format!("{}:", label(self.thread, l)),
             format!("add.u32 {}, {}, 1;", c, c),
-            format!(
-                "max.u32 %t{}_maxv, %t{}_maxv, {};",
-                self.thread, self.thread, c
-            ),
+            format!("max.u32 %t{}_maxv, %t{}_maxv, {};", self.thread, self.thread, c),
             format!("setp.gt.u32 %sp, {}, {};", c, self.spin_limit),
             format!("@%sp bra T{}$abandon;", self.thread),
         ]
@@ -392,11 +302,7 @@ fn no_proxy(p: Proxy) -> Result<(), String> {
     if p == Proxy::Generic {
         Ok(())
     } else {
-        Err(format!(
-            "{:?} proxy accesses need texture/surface/constant objects",
-            p
-        )
-        .to_lowercase())
+        Err(format!("{:?} proxy accesses need texture/surface/constant objects", p).to_lowercase())
     }
 }
 

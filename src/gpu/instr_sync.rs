@@ -40,19 +40,7 @@ impl Ctx<'_> {
     /// `atom{.sem}{.scope}{.space}.op.type` / `red...`: the sem is written
     /// unless it is the default `.relaxed` left implicit in the litmus text.
     pub(super) fn atomic(&mut self, ins: &Instr) -> Result<Vec<String>, String> {
-        let InstrKind::Atomic {
-            sem,
-            scope,
-            proxy,
-            op,
-            dst,
-            addr,
-            operands,
-            size,
-            shared,
-            ..
-        } = &ins.kind
-        else {
+        let InstrKind::Atomic { sem, scope, proxy, op, dst, addr, operands, size, shared, .. } = &ins.kind else {
             return Err("not an atomic".into());
         };
         let (semq, scq, space) = self.atom_quals(ins, *sem, *scope, *proxy, *shared)?;
@@ -77,18 +65,10 @@ impl Ctx<'_> {
         match dst {
             Some(d) => {
                 let d64 = reg(self.thread, d);
-                let out = if *size == 4 {
-                    "%s32_3".to_string()
-                } else {
-                    d64.clone()
-                };
+                let out = if *size == 4 { "%s32_3".to_string() } else { d64.clone() };
                 lines.push(format!("atom{} {}, {}, {};", head, out, a, args.join(", ")));
                 if *size == 4 {
-                    let cvt = if matches!(op, AtomOp::Min | AtomOp::Max) {
-                        "cvt.s64.s32"
-                    } else {
-                        "cvt.u64.u32"
-                    };
+                    let cvt = if matches!(op, AtomOp::Min | AtomOp::Max) { "cvt.s64.s32" } else { "cvt.u64.u32" };
                     lines.push(format!("{} {}, %s32_3;", cvt, d64));
                 }
             }
@@ -107,14 +87,7 @@ impl Ctx<'_> {
 
     /// The `{.sem}{.scope}{.space}` of an atomic: the sem is written unless it
     /// is the default `.relaxed` left implicit in the litmus text.
-    fn atom_quals(
-        &mut self,
-        ins: &Instr,
-        sem: Sem,
-        scope: Option<Scope>,
-        proxy: Proxy,
-        shared: bool,
-    ) -> Result<(&'static str, &'static str, &'static str), String> {
+    fn atom_quals(&mut self, ins: &Instr, sem: Sem, scope: Option<Scope>, proxy: Proxy, shared: bool) -> Result<(&'static str, &'static str, &'static str), String> {
         if proxy != Proxy::Generic {
             return Err("surface atomics need surface objects".into());
         }
@@ -137,9 +110,7 @@ impl Ctx<'_> {
             None => "",
         };
         let space = if shared {
-            return Err(
-                "`.shared` locations (the emitter places every location in global memory)".into(),
-            );
+            return Err("`.shared` locations (the emitter places every location in global memory)".into());
         } else if ins.text.contains(".global") {
             ".global"
         } else {
@@ -150,13 +121,7 @@ impl Ctx<'_> {
 
     /// A value operand of a `size`-byte atomic: 64-bit registers are narrowed
     /// into scratch register `%s32_i` first.
-    fn narrow(
-        &self,
-        v: &Operand,
-        size: u8,
-        i: usize,
-        lines: &mut Vec<String>,
-    ) -> Result<String, String> {
+    fn narrow(&self, v: &Operand, size: u8, i: usize, lines: &mut Vec<String>) -> Result<String, String> {
         match v {
             Operand::Imm(x) if size == 4 => Ok((*x as u32).to_string()),
             Operand::Imm(x) => Ok(x.to_string()),
@@ -185,16 +150,11 @@ impl Ctx<'_> {
     /// in lanes: each litmus thread is a full warp of 32 instances, and the other
     /// instances of the CTA arrive too (their memory is disjoint, D30).
     pub(super) fn barrier(&mut self, ins: &Instr) -> Result<Vec<String>, String> {
-        let InstrKind::Barrier {
-            op, id, count, red, ..
-        } = &ins.kind
-        else {
+        let InstrKind::Barrier { op, id, count, red, .. } = &ins.kind else {
             return Err("not a barrier".into());
         };
         if red.is_some() || matches!(op, BarrierOp::Red(_)) {
-            return Err(
-                "bar.red reduces over the whole CTA, which runs 32 instances at once".into(),
-            );
+            return Err("bar.red reduces over the whole CTA, which runs 32 instances at once".into());
         }
         let Operand::Imm(id) = id else {
             return Err("a barrier number held in a register".into());
@@ -206,31 +166,19 @@ impl Ctx<'_> {
         let threads = match count {
             BarrierCount::AllThreadsInCta => self.cta_threads,
             BarrierCount::Count(Operand::Imm(k)) if *k > 0 && *k <= 32 => *k as u32,
-            BarrierCount::Count(_) => {
-                return Err("a barrier thread count that is not a small constant".into())
-            }
+            BarrierCount::Count(_) => return Err("a barrier thread count that is not a small constant".into()),
             BarrierCount::Arrivals => users,
         };
         // A generation that can never fill would hang the launch (no watchdog on compute GPUs).
         if threads > users || users % threads != 0 {
             return Err(format!("the barrier waits for {} threads but {} of the CTA use it: some generation could never complete", threads, users));
         }
-        let spelled = if ins.text.trim_start().starts_with("barrier") {
-            "barrier"
-        } else {
-            "bar"
-        };
+        let spelled = if ins.text.trim_start().starts_with("barrier") { "barrier" } else { "bar" };
         let what = match op {
             BarrierOp::Sync => "sync",
             BarrierOp::Arrive => "arrive",
             BarrierOp::Red(_) => unreachable!(),
         };
-        Ok(vec![format!(
-            "{}.{} {}, {};",
-            spelled,
-            what,
-            id,
-            threads * 32
-        )])
+        Ok(vec![format!("{}.{} {}, {};", spelled, what, id, threads * 32)])
     }
 }

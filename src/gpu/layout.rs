@@ -49,10 +49,7 @@ impl Layout {
 pub fn layout(lit: &Litmus) -> Result<Layout, String> {
     let gpus: std::collections::BTreeSet<u32> = lit.threads.iter().map(|h| h.gpu).collect();
     if gpus.len() > 1 {
-        return Err(format!(
-            "threads on {} GPUs: one device runs one GPU only",
-            gpus.len()
-        ));
+        return Err(format!("threads on {} GPUs: one device runs one GPU only", gpus.len()));
     }
     let explicit_clusters = lit.threads.iter().any(|h| h.cluster.is_some());
     // Litmus cluster -> CTA -> threads, all in order of first appearance by id.
@@ -63,12 +60,7 @@ pub fn layout(lit: &Litmus) -> Result<Layout, String> {
             Some(c) => (0, c),
             None => (1, h.cta),
         };
-        clusters
-            .entry(key)
-            .or_default()
-            .entry(h.cta)
-            .or_default()
-            .push(t);
+        clusters.entry(key).or_default().entry(h.cta).or_default().push(t);
     }
     // A CTA in two clusters cannot be placed.
     let mut seen_cta: BTreeMap<u32, (u8, u32)> = BTreeMap::new();
@@ -82,22 +74,12 @@ pub fn layout(lit: &Litmus) -> Result<Layout, String> {
         }
     }
     let cluster_dim = clusters.values().map(|c| c.len() as u32).max().unwrap_or(1);
-    let warps = clusters
-        .values()
-        .flat_map(|c| c.values().map(|t| t.len() as u32))
-        .max()
-        .unwrap_or(1);
+    let warps = clusters.values().flat_map(|c| c.values().map(|t| t.len() as u32)).max().unwrap_or(1);
     if cluster_dim > 8 {
-        return Err(format!(
-            "a cluster of {} CTAs: more than the portable 8",
-            cluster_dim
-        ));
+        return Err(format!("a cluster of {} CTAs: more than the portable 8", cluster_dim));
     }
     if warps > 32 {
-        return Err(format!(
-            "{} threads in one CTA: more than 32 warps of 32 lanes",
-            warps
-        ));
+        return Err(format!("{} threads in one CTA: more than 32 warps of 32 lanes", warps));
     }
     let n = lit.threads.len();
     let mut lay = Layout {
@@ -165,11 +147,7 @@ pub fn memory(lit: &Litmus, stride: u64) -> Memory {
             names.insert(root_of(l).0.to_string());
         }
     }
-    let offsets = names
-        .into_iter()
-        .enumerate()
-        .map(|(i, n)| (n, i as u64 * stride))
-        .collect();
+    let offsets = names.into_iter().enumerate().map(|(i, n)| (n, i as u64 * stride)).collect();
     Memory { offsets, stride }
 }
 

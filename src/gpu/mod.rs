@@ -32,11 +32,7 @@ impl Default for Needs {
     /// Scoped `ld`/`st`/`atom`/`fence` with `.weak`/`.relaxed`/`.acquire`/`.release`
     /// appeared in PTX 6.0 for sm_70 (ISA 9.7.9.8 target notes).
     fn default() -> Self {
-        Needs {
-            ptx: 60,
-            sm: 70,
-            why: Vec::new(),
-        }
+        Needs { ptx: 60, sm: 70, why: Vec::new() }
     }
 }
 
@@ -67,10 +63,7 @@ pub struct EmitOptions {
 
 impl Default for EmitOptions {
     fn default() -> Self {
-        EmitOptions {
-            loc_stride: 128,
-            spin_limit: 10_000,
-        }
+        EmitOptions { loc_stride: 128, spin_limit: 10_000 }
     }
 }
 
@@ -111,28 +104,18 @@ pub const ENTRY: &str = "litmus_test";
 pub fn unsupported(lit: &Litmus) -> Option<String> {
     for item in &lit.init {
         if let InitItem::Alias { name, proxy, .. } = item {
-            return Some(
-                format!(
-                    "`{}` is a {:?} alias: virtual aliases and proxy objects are not emitted",
-                    name, proxy
-                )
-                .to_lowercase(),
-            );
+            return Some(format!("`{}` is a {:?} alias: virtual aliases and proxy objects are not emitted", name, proxy).to_lowercase());
         }
     }
     for (t, code) in lit.code.iter().enumerate() {
-        let barrier = code
-            .iter()
-            .any(|i| matches!(i.kind, InstrKind::Barrier { .. }));
+        let barrier = code.iter().any(|i| matches!(i.kind, InstrKind::Barrier { .. }));
         let cond_branch = code.iter().any(|i| matches!(&i.kind, InstrKind::Branch { cond, .. } if *cond != crate::ast::BranchCond::Always));
         if barrier && cond_branch {
             return Some(format!("P{} has a CTA barrier and a conditional branch: the 32 instances sharing its warp could diverge around the barrier", t));
         }
         for i in code {
             let proxy = match &i.kind {
-                InstrKind::Load { proxy, .. }
-                | InstrKind::Store { proxy, .. }
-                | InstrKind::Atomic { proxy, .. } => *proxy,
+                InstrKind::Load { proxy, .. } | InstrKind::Store { proxy, .. } | InstrKind::Atomic { proxy, .. } => *proxy,
                 _ => Proxy::Generic,
             };
             if proxy != Proxy::Generic {
@@ -144,12 +127,7 @@ pub fn unsupported(lit: &Litmus) -> Option<String> {
 }
 
 /// Emit the kernel of a test whose program (observables) is `obs`.
-pub fn emit_module(
-    lit: &Litmus,
-    obs: &[Observable],
-    program: &crate::program::Program,
-    opts: &EmitOptions,
-) -> Result<Module, String> {
+pub fn emit_module(lit: &Litmus, obs: &[Observable], program: &crate::program::Program, opts: &EmitOptions) -> Result<Module, String> {
     if let Some(why) = unsupported(lit) {
         return Err(why);
     }
@@ -165,25 +143,12 @@ pub fn emit_module(
             }
             Observable::Loc(name) => {
                 let (root, off) = layout::root_of(name);
-                let base = *memory
-                    .offsets
-                    .get(root)
-                    .ok_or_else(|| format!("location `{}` has no memory", name))?;
-                let size = program
-                    .loc_names
-                    .get(name)
-                    .and_then(|&l| program.locations[l].sizes.iter().max().copied())
-                    .unwrap_or(4);
+                let base = *memory.offsets.get(root).ok_or_else(|| format!("location `{}` has no memory", name))?;
+                let size = program.loc_names.get(name).and_then(|&l| program.locations[l].sizes.iter().max().copied()).unwrap_or(4);
                 if off + size as u64 > memory.stride {
-                    return Err(format!(
-                        "`{}` lies beyond the {} bytes of its variable (--loc-stride)",
-                        name, memory.stride
-                    ));
+                    return Err(format!("`{}` lies beyond the {} bytes of its variable (--loc-stride)", name, memory.stride));
                 }
-                sources.push(Source::Mem {
-                    offset: base + off,
-                    size,
-                });
+                sources.push(Source::Mem { offset: base + off, size });
             }
         }
     }
@@ -191,25 +156,13 @@ pub fn emit_module(
         .init
         .iter()
         .filter_map(|i| match i {
-            InitItem::Location { name, value, .. } => {
-                memory.offsets.get(name).map(|&o| (o, *value))
-            }
+            InitItem::Location { name, value, .. } => memory.offsets.get(name).map(|&o| (o, *value)),
             _ => None,
         })
         .collect();
     let status_slot = regs.len();
     let out_slots = regs.len() + lit.threads.len();
-    let mut m = Module {
-        name: lit.name.clone(),
-        ptx: String::new(),
-        needs: Needs::default(),
-        layout: lay,
-        memory,
-        inits,
-        sources,
-        out_slots,
-        status_slot,
-    };
+    let mut m = Module { name: lit.name.clone(), ptx: String::new(), needs: Needs::default(), layout: lay, memory, inits, sources, out_slots, status_slot };
     let (ptx, needs) = emit::kernel(lit, &m, &regs, opts)?;
     m.ptx = ptx;
     m.needs = needs;
@@ -217,10 +170,7 @@ pub fn emit_module(
 }
 
 /// Parse a litmus file and emit its kernel (`Err` with a skip reason or input error).
-pub fn emit_source(
-    source: &str,
-    opts: &EmitOptions,
-) -> Result<Result<Module, String>, crate::error::Error> {
+pub fn emit_source(source: &str, opts: &EmitOptions) -> Result<Result<Module, String>, crate::error::Error> {
     let lit = crate::parse::parse_litmus(source)?;
     // A harness of PTX modules already is compiler output: nothing to emit.
     if !lit.modules.is_empty() {

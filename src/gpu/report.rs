@@ -23,13 +23,7 @@ pub fn grouped(n: u64) -> String {
 }
 
 fn state_text(res: &TestResult, s: &[i64]) -> String {
-    res.program
-        .observables
-        .iter()
-        .zip(s)
-        .map(|(o, v)| format!("{}={};", o, v))
-        .collect::<Vec<_>>()
-        .join(" ")
+    res.program.observables.iter().zip(s).map(|(o, v)| format!("{}={};", o, v)).collect::<Vec<_>>().join(" ")
 }
 
 /// The numbers both output forms show.
@@ -44,41 +38,14 @@ struct Summary<'a> {
 
 fn summarize<'a>(res: &TestResult, t: &'a Tally) -> Summary<'a> {
     let p = &res.program;
-    let pos = t
-        .states
-        .iter()
-        .filter(|(s, _)| eval(p, &p.condition, s))
-        .map(|(_, n)| n)
-        .sum();
-    let forbidden = t
-        .states
-        .iter()
-        .filter(|(s, _)| !res.outcome.states.contains_key(*s))
-        .map(|(s, n)| (s, *n))
-        .collect();
-    let model = if res.summary.verdict == Verdict::Ok {
-        "Ok"
-    } else {
-        "No"
-    };
-    Summary {
-        pos,
-        judged: t.states.values().sum(),
-        forbidden,
-        model,
-    }
+    let pos = t.states.iter().filter(|(s, _)| eval(p, &p.condition, s)).map(|(_, n)| n).sum();
+    let forbidden = t.states.iter().filter(|(s, _)| !res.outcome.states.contains_key(*s)).map(|(s, n)| (s, *n)).collect();
+    let model = if res.summary.verdict == Verdict::Ok { "Ok" } else { "No" };
+    Summary { pos, judged: t.states.values().sum(), forbidden, model }
 }
 
 /// Print the result of one test; the exit code it deserves.
-pub fn print(
-    json_out: bool,
-    device: &str,
-    shown: &str,
-    m: &Module,
-    res: &TestResult,
-    t: &Tally,
-    a: &RunArgs,
-) -> i32 {
+pub fn print(json_out: bool, device: &str, shown: &str, m: &Module, res: &TestResult, t: &Tally, a: &RunArgs) -> i32 {
     let sum = summarize(res, t);
     if json_out {
         print_json(device, shown, m, res, t, a, &sum);
@@ -86,10 +53,7 @@ pub fn print(
         print_text(device, shown, res, t, a, &sum);
     }
     if t.unfinished > 0 {
-        eprintln!(
-            "{}: error: {} instances never finished: the kernel or its launch is wrong",
-            shown, t.unfinished
-        );
+        eprintln!("{}: error: {} instances never finished: the kernel or its launch is wrong", shown, t.unfinished);
         return EXIT_INTERNAL;
     }
     if sum.forbidden.is_empty() {
@@ -99,15 +63,7 @@ pub fn print(
     }
 }
 
-fn print_json(
-    device: &str,
-    shown: &str,
-    m: &Module,
-    res: &TestResult,
-    t: &Tally,
-    a: &RunArgs,
-    sum: &Summary,
-) {
+fn print_json(device: &str, shown: &str, m: &Module, res: &TestResult, t: &Tally, a: &RunArgs, sum: &Summary) {
     let p = &res.program;
     let hist: Vec<_> = t
         .states
@@ -128,32 +84,16 @@ fn print_json(
 fn print_text(device: &str, shown: &str, res: &TestResult, t: &Tally, a: &RunArgs, sum: &Summary) {
     let p = &res.program;
     println!("Test {}  ({})", p.name, device);
-    let width = t
-        .states
-        .values()
-        .map(|n| grouped(*n).len())
-        .max()
-        .unwrap_or(1);
+    let width = t.states.values().map(|n| grouped(*n).len()).max().unwrap_or(1);
     for (s, n) in &t.states {
-        let verdict = if res.outcome.states.contains_key(s) {
-            "allowed  "
-        } else {
-            "FORBIDDEN"
-        };
+        let verdict = if res.outcome.states.contains_key(s) { "allowed  " } else { "FORBIDDEN" };
         // Mark the outcome the test is about: the witness of `exists`/`~exists`, the counterexample of `forall`.
         let mark = match (p.quantifier, eval(p, &p.condition, s)) {
             (crate::ast::Quantifier::Forall, false) => "   <- violates the forall condition",
             (crate::ast::Quantifier::Forall, true) | (_, false) => "",
             (_, true) => "   <- the condition's outcome",
         };
-        println!(
-            "  {}   {:>w$}   {}{}",
-            state_text(res, s),
-            grouped(*n),
-            verdict,
-            mark,
-            w = width
-        );
+        println!("  {}   {:>w$}   {}{}", state_text(res, s), grouped(*n), verdict, mark, w = width);
     }
     for (what, n) in [
         ("beyond the unroll bound (not judged)", t.beyond_unroll),
@@ -174,34 +114,13 @@ fn print_text(device: &str, shown: &str, res: &TestResult, t: &Tally, a: &RunArg
     println!("Observation {} {} {} {}", p.name, obs, pos, neg);
     let seen = if pos > 0 { "seen" } else { "not seen" };
     if sum.forbidden.is_empty() {
-        println!(
-            "Model: {}; hardware: {}  (no forbidden state observed)",
-            sum.model, seen
-        );
+        println!("Model: {}; hardware: {}  (no forbidden state observed)", sum.model, seen);
     } else {
         let n: u64 = sum.forbidden.iter().map(|(_, n)| n).sum();
-        println!(
-            "Model: {}; hardware: {}  (!!! {} FORBIDDEN state(s) observed, {} times)",
-            sum.model,
-            seen,
-            sum.forbidden.len(),
-            grouped(n)
-        );
+        println!("Model: {}; hardware: {}  (!!! {} FORBIDDEN state(s) observed, {} times)", sum.model, seen, sum.forbidden.len(), grouped(n));
         for (s, n) in &sum.forbidden {
-            eprintln!(
-                "{}: FORBIDDEN STATE OBSERVED {} times: {}",
-                shown,
-                grouped(*n),
-                state_text(res, s)
-            );
+            eprintln!("{}: FORBIDDEN STATE OBSERVED {} times: {}", shown, grouped(*n), state_text(res, s));
         }
     }
-    println!(
-        "Instances {} in {} launch(es), stress {} CTAs x {}, seed {}\n",
-        grouped(t.instances),
-        t.launches,
-        a.stress,
-        a.stress_iters,
-        a.seed
-    );
+    println!("Instances {} in {} launch(es), stress {} CTAs x {}, seed {}\n", grouped(t.instances), t.launches, a.stress, a.stress_iters, a.seed);
 }

@@ -56,10 +56,7 @@ fn parse_count(s: &str) -> Result<u64, String> {
         Some('M' | 'm') => (&s[..s.len() - 1], 1_000_000),
         _ => (s, 1),
     };
-    let n: u64 = num
-        .replace('_', "")
-        .parse()
-        .map_err(|_| format!("`{}` is not a count (e.g. 100000, 64k, 10M)", s))?;
+    let n: u64 = num.replace('_', "").parse().map_err(|_| format!("`{}` is not a count (e.g. 100000, 64k, 10M)", s))?;
     if n == 0 {
         return Err("the count must be positive".into());
     }
@@ -91,17 +88,8 @@ pub struct Tally {
 }
 
 pub fn run(a: &RunArgs) -> i32 {
-    let emit_opts = EmitOptions {
-        loc_stride: a.loc_stride,
-        spin_limit: a.spin_limit,
-    };
-    let check = CheckOptions {
-        build: crate::program::BuildOptions {
-            unroll: a.unroll,
-            ..Default::default()
-        },
-        ..Default::default()
-    };
+    let emit_opts = EmitOptions { loc_stride: a.loc_stride, spin_limit: a.spin_limit };
+    let check = CheckOptions { build: crate::program::BuildOptions { unroll: a.unroll, ..Default::default() }, ..Default::default() };
     let mut gpu: Option<Gpu> = None;
     let mut worst = EXIT_OK;
     // Kernel files written so far: two tests of one name get `name-2.ptx`, ...
@@ -120,11 +108,7 @@ pub fn run(a: &RunArgs) -> i32 {
             Ok(x) => x,
             Err(e) => {
                 eprintln!("{}", e.render(&shown, &source));
-                worst = worst.max(if e.kind == ErrorKind::Input {
-                    EXIT_INPUT
-                } else {
-                    EXIT_INTERNAL
-                });
+                worst = worst.max(if e.kind == ErrorKind::Input { EXIT_INPUT } else { EXIT_INTERNAL });
                 continue;
             }
         };
@@ -162,35 +146,15 @@ pub fn run(a: &RunArgs) -> i32 {
 }
 
 /// The model's allowed states and the kernel (or why the test is skipped).
-fn prepare(
-    source: &str,
-    check: &CheckOptions,
-    opts: &EmitOptions,
-) -> crate::error::Result<(TestResult, Result<Module, String>)> {
+fn prepare(source: &str, check: &CheckOptions, opts: &EmitOptions) -> crate::error::Result<(TestResult, Result<Module, String>)> {
     let res = check_source(source, check)?;
     let lit = crate::parse::parse_litmus(source)?;
     let m = emit_module(&lit, &res.program.observables, &res.program, opts);
     Ok((res, m))
 }
 
-fn write_module(
-    a: &RunArgs,
-    dir: &std::path::Path,
-    shown: &str,
-    m: &Module,
-    written: &mut std::collections::BTreeSet<String>,
-) -> i32 {
-    let stem: String = m
-        .name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || "+-_.".contains(c) {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
+fn write_module(a: &RunArgs, dir: &std::path::Path, shown: &str, m: &Module, written: &mut std::collections::BTreeSet<String>) -> i32 {
+    let stem: String = m.name.chars().map(|c| if c.is_ascii_alphanumeric() || "+-_.".contains(c) { c } else { '_' }).collect();
     let mut file = stem.clone();
     let mut k = 1;
     while !written.insert(file.clone()) {
@@ -207,23 +171,14 @@ fn write_module(
             "version": m.needs.version(), "target": format!("sm_{}", m.needs.sm), "cluster_dim": m.layout.cluster_dim});
         println!("{}", v);
     } else {
-        println!(
-            "Emitted {} -> {}  (.version {}, sm_{})",
-            m.name,
-            path.display(),
-            m.needs.version(),
-            m.needs.sm
-        );
+        println!("Emitted {} -> {}  (.version {}, sm_{})", m.name, path.display(), m.needs.version(), m.needs.sm);
     }
     EXIT_OK
 }
 
 fn report_skip(a: &RunArgs, shown: &str, name: &str, why: &str) {
     if a.json {
-        println!(
-            "{}",
-            serde_json::json!({"file": shown, "test": name, "status": "skipped", "reason": why})
-        );
+        println!("{}", serde_json::json!({"file": shown, "test": name, "status": "skipped", "reason": why}));
     } else {
         println!("Skipped {}: {}\n", name, why);
     }
@@ -280,17 +235,8 @@ pub fn tally(m: &Module, res: &TestResult, unroll: u32, out: &[u64], mem: &[u8],
             t.beyond_unroll += 1;
             continue;
         }
-        let state: State = m
-            .sources
-            .iter()
-            .map(|s| value(s, rec, &mem[i * region..(i + 1) * region]))
-            .collect();
-        if res
-            .program
-            .filter
-            .as_ref()
-            .is_some_and(|f| !eval(&res.program, f, &state))
-        {
+        let state: State = m.sources.iter().map(|s| value(s, rec, &mem[i * region..(i + 1) * region])).collect();
+        if res.program.filter.as_ref().is_some_and(|f| !eval(&res.program, f, &state)) {
             t.filtered += 1;
             continue;
         }

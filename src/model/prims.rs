@@ -34,12 +34,7 @@ pub const STATIC: [(&str, &str); 9] = [
 ];
 
 /// Relations of one candidate execution, given by the engine.
-pub const EXEC: [(&str, &str); 4] = [
-    ("rf", "8.9.7 reads-from"),
-    ("co", "8.9.6 coherence order"),
-    ("sc", "8.9.3 Fence-SC order"),
-    ("bar", "8.9.4 barrier arrive -> wait matching"),
-];
+pub const EXEC: [(&str, &str); 4] = [("rf", "8.9.7 reads-from"), ("co", "8.9.6 coherence order"), ("sc", "8.9.3 Fence-SC order"), ("bar", "8.9.4 barrier arrive -> wait matching")];
 
 /// Primitives computed from a relation.
 pub const CALLS: [(&str, &str); 1] = [("proxy-preserved", "8.9.5 proxy-preserved base causality, given base causality")];

@@ -189,27 +189,15 @@ fn ptx_table() -> Table {
 fn alloy_table() -> Table {
     vec![
         FR,
-        (
-            "8.9.2",
-            "Lustig et al., Figure 4: \"obs := (morally_strong ∩ rf) ∪ (obs; rmw; obs)\"",
-            "let obs = (ms & rf); (rmw; (ms & rf))*",
-        ),
+        ("8.9.2", "Lustig et al., Figure 4: \"obs := (morally_strong ∩ rf) ∪ (obs; rmw; obs)\"", "let obs = (ms & rf); (rmw; (ms & rf))*"),
         SW,
         CB,
         PPCB,
         CAUSE,
         COHERENCE,
         FENCE_SC,
-        (
-            "8.10.3",
-            "Lustig et al., Figure 7: \"empty(((morally_strong ∩ fr);(morally_strong ∩ co)) ∩ rmw)\"",
-            "empty ((ms & fr); (ms & co)) & rmw as Atomicity",
-        ),
-        (
-            "8.10.4",
-            "Figure 7: \"acyclic(rf ∪ dep)\"; the write of an RMW depends on its read (D51)",
-            "acyclic ([~Init]; rf) | dep | rmw as No-Thin-Air",
-        ),
+        ("8.10.3", "Lustig et al., Figure 7: \"empty(((morally_strong ∩ fr);(morally_strong ∩ co)) ∩ rmw)\"", "empty ((ms & fr); (ms & co)) & rmw as Atomicity"),
+        ("8.10.4", "Figure 7: \"acyclic(rf ∪ dep)\"; the write of an RMW depends on its read (D51)", "acyclic ([~Init]; rf) | dep | rmw as No-Thin-Air"),
         SC_PER_LOC,
         CAUSALITY,
     ]

@@ -1,8 +1,8 @@
 //! 8.4 operation types, 8.5 scope, 8.7 morally strong operations.
 
 use crate::ast::Proxy;
-use crate::program::{Event, EventKind, Program};
 use crate::ast::Scope;
+use crate::program::{Event, EventKind, Program};
 
 /// 8.4: a strong operation is a memory fence operation, or a memory operation
 /// with .relaxed, .acquire, .release, .acq_rel, .volatile or .mmio.

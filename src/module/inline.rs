@@ -76,7 +76,10 @@ impl<'a> Inliner<'a> {
         let (mi, fi) = self.resolve(name).ok_or_else(|| Error::input(format!("unknown function `{}`: no `ptx \"...\";` module of this test defines it", name), span))?;
         let f = &self.modules[mi].funcs[fi];
         if args.len() != f.params.len() {
-            return Err(Error::input(format!("`{}` takes {} parameter{}, this call passes {}", name, f.params.len(), if f.params.len() == 1 { "" } else { "s" }, args.len()), span));
+            return Err(Error::input(
+                format!("`{}` takes {} parameter{}, this call passes {}", name, f.params.len(), if f.params.len() == 1 { "" } else { "s" }, args.len()),
+                span,
+            ));
         }
         let id = self.next_frame();
         let mut params = HashMap::new();
@@ -322,7 +325,10 @@ impl<'a> Inliner<'a> {
         let (mi, fi) = self.resolve(&c.func).ok_or_else(|| Error::input(format!("unknown function `{}`: no loaded module defines it", c.func), c.span))?;
         let f = &self.modules[mi].funcs[fi];
         if c.args.len() != f.params.len() || c.rets.len() != f.rets.len() {
-            return Err(Error::input(format!("`{}` takes {} parameters and {} return values, this call passes {} and {}", c.func, f.params.len(), f.rets.len(), c.args.len(), c.rets.len()), c.span));
+            return Err(Error::input(
+                format!("`{}` takes {} parameters and {} return values, this call passes {} and {}", c.func, f.params.len(), f.rets.len(), c.args.len(), c.rets.len()),
+                c.span,
+            ));
         }
         let id = self.next_frame();
         let mut params = HashMap::new();

@@ -74,8 +74,15 @@ pub(crate) enum Stmt {
     Close,
     /// `.reg`/`.local`/`.shared`/`.param`/`.global`/`.const` declarations:
     /// the space (without the dot) and the names (`%r<10>` gives `%r0`..`%r9`).
-    Decl { space: String, names: Vec<String> },
-    Label { name: String, span: Span, text: String },
+    Decl {
+        space: String,
+        names: Vec<String>,
+    },
+    Label {
+        name: String,
+        span: Span,
+        text: String,
+    },
     Instr(RawInstr),
     Call(CallStmt),
 }

@@ -35,24 +35,8 @@ pub(crate) fn alu_op(opcode: &str) -> Option<(AluOp, usize)> {
 /// (then `IntTy` is its bit pattern).
 pub(crate) fn type_of(q: &str) -> Option<(IntTy, bool)> {
     let (signed, float, bits) = match q {
-        "pred" => {
-            return Some((
-                IntTy {
-                    bits: 1,
-                    signed: false,
-                },
-                false,
-            ))
-        }
-        "bf16" => {
-            return Some((
-                IntTy {
-                    bits: 16,
-                    signed: false,
-                },
-                true,
-            ))
-        }
+        "pred" => return Some((IntTy { bits: 1, signed: false }, false)),
+        "bf16" => return Some((IntTy { bits: 16, signed: false }, true)),
         _ => {
             let (kind, bits) = q.split_at(1.min(q.len()));
             let bits: u32 = bits.parse().ok()?;
@@ -74,10 +58,7 @@ struct AluQuals<'q> {
 }
 
 fn alu_quals<'q>(raw: &'q RawInstr) -> Result<AluQuals<'q>> {
-    let mut out = AluQuals {
-        types: Vec::new(),
-        half: None,
-    };
+    let mut out = AluQuals { types: Vec::new(), half: None };
     for q in &raw.quals {
         let t = q.text.as_str();
         if let Some((ty, float)) = type_of(t) {
@@ -99,13 +80,7 @@ fn alu_quals<'q>(raw: &'q RawInstr) -> Result<AluQuals<'q>> {
 }
 
 fn float_error(raw: &RawInstr, q: &Qual) -> Error {
-    Error::input(
-        format!(
-            "floating-point `{}.{}` is not supported: only integer arithmetic is modelled",
-            raw.opcode, q.text
-        ),
-        q.span,
-    )
+    Error::input(format!("floating-point `{}.{}` is not supported: only integer arithmetic is modelled", raw.opcode, q.text), q.span)
 }
 
 /// `(op, ty, src_ty)` of an arithmetic mnemonic: `add.u32`, `mul.wide.s32`,
@@ -120,27 +95,14 @@ fn alu_types(raw: &RawInstr, op: AluOp) -> Result<(AluOp, Option<IntTy>, Option<
     if raw.opcode == "cvt" {
         return match q.types.as_slice() {
             [(d, _, _), (s, _, _)] => Ok((op, Some(*d), Some(*s))),
-            _ => Err(Error::input(
-                "`cvt` requires a destination type and a source type (e.g. cvt.u64.u32)",
-                raw.opcode_span,
-            )),
+            _ => Err(Error::input("`cvt` requires a destination type and a source type (e.g. cvt.u64.u32)", raw.opcode_span)),
         };
     }
     match (q.half.map(|h| h.text.as_str()), first) {
         (Some("hi"), _) => Ok((AluOp::MulHi, first, first)),
         // The product of two N-bit sources, kept whole in 2N bits.
-        (Some("wide"), Some(t)) if t.bits <= 32 => Ok((
-            op,
-            Some(IntTy {
-                bits: t.bits * 2,
-                ..t
-            }),
-            Some(t),
-        )),
-        (Some("wide"), _) => Err(Error::input(
-            "`mul.wide` requires a 16- or 32-bit type",
-            raw.opcode_span,
-        )),
+        (Some("wide"), Some(t)) if t.bits <= 32 => Ok((op, Some(IntTy { bits: t.bits * 2, ..t }), Some(t))),
+        (Some("wide"), _) => Err(Error::input("`mul.wide` requires a 16- or 32-bit type", raw.opcode_span)),
         _ => Ok((op, first, first)),
     }
 }
@@ -151,24 +113,11 @@ pub(crate) fn alu(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
         return Err(Error::internal("alu called on a non-arithmetic opcode"));
     };
     let (op, ty, src_ty) = alu_types(raw, op)?;
-    let expected = if nsrc == 1 {
-        "a destination and one source"
-    } else {
-        "a destination and two sources"
-    };
+    let expected = if nsrc == 1 { "a destination and one source" } else { "a destination and two sources" };
     match raw.operands.split_first() {
         Some((d, srcs)) if srcs.len() == nsrc => {
-            let srcs = srcs
-                .iter()
-                .map(|s| names.value(s))
-                .collect::<Result<Vec<_>>>()?;
-            Ok(InstrKind::Alu {
-                op,
-                dst: dst(d)?,
-                srcs,
-                ty,
-                src_ty,
-            })
+            let srcs = srcs.iter().map(|s| names.value(s)).collect::<Result<Vec<_>>>()?;
+            Ok(InstrKind::Alu { op, dst: dst(d)?, srcs, ty, src_ty })
         }
         _ => Err(raw.arity(expected)),
     }
@@ -205,28 +154,16 @@ pub(crate) fn setp(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
             }
             ty = Some((t, q));
         } else if q.text == "ftz" {
-            return Err(Error::input(
-                "`.ftz` only applies to floating-point comparisons, which are not supported",
-                q.span,
-            ));
+            return Err(Error::input("`.ftz` only applies to floating-point comparisons, which are not supported", q.span));
         } else {
             return Err(raw.bad_qual(q));
         }
     }
     let Some((cmp, _)) = cmp else {
-        return Err(Error::input(
-            "`setp` requires a comparison (.eq, .ne, .lt, .le, .gt or .ge)",
-            raw.opcode_span,
-        ));
+        return Err(Error::input("`setp` requires a comparison (.eq, .ne, .lt, .le, .gt or .ge)", raw.opcode_span));
     };
     match raw.operands.as_slice() {
-        [d, a, b] => Ok(InstrKind::Setp {
-            cmp,
-            dst: dst(d)?,
-            a: names.value(a)?,
-            b: names.value(b)?,
-            ty: ty.map(|t| t.0),
-        }),
+        [d, a, b] => Ok(InstrKind::Setp { cmp, dst: dst(d)?, a: names.value(a)?, b: names.value(b)?, ty: ty.map(|t| t.0) }),
         _ => Err(raw.arity("a destination predicate and two sources")),
     }
 }
@@ -246,13 +183,7 @@ pub(crate) fn selp(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
         }
     }
     match raw.operands.as_slice() {
-        [d, a, b, p] => Ok(InstrKind::Selp {
-            dst: dst(d)?,
-            a: names.value(a)?,
-            b: names.value(b)?,
-            pred: names.value(p)?,
-            ty: ty.map(|t| t.0),
-        }),
+        [d, a, b, p] => Ok(InstrKind::Selp { dst: dst(d)?, a: names.value(a)?, b: names.value(b)?, pred: names.value(p)?, ty: ty.map(|t| t.0) }),
         _ => Err(raw.arity("a destination, two sources and a predicate")),
     }
 }

@@ -9,10 +9,7 @@ use std::collections::BTreeSet;
 /// Dat3M's `x = y;`: x starts with y's initial value (a chain `x = y; y = z;`
 /// follows to z; an undeclared y starts at 0, as every undeclared location).
 /// `copies` lists (index of x's item, y and its span).
-pub(super) fn resolve_copies(
-    items: &mut [InitItem],
-    copies: &[(usize, (String, Span))],
-) -> Result<()> {
+pub(super) fn resolve_copies(items: &mut [InitItem], copies: &[(usize, (String, Span))]) -> Result<()> {
     for (i, (source, span)) in copies {
         let value = initial_value(items, copies, source, *span, 0)?;
         if let Some(InitItem::Location { value: v, .. }) = items.get_mut(*i) {
@@ -22,24 +19,13 @@ pub(super) fn resolve_copies(
     Ok(())
 }
 
-fn initial_value(
-    items: &[InitItem],
-    copies: &[(usize, (String, Span))],
-    name: &str,
-    span: Span,
-    depth: usize,
-) -> Result<i64> {
+fn initial_value(items: &[InitItem], copies: &[(usize, (String, Span))], name: &str, span: Span, depth: usize) -> Result<i64> {
     if depth > items.len() {
-        let msg = format!(
-            "the initial value of `{}` is defined in a cycle of `x = y;` items",
-            name
-        );
+        let msg = format!("the initial value of `{}` is defined in a cycle of `x = y;` items", name);
         return Err(Error::input(msg, span));
     }
     let found = items.iter().enumerate().find(|(_, it)| match it {
-        InitItem::Location { name: n, .. }
-        | InitItem::LocationAddress { name: n, .. }
-        | InitItem::Alias { name: n, .. } => n == name,
+        InitItem::Location { name: n, .. } | InitItem::LocationAddress { name: n, .. } | InitItem::Alias { name: n, .. } => n == name,
         _ => false,
     });
     match found {
@@ -49,10 +35,7 @@ fn initial_value(
             None => Ok(*value),
         },
         Some(_) => {
-            let msg = format!(
-                "`{}` is an alias or holds an address, so it has no initial value to copy (write `&{}` for its address)",
-                name, name
-            );
+            let msg = format!("`{}` is an alias or holds an address, so it has no initial value to copy (write `&{}` for its address)", name, name);
             Err(Error::input(msg, span))
         }
     }
@@ -61,11 +44,7 @@ fn initial_value(
 /// The observables of a test without a condition: every location (declared or
 /// accessed by name, aliases excepted) and every register each thread
 /// initialises or writes, in that order; `extra` (a `locations` list) first.
-pub(super) fn all_observables(
-    init: &[InitItem],
-    code: &[Vec<Instr>],
-    extra: &[Observable],
-) -> Vec<Observable> {
+pub(super) fn all_observables(init: &[InitItem], code: &[Vec<Instr>], extra: &[Observable]) -> Vec<Observable> {
     let mut out: Vec<Observable> = extra.to_vec();
     let aliases: BTreeSet<&str> = init
         .iter()
@@ -88,9 +67,7 @@ pub(super) fn all_observables(
     }
     let mut regs: Vec<BTreeSet<String>> = vec![BTreeSet::new(); code.len()];
     for i in init {
-        if let InitItem::Register { thread, reg, .. }
-        | InitItem::RegisterAddress { thread, reg, .. } = i
-        {
+        if let InitItem::Register { thread, reg, .. } | InitItem::RegisterAddress { thread, reg, .. } = i {
             if let Some(set) = regs.get_mut(*thread) {
                 set.insert(reg.clone());
             }
@@ -107,13 +84,7 @@ pub(super) fn all_observables(
             }
         }
     }
-    let all = locs
-        .into_iter()
-        .map(Observable::Loc)
-        .chain(regs.into_iter().enumerate().flat_map(|(t, rs)| {
-            rs.into_iter()
-                .map(move |reg| Observable::Reg { thread: t, reg })
-        }));
+    let all = locs.into_iter().map(Observable::Loc).chain(regs.into_iter().enumerate().flat_map(|(t, rs)| rs.into_iter().map(move |reg| Observable::Reg { thread: t, reg })));
     for o in all {
         if !out.contains(&o) {
             out.push(o);
@@ -134,9 +105,7 @@ fn written_and_named(k: &InstrKind) -> (Option<&str>, Option<&str>) {
         InstrKind::Load { dst, addr, .. } => (Some(dst), sym(addr)),
         InstrKind::Store { addr, .. } => (None, sym(addr)),
         InstrKind::Atomic { dst, addr, .. } => (dst.as_deref(), sym(addr)),
-        InstrKind::Alu { dst, .. } | InstrKind::Setp { dst, .. } | InstrKind::Selp { dst, .. } => {
-            (Some(dst), None)
-        }
+        InstrKind::Alu { dst, .. } | InstrKind::Setp { dst, .. } | InstrKind::Selp { dst, .. } => (Some(dst), None),
         _ => (None, None),
     }
 }

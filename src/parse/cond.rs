@@ -45,13 +45,7 @@ impl CondBuilder<'_, '_> {
             Quantifier::NotExists => "~exists",
             Quantifier::Forall => "forall",
         };
-        Ok(Condition {
-            quantifier,
-            prop,
-            text: format!("{} {}", word, prop_text),
-            given: true,
-            span,
-        })
+        Ok(Condition { quantifier, prop, text: format!("{} {}", word, prop_text), given: true, span })
     }
 
     /// `filter prop`.
@@ -92,17 +86,11 @@ impl CondBuilder<'_, '_> {
     fn implication(&self, pair: Pair<Rule>) -> Result<Prop> {
         let span = self.src.pair_span(&pair);
         let mut parts = Vec::new();
-        for p in pair
-            .into_inner()
-            .filter(|p| p.as_rule() == Rule::disjunction)
-        {
+        for p in pair.into_inner().filter(|p| p.as_rule() == Rule::disjunction) {
             parts.push(self.disjunction(p)?);
         }
         if parts.len() > MAX_IMPLICATIONS + 1 {
-            let msg = format!(
-                "more than {} chained `=>`: add parentheses",
-                MAX_IMPLICATIONS
-            );
+            let msg = format!("more than {} chained `=>`: add parentheses", MAX_IMPLICATIONS);
             return Err(Error::input(msg, span));
         }
         let mut it = parts.into_iter().rev();
@@ -112,10 +100,7 @@ impl CondBuilder<'_, '_> {
 
     fn disjunction(&self, pair: Pair<Rule>) -> Result<Prop> {
         let mut parts = Vec::new();
-        for p in pair
-            .into_inner()
-            .filter(|p| p.as_rule() == Rule::conjunction)
-        {
+        for p in pair.into_inner().filter(|p| p.as_rule() == Rule::conjunction) {
             parts.push(self.conjunction(p)?);
         }
         Ok(balanced(parts, Prop::Or))
@@ -140,11 +125,7 @@ impl CondBuilder<'_, '_> {
                 _ => {}
             }
         }
-        Ok(if nots % 2 == 1 {
-            Prop::Not(Box::new(inner))
-        } else {
-            inner
-        })
+        Ok(if nots % 2 == 1 { Prop::Not(Box::new(inner)) } else { inner })
     }
 
     fn atom(&self, pair: Pair<Rule>) -> Result<Prop> {
@@ -174,9 +155,7 @@ impl CondBuilder<'_, '_> {
         }
         let mut it = terms.into_iter();
         let (Some(a), Some(b)) = (it.next(), it.next()) else {
-            return Err(Error::internal(
-                "comparison without two terms in the parse tree",
-            ));
+            return Err(Error::internal("comparison without two terms in the parse tree"));
         };
         // `a > b` is `b < a`, `a >= b` is `b <= a` (Dat3M's orderings).
         Ok(match op {
@@ -211,9 +190,7 @@ impl CondBuilder<'_, '_> {
         let mut reg = String::new();
         for p in pair.into_inner() {
             match p.as_rule() {
-                Rule::thread_ref => {
-                    thread = thread_index(p.as_str(), self.src.pair_span(&p), self.threads)?
-                }
+                Rule::thread_ref => thread = thread_index(p.as_str(), self.src.pair_span(&p), self.threads)?,
                 Rule::reg_token => reg = p.as_str().to_string(),
                 _ => {}
             }
@@ -227,18 +204,8 @@ pub(super) fn thread_index(text: &str, span: crate::ast::Span, threads: usize) -
     let digits = text.strip_prefix('P').unwrap_or(text);
     match digits.parse::<usize>() {
         Ok(t) if t < threads => Ok(t),
-        _ if threads <= 1 => Err(Error::input(
-            format!("unknown thread {}: the header declares only P0", text),
-            span,
-        )),
-        _ => Err(Error::input(
-            format!(
-                "unknown thread {}: the header declares threads P0 to P{}",
-                text,
-                threads - 1
-            ),
-            span,
-        )),
+        _ if threads <= 1 => Err(Error::input(format!("unknown thread {}: the header declares only P0", text), span)),
+        _ => Err(Error::input(format!("unknown thread {}: the header declares threads P0 to P{}", text, threads - 1), span)),
     }
 }
 
@@ -248,8 +215,5 @@ fn balanced(mut parts: Vec<Prop>, join: fn(Box<Prop>, Box<Prop>) -> Prop) -> Pro
         return parts.pop().unwrap_or(Prop::True);
     }
     let right = parts.split_off(parts.len() / 2);
-    join(
-        Box::new(balanced(parts, join)),
-        Box::new(balanced(right, join)),
-    )
+    join(Box::new(balanced(parts, join)), Box::new(balanced(right, join)))
 }

@@ -69,4 +69,3 @@ pub(super) fn call(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
     }
     Ok(InstrKind::Call { name: fname.clone(), args })
 }
-

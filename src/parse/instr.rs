@@ -74,16 +74,7 @@ impl RawInstr {
     pub fn from_pair(pair: Pair<Rule>, src: &Src) -> Result<RawInstr> {
         let span = src.pair_span(&pair);
         let text = pair.as_str().trim().to_string();
-        let mut raw = RawInstr {
-            opcode: String::new(),
-            opcode_span: span,
-            mnemonic: String::new(),
-            quals: Vec::new(),
-            guard: None,
-            operands: Vec::new(),
-            span,
-            text,
-        };
+        let mut raw = RawInstr { opcode: String::new(), opcode_span: span, mnemonic: String::new(), quals: Vec::new(), guard: None, operands: Vec::new(), span, text };
         for p in pair.into_inner() {
             match p.as_rule() {
                 Rule::guard => raw.guard = Some(guard(p, src)),
@@ -104,10 +95,7 @@ impl RawInstr {
                 self.opcode = part.to_string();
                 self.opcode_span = part_span;
             } else {
-                self.quals.push(Qual {
-                    text: part.to_string(),
-                    span: part_span,
-                });
+                self.quals.push(Qual { text: part.to_string(), span: part_span });
             }
             offset += part.len() + 1;
         }
@@ -117,64 +105,23 @@ impl RawInstr {
     pub fn arity(&self, expected: &str) -> Error {
         let n = self.operands.len();
         let plural = if n == 1 { "" } else { "s" };
-        Error::input(
-            format!(
-                "`{}` expects {}, found {} operand{}",
-                self.mnemonic, expected, n, plural
-            ),
-            self.span,
-        )
+        Error::input(format!("`{}` expects {}, found {} operand{}", self.mnemonic, expected, n, plural), self.span)
     }
 
     /// An error for a qualifier this instruction does not take.
     pub fn bad_qual(&self, q: &Qual) -> Error {
         if matches!(q.text.as_str(), "v2" | "v4" | "v8") {
-            return Error::input(
-                format!("vector accesses (`.{}`) are not supported", q.text),
-                q.span,
-            );
+            return Error::input(format!("vector accesses (`.{}`) are not supported", q.text), q.span);
         }
         // Real PTX qualifiers whose meaning the checker does not model: say so.
         let unmodelled = matches!(
             q.text.as_str(),
-            "sat"
-                | "cc"
-                | "ftz"
-                | "approx"
-                | "full"
-                | "rn"
-                | "rz"
-                | "rm"
-                | "rp"
-                | "rni"
-                | "rzi"
-                | "rmi"
-                | "rpi"
-                | "relu"
-                | "satfinite"
-                | "shiftamt"
-                | "clamp"
-                | "wrap"
-        ) || q.text.contains('x')
-            && alu::type_of(q.text.split('x').next().unwrap_or("")).is_some();
+            "sat" | "cc" | "ftz" | "approx" | "full" | "rn" | "rz" | "rm" | "rp" | "rni" | "rzi" | "rmi" | "rpi" | "relu" | "satfinite" | "shiftamt" | "clamp" | "wrap"
+        ) || q.text.contains('x') && alu::type_of(q.text.split('x').next().unwrap_or("")).is_some();
         if unmodelled {
-            return Error::input(
-                format!(
-                    "`.{}` on `{}` is not supported: its meaning is not modelled",
-                    q.text, self.opcode
-                ),
-                q.span,
-            );
+            return Error::input(format!("`.{}` on `{}` is not supported: its meaning is not modelled", q.text, self.opcode), q.span);
         }
-        Error::input(
-            format!(
-                "unknown qualifier `.{}` on `{}`{}",
-                q.text,
-                self.opcode,
-                suggest::hint(&q.text, suggest::QUALIFIERS, ".")
-            ),
-            q.span,
-        )
+        Error::input(format!("unknown qualifier `.{}` on `{}`{}", q.text, self.opcode, suggest::hint(&q.text, suggest::QUALIFIERS, ".")), q.span)
     }
 
     pub fn no_operands(&self) -> Result<()> {
@@ -187,12 +134,9 @@ impl RawInstr {
     /// The register this instruction writes, if any (used before decoding to
     /// learn which names are registers).
     pub fn written_name(&self) -> Option<&str> {
-        let writes = matches!(
-            self.opcode.as_str(),
-            "ld" | "tld" | "suld" | "cold" | "ldc" | "atom" | "suatom" | "setp" | "selp"
-        ) || alu_op(&self.opcode).is_some()
-            || (matches!(self.opcode.as_str(), "bar" | "barrier")
-                && self.quals.iter().any(|q| q.text == "red"));
+        let writes = matches!(self.opcode.as_str(), "ld" | "tld" | "suld" | "cold" | "ldc" | "atom" | "suatom" | "setp" | "selp")
+            || alu_op(&self.opcode).is_some()
+            || (matches!(self.opcode.as_str(), "bar" | "barrier") && self.quals.iter().any(|q| q.text == "red"));
         match self.operands.first().map(|o| &o.kind) {
             Some(RawKind::Name(n)) if writes => Some(n),
             _ => None,
@@ -202,11 +146,7 @@ impl RawInstr {
 
 fn guard(pair: Pair<Rule>, src: &Src) -> Guard {
     let span = src.pair_span(&pair);
-    let mut g = Guard {
-        reg: String::new(),
-        negated: false,
-        span,
-    };
+    let mut g = Guard { reg: String::new(), negated: false, span };
     for p in pair.into_inner() {
         match p.as_rule() {
             Rule::guard_not => g.negated = true,
@@ -240,17 +180,11 @@ fn operand(pair: Pair<Rule>, src: &Src) -> Result<RawOperand> {
                 let espan = src.pair_span(&e);
                 let etext = e.as_str().to_string();
                 let kind = match e.into_inner().next() {
-                    Some(x) if x.as_rule() == Rule::number => {
-                        RawKind::Imm(parse_int(x.as_str(), espan)?)
-                    }
+                    Some(x) if x.as_rule() == Rule::number => RawKind::Imm(parse_int(x.as_str(), espan)?),
                     Some(x) => RawKind::Name(x.as_str().to_string()),
                     None => return Err(Error::internal("empty vector element in the parse tree")),
                 };
-                elems.push(RawOperand {
-                    kind,
-                    span: espan,
-                    text: etext,
-                });
+                elems.push(RawOperand { kind, span: espan, text: etext });
             }
             RawKind::Vector(elems)
         }
@@ -269,12 +203,7 @@ fn address(pair: Pair<Rule>, src: &Src) -> Result<RawKind> {
             Rule::number => {
                 let span = src.pair_span(&p);
                 let n = parse_int(p.as_str(), span)?;
-                offset = if negative { n.checked_neg() } else { Some(n) }.ok_or_else(|| {
-                    Error::input(
-                        format!("offset `{}` does not fit in 64 bits", p.as_str()),
-                        span,
-                    )
-                })?;
+                offset = if negative { n.checked_neg() } else { Some(n) }.ok_or_else(|| Error::input(format!("offset `{}` does not fit in 64 bits", p.as_str()), span))?;
             }
             _ => {}
         }
@@ -298,9 +227,7 @@ fn looks_like_register(name: &str) -> bool {
 
 impl Names<'_> {
     pub fn is_reg(&self, name: &str) -> bool {
-        name.starts_with('%')
-            || self.regs.contains(name)
-            || (!self.locs.contains(name) && looks_like_register(name))
+        name.starts_with('%') || self.regs.contains(name) || (!self.locs.contains(name) && looks_like_register(name))
     }
 
     /// The second operand of Dat3M's `ld r0, 1` / `ld r0, r1`: an immediate,
@@ -320,10 +247,9 @@ impl Names<'_> {
             RawKind::Imm(v) => Ok(Operand::Imm(*v)),
             RawKind::Name(n) if self.is_reg(n) => Ok(Operand::Reg(n.clone())),
             RawKind::Name(n) => Ok(Operand::Sym(n.clone())),
-            RawKind::Addr { .. } | RawKind::Not(_) | RawKind::Vector(_) | RawKind::List(_) => Err(Error::input(
-                format!("expected a register or a number, found `{}`", op.text),
-                op.span,
-            )),
+            RawKind::Addr { .. } | RawKind::Not(_) | RawKind::Vector(_) | RawKind::List(_) => {
+                Err(Error::input(format!("expected a register or a number, found `{}`", op.text), op.span))
+            }
         }
     }
 
@@ -333,20 +259,10 @@ impl Names<'_> {
             RawKind::Name(n) => (n, 0),
             RawKind::Addr { base, offset } => (base, *offset),
             RawKind::Imm(_) | RawKind::Not(_) | RawKind::Vector(_) | RawKind::List(_) => {
-                return Err(Error::input(
-                    format!(
-                        "expected an address such as `x` or `[x]`, found `{}`",
-                        op.text
-                    ),
-                    op.span,
-                ))
+                return Err(Error::input(format!("expected an address such as `x` or `[x]`, found `{}`", op.text), op.span))
             }
         };
-        let base = if self.is_reg(name) {
-            AddrBase::Reg(name.clone())
-        } else {
-            AddrBase::Sym(name.clone())
-        };
+        let base = if self.is_reg(name) { AddrBase::Reg(name.clone()) } else { AddrBase::Sym(name.clone()) };
         Ok(Addr { base, offset })
     }
 }
@@ -355,10 +271,7 @@ impl Names<'_> {
 pub(crate) fn dst(op: &RawOperand) -> Result<String> {
     match &op.kind {
         RawKind::Name(n) => Ok(n.clone()),
-        _ => Err(Error::input(
-            format!("expected a destination register, found `{}`", op.text),
-            op.span,
-        )),
+        _ => Err(Error::input(format!("expected a destination register, found `{}`", op.text), op.span)),
     }
 }
 
@@ -366,20 +279,14 @@ pub(crate) fn dst(op: &RawOperand) -> Result<String> {
 fn label(op: &RawOperand) -> Result<String> {
     match &op.kind {
         RawKind::Name(n) if !n.starts_with('%') => Ok(n.clone()),
-        _ => Err(Error::input(
-            format!("expected a label, found `{}`", op.text),
-            op.span,
-        )),
+        _ => Err(Error::input(format!("expected a label, found `{}`", op.text), op.span)),
     }
 }
 
 /// Decode one instruction into what it performs: one kind, or one per element
 /// of a `.v2`/`.v4` access (8.2.4).
 pub(crate) fn decode_all(raw: &RawInstr, names: &Names) -> Result<Vec<InstrKind>> {
-    let vector = raw
-        .quals
-        .iter()
-        .any(|q| matches!(q.text.as_str(), "v2" | "v4" | "v8"));
+    let vector = raw.quals.iter().any(|q| matches!(q.text.as_str(), "v2" | "v4" | "v8"));
     if vector && matches!(raw.opcode.as_str(), "ld" | "st") {
         return vector::vector(raw, names);
     }
@@ -390,10 +297,7 @@ pub(crate) fn decode_all(raw: &RawInstr, names: &Names) -> Result<Vec<InstrKind>
 pub(crate) fn decode(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
     if let Some(g) = &raw.guard {
         if raw.opcode != "bra" {
-            return Err(Error::input(
-                "predicated instructions other than bra are not supported",
-                g.span,
-            ));
+            return Err(Error::input("predicated instructions other than bra are not supported", g.span));
         }
     }
     match raw.opcode.as_str() {
@@ -415,14 +319,7 @@ pub(crate) fn decode(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
         }
         op => match alu_op(op) {
             Some(_) => alu::alu(raw, names),
-            None => Err(Error::input(
-                format!(
-                    "unknown instruction `{}`{}",
-                    raw.mnemonic,
-                    suggest::hint(&raw.opcode, suggest::OPCODES, "")
-                ),
-                raw.opcode_span,
-            )),
+            None => Err(Error::input(format!("unknown instruction `{}`{}", raw.mnemonic, suggest::hint(&raw.opcode, suggest::OPCODES, "")), raw.opcode_span)),
         },
     }
 }
@@ -468,29 +365,16 @@ fn branch(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
     };
     match (cmp, raw.operands.as_slice()) {
         (Some(cmp), [a, b, l]) => {
-            let cond = BranchCond::Compare {
-                cmp,
-                a: names.value(a)?,
-                b: names.value(b)?,
-            };
-            Ok(InstrKind::Branch {
-                cond,
-                target: label(l)?,
-            })
+            let cond = BranchCond::Compare { cmp, a: names.value(a)?, b: names.value(b)? };
+            Ok(InstrKind::Branch { cond, target: label(l)? })
         }
         (Some(_), _) => Err(raw.arity("two values and a label")),
         (None, [l]) => {
             let cond = match &raw.guard {
-                Some(g) => BranchCond::Pred {
-                    reg: g.reg.clone(),
-                    negated: g.negated,
-                },
+                Some(g) => BranchCond::Pred { reg: g.reg.clone(), negated: g.negated },
                 None => BranchCond::Always,
             };
-            Ok(InstrKind::Branch {
-                cond,
-                target: label(l)?,
-            })
+            Ok(InstrKind::Branch { cond, target: label(l)? })
         }
         (None, _) => Err(raw.arity("a label")),
     }
@@ -498,11 +382,5 @@ fn branch(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
 
 /// "`ld` has two memory semantics qualifiers, `.relaxed` and `.acquire`".
 pub(crate) fn two_of(raw: &RawInstr, what: &str, first: &Qual, second: &Qual) -> Error {
-    Error::input(
-        format!(
-            "`{}` has two {} qualifiers, `.{}` and `.{}`",
-            raw.opcode, what, first.text, second.text
-        ),
-        second.span,
-    )
+    Error::input(format!("`{}` has two {} qualifiers, `.{}` and `.{}`", raw.opcode, what, first.text, second.text), second.span)
 }

@@ -29,9 +29,7 @@ struct MemQuals {
 impl MemQuals {
     /// Access size in bytes (4 for the untyped corpus spelling).
     fn size(&self) -> u8 {
-        self.ty
-            .as_ref()
-            .map_or(4, |((t, _), _)| (t.bits / 8).max(1) as u8)
+        self.ty.as_ref().map_or(4, |((t, _), _)| (t.bits / 8).max(1) as u8)
     }
     fn ty(&self) -> Option<IntTy> {
         self.ty.as_ref().map(|((t, _), _)| *t)
@@ -89,18 +87,12 @@ fn atom_op_of(q: &str) -> Option<AtomKind> {
 /// model. The ISA calls cache operators performance hints (9.7.9.1), and the
 /// memory model (chapter 8) never mentions caches; see decisions.md D19.
 fn ignored(q: &str) -> bool {
-    matches!(
-        q,
-        "ca" | "cg" | "cs" | "lu" | "cv" | "wb" | "wt" | "unified"
-    ) || ["level::", "L1::", "L2::"].iter().any(|p| q.starts_with(p))
+    matches!(q, "ca" | "cg" | "cs" | "lu" | "cv" | "wb" | "wt" | "unified") || ["level::", "L1::", "L2::"].iter().any(|p| q.starts_with(p))
 }
 
 /// Surface and texture geometry and clamping: accepted and ignored.
 fn geometry(q: &str) -> bool {
-    matches!(
-        q,
-        "1d" | "2d" | "3d" | "a1d" | "a2d" | "trap" | "clamp" | "zero" | "b" | "p"
-    )
+    matches!(q, "1d" | "2d" | "3d" | "a1d" | "a2d" | "trap" | "clamp" | "zero" | "b" | "p")
 }
 
 fn set<T>(raw: &RawInstr, slot: &mut Option<(T, Qual)>, v: T, q: &Qual, what: &str) -> Result<()> {
@@ -112,10 +104,7 @@ fn set<T>(raw: &RawInstr, slot: &mut Option<(T, Qual)>, v: T, q: &Qual, what: &s
 }
 
 fn mem_quals(raw: &RawInstr, atomic: bool) -> Result<MemQuals> {
-    let surface_like = matches!(
-        raw.opcode.as_str(),
-        "tld" | "suld" | "sust" | "suatom" | "sured"
-    );
+    let surface_like = matches!(raw.opcode.as_str(), "tld" | "suld" | "sust" | "suatom" | "sured");
     let mut m = MemQuals::default();
     for q in &raw.quals {
         let t = q.text.as_str();
@@ -149,47 +138,19 @@ fn ld_st_sem(raw: &RawInstr, m: &MemQuals, load: bool) -> Result<(Sem, Option<Sc
     if let Some(q) = &m.mmio {
         return match (sem, scope) {
             (Some((Sem::Relaxed, _)), Some((Scope::Sys, _))) => Ok((Sem::Mmio, Some(Scope::Sys))),
-            _ => Err(Error::input(
-                format!("`{}.mmio` requires `.relaxed.sys`", op),
-                q.span,
-            )),
+            _ => Err(Error::input(format!("`{}.mmio` requires `.relaxed.sys`", op), q.span)),
         };
     }
-    let (strong, forbidden) = if load {
-        ("`.relaxed` or `.acquire`", "release")
-    } else {
-        ("`.relaxed` or `.release`", "acquire")
-    };
+    let (strong, forbidden) = if load { ("`.relaxed` or `.acquire`", "release") } else { ("`.relaxed` or `.release`", "acquire") };
     match (sem, scope) {
         (None, None) => Ok((Sem::Weak, None)),
-        (None, Some((_, q))) => Err(Error::input(
-            format!("a scope on `{}` requires {}", op, strong),
-            q.span,
-        )),
-        (Some((Sem::Weak | Sem::Volatile, sq)), Some((_, q))) => Err(Error::input(
-            format!("`{}.{}` cannot have a scope", op, sq.text),
-            q.span,
-        )),
+        (None, Some((_, q))) => Err(Error::input(format!("a scope on `{}` requires {}", op, strong), q.span)),
+        (Some((Sem::Weak | Sem::Volatile, sq)), Some((_, q))) => Err(Error::input(format!("`{}.{}` cannot have a scope", op, sq.text), q.span)),
         (Some((s @ (Sem::Weak | Sem::Volatile), _)), None) => Ok((s, None)),
-        (Some((Sem::AcqRel, q)), _) => Err(Error::input(
-            format!("`{}` cannot have `.acq_rel`", op),
-            q.span,
-        )),
-        (Some((Sem::Release, q)), _) if load => Err(Error::input(
-            format!("`{}` cannot have `.{}`", op, forbidden),
-            q.span,
-        )),
-        (Some((Sem::Acquire, q)), _) if !load => Err(Error::input(
-            format!("`{}` cannot have `.{}`", op, forbidden),
-            q.span,
-        )),
-        (Some((_, q)), None) => Err(Error::input(
-            format!(
-                "`{}.{}` requires a scope (.cta, .cluster, .gpu or .sys)",
-                op, q.text
-            ),
-            q.span,
-        )),
+        (Some((Sem::AcqRel, q)), _) => Err(Error::input(format!("`{}` cannot have `.acq_rel`", op), q.span)),
+        (Some((Sem::Release, q)), _) if load => Err(Error::input(format!("`{}` cannot have `.{}`", op, forbidden), q.span)),
+        (Some((Sem::Acquire, q)), _) if !load => Err(Error::input(format!("`{}` cannot have `.{}`", op, forbidden), q.span)),
+        (Some((_, q)), None) => Err(Error::input(format!("`{}.{}` requires a scope (.cta, .cluster, .gpu or .sys)", op, q.text), q.span)),
         (Some((s, _)), Some((sc, _))) => Ok((s, Some(sc))),
     }
 }
@@ -228,17 +189,7 @@ pub(crate) fn load(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
             ty: None,
             src_ty: None,
         }),
-        [d, a] => Ok(InstrKind::Load {
-            sem,
-            scope,
-            proxy,
-            dst: dst(d)?,
-            addr: names.addr(a)?,
-            size: m.size(),
-            ty: m.ty(),
-            shared: m.shared(),
-            private: m.private(),
-        }),
+        [d, a] => Ok(InstrKind::Load { sem, scope, proxy, dst: dst(d)?, addr: names.addr(a)?, size: m.size(), ty: m.ty(), shared: m.shared(), private: m.private() }),
         _ => Err(raw.arity("a destination register and an address")),
     }
 }
@@ -250,17 +201,7 @@ pub(crate) fn store(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
     read_only(raw, &m)?;
     let proxy = proxy_of(&raw.opcode);
     match raw.operands.as_slice() {
-        [a, v] => Ok(InstrKind::Store {
-            sem,
-            scope,
-            proxy,
-            addr: names.addr(a)?,
-            src: names.value(v)?,
-            size: m.size(),
-            ty: m.ty(),
-            shared: m.shared(),
-            private: m.private(),
-        }),
+        [a, v] => Ok(InstrKind::Store { sem, scope, proxy, addr: names.addr(a)?, src: names.value(v)?, size: m.size(), ty: m.ty(), shared: m.shared(), private: m.private() }),
         _ => Err(raw.arity("an address and a value")),
     }
 }
@@ -271,10 +212,7 @@ fn atomic_sem(raw: &RawInstr, m: &MemQuals, red: bool) -> Result<Sem> {
     match &m.sem {
         None => Ok(Sem::Relaxed),
         Some((Sem::Weak | Sem::Volatile, q)) => Err(raw.bad_qual(q)),
-        Some((Sem::Acquire, q)) if red => Err(Error::input(
-            format!("`{}` cannot have `.acquire`", raw.opcode),
-            q.span,
-        )),
+        Some((Sem::Acquire, q)) if red => Err(Error::input(format!("`{}` cannot have `.acquire`", raw.opcode), q.span)),
         Some((s, _)) => Ok(*s),
     }
 }
@@ -286,10 +224,7 @@ pub(crate) fn atomic(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
     let m = mem_quals(raw, true)?;
     let sem = atomic_sem(raw, &m, red)?;
     let Some((kind, opq)) = &m.op else {
-        let msg = format!(
-            "`{}` requires an operation such as .add, .exch or .cas",
-            raw.opcode
-        );
+        let msg = format!("`{}` requires an operation such as .add, .exch or .cas", raw.opcode);
         return Err(Error::input(msg, raw.opcode_span));
     };
     let op = match kind {
@@ -297,10 +232,7 @@ pub(crate) fn atomic(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
         AtomKind::Sub => AtomOp::Add,
     };
     if red && matches!(op, AtomOp::Cas | AtomOp::Exch) {
-        return Err(Error::input(
-            format!("`{}` does not support `.{}`", raw.opcode, opq.text),
-            opq.span,
-        ));
+        return Err(Error::input(format!("`{}` does not support `.{}`", raw.opcode, opq.text), opq.span));
     }
     let nvals = if op == AtomOp::Cas { 2 } else { 1 };
     let (d, rest) = match (red, raw.operands.split_first()) {
@@ -312,68 +244,32 @@ pub(crate) fn atomic(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
         Some((a, vals)) if vals.len() == nvals && (red || d.is_some()) => (a, vals),
         _ => return Err(raw.arity(&atomic_form(red, nvals))),
     };
-    let mut operands = vals
-        .iter()
-        .map(|v| names.value(v))
-        .collect::<Result<Vec<_>>>()?;
+    let mut operands = vals.iter().map(|v| names.value(v)).collect::<Result<Vec<_>>>()?;
     if let AtomKind::Sub = kind {
         operands = negate(raw, operands)?;
     }
     read_only(raw, &m)?;
     if let Some((Space::Private, q)) = &m.space {
-        return Err(Error::input(
-            format!(
-                "`{}` cannot access `.{}` memory (atomic operations take .global or .shared)",
-                raw.opcode, q.text
-            ),
-            q.span,
-        ));
+        return Err(Error::input(format!("`{}` cannot access `.{}` memory (atomic operations take .global or .shared)", raw.opcode, q.text), q.span));
     }
     if let Some(((_, true), q)) = &m.ty {
-        return Err(Error::input(
-            format!(
-                "floating-point `{}.{}` is not supported: only integer arithmetic is modelled",
-                raw.opcode, q.text
-            ),
-            q.span,
-        ));
+        return Err(Error::input(format!("floating-point `{}.{}` is not supported: only integer arithmetic is modelled", raw.opcode, q.text), q.span));
     }
     let scope = m.scope.as_ref().map(|(s, _)| *s);
     let addr = names.addr(a)?;
-    Ok(InstrKind::Atomic {
-        sem,
-        scope,
-        proxy: proxy_of(&raw.opcode),
-        op,
-        dst: d,
-        addr,
-        operands,
-        size: m.size(),
-        ty: m.ty(),
-        shared: m.shared(),
-    })
+    Ok(InstrKind::Atomic { sem, scope, proxy: proxy_of(&raw.opcode), op, dst: d, addr, operands, size: m.size(), ty: m.ty(), shared: m.shared() })
 }
 
 /// `.const` memory is read-only (ISA 5.1.3): no store or atomic may name it.
 fn read_only(raw: &RawInstr, m: &MemQuals) -> Result<()> {
     match &m.space {
-        Some((Space::Const, q)) => Err(Error::input(
-            format!(
-                "`{}` cannot write `.const` memory, which is read-only",
-                raw.opcode
-            ),
-            q.span,
-        )),
+        Some((Space::Const, q)) => Err(Error::input(format!("`{}` cannot write `.const` memory, which is read-only", raw.opcode), q.span)),
         _ => Ok(()),
     }
 }
 
 fn atomic_form(red: bool, nvals: usize) -> String {
-    let vals = if nvals == 2 {
-        "a compare value and a new value"
-    } else {
-        "one value"
-    };
+    let vals = if nvals == 2 { "a compare value and a new value" } else { "one value" };
     match red {
         true => format!("an address and {}", vals),
         false => format!("a destination register, an address and {}", vals),
@@ -382,12 +278,7 @@ fn atomic_form(red: bool, nvals: usize) -> String {
 
 /// `sub v` as `add -v`: only immediates can be negated in the AST.
 fn negate(raw: &RawInstr, operands: Vec<Operand>) -> Result<Vec<Operand>> {
-    let bad = || {
-        Error::input(
-            format!("`{}.sub` needs an immediate value", raw.opcode),
-            raw.span,
-        )
-    };
+    let bad = || Error::input(format!("`{}.sub` needs an immediate value", raw.opcode), raw.span);
     operands
         .into_iter()
         .map(|o| match o {

@@ -19,9 +19,7 @@ mod sync;
 pub(crate) mod text;
 mod vector;
 
-use crate::ast::{
-    Condition, InitItem, Instr, InstrKind, Litmus, Prop, Proxy, Quantifier, Span, ThreadHeader,
-};
+use crate::ast::{Condition, InitItem, Instr, InstrKind, Litmus, Prop, Proxy, Quantifier, Span, ThreadHeader};
 use crate::error::{Error, Result};
 use cond::{thread_index, CondBuilder};
 use grammar::{LitmusParser, Rule};
@@ -35,8 +33,7 @@ use text::{parse_int, Src};
 pub fn parse_litmus(source: &str) -> Result<Litmus> {
     let src = Src::new(source);
     text::prescan(&src)?;
-    let mut pairs =
-        LitmusParser::parse(Rule::file, source).map_err(|e| pest_err::convert(e, &src))?;
+    let mut pairs = LitmusParser::parse(Rule::file, source).map_err(|e| pest_err::convert(e, &src))?;
     match pairs.next() {
         Some(file) => build(file, &src),
         None => Err(Error::internal("the parser returned no parse tree")),
@@ -45,11 +42,7 @@ pub fn parse_litmus(source: &str) -> Result<Litmus> {
 
 /// One item of a cell before decoding: a label or an instruction.
 enum Item {
-    Label {
-        name: String,
-        span: Span,
-        text: String,
-    },
+    Label { name: String, span: Span, text: String },
     Instr(RawInstr),
 }
 
@@ -98,10 +91,7 @@ fn build(file: Pair<Rule>, src: &Src) -> Result<Litmus> {
         None => Vec::new(),
     };
     let code = build_code(parts.rows, nthreads, &init)?;
-    let cb = CondBuilder {
-        src,
-        threads: nthreads,
-    };
+    let cb = CondBuilder { src, threads: nthreads };
     let mut locations = match parts.locations {
         Some(p) => cb.locations(p)?,
         None => Vec::new(),
@@ -114,31 +104,14 @@ fn build(file: Pair<Rule>, src: &Src) -> Result<Litmus> {
             let named: Vec<_> = locations.iter().map(|(o, _)| o.clone()).collect();
             let end = src.span(source_len(src), source_len(src));
             locations = compat::all_observables(&init, &code, &named).into_iter().map(|o| (o, end)).collect();
-            Condition {
-                quantifier: Quantifier::Exists,
-                prop: Prop::True,
-                text: String::new(),
-                given: false,
-                span: src.span(source_len(src), source_len(src)),
-            }
+            Condition { quantifier: Quantifier::Exists, prop: Prop::True, text: String::new(), given: false, span: src.span(source_len(src), source_len(src)) }
         }
     };
     let mut props = vec![&condition.prop];
     props.extend(filter.as_ref());
     regs::check_observed(&locations, &props, &init, &code)?;
     let locations = locations.into_iter().map(|(o, _)| o).collect();
-    Ok(Litmus {
-        arch: parts.arch,
-        name: parts.name,
-        docs: parts.docs,
-        init,
-        modules: parts.modules,
-        threads: parts.threads,
-        code,
-        locations,
-        filter,
-        condition,
-    })
+    Ok(Litmus { arch: parts.arch, name: parts.name, docs: parts.docs, init, modules: parts.modules, threads: parts.threads, code, locations, filter, condition })
 }
 
 fn source_len(src: &Src) -> usize {
@@ -163,15 +136,7 @@ fn docs(pair: Pair<Rule>) -> Vec<String> {
             joined = false;
         }
     }
-    groups
-        .into_iter()
-        .map(|(s, e)| {
-            whole
-                .get(s + 1..e.saturating_sub(1))
-                .unwrap_or("")
-                .to_string()
-        })
-        .collect()
+    groups.into_iter().map(|(s, e)| whole.get(s + 1..e.saturating_sub(1)).unwrap_or("").to_string()).collect()
 }
 
 // ---- init block ---------------------------------------------------------
@@ -186,27 +151,18 @@ fn init_items(pair: Pair<Rule>, src: &Src, threads: usize) -> Result<Vec<InitIte
             copies.push((items.len(), c));
         }
         let (key, span) = match &item {
-            InitItem::Location { name, span, .. }
-            | InitItem::LocationAddress { name, span, .. }
-            | InitItem::Alias { name, span, .. }
-            | InitItem::Array { name, span, .. } => ((None, name.clone()), *span),
-            InitItem::Element { name, index, span, .. } => ((None, format!("{}[{}]", name, index)), *span),
-            InitItem::Register {
-                thread, reg, span, ..
+            InitItem::Location { name, span, .. } | InitItem::LocationAddress { name, span, .. } | InitItem::Alias { name, span, .. } | InitItem::Array { name, span, .. } => {
+                ((None, name.clone()), *span)
             }
-            | InitItem::RegisterAddress {
-                thread, reg, span, ..
-            } => ((Some(*thread), reg.clone()), *span),
+            InitItem::Element { name, index, span, .. } => ((None, format!("{}[{}]", name, index)), *span),
+            InitItem::Register { thread, reg, span, .. } | InitItem::RegisterAddress { thread, reg, span, .. } => ((Some(*thread), reg.clone()), *span),
         };
         if !seen.insert(key.clone()) {
             let what = match key.0 {
                 Some(t) => format!("P{}:{}", t, key.1),
                 None => key.1,
             };
-            return Err(Error::input(
-                format!("`{}` is initialised twice", what),
-                span,
-            ));
+            return Err(Error::input(format!("`{}` is initialised twice", what), span));
         }
         items.push(item);
     }
@@ -216,18 +172,13 @@ fn init_items(pair: Pair<Rule>, src: &Src, threads: usize) -> Result<Vec<InitIte
 
 /// One init item; for `x = y` (Dat3M: y's initial value) also the source name,
 /// resolved once the whole block is read.
-fn init_item(
-    pair: Pair<Rule>,
-    src: &Src,
-    threads: usize,
-) -> Result<(InitItem, Option<(String, Span)>)> {
+fn init_item(pair: Pair<Rule>, src: &Src, threads: usize) -> Result<(InitItem, Option<(String, Span)>)> {
     let span = src.pair_span(&pair);
     let Some(p) = pair.into_inner().next() else {
         return Err(Error::internal("empty init item in the parse tree"));
     };
     let rule = p.as_rule();
-    let (mut names, mut thread, mut reg, mut value, mut proxy) =
-        (Vec::new(), 0, String::new(), None, Proxy::Generic);
+    let (mut names, mut thread, mut reg, mut value, mut proxy) = (Vec::new(), 0, String::new(), None, Proxy::Generic);
     let (mut address_of, mut copy) = (None, None);
     for q in p.into_inner() {
         let inner = || {
@@ -260,35 +211,12 @@ fn init_item(
     let mut names = names.into_iter();
     let first = names.next().unwrap_or_default();
     let item = match (rule, value) {
-        (Rule::alias_decl, _) => InitItem::Alias {
-            name: first,
-            proxy,
-            target: names.next().unwrap_or_default(),
-            span,
-        },
-        (Rule::reg_init, Some(value)) => InitItem::Register {
-            thread,
-            reg,
-            value,
-            span,
-        },
-        (Rule::reg_init, None) => InitItem::RegisterAddress {
-            thread,
-            reg,
-            location: first,
-            span,
-        },
+        (Rule::alias_decl, _) => InitItem::Alias { name: first, proxy, target: names.next().unwrap_or_default(), span },
+        (Rule::reg_init, Some(value)) => InitItem::Register { thread, reg, value, span },
+        (Rule::reg_init, None) => InitItem::RegisterAddress { thread, reg, location: first, span },
         _ => match address_of {
-            Some(target) => InitItem::LocationAddress {
-                name: first,
-                target,
-                span,
-            },
-            None => InitItem::Location {
-                name: first,
-                value: value.unwrap_or(0),
-                span,
-            },
+            Some(target) => InitItem::LocationAddress { name: first, target, span },
+            None => InitItem::Location { name: first, value: value.unwrap_or(0), span },
         },
     };
     Ok((item, copy))
@@ -308,11 +236,7 @@ fn proxy_kind(s: &str) -> Proxy {
 /// `P0@cta 0,gpu 0 | P1@cta 1,cluster 0,gpu 0 ;`, or bare `P0 | P1 ;` (cta 0, gpu 0).
 fn thread_headers(pair: Pair<Rule>, src: &Src) -> Result<Vec<ThreadHeader>> {
     let mut out = Vec::new();
-    for (i, head) in pair
-        .into_inner()
-        .filter(|p| p.as_rule() == Rule::thread_head)
-        .enumerate()
-    {
+    for (i, head) in pair.into_inner().filter(|p| p.as_rule() == Rule::thread_head).enumerate() {
         out.push(thread_header(i, head, src)?);
     }
     Ok(out)
@@ -320,23 +244,12 @@ fn thread_headers(pair: Pair<Rule>, src: &Src) -> Result<Vec<ThreadHeader>> {
 
 fn thread_header(index: usize, pair: Pair<Rule>, src: &Src) -> Result<ThreadHeader> {
     let span = src.pair_span(&pair);
-    let mut h = ThreadHeader {
-        id: index,
-        cta: 0,
-        cluster: None,
-        gpu: 0,
-        tid: None,
-        span,
-    };
+    let mut h = ThreadHeader { id: index, cta: 0, cluster: None, gpu: 0, tid: None, span };
     let (mut cta, mut gpu) = (None, None);
     for p in pair.into_inner() {
         match p.as_rule() {
             Rule::thread_id if p.as_str().trim_start_matches('P') != index.to_string() => {
-                let msg = format!(
-                    "thread header {} is out of order: expected P{}",
-                    p.as_str(),
-                    index
-                );
+                let msg = format!("thread header {} is out of order: expected P{}", p.as_str(), index);
                 return Err(Error::input(msg, src.pair_span(&p)));
             }
             Rule::place_item => {
@@ -348,10 +261,7 @@ fn thread_header(index: usize, pair: Pair<Rule>, src: &Src) -> Result<ThreadHead
                     _ => &mut h.cluster,
                 };
                 if slot.replace(n).is_some() {
-                    return Err(Error::input(
-                        format!("`{}` is given twice in the header of P{}", kw, index),
-                        kw_span,
-                    ));
+                    return Err(Error::input(format!("`{}` is given twice in the header of P{}", kw, index), kw_span));
                 }
             }
             _ => {}
@@ -372,12 +282,7 @@ fn place_item(pair: Pair<Rule>, src: &Src) -> Result<(String, u32, Span)> {
                 kw_span = src.pair_span(&p);
             }
             Rule::nat => {
-                n = p.as_str().parse::<u32>().map_err(|_| {
-                    Error::input(
-                        format!("{} number `{}` does not fit in 32 bits", kw, p.as_str()),
-                        src.pair_span(&p),
-                    )
-                })?;
+                n = p.as_str().parse::<u32>().map_err(|_| Error::input(format!("{} number `{}` does not fit in 32 bits", kw, p.as_str()), src.pair_span(&p)))?;
             }
             _ => {}
         }
@@ -389,11 +294,7 @@ fn place_item(pair: Pair<Rule>, src: &Src) -> Result<(String, u32, Span)> {
 
 fn row(pair: Pair<Rule>, src: &Src) -> Result<Row> {
     let span = src.pair_span(&pair);
-    let mut r = Row {
-        cells: Vec::new(),
-        cell_spans: Vec::new(),
-        end: src.span(span.end, span.end),
-    };
+    let mut r = Row { cells: Vec::new(), cell_spans: Vec::new(), end: src.span(span.end, span.end) };
     for p in pair.into_inner() {
         match p.as_rule() {
             Rule::cell => {
@@ -415,11 +316,7 @@ fn cell(pair: Pair<Rule>, src: &Src) -> Result<Vec<Item>> {
             Rule::label_def => {
                 let text = p.as_str().to_string();
                 let name = text.trim_end_matches(':').trim().to_string();
-                items.push(Item::Label {
-                    name,
-                    span: src.pair_span(&p),
-                    text,
-                });
+                items.push(Item::Label { name, span: src.pair_span(&p), text });
             }
             Rule::instr => items.push(Item::Instr(RawInstr::from_pair(p, src)?)),
             _ => {}
@@ -437,14 +334,7 @@ fn build_code(rows: Vec<Row>, threads: usize, init: &[InitItem]) -> Result<Vec<V
             let span = row.cell_spans.get(threads).copied().unwrap_or(row.end);
             let cells = if n == 1 { "cell" } else { "cells" };
             let ths = if threads == 1 { "thread" } else { "threads" };
-            let msg = format!(
-                "row {} has {} {} but the header declares {} {}",
-                r + 1,
-                n,
-                cells,
-                threads,
-                ths
-            );
+            let msg = format!("row {} has {} {} but the header declares {} {}", r + 1, n, cells, threads, ths);
             return Err(Error::input(msg, span));
         }
         for (col, cell) in columns.iter_mut().zip(row.cells) {
@@ -454,10 +344,7 @@ fn build_code(rows: Vec<Row>, threads: usize, init: &[InitItem]) -> Result<Vec<V
     let locs: HashSet<String> = init
         .iter()
         .filter_map(|i| match i {
-            InitItem::Location { name, .. }
-            | InitItem::LocationAddress { name, .. }
-            | InitItem::Alias { name, .. }
-            | InitItem::Array { name, .. } => Some(name.clone()),
+            InitItem::Location { name, .. } | InitItem::LocationAddress { name, .. } | InitItem::Alias { name, .. } | InitItem::Array { name, .. } => Some(name.clone()),
             _ => None,
         })
         .collect();
@@ -471,11 +358,7 @@ fn build_code(rows: Vec<Row>, threads: usize, init: &[InitItem]) -> Result<Vec<V
                 _ => None,
             })
             .collect();
-        let names = Names {
-            regs: &regs,
-            locs: &locs,
-            addr_regs: &addr_regs,
-        };
+        let names = Names { regs: &regs, locs: &locs, addr_regs: &addr_regs };
         let mut instrs = Vec::new();
         for i in items {
             instrs.extend(decode_item(i, &names)?);
@@ -487,28 +370,17 @@ fn build_code(rows: Vec<Row>, threads: usize, init: &[InitItem]) -> Result<Vec<V
 
 /// Registers of thread `t` known by name: its init registers, and the
 /// destinations of its instructions that are not declared locations.
-fn thread_registers(
-    t: usize,
-    items: &[Item],
-    init: &[InitItem],
-    locs: &HashSet<String>,
-) -> HashSet<String> {
+fn thread_registers(t: usize, items: &[Item], init: &[InitItem], locs: &HashSet<String>) -> HashSet<String> {
     let mut regs: HashSet<String> = items
         .iter()
         .filter_map(|i| match i {
-            Item::Instr(raw) => raw
-                .written_name()
-                .filter(|n| !locs.contains(*n))
-                .map(str::to_string),
+            Item::Instr(raw) => raw.written_name().filter(|n| !locs.contains(*n)).map(str::to_string),
             Item::Label { .. } => None,
         })
         .collect();
     for i in init {
         match i {
-            InitItem::Register { thread, reg, .. }
-            | InitItem::RegisterAddress { thread, reg, .. }
-                if *thread == t =>
-            {
+            InitItem::Register { thread, reg, .. } | InitItem::RegisterAddress { thread, reg, .. } if *thread == t => {
                 regs.insert(reg.clone());
             }
             _ => {}
@@ -521,20 +393,7 @@ fn thread_registers(
 /// instruction per element, with the same source text).
 fn decode_item(item: Item, names: &Names) -> Result<Vec<Instr>> {
     match item {
-        Item::Label { name, span, text } => Ok(vec![Instr {
-            kind: InstrKind::Label(name),
-            span,
-            text,
-            origin: None,
-        }]),
-        Item::Instr(raw) => Ok(instr::decode_all(&raw, names)?
-            .into_iter()
-            .map(|kind| Instr {
-                kind,
-                span: raw.span,
-                text: raw.text.clone(),
-                origin: None,
-            })
-            .collect()),
+        Item::Label { name, span, text } => Ok(vec![Instr { kind: InstrKind::Label(name), span, text, origin: None }]),
+        Item::Instr(raw) => Ok(instr::decode_all(&raw, names)?.into_iter().map(|kind| Instr { kind, span: raw.span, text: raw.text.clone(), origin: None }).collect()),
     }
 }

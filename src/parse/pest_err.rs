@@ -12,8 +12,7 @@ fn describe(rule: Rule) -> &'static str {
         arch => "`PTX`",
         test_name => "a test name",
         docs | doc | doc_word => "a quoted string",
-        init_item | alias_decl | reg_init | loc_init | loc_address | loc_copy | type_prefix
-        | type_word => "an initialisation such as `x = 0`",
+        init_item | alias_decl | reg_init | loc_init | loc_address | loc_copy | type_prefix | type_word => "an initialisation such as `x = 0`",
         proxy_kind => "`generic`, `texture`, `surface` or `constant`",
         kw_aliases => "`aliases`",
         thread_head | thread_id => "a thread header such as `P0@cta 0,gpu 0`",
@@ -29,11 +28,8 @@ fn describe(rule: Rule) -> &'static str {
         locations | kw_locations => "`locations`",
         loc_item => "a location or register such as `x` or `P0:r0`",
         filter | kw_filter => "`filter`",
-        condition | quantifier | not_exists | kw_exists | kw_forall => {
-            "a final condition (`exists`, `~exists` or `forall`)"
-        }
-        prop | implication | disjunction | conjunction | negation | atom | paren_prop
-        | comparison | term => "a proposition such as `P0:r0 == 1`",
+        condition | quantifier | not_exists | kw_exists | kw_forall => "a final condition (`exists`, `~exists` or `forall`)",
+        prop | implication | disjunction | conjunction | negation | atom | paren_prop | comparison | term => "a proposition such as `P0:r0 == 1`",
         kw_true | kw_false => "`true` or `false`",
         cmp_op => "a comparison (`==`, `!=`, `<`, `<=`, `>` or `>=`)",
         reg_ref => "a register such as `P0:r0`",
@@ -70,11 +66,7 @@ fn describe(rule: Rule) -> &'static str {
 /// The token found at byte `at`, for "found `...`".
 fn found_at(text: &str, at: usize) -> String {
     let rest = text.get(at..).unwrap_or("");
-    let word: String = rest
-        .chars()
-        .take_while(|c| c.is_alphanumeric() || "_%$.:".contains(*c))
-        .take(24)
-        .collect();
+    let word: String = rest.chars().take_while(|c| c.is_alphanumeric() || "_%$.:".contains(*c)).take(24).collect();
     match rest.chars().next() {
         None => "end of input".to_string(),
         Some(_) if !word.is_empty() => format!("`{}`", word),
@@ -103,9 +95,7 @@ pub(crate) fn convert(err: pest::error::Error<Rule>, src: &Src) -> Error {
             }
             if words.is_empty() {
                 format!("unexpected {}", found)
-            } else if found == "end of input"
-                && words.iter().any(|w| w.starts_with("a final condition"))
-            {
+            } else if found == "end of input" && words.iter().any(|w| w.starts_with("a final condition")) {
                 "missing final condition: expected `exists`, `~exists` or `forall`, found end of input".to_string()
             } else {
                 format!("expected {}, found {}", join_or(&words), found)

@@ -12,10 +12,7 @@ fn known(t: usize, init: &[InitItem], code: &[Instr]) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     for i in init {
         match i {
-            InitItem::Register { thread, reg, .. }
-            | InitItem::RegisterAddress { thread, reg, .. }
-                if *thread == t =>
-            {
+            InitItem::Register { thread, reg, .. } | InitItem::RegisterAddress { thread, reg, .. } if *thread == t => {
                 out.insert(reg.clone());
             }
             _ => {}
@@ -35,10 +32,7 @@ pub(crate) fn written(k: &InstrKind) -> Vec<&String> {
         InstrKind::Alu { dst, .. } | InstrKind::Setp { dst, .. } | InstrKind::Selp { dst, .. } => {
             vec![dst]
         }
-        InstrKind::Barrier {
-            red: Some((d, _, _)),
-            ..
-        } => vec![d],
+        InstrKind::Barrier { red: Some((d, _, _)), .. } => vec![d],
         _ => Vec::new(),
     }
 }
@@ -66,21 +60,10 @@ fn nearest<'a>(reg: &str, known: &'a BTreeSet<String>) -> Option<&'a String> {
     if let Some(k) = known.iter().find(|k| k.trim_start_matches('%') == bare) {
         return Some(k);
     }
-    known
-        .iter()
-        .map(|k| (distance(reg, k), k))
-        .filter(|(d, _)| *d <= 2)
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, k)| k)
+    known.iter().map(|k| (distance(reg, k), k)).filter(|(d, _)| *d <= 2).min_by_key(|(d, _)| *d).map(|(_, k)| k)
 }
 
-fn check_one(
-    thread: usize,
-    reg: &str,
-    span: Span,
-    init: &[InitItem],
-    code: &[Vec<Instr>],
-) -> Result<()> {
+fn check_one(thread: usize, reg: &str, span: Span, init: &[InitItem], code: &[Vec<Instr>]) -> Result<()> {
     let Some(tcode) = code.get(thread) else {
         return Ok(());
     };
@@ -92,13 +75,7 @@ fn check_one(
         Some(k) => format!("; did you mean P{}:{}?", thread, k),
         None => String::new(),
     };
-    Err(Error::input(
-        format!(
-            "register `{}` is never written by thread P{} nor initialised{}",
-            reg, thread, hint
-        ),
-        span,
-    ))
+    Err(Error::input(format!("register `{}` is never written by thread P{} nor initialised{}", reg, thread, hint), span))
 }
 
 fn walk(p: &Prop, init: &[InitItem], code: &[Vec<Instr>]) -> Result<()> {
@@ -121,12 +98,7 @@ fn walk(p: &Prop, init: &[InitItem], code: &[Vec<Instr>]) -> Result<()> {
 }
 
 /// Check `locations` (with their spans), the filter and the condition.
-pub(crate) fn check_observed(
-    locations: &[(Observable, Span)],
-    props: &[&Prop],
-    init: &[InitItem],
-    code: &[Vec<Instr>],
-) -> Result<()> {
+pub(crate) fn check_observed(locations: &[(Observable, Span)], props: &[&Prop], init: &[InitItem], code: &[Vec<Instr>]) -> Result<()> {
     for (o, span) in locations {
         if let Observable::Reg { thread, reg } = o {
             check_one(*thread, reg, *span, init, code)?;

@@ -3,20 +3,16 @@
 
 /// Every opcode the parser decodes.
 pub(crate) const OPCODES: &[&str] = &[
-    "ld", "tld", "suld", "cold", "ldc", "st", "sust", "atom", "red", "suatom", "sured", "fence",
-    "membar", "bar", "barrier", "setp", "selp", "beq", "bne", "blt", "bgt", "ble", "bge", "goto",
-    "bra", "nop", "mov", "cvta", "cvt", "not", "neg", "add", "sub", "mul", "div", "rem", "and",
-    "or", "xor", "shl", "shr", "min", "max",
+    "ld", "tld", "suld", "cold", "ldc", "st", "sust", "atom", "red", "suatom", "sured", "fence", "membar", "bar", "barrier", "setp", "selp", "beq", "bne", "blt", "bgt", "ble",
+    "bge", "goto", "bra", "nop", "mov", "cvta", "cvt", "not", "neg", "add", "sub", "mul", "div", "rem", "and", "or", "xor", "shl", "shr", "min", "max",
 ];
 
 /// Qualifiers some instruction accepts.
 pub(crate) const QUALIFIERS: &[&str] = &[
-    "weak", "relaxed", "acquire", "release", "acq_rel", "sc", "volatile", "mmio", "cta", "cluster",
-    "gpu", "sys", "gl", "global", "shared", "local", "param", "const", "gen", "nc", "b8", "b16",
-    "b32", "b64", "u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64", "f16", "f32", "f64",
-    "pred", "add", "inc", "dec", "exch", "cas", "and", "or", "xor", "min", "max", "sub", "sync",
-    "arrive", "wait", "red", "popc", "aligned", "proxy", "alias", "texture", "surface", "constant",
-    "generic", "eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs", "uni", "wide", "to",
+    "weak", "relaxed", "acquire", "release", "acq_rel", "sc", "volatile", "mmio", "cta", "cluster", "gpu", "sys", "gl", "global", "shared", "local", "param", "const", "gen", "nc",
+    "b8", "b16", "b32", "b64", "u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64", "f16", "f32", "f64", "pred", "add", "inc", "dec", "exch", "cas", "and", "or", "xor", "min",
+    "max", "sub", "sync", "arrive", "wait", "red", "popc", "aligned", "proxy", "alias", "texture", "surface", "constant", "generic", "eq", "ne", "lt", "le", "gt", "ge", "lo",
+    "ls", "hi", "hs", "uni", "wide", "to",
 ];
 
 /// Edit distance between two short words.
@@ -41,12 +37,7 @@ pub(crate) fn closest(word: &str, known: &[&'static str]) -> Option<&'static str
         return None;
     }
     let limit = if word.chars().count() <= 3 { 1 } else { 2 };
-    known
-        .iter()
-        .map(|k| (distance(word, k), *k))
-        .filter(|(d, _)| *d <= limit)
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, k)| k)
+    known.iter().map(|k| (distance(word, k), *k)).filter(|(d, _)| *d <= limit).min_by_key(|(d, _)| *d).map(|(_, k)| k)
 }
 
 /// `` (did you mean `x`?)`` or nothing.

@@ -36,15 +36,9 @@ pub(crate) fn fence(raw: &RawInstr) -> Result<InstrKind> {
         set(raw, &mut sem, s, q, "memory semantics")?;
     }
     let Some((scope, _)) = scope else {
-        return Err(Error::input(
-            "fence requires a scope (.cta, .cluster, .gpu or .sys)",
-            raw.opcode_span,
-        ));
+        return Err(Error::input("fence requires a scope (.cta, .cluster, .gpu or .sys)", raw.opcode_span));
     };
-    Ok(InstrKind::Fence {
-        sem: sem.map_or(FenceSem::AcqRel, |(s, _)| s),
-        scope,
-    })
+    Ok(InstrKind::Fence { sem: sem.map_or(FenceSem::AcqRel, |(s, _)| s), scope })
 }
 
 fn set<T>(raw: &RawInstr, slot: &mut Option<(T, Qual)>, v: T, q: &Qual, what: &str) -> Result<()> {
@@ -68,14 +62,8 @@ fn membar(raw: &RawInstr) -> Result<InstrKind> {
         set(raw, &mut scope, s, q, "scope")?;
     }
     match scope {
-        Some((scope, _)) => Ok(InstrKind::Fence {
-            sem: FenceSem::Sc,
-            scope,
-        }),
-        None => Err(Error::input(
-            "membar requires a scope (.cta, .gl or .sys)",
-            raw.opcode_span,
-        )),
+        Some((scope, _)) => Ok(InstrKind::Fence { sem: FenceSem::Sc, scope }),
+        None => Err(Error::input("membar requires a scope (.cta, .gl or .sys)", raw.opcode_span)),
     }
 }
 
@@ -90,10 +78,7 @@ fn proxy_fence(raw: &RawInstr, rest: &[Qual]) -> Result<InstrKind> {
         [q] if q.text == "surface" => Proxy::Surface,
         [q] if q.text == "constant" => Proxy::Constant,
         _ => {
-            let msg = format!(
-                "unsupported proxy fence `{}`: expected .proxy.alias, .proxy.texture, .proxy.surface or .proxy.constant",
-                raw.mnemonic
-            );
+            let msg = format!("unsupported proxy fence `{}`: expected .proxy.alias, .proxy.texture, .proxy.surface or .proxy.constant", raw.mnemonic);
             return Err(Error::input(msg, raw.opcode_span));
         }
     };
@@ -141,37 +126,14 @@ pub(crate) fn barrier(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
         return cluster_barrier(raw, &b, cq);
     }
     if let Some((_, q)) = &b.sem {
-        return Err(Error::input(
-            format!("`.{}` is only valid on barrier.cluster", q.text),
-            q.span,
-        ));
+        return Err(Error::input(format!("`.{}` is only valid on barrier.cluster", q.text), q.span));
     }
     let op = match (b.op.as_ref(), b.red.as_ref()) {
-        (None, _) => {
-            return Err(Error::input(
-                format!("`{}` requires .sync, .arrive or .red", raw.opcode),
-                raw.opcode_span,
-            ))
-        }
-        (Some(("wait", q)), _) => {
-            return Err(Error::input(
-                "`.wait` is only valid on barrier.cluster",
-                q.span,
-            ))
-        }
+        (None, _) => return Err(Error::input(format!("`{}` requires .sync, .arrive or .red", raw.opcode), raw.opcode_span)),
+        (Some(("wait", q)), _) => return Err(Error::input("`.wait` is only valid on barrier.cluster", q.span)),
         (Some(("red", _)), Some((r, _))) => BarrierOp::Red(*r),
-        (Some(("red", q)), None) => {
-            return Err(Error::input(
-                "bar.red requires a reduction (.popc, .and or .or)",
-                q.span,
-            ))
-        }
-        (Some(_), Some((_, q))) => {
-            return Err(Error::input(
-                format!("`.{}` is only valid on bar.red", q.text),
-                q.span,
-            ))
-        }
+        (Some(("red", q)), None) => return Err(Error::input("bar.red requires a reduction (.popc, .and or .or)", q.span)),
+        (Some(_), Some((_, q))) => return Err(Error::input(format!("`.{}` is only valid on bar.red", q.text), q.span)),
         (Some(("sync", _)), None) => BarrierOp::Sync,
         (Some(_), None) => BarrierOp::Arrive,
     };
@@ -180,36 +142,17 @@ pub(crate) fn barrier(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
         BarrierOp::Red(_) => red_operands(raw, names)?,
         _ => (None, raw.operands.as_slice()),
     };
-    let (id, logical, count) = if corpus {
-        corpus_args(raw, args, names)?
-    } else {
-        ptx_args(raw, op, args, names)?
-    };
-    Ok(InstrKind::Barrier {
-        op,
-        id,
-        logical,
-        count,
-        red,
-    })
+    let (id, logical, count) = if corpus { corpus_args(raw, args, names)? } else { ptx_args(raw, op, args, names)? };
+    Ok(InstrKind::Barrier { op, id, logical, count, red })
 }
 
 /// `bar.red... d, ..., {!}p`: the destination, the predicate, and the operands in between.
 #[allow(clippy::type_complexity)]
-fn red_operands<'r>(
-    raw: &'r RawInstr,
-    names: &Names,
-) -> Result<(Option<(String, Operand, bool)>, &'r [RawOperand])> {
+fn red_operands<'r>(raw: &'r RawInstr, names: &Names) -> Result<(Option<(String, Operand, bool)>, &'r [RawOperand])> {
     match raw.operands.as_slice() {
         [d, args @ .., p] if !args.is_empty() => {
             let (pred, negated) = match &p.kind {
-                RawKind::Not(r) => (
-                    names.value(&RawOperand {
-                        kind: RawKind::Name(r.clone()),
-                        ..p.clone()
-                    })?,
-                    true,
-                ),
+                RawKind::Not(r) => (names.value(&RawOperand { kind: RawKind::Name(r.clone()), ..p.clone() })?, true),
                 _ => (names.value(p)?, false),
             };
             Ok((Some((dst(d)?, pred, negated)), args))
@@ -221,59 +164,28 @@ fn red_operands<'r>(
 /// A barrier id or thread count: a number or a register.
 fn bar_value(op: &RawOperand, names: &Names) -> Result<Operand> {
     match names.value(op)? {
-        Operand::Sym(_) => Err(Error::input(
-            format!(
-                "expected a barrier number or a register, found `{}`",
-                op.text
-            ),
-            op.span,
-        )),
+        Operand::Sym(_) => Err(Error::input(format!("expected a barrier number or a register, found `{}`", op.text), op.span)),
         v => Ok(v),
     }
 }
 
 /// Corpus `bar.cta.sync a{, b{, n}}`: barrier `(a, b)`; `n` threads, else those that arrive.
-fn corpus_args(
-    raw: &RawInstr,
-    args: &[RawOperand],
-    names: &Names,
-) -> Result<(Operand, Option<Operand>, BarrierCount)> {
+fn corpus_args(raw: &RawInstr, args: &[RawOperand], names: &Names) -> Result<(Operand, Option<Operand>, BarrierCount)> {
     match args {
         [a] => Ok((bar_value(a, names)?, None, BarrierCount::Arrivals)),
-        [a, b] => Ok((
-            bar_value(a, names)?,
-            Some(bar_value(b, names)?),
-            BarrierCount::Arrivals,
-        )),
-        [a, b, n] => Ok((
-            bar_value(a, names)?,
-            Some(bar_value(b, names)?),
-            BarrierCount::Count(bar_value(n, names)?),
-        )),
+        [a, b] => Ok((bar_value(a, names)?, Some(bar_value(b, names)?), BarrierCount::Arrivals)),
+        [a, b, n] => Ok((bar_value(a, names)?, Some(bar_value(b, names)?), BarrierCount::Count(bar_value(n, names)?))),
         _ => Err(raw.arity("a barrier, an optional logical barrier and an optional thread count")),
     }
 }
 
 /// PTX `bar.sync a{, b}`, `bar.arrive a, b`: barrier `a`, `b` threads, else the whole CTA.
-fn ptx_args(
-    raw: &RawInstr,
-    op: BarrierOp,
-    args: &[RawOperand],
-    names: &Names,
-) -> Result<(Operand, Option<Operand>, BarrierCount)> {
+fn ptx_args(raw: &RawInstr, op: BarrierOp, args: &[RawOperand], names: &Names) -> Result<(Operand, Option<Operand>, BarrierCount)> {
     match (op, args) {
-        (BarrierOp::Arrive, [a, b]) => Ok((
-            bar_value(a, names)?,
-            None,
-            BarrierCount::Count(bar_value(b, names)?),
-        )),
+        (BarrierOp::Arrive, [a, b]) => Ok((bar_value(a, names)?, None, BarrierCount::Count(bar_value(b, names)?))),
         (BarrierOp::Arrive, _) => Err(raw.arity("a barrier and a thread count")),
         (_, [a]) => Ok((bar_value(a, names)?, None, BarrierCount::AllThreadsInCta)),
-        (_, [a, b]) => Ok((
-            bar_value(a, names)?,
-            None,
-            BarrierCount::Count(bar_value(b, names)?),
-        )),
+        (_, [a, b]) => Ok((bar_value(a, names)?, None, BarrierCount::Count(bar_value(b, names)?))),
         _ => Err(raw.arity("a barrier and an optional thread count")),
     }
 }
@@ -281,10 +193,7 @@ fn ptx_args(
 /// `barrier.cluster.arrive{.release,.relaxed}{.aligned}`, `barrier.cluster.wait{.acquire}{.aligned}`.
 fn cluster_barrier(raw: &RawInstr, b: &BarQuals, cq: &Qual) -> Result<InstrKind> {
     if b.cta {
-        return Err(Error::input(
-            "a barrier cannot be both .cta and .cluster",
-            cq.span,
-        ));
+        return Err(Error::input("a barrier cannot be both .cta and .cluster", cq.span));
     }
     if let Some((_, q)) = &b.red {
         return Err(raw.bad_qual(q));
@@ -292,32 +201,11 @@ fn cluster_barrier(raw: &RawInstr, b: &BarQuals, cq: &Qual) -> Result<InstrKind>
     raw.no_operands()?;
     let sem = b.sem.as_ref().map(|(s, q)| (*s, q));
     match (&b.op, sem) {
-        (Some(("arrive", _)), None | Some(("release", _))) => Ok(InstrKind::ClusterBarrier {
-            arrive: true,
-            relaxed: false,
-        }),
-        (Some(("arrive", _)), Some(("relaxed", _))) => Ok(InstrKind::ClusterBarrier {
-            arrive: true,
-            relaxed: true,
-        }),
-        (Some(("wait", _)), None | Some(("acquire", _))) => Ok(InstrKind::ClusterBarrier {
-            arrive: false,
-            relaxed: false,
-        }),
-        (Some((o, _)), Some((_, q))) if *o == "arrive" || *o == "wait" => Err(Error::input(
-            format!("barrier.cluster.{} cannot have `.{}`", o, q.text),
-            q.span,
-        )),
-        (Some((_, q)), _) => Err(Error::input(
-            format!(
-                "barrier.cluster supports .arrive and .wait, not `.{}`",
-                q.text
-            ),
-            q.span,
-        )),
-        (None, _) => Err(Error::input(
-            "barrier.cluster requires .arrive or .wait",
-            cq.span,
-        )),
+        (Some(("arrive", _)), None | Some(("release", _))) => Ok(InstrKind::ClusterBarrier { arrive: true, relaxed: false }),
+        (Some(("arrive", _)), Some(("relaxed", _))) => Ok(InstrKind::ClusterBarrier { arrive: true, relaxed: true }),
+        (Some(("wait", _)), None | Some(("acquire", _))) => Ok(InstrKind::ClusterBarrier { arrive: false, relaxed: false }),
+        (Some((o, _)), Some((_, q))) if *o == "arrive" || *o == "wait" => Err(Error::input(format!("barrier.cluster.{} cannot have `.{}`", o, q.text), q.span)),
+        (Some((_, q)), _) => Err(Error::input(format!("barrier.cluster supports .arrive and .wait, not `.{}`", q.text), q.span)),
+        (None, _) => Err(Error::input("barrier.cluster requires .arrive or .wait", cq.span)),
     }
 }

@@ -29,12 +29,7 @@ impl<'a> Src<'a> {
             Some(s) => s.chars().count() + 1,
             None => start - line_start + 1,
         };
-        Span {
-            line,
-            col,
-            start,
-            end,
-        }
+        Span { line, col, start, end }
     }
 
     pub fn pair_span<R: pest::RuleType>(&self, p: &pest::iterators::Pair<'_, R>) -> Span {
@@ -59,9 +54,7 @@ enum Lexeme {
 fn lexeme(text: &str, i: usize) -> std::result::Result<Lexeme, (&'static str, usize)> {
     let rest = &text[i..];
     if rest.starts_with("//") {
-        return Ok(Lexeme::Comment(
-            rest.find('\n').map_or(text.len(), |n| i + n),
-        ));
+        return Ok(Lexeme::Comment(rest.find('\n').map_or(text.len(), |n| i + n)));
     }
     if let Some(body) = rest.strip_prefix("(*") {
         return match body.find("*)") {
@@ -99,20 +92,14 @@ pub(crate) fn prescan(src: &Src) -> Result<()> {
             }
             Lexeme::Char(c) => {
                 if c.is_control() && !matches!(c, '\n' | '\r' | '\t' | '\u{0C}') {
-                    let msg = format!(
-                        "unexpected control character U+{:04X}: a litmus test is plain text",
-                        c as u32
-                    );
+                    let msg = format!("unexpected control character U+{:04X}: a litmus test is plain text", c as u32);
                     return Err(Error::input(msg, src.span(i, i + c.len_utf8())));
                 }
                 seen_token |= !c.is_whitespace();
                 if c == '(' {
                     depth += 1;
                     if depth > MAX_PAREN_DEPTH {
-                        let msg = format!(
-                            "parentheses are nested deeper than {} levels",
-                            MAX_PAREN_DEPTH
-                        );
+                        let msg = format!("parentheses are nested deeper than {} levels", MAX_PAREN_DEPTH);
                         return Err(Error::input(msg, src.span(i, i + 1)));
                     }
                 } else if c == ')' {
@@ -123,10 +110,7 @@ pub(crate) fn prescan(src: &Src) -> Result<()> {
         }
     }
     if !seen_token {
-        return Err(Error::input(
-            "empty input: expected `PTX` followed by a test name",
-            src.span(0, 0),
-        ));
+        return Err(Error::input("empty input: expected `PTX` followed by a test name", src.span(0, 0)));
     }
     Ok(())
 }
@@ -176,10 +160,7 @@ pub(crate) fn parse_int(token: &str, span: Span) -> Result<i64> {
         Some(d) => (true, d),
         None => (false, token),
     };
-    let magnitude = match digits
-        .strip_prefix("0x")
-        .or_else(|| digits.strip_prefix("0X"))
-    {
+    let magnitude = match digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
         Some(hex) => u128::from_str_radix(hex, 16),
         None => digits.parse::<u128>(),
     };

@@ -18,22 +18,9 @@ pub(crate) fn vector(raw: &RawInstr, names: &Names) -> Result<Vec<InstrKind>> {
         _ => None,
     }) {
         Some(x) => x,
-        None => {
-            return Err(Error::input(
-                "only .v2 and .v4 vector accesses are supported",
-                raw.opcode_span,
-            ))
-        }
+        None => return Err(Error::input("only .v2 and .v4 vector accesses are supported", raw.opcode_span)),
     };
-    let scalar = RawInstr {
-        quals: raw
-            .quals
-            .iter()
-            .filter(|q| !std::ptr::eq(*q, vq))
-            .cloned()
-            .collect(),
-        ..raw.clone()
-    };
+    let scalar = RawInstr { quals: raw.quals.iter().filter(|q| !std::ptr::eq(*q, vq)).cloned().collect(), ..raw.clone() };
     let load = raw.opcode == "ld";
     let vpos = if load { 0 } else { 1 };
     if raw.operands.len() != 2 {
@@ -43,28 +30,15 @@ pub(crate) fn vector(raw: &RawInstr, names: &Names) -> Result<Vec<InstrKind>> {
         RawKind::Vector(e) if e.len() == n => e.clone(),
         _ => {
             let o = &raw.operands[vpos];
-            return Err(Error::input(
-                format!(
-                    "`.v{}` needs a vector of {} elements such as {{%r1, %r2}}, found `{}`",
-                    n, n, o.text
-                ),
-                o.span,
-            ));
+            return Err(Error::input(format!("`.v{}` needs a vector of {} elements such as {{%r1, %r2}}, found `{}`", n, n, o.text), o.span));
         }
     };
     let mut out = Vec::new();
     for (i, e) in elems.into_iter().enumerate() {
         let mut ops: Vec<RawOperand> = scalar.operands.clone();
         ops[vpos] = e;
-        let one = RawInstr {
-            operands: ops,
-            ..scalar.clone()
-        };
-        let k = if load {
-            load_elem(&one, names, i)?
-        } else {
-            store_elem(&one, names, i)?
-        };
+        let one = RawInstr { operands: ops, ..scalar.clone() };
+        let k = if load { load_elem(&one, names, i)? } else { store_elem(&one, names, i)? };
         out.push(k);
     }
     Ok(out)
@@ -74,10 +48,7 @@ pub(crate) fn vector(raw: &RawInstr, names: &Names) -> Result<Vec<InstrKind>> {
 /// `i * size` bytes past the vector's address.
 fn load_elem(raw: &RawInstr, names: &Names, i: usize) -> Result<InstrKind> {
     let mut k = load(raw, names)?;
-    if let InstrKind::Load {
-        sem, addr, size, ..
-    } = &mut k
-    {
+    if let InstrKind::Load { sem, addr, size, .. } = &mut k {
         strong_vector(raw, *sem)?;
         addr.offset += i as i64 * *size as i64;
     }
@@ -86,10 +57,7 @@ fn load_elem(raw: &RawInstr, names: &Names, i: usize) -> Result<InstrKind> {
 
 fn store_elem(raw: &RawInstr, names: &Names, i: usize) -> Result<InstrKind> {
     let mut k = store(raw, names)?;
-    if let InstrKind::Store {
-        sem, addr, size, ..
-    } = &mut k
-    {
+    if let InstrKind::Store { sem, addr, size, .. } = &mut k {
         strong_vector(raw, *sem)?;
         addr.offset += i as i64 * *size as i64;
     }

@@ -57,16 +57,7 @@ pub fn alu(op: AluOp, v: &[i64], ty: Option<IntTy>, src_ty: Option<IntTy>) -> Re
     let b = v.get(1).map(|&b| widen(src, b));
     let need_b = || b.ok_or(NoValue::Arity);
     // Shift amounts are .u32 and clamped to the register width (ISA shl, shr).
-    let amount = |b: i128| -> u32 {
-        (widen(
-            IntTy {
-                bits: 32,
-                signed: false,
-            },
-            b as i64,
-        ) as u64)
-            .min(src.bits as u64) as u32
-    };
+    let amount = |b: i128| -> u32 { (widen(IntTy { bits: 32, signed: false }, b as i64) as u64).min(src.bits as u64) as u32 };
     let r: i128 = match op {
         AluOp::Mov => a,
         AluOp::Not => !a,
@@ -193,67 +184,24 @@ pub fn rmw(op: AtomOp, old: i64, vals: &[i64], ty: Option<IntTy>) -> Option<Opti
 #[cfg(test)]
 mod tests {
     use super::*;
-    const U8: IntTy = IntTy {
-        bits: 8,
-        signed: false,
-    };
-    const S8: IntTy = IntTy {
-        bits: 8,
-        signed: true,
-    };
-    const U32: IntTy = IntTy {
-        bits: 32,
-        signed: false,
-    };
-    const S32: IntTy = IntTy {
-        bits: 32,
-        signed: true,
-    };
-    const B64: IntTy = IntTy {
-        bits: 64,
-        signed: false,
-    };
-    const PRED: IntTy = IntTy {
-        bits: 1,
-        signed: false,
-    };
+    const U8: IntTy = IntTy { bits: 8, signed: false };
+    const S8: IntTy = IntTy { bits: 8, signed: true };
+    const U32: IntTy = IntTy { bits: 32, signed: false };
+    const S32: IntTy = IntTy { bits: 32, signed: true };
+    const B64: IntTy = IntTy { bits: 64, signed: false };
+    const PRED: IntTy = IntTy { bits: 1, signed: false };
 
     #[test]
     fn widths_wrap_and_extend() {
         assert_eq!(alu(AluOp::Add, &[0xffff_ffff, 1], Some(U32), None), Ok(0));
-        assert_eq!(
-            alu(AluOp::Add, &[0x7fff_ffff, 1], Some(S32), None),
-            Ok(-0x8000_0000)
-        );
+        assert_eq!(alu(AluOp::Add, &[0x7fff_ffff, 1], Some(S32), None), Ok(-0x8000_0000));
         assert_eq!(convert(Some(U8), 300), 44);
         assert_eq!(convert(Some(S8), 255), -1);
         assert_eq!(alu(AluOp::Mov, &[-1], Some(U32), None), Ok(0xffff_ffff));
         // cvt.s64.s8 sign-extends, cvt.u64.u8 zero-extends, cvt.u16.u32 truncates.
-        assert_eq!(
-            alu(
-                AluOp::Mov,
-                &[0x80],
-                Some(IntTy {
-                    bits: 64,
-                    signed: true
-                }),
-                Some(S8)
-            ),
-            Ok(-128)
-        );
+        assert_eq!(alu(AluOp::Mov, &[0x80], Some(IntTy { bits: 64, signed: true }), Some(S8)), Ok(-128));
         assert_eq!(alu(AluOp::Mov, &[-128], Some(B64), Some(U8)), Ok(128));
-        assert_eq!(
-            alu(
-                AluOp::Mov,
-                &[0x12345],
-                Some(IntTy {
-                    bits: 16,
-                    signed: false
-                }),
-                Some(U32)
-            ),
-            Ok(0x2345)
-        );
+        assert_eq!(alu(AluOp::Mov, &[0x12345], Some(IntTy { bits: 16, signed: false }), Some(U32)), Ok(0x2345));
     }
 
     #[test]
@@ -265,28 +213,16 @@ mod tests {
         assert_eq!(alu(AluOp::Shr, &[-8, 1], Some(U32), None), Ok(0x7fff_fffc));
         assert_eq!(alu(AluOp::Not, &[1], Some(PRED), None), Ok(0));
         assert_eq!(alu(AluOp::Not, &[0], Some(PRED), None), Ok(1));
-        assert_eq!(
-            alu(AluOp::Div, &[7, 0], Some(U32), None),
-            Err(NoValue::DivByZero)
-        );
+        assert_eq!(alu(AluOp::Div, &[7, 0], Some(U32), None), Err(NoValue::DivByZero));
     }
 
     #[test]
     fn unsigned_comparisons_and_wide_products() {
         assert!(compare(Cmp::Gt, -1, 1, Some(U32)));
         assert!(!compare(Cmp::Gt, -1, 1, Some(S32)));
-        assert_eq!(
-            alu(AluOp::Mul, &[0xffff_ffff, 2], Some(B64), Some(U32)),
-            Ok(0x1_ffff_fffe)
-        );
+        assert_eq!(alu(AluOp::Mul, &[0xffff_ffff, 2], Some(B64), Some(U32)), Ok(0x1_ffff_fffe));
         assert_eq!(alu(AluOp::MulHi, &[0xffff_ffff, 2], Some(U32), None), Ok(1));
-        assert_eq!(
-            rmw(AtomOp::Add, 0xffff_ffff, &[1], Some(U32)),
-            Some(Some(0))
-        );
-        assert_eq!(
-            rmw(AtomOp::Max, -1, &[1], Some(U32)),
-            Some(Some(0xffff_ffff))
-        );
+        assert_eq!(rmw(AtomOp::Add, 0xffff_ffff, &[1], Some(U32)), Some(Some(0)));
+        assert_eq!(rmw(AtomOp::Max, -1, &[1], Some(U32)), Some(Some(0xffff_ffff)));
     }
 }

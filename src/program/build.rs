@@ -149,7 +149,6 @@ pub fn build_program(lit: &Litmus, opts: &BuildOptions) -> Result<Program> {
     Err(Error::limit("the byte ranges the accesses touch keep changing with the values read (mixed-size addresses computed from loaded values)"))
 }
 
-
 impl<'a> Ctx<'a> {
     fn new(lit: &'a Litmus, opts: &'a BuildOptions) -> Result<Self> {
         let mut names = BTreeMap::new();
@@ -184,7 +183,21 @@ impl<'a> Ctx<'a> {
             inits.entry(name.clone()).or_insert(0);
             names.insert(name.clone(), NameInfo { root: name.clone(), vaddr: name.clone() });
         }
-        let mut ctx = Ctx { lit, opts, names, inits, placements, domains: HashMap::new(), unroll_cut: None, private_roots: BTreeMap::new(), global_roots: BTreeMap::new(), cells: Cells::default(), foot: BTreeSet::new(), cell_len: HashMap::new(), arrays };
+        let mut ctx = Ctx {
+            lit,
+            opts,
+            names,
+            inits,
+            placements,
+            domains: HashMap::new(),
+            unroll_cut: None,
+            private_roots: BTreeMap::new(),
+            global_roots: BTreeMap::new(),
+            cells: Cells::default(),
+            foot: BTreeSet::new(),
+            cell_len: HashMap::new(),
+            arrays,
+        };
         ctx.address_inits();
         Ok(ctx)
     }

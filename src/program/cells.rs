@@ -41,9 +41,7 @@ impl Cells {
         if cuts.last() != Some(&end) {
             cuts.push(end);
         }
-        cuts.windows(2)
-            .map(|w| (w[0], (w[1] - w[0]) as u8))
-            .collect()
+        cuts.windows(2).map(|w| (w[0], (w[1] - w[0]) as u8)).collect()
     }
 }
 
@@ -52,24 +50,14 @@ impl Cells {
 pub fn extract(v: i64, at: i64, len: u8) -> i64 {
     let wide = v as i128;
     let bits = 8 * len as u32;
-    let shifted = if at >= 16 {
-        wide >> 127
-    } else {
-        wide >> (8 * at.max(0))
-    };
-    let mask = if bits >= 64 {
-        -1i128 as u64 as i128
-    } else {
-        (1i128 << bits) - 1
-    };
+    let shifted = if at >= 16 { wide >> 127 } else { wide >> (8 * at.max(0)) };
+    let mask = if bits >= 64 { -1i128 as u64 as i128 } else { (1i128 << bits) - 1 };
     (shifted & mask) as u64 as i64
 }
 
 /// The unsigned little-endian value of parts (value, byte offset, length).
 pub fn compose(parts: &[(i64, i64, u8)]) -> i128 {
-    parts.iter().fold(0i128, |acc, &(v, at, len)| {
-        acc | ((extract(v, 0, len) as u64 as i128) << (8 * at))
-    })
+    parts.iter().fold(0i128, |acc, &(v, at, len)| acc | ((extract(v, 0, len) as u64 as i128) << (8 * at)))
 }
 
 /// Bytes `[at, at + len)` of a variable's initial value `init`: the value as
@@ -101,10 +89,7 @@ mod tests {
     fn bytes_are_little_endian() {
         assert_eq!(extract(0x0102_0304, 1, 1), 3);
         assert_eq!(extract(-1, 4, 4), 0xffff_ffff);
-        assert_eq!(
-            compose(&[(0x04, 0, 1), (0x03, 1, 1), (0x0102, 2, 2)]),
-            0x0102_0304
-        );
+        assert_eq!(compose(&[(0x04, 0, 1), (0x03, 1, 1), (0x0102, 2, 2)]), 0x0102_0304);
         assert_eq!(init_of(0x0102_0304, 2, 2), 0x0102);
     }
 }

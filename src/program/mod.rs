@@ -193,17 +193,35 @@ pub enum EventKind {
     Init,
     Mem(Access),
     /// `fence.sc`, `fence.acq_rel`, `fence.acquire`, `fence.release` (membar = fence.sc).
-    Fence { sem: FenceSem, scope: Scope },
+    Fence {
+        sem: FenceSem,
+        scope: Scope,
+    },
     /// `fence.proxy.*`; `Generic` stands for `fence.proxy.alias`.
-    ProxyFence { proxy: Proxy },
+    ProxyFence {
+        proxy: Proxy,
+    },
     /// The arrive half of a CTA barrier operation.
-    BarrierArrive { key: BarrierKey, expected: Expected },
+    BarrierArrive {
+        key: BarrierKey,
+        expected: Expected,
+    },
     /// The wait half of `bar.sync` / `bar.red` (follows its arrive in program order).
-    BarrierWait { key: BarrierKey, expected: Expected },
+    BarrierWait {
+        key: BarrierKey,
+        expected: Expected,
+    },
     /// `barrier.cluster.arrive`: generation k of the thread's cluster.
-    ClusterArrive { cluster: usize, generation: usize, relaxed: bool },
+    ClusterArrive {
+        cluster: usize,
+        generation: usize,
+        relaxed: bool,
+    },
     /// `barrier.cluster.wait`.
-    ClusterWait { cluster: usize, generation: usize },
+    ClusterWait {
+        cluster: usize,
+        generation: usize,
+    },
 }
 
 #[derive(Clone, Debug)]

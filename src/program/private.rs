@@ -36,22 +36,14 @@ impl PrivateMem {
             } else {
                 0
             };
-            self.bytes
-                .insert((root.to_string(), off + i), (byte, deps.clone()));
+            self.bytes.insert((root.to_string(), off + i), (byte, deps.clone()));
         }
     }
 
     /// Read `size` bytes at `root + off` (unwritten bytes come from `init`)
     /// and extend them by `ty`; untyped accesses (4 bytes) read a signed
     /// 32-bit value, so a value stored untyped reads back unchanged when it fits.
-    pub fn load(
-        &self,
-        root: &str,
-        off: i64,
-        size: u8,
-        init: i64,
-        ty: Option<IntTy>,
-    ) -> (i64, BTreeSet<usize>) {
+    pub fn load(&self, root: &str, off: i64, size: u8, init: i64, ty: Option<IntTy>) -> (i64, BTreeSet<usize>) {
         let mut raw: i128 = 0;
         let mut deps = BTreeSet::new();
         for i in 0..size as i64 {
@@ -64,10 +56,7 @@ impl PrivateMem {
             };
             raw |= (byte as i128) << (8 * i);
         }
-        let read = IntTy {
-            bits: 8 * size as u32,
-            signed: ty.is_none_or(|t| t.signed),
-        };
+        let read = IntTy { bits: 8 * size as u32, signed: ty.is_none_or(|t| t.signed) };
         let v = arith::norm(read, raw);
         (arith::convert(ty, v), deps)
     }
@@ -82,10 +71,7 @@ mod tests {
         let mut m = PrivateMem::default();
         let none = BTreeSet::new();
         m.store("x", 0, 4, 0x0102_0304, &none);
-        let u8t = Some(IntTy {
-            bits: 8,
-            signed: false,
-        });
+        let u8t = Some(IntTy { bits: 8, signed: false });
         assert_eq!(m.load("x", 1, 1, 0, u8t).0, 3);
         m.store("y", 0, 1, 300, &none);
         assert_eq!(m.load("y", 0, 1, 0, u8t).0, 44);

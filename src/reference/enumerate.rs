@@ -190,10 +190,7 @@ pub fn rf_choices(ctx: &Ctx, budget: u64) -> Result<Vec<Rel>> {
             count, budget
         )));
     }
-    Ok(Odometer::new(sizes)
-        .map(|idx| Rel::from_pairs(ctx.n(), cands.iter().zip(idx).map(|((r, c), i)| (c[i], *r))))
-        .filter(|rf| values_allowed(ctx, rf))
-        .collect())
+    Ok(Odometer::new(sizes).map(|idx| Rel::from_pairs(ctx.n(), cands.iter().zip(idx).map(|((r, c), i)| (c[i], *r)))).filter(|rf| values_allowed(ctx, rf)).collect())
 }
 
 /// Every read returns a value its trace allows, values of read-modify-writes
@@ -212,12 +209,7 @@ pub(crate) fn values_allowed(ctx: &Ctx, rf: &Rel) -> bool {
 /// one at a time (a before b, b before a, or unrelated); a partial assignment
 /// already breaking transitivity is abandoned. `budget` counts the assignments
 /// tried; running out is a limit error.
-pub fn strict_partial_orders(
-    items: &[usize],
-    must_relate: impl Fn(usize, usize) -> bool,
-    budget: &mut u64,
-    what: &str,
-) -> Result<Vec<Vec<(usize, usize)>>> {
+pub fn strict_partial_orders(items: &[usize], must_relate: impl Fn(usize, usize) -> bool, budget: &mut u64, what: &str) -> Result<Vec<Vec<(usize, usize)>>> {
     let k = items.len();
     let pairs: Vec<(usize, usize)> = (0..k).flat_map(|i| (i + 1..k).map(move |j| (i, j))).collect();
     // lt[a][b]: Some(true) a before b; Some(false) decided not; None undecided.
@@ -252,10 +244,7 @@ pub fn strict_partial_orders(
         out: &mut Vec<Vec<(usize, usize)>>,
     ) -> Result<()> {
         if *budget == 0 {
-            return Err(Error::limit(format!(
-                "the reference engine ran out of its candidate budget while enumerating {} (raise the candidate limit or use the SAT engine)",
-                what
-            )));
+            return Err(Error::limit(format!("the reference engine ran out of its candidate budget while enumerating {} (raise the candidate limit or use the SAT engine)", what)));
         }
         *budget -= 1;
         if at == pairs.len() {
@@ -361,10 +350,7 @@ fn subsets_at_least(xs: &[usize], min: usize) -> Vec<Vec<usize>> {
 
 /// The events of barrier operations (both halves, CTA and cluster).
 pub fn is_barrier_event(ctx: &Ctx, i: usize) -> bool {
-    matches!(
-        ctx.event(i).kind,
-        EventKind::BarrierArrive { .. } | EventKind::BarrierWait { .. } | EventKind::ClusterArrive { .. } | EventKind::ClusterWait { .. }
-    )
+    matches!(ctx.event(i).kind, EventKind::BarrierArrive { .. } | EventKind::BarrierWait { .. } | EventKind::ClusterArrive { .. } | EventKind::ClusterWait { .. })
 }
 
 /// Every way of matching barrier waits with arrivals in which every wait gets the
@@ -386,10 +372,8 @@ pub fn barrier_matchings(ctx: &Ctx) -> Result<Vec<Matching>> {
         let tw = ctx.thread(w);
         match &ctx.event(w).kind {
             EventKind::BarrierWait { key, expected } => {
-                let others: Vec<usize> = (0..n)
-                    .filter(|&a| ctx.thread(a) != tw)
-                    .filter(|&a| matches!(&ctx.event(a).kind, EventKind::BarrierArrive { key: k, .. } if k == key))
-                    .collect();
+                let others: Vec<usize> =
+                    (0..n).filter(|&a| ctx.thread(a) != tw).filter(|&a| matches!(&ctx.event(a).kind, EventKind::BarrierArrive { key: k, .. } if k == key)).collect();
                 let options = match expected {
                     Expected::Arrivals => vec![others],
                     Expected::Count(c) => {
@@ -406,8 +390,7 @@ pub fn barrier_matchings(ctx: &Ctx) -> Result<Vec<Matching>> {
                 let mut complete = true;
                 for th in ctx.p.threads.iter().filter(|t| t.placement.cluster == *cluster && Some(t.id) != tw) {
                     let arrive = (0..n).find(|&a| {
-                        ctx.thread(a) == Some(th.id)
-                            && matches!(&ctx.event(a).kind, EventKind::ClusterArrive { cluster: c, generation: g, .. } if c == cluster && g == generation)
+                        ctx.thread(a) == Some(th.id) && matches!(&ctx.event(a).kind, EventKind::ClusterArrive { cluster: c, generation: g, .. } if c == cluster && g == generation)
                     });
                     match arrive {
                         Some(a) => set.push(a),

@@ -23,10 +23,7 @@ use crate::model::view::View;
 use crate::model::{Model, ModelKind};
 use crate::outcome::{apply_filter, Execution, Flags, Outcome};
 use crate::program::{EventKind, LocId, Program};
-use enumerate::{
-    barrier_matchings, coherence_choices, fence_sc_choices, matching_deadlocks, maximal_writes, rf_choices, trace_combinations, Ctx,
-    Matching, Odometer,
-};
+use enumerate::{barrier_matchings, coherence_choices, fence_sc_choices, matching_deadlocks, maximal_writes, rf_choices, trace_combinations, Ctx, Matching, Odometer};
 use rel::Rel;
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -68,10 +65,7 @@ fn set_matching(ev: &mut Evaluator, m: &Matching) {
 }
 
 fn out_of_budget(max: u64) -> Error {
-    Error::limit(format!(
-        "the reference engine needs more than {} candidate executions for this test (raise its candidate limit or use the SAT engine)",
-        max
-    ))
+    Error::limit(format!("the reference engine needs more than {} candidate executions for this test (raise its candidate limit or use the SAT engine)", max))
 }
 
 fn take(budget: &mut u64, n: u64, max: u64) -> Result<()> {

@@ -65,24 +65,21 @@ fn mp_release_acquire_gpu_forbids_stale_data() {
 
 #[test]
 fn mp_release_acquire_in_different_gpus_is_not_morally_strong() {
-    let (p, o) = run(
-        r#"
+    let (p, o) = run(r#"
 PTX MP-rel-acq-gpu-two-gpus
 { x=0; y=0; }
  P0@cta 0,gpu 0       | P1@cta 0,gpu 1         ;
  st.weak x, 1         | ld.acquire.gpu r1, y   ;
  st.release.gpu y, 1  | ld.weak r2, x          ;
 exists (P1:r1 == 1 /\ P1:r2 == 0)
-"#,
-    );
+"#);
     assert_eq!(o.summary(&p).verdict, Verdict::Ok);
 }
 
 #[test]
 fn mp_fences_sys_as_in_the_isa() {
     // ISA 8.10.6 "Message Passing": fence.sys is fence.acq_rel.sys (via `fence` alias rules).
-    let (p, o) = run(
-        r#"
+    let (p, o) = run(r#"
 PTX MP-fences
 { data=0; flag=0; }
  P0@cta 0,gpu 0          | P1@cta 1,gpu 0           ;
@@ -90,8 +87,7 @@ PTX MP-fences
  fence.acq_rel.sys       | fence.acq_rel.sys        ;
  st.relaxed.sys flag, 1  | ld.weak r1, data         ;
 exists (P1:r0 == 1 /\ P1:r1 == 0)
-"#,
-    );
+"#);
     assert_eq!(o.summary(&p).verdict, Verdict::No);
     assert_eq!(states(&o), set(&[&[0, 0], &[0, 1], &[1, 1]]));
 }
@@ -129,16 +125,14 @@ fn sb_fence_sc_cta_in_different_ctas_allows_both_zero() {
 
 #[test]
 fn corr_relaxed_gpu_forbids_new_then_old() {
-    let (p, o) = run(
-        r#"
+    let (p, o) = run(r#"
 PTX CoRR
 { x=0; }
  P0@cta 0,gpu 0          | P1@cta 1,gpu 0           ;
  st.relaxed.gpu x, 1     | ld.relaxed.gpu r1, x     ;
                          | ld.relaxed.gpu r2, x     ;
 exists (P1:r1 == 1 /\ P1:r2 == 0)
-"#,
-    );
+"#);
     assert_eq!(states(&o), set(&[&[0, 0], &[0, 1], &[1, 1]]));
     assert_eq!(o.summary(&p).verdict, Verdict::No);
     assert!(!o.flags.data_race);
@@ -146,24 +140,21 @@ exists (P1:r1 == 1 /\ P1:r2 == 0)
 
 #[test]
 fn corr_weak_allows_new_then_old() {
-    let (p, o) = run(
-        r#"
+    let (p, o) = run(r#"
 PTX CoRR-weak
 { x=0; }
  P0@cta 0,gpu 0   | P1@cta 1,gpu 0   ;
  st.weak x, 1     | ld.weak r1, x    ;
                   | ld.weak r2, x    ;
 exists (P1:r1 == 1 /\ P1:r2 == 0)
-"#,
-    );
+"#);
     assert_eq!(o.summary(&p).verdict, Verdict::Ok);
     assert!(o.flags.data_race);
 }
 
 #[test]
 fn lb_data_dependencies_only_zeros() {
-    let (p, o) = run(
-        r#"
+    let (p, o) = run(r#"
 PTX LB-deps
 { x=0; y=0; }
  P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;
@@ -171,8 +162,7 @@ PTX LB-deps
  st.weak y, r1  | st.weak x, r2  ;
 locations [x; y;]
 exists (P0:r1 != 0 \/ P1:r2 != 0)
-"#,
-    );
+"#);
     // observables: x, y, P0:r1, P1:r2
     assert_eq!(states(&o), set(&[&[0, 0, 0, 0]]));
     assert_eq!(o.summary(&p).verdict, Verdict::No);
@@ -182,8 +172,7 @@ exists (P0:r1 != 0 \/ P1:r2 != 0)
 fn lb_control_dependencies_no_thin_air() {
     // The value 1 exists (each thread may store it), but only through a cycle of
     // control dependencies and reads-from: forbidden by No-Thin-Air.
-    let (p, o) = run(
-        r#"
+    let (p, o) = run(r#"
 PTX LB-ctrl
 { x=0; y=0; P0:one=1; P1:one=1; }
  P0@cta 0,gpu 0        | P1@cta 1,gpu 0        ;
@@ -192,24 +181,21 @@ PTX LB-ctrl
  st.weak y, 1          | st.weak x, 1          ;
  L0:                   | L1:                   ;
 exists (P0:r1 == 1 /\ P1:r2 == 1)
-"#,
-    );
+"#);
     assert_eq!(states(&o), set(&[&[0, 0]]));
     assert_eq!(o.summary(&p).verdict, Verdict::No);
 }
 
 #[test]
 fn lb_without_dependencies_allows_ones() {
-    let (p, o) = run(
-        r#"
+    let (p, o) = run(r#"
 PTX LB
 { x=0; y=0; }
  P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;
  ld.weak r1, x  | ld.weak r2, y  ;
  st.weak y, 1   | st.weak x, 1   ;
 exists (P0:r1 == 1 /\ P1:r2 == 1)
-"#,
-    );
+"#);
     assert_eq!(states(&o), set(&[&[0, 0], &[0, 1], &[1, 0], &[1, 1]]));
     assert_eq!(o.summary(&p).verdict, Verdict::Ok);
 }
@@ -268,16 +254,14 @@ fn atomicity_cta_add_in_different_ctas_may_lose_one() {
 
 #[test]
 fn cta_barrier_orders_store_before_load() {
-    let (p, o) = run(
-        r#"
+    let (p, o) = run(r#"
 PTX bar-MP
 { x=0; }
  P0@cta 0,gpu 0             | P1@cta 0,gpu 0              ;
  st.global.u32 [x], 1       | bar.sync 0                  ;
  bar.sync 0                 | ld.global.u32 %r1, [x]      ;
 exists (P1:%r1 == 0)
-"#,
-    );
+"#);
     assert_eq!(states(&o), set(&[&[1]]));
     assert_eq!(o.summary(&p).verdict, Verdict::No);
     assert!(!o.flags.deadlock);
@@ -290,16 +274,14 @@ exists (P1:%r1 == 0)
 #[test]
 fn barrier_that_never_completes_deadlocks() {
     // Three threads, quorum of four: the barrier never completes.
-    let (p, o) = run(
-        r#"
+    let (p, o) = run(r#"
 PTX quorum-hang
 { x=0; }
  P0@cta 0,gpu 0       | P1@cta 0,gpu 0       | P2@cta 0,gpu 0       ;
  st.weak x, 1         | bar.cta.sync 1, 1, 4 | bar.cta.sync 1, 1, 4 ;
  bar.cta.sync 1, 1, 4 | ld.weak r0, x        |                      ;
 exists (P1:r0 == 0)
-"#,
-    );
+"#);
     assert!(o.states.is_empty());
     assert!(o.flags.deadlock);
     assert_eq!(o.summary(&p).verdict, Verdict::No);
@@ -307,8 +289,7 @@ exists (P1:r0 == 0)
 
 #[test]
 fn barriers_in_opposite_orders_deadlock() {
-    let (_, o) = run(
-        r#"
+    let (_, o) = run(r#"
 PTX bar-cycle
 { x=0; }
  P0@cta 0,gpu 0   | P1@cta 0,gpu 0   ;
@@ -316,8 +297,7 @@ PTX bar-cycle
  bar.sync 1       | bar.sync 0       ;
  st.weak x, 1     |                  ;
 exists (x == 1)
-"#,
-    );
+"#);
     assert!(o.states.is_empty());
     assert!(o.flags.deadlock);
 }
@@ -348,30 +328,26 @@ fn proxy_cowr_alias_without_fence_may_read_old_value() {
 
 #[test]
 fn coww_final_value_is_the_last_store() {
-    let (_, o) = run(
-        r#"
+    let (_, o) = run(r#"
 PTX CoWW
 { x=0; }
  P0@cta 0,gpu 0 ;
  st.weak x, 1   ;
  st.weak x, 2   ;
 exists (x == 1)
-"#,
-    );
+"#);
     assert_eq!(states(&o), set(&[&[2]]));
 }
 
 #[test]
 fn racing_weak_stores_may_end_with_either_value() {
-    let (_, o) = run(
-        r#"
+    let (_, o) = run(r#"
 PTX WW-race
 { x=0; }
  P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;
  st.weak x, 1   | st.weak x, 2   ;
 exists (x == 1)
-"#,
-    );
+"#);
     assert_eq!(states(&o), set(&[&[1], &[2]]));
     assert!(o.flags.data_race);
 }

@@ -6,8 +6,8 @@
 
 use super::enumerate::{values_allowed, Ctx};
 use super::rel::Rel;
-use crate::model::{prims, view::View};
 use crate::error::{Error, Result};
+use crate::model::{prims, view::View};
 use crate::outcome::Execution;
 use crate::program::{EventId, Program};
 

@@ -43,24 +43,11 @@ fn key(o: &Observable) -> (u8, usize, &str) {
 pub fn state_lines(r: &TestResult) -> Vec<String> {
     let p = &r.program;
     let cols = column_order(p);
-    let mut rows: Vec<Vec<i64>> = r
-        .outcome
-        .states
-        .keys()
-        .map(|s| {
-            cols.iter()
-                .map(|&c| s.get(c).copied().unwrap_or(0))
-                .collect()
-        })
-        .collect();
+    let mut rows: Vec<Vec<i64>> = r.outcome.states.keys().map(|s| cols.iter().map(|&c| s.get(c).copied().unwrap_or(0)).collect()).collect();
     rows.sort();
     rows.iter()
         .map(|row| {
-            let cells: Vec<String> = cols
-                .iter()
-                .zip(row)
-                .map(|(&c, v)| format!("{}={};", observable(&p.observables[c]), v))
-                .collect();
+            let cells: Vec<String> = cols.iter().zip(row).map(|(&c, v)| format!("{}={};", observable(&p.observables[c]), v)).collect();
             cells.join(" ")
         })
         .collect()

@@ -20,9 +20,9 @@
 use super::decode;
 use super::encode::Encoding;
 use super::formula::B;
+use crate::ast::Prop;
 use crate::error::{Error, Result};
 use crate::model::strong::morally_strong;
-use crate::ast::Prop;
 use crate::outcome::{Execution, State};
 use crate::program::{EventId, Program};
 use std::collections::BTreeSet;

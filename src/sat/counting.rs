@@ -68,7 +68,19 @@ impl Encoding<'_> {
         let n = chain.len();
         let le: Vec<Vec<B>> = chain
             .iter()
-            .map(|_| (0..=n).map(|k| if k == 0 { B::F } else if k == n { B::T } else { self.f.fresh() }).collect())
+            .map(|_| {
+                (0..=n)
+                    .map(|k| {
+                        if k == 0 {
+                            B::F
+                        } else if k == n {
+                            B::T
+                        } else {
+                            self.f.fresh()
+                        }
+                    })
+                    .collect()
+            })
             .collect();
         for row in &le {
             for k in 1..n {

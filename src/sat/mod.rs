@@ -1,10 +1,10 @@
 //! The SAT engine: one solver per test; allowed final states are enumerated by
 //! solving, decoding the model into an execution, and blocking its final state.
 
-pub mod encode;
-pub mod formula;
 pub mod candidates;
 pub mod counting;
+pub mod encode;
+pub mod formula;
 pub mod hubs;
 pub mod prop;
 pub mod symmetry;
@@ -264,8 +264,7 @@ fn has_deadlock(enc: &mut Encoding, deadline: Option<Instant>) -> Result<bool> {
     let is_barrier = |e: &crate::program::Event| {
         matches!(e.kind, EventKind::BarrierArrive { .. } | EventKind::BarrierWait { .. } | EventKind::ClusterArrive { .. } | EventKind::ClusterWait { .. })
     };
-    let threads: Vec<&crate::program::Thread> =
-        p.threads.iter().filter(|t| p.events.iter().any(|e| e.thread == Some(t.id) && is_barrier(e))).collect();
+    let threads: Vec<&crate::program::Thread> = p.threads.iter().filter(|t| p.events.iter().any(|e| e.thread == Some(t.id) && is_barrier(e))).collect();
     let combos: usize = threads.iter().map(|t| t.traces.len()).product();
     if combos > 4096 {
         return Ok(false);

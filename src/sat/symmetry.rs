@@ -89,7 +89,15 @@ fn swappable(p: &Program, a: usize, b: usize) -> bool {
     let (pa, pb) = (p.threads[a].placement, p.threads[b].placement);
     let same = |x: &crate::program::Placement, y: &crate::program::Placement| (x.cta == y.cta, x.cluster == y.cluster, x.gpu == y.gpu);
     let placed = p.threads.iter().filter(|k| k.id != a && k.id != b).all(|k| same(&pa, &k.placement) == same(&pb, &k.placement));
-    let swap = |t: usize| if t == a { b } else if t == b { a } else { t };
+    let swap = |t: usize| {
+        if t == a {
+            b
+        } else if t == b {
+            a
+        } else {
+            t
+        }
+    };
     let invariant = |prop: &Prop| canon(prop, &|t| t) == canon(prop, &swap);
     let mut obs: Vec<String> = p.observables.iter().map(|o| obs_text(o, &|t| t)).collect();
     let mut swapped: Vec<String> = p.observables.iter().map(|o| obs_text(o, &swap)).collect();
@@ -239,9 +247,7 @@ fn lex_ge(enc: &mut Encoding, guard: B, x: &[B], y: &[B]) {
 
 /// Thread classes and whether they are barrier-free, for `PTXL_DEBUG`.
 pub fn describe(p: &Program, classes: &[Vec<usize>]) -> String {
-    let has_barrier = |t: usize| {
-        thread_events(p, t).iter().any(|&e| matches!(p.events[e].kind, EventKind::BarrierArrive { .. } | EventKind::ClusterArrive { .. }))
-    };
+    let has_barrier = |t: usize| thread_events(p, t).iter().any(|&e| matches!(p.events[e].kind, EventKind::BarrierArrive { .. } | EventKind::ClusterArrive { .. }));
     let parts: Vec<String> = classes.iter().map(|c| format!("{:?}{}", c, if has_barrier(c[0]) { " (barriers)" } else { "" })).collect();
     format!("symmetric thread classes: {}", if parts.is_empty() { "none".to_string() } else { parts.join(" ") })
 }

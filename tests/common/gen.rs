@@ -22,22 +22,64 @@ pub enum Sem {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Op {
-    Ld { sem: Sem, scope: usize, reg: usize, loc: usize, alias: bool },
-    St { sem: Sem, scope: usize, loc: usize, val: i64, from_reg: Option<usize>, alias: bool },
-    Atom { sem: Sem, scope: usize, reg: usize, loc: usize, kind: usize },
-    Red { release: bool, scope: usize, loc: usize },
-    Fence { kind: usize, scope: usize },
+    Ld {
+        sem: Sem,
+        scope: usize,
+        reg: usize,
+        loc: usize,
+        alias: bool,
+    },
+    St {
+        sem: Sem,
+        scope: usize,
+        loc: usize,
+        val: i64,
+        from_reg: Option<usize>,
+        alias: bool,
+    },
+    Atom {
+        sem: Sem,
+        scope: usize,
+        reg: usize,
+        loc: usize,
+        kind: usize,
+    },
+    Red {
+        release: bool,
+        scope: usize,
+        loc: usize,
+    },
+    Fence {
+        kind: usize,
+        scope: usize,
+    },
     /// `fence.proxy.{alias,texture,surface,constant}` (PROXY_FENCES).
-    ProxyFence { proxy: usize },
+    ProxyFence {
+        proxy: usize,
+    },
     /// A read of x through a non-generic proxy (PROXIES: texture, surface,
     /// constant), either at x's address or through the virtual alias `a`.
-    ProxyLd { proxy: usize, reg: usize, via_alias: bool },
+    ProxyLd {
+        proxy: usize,
+        reg: usize,
+        via_alias: bool,
+    },
     /// `sust` of x (or of its virtual alias `a`) through the surface proxy.
-    Sust { val: i64, via_alias: bool },
-    Bar { id: usize },
-    Add { dst: usize, src: usize },
+    Sust {
+        val: i64,
+        via_alias: bool,
+    },
+    Bar {
+        id: usize,
+    },
+    Add {
+        dst: usize,
+        src: usize,
+    },
     /// Forward branch over the next instructions when `reg != 0`.
-    SkipIfNonZero { reg: usize },
+    SkipIfNonZero {
+        reg: usize,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -84,8 +126,7 @@ fn place() -> impl Strategy<Value = Place> {
 
 pub fn test_strategy() -> impl Strategy<Value = Test> {
     any::<bool>().prop_flat_map(|aliases| {
-        (proptest::collection::vec((place(), proptest::collection::vec(op(aliases), 1..=5)), 1..=4), Just(aliases))
-            .prop_map(|(threads, aliases)| Test { threads, aliases })
+        (proptest::collection::vec((place(), proptest::collection::vec(op(aliases), 1..=5)), 1..=4), Just(aliases)).prop_map(|(threads, aliases)| Test { threads, aliases })
     })
 }
 
@@ -194,12 +235,7 @@ impl Test {
                 v
             })
             .collect();
-        let header: Vec<String> = self
-            .threads
-            .iter()
-            .enumerate()
-            .map(|(i, (p, _))| format!("P{}@cta {},cluster {},gpu {}", i, p.cta, p.cluster, p.gpu))
-            .collect();
+        let header: Vec<String> = self.threads.iter().enumerate().map(|(i, (p, _))| format!("P{}@cta {},cluster {},gpu {}", i, p.cta, p.cluster, p.gpu)).collect();
         s.push_str(&format!(" {} ;\n", header.join(" | ")));
         let rows = cells.iter().map(|c| c.len()).max().unwrap_or(0);
         for r in 0..rows {

@@ -4,8 +4,8 @@
 //!
 //! 8.10 The axioms, one function each: does the candidate execution satisfy it?
 
-use ptx_litmus::reference::enumerate::Ctx;
 use ptx_litmus::model::rel::Rel;
+use ptx_litmus::reference::enumerate::Ctx;
 
 /// The axioms of ISA 8.10, in the order the ISA lists them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -68,12 +68,7 @@ pub struct Relations<'a> {
 pub fn coherence(ctx: &Ctx, cause: &Rel, co: &Rel) -> bool {
     for w in 0..ctx.n() {
         for w2 in 0..ctx.n() {
-            let overlapping_writes = w != w2
-                && ctx.is_write(w)
-                && ctx.is_write(w2)
-                && !ctx.is_init(w)
-                && !ctx.is_init(w2)
-                && ctx.write_loc(w) == ctx.write_loc(w2);
+            let overlapping_writes = w != w2 && ctx.is_write(w) && ctx.is_write(w2) && !ctx.is_init(w) && !ctx.is_init(w2) && ctx.write_loc(w) == ctx.write_loc(w2);
             if overlapping_writes && cause.has(w, w2) && !co.has(w, w2) {
                 return false;
             }

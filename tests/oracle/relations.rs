@@ -5,10 +5,10 @@
 //! The definitions of PTX ISA chapter 8, one function each, over the executed
 //! events of one candidate execution (local numbers of [`Ctx`]).
 
-use ptx_litmus::reference::enumerate::{Ctx, Matching};
-use ptx_litmus::model::rel::Rel;
 use ptx_litmus::ast::{FenceSem, Proxy, Scope};
+use ptx_litmus::model::rel::Rel;
 use ptx_litmus::program::{EventKind, MemSem};
+use ptx_litmus::reference::enumerate::{Ctx, Matching};
 
 /// 8.4 (Table 20): "strong operation: A memory fence operation, or a memory
 /// operation with a .relaxed, .acquire, .release, .acq_rel, .volatile, or .mmio
@@ -102,13 +102,7 @@ pub fn morally_strong(ctx: &Ctx) -> Rel {
 /// 8.7.1: "Two overlapping memory operations are said to conflict when at least
 /// one of them is a write." (Initial writes are not operations of the program.)
 pub fn conflict(ctx: &Ctx, a: usize, b: usize) -> bool {
-    a != b
-        && !ctx.is_init(a)
-        && !ctx.is_init(b)
-        && ctx.is_mem(a)
-        && ctx.is_mem(b)
-        && ctx.loc(a) == ctx.loc(b)
-        && (ctx.is_write(a) || ctx.is_write(b))
+    a != b && !ctx.is_init(a) && !ctx.is_init(b) && ctx.is_mem(a) && ctx.is_mem(b) && ctx.loc(a) == ctx.loc(b) && (ctx.is_write(a) || ctx.is_write(b))
 }
 
 /// 8.7.1: "Two conflicting memory operations are said to be in a data-race if they

@@ -25,10 +25,13 @@ impl Ctx<'_> {
             V::Addr(..) => true,
             V::Const(c) => arith::convert(Some(ty), *c) == *c,
             V::Free(i) => match &st.events[*i].kind {
-                DraftKind::Mem { key, access } => access.conv == Some(ty) || self.domain(key).into_iter().all(|d| {
-                    let l = access.loaded(d);
-                    arith::convert(Some(ty), l) == l
-                }),
+                DraftKind::Mem { key, access } => {
+                    access.conv == Some(ty)
+                        || self.domain(key).into_iter().all(|d| {
+                            let l = access.loaded(d);
+                            arith::convert(Some(ty), l) == l
+                        })
+                }
                 DraftKind::Other(_) => false,
             },
         }
@@ -52,10 +55,7 @@ impl Ctx<'_> {
                     V::Addr(name, o) => (name, o + addr.offset, v.deps),
                     V::Free(i) => return Ok(Err(i)),
                     V::Const(_) => {
-                        return Err(Error::input(
-                            format!("register `{}` does not hold an address here (initialise it with `P{}:{} = x` or `mov {}, x`)", r, t, r, r),
-                            ins.span,
-                        ))
+                        return Err(Error::input(format!("register `{}` does not hold an address here (initialise it with `P{}:{} = x` or `mov {}, x`)", r, t, r, r), ins.span))
                     }
                 }
             }

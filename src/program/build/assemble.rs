@@ -15,7 +15,9 @@ impl Ctx<'_> {
             let Some(w) = widest else { continue };
             let parts = self.cells.split(&info.root, None, 0, w);
             if parts.len() > 1 {
-                let ids = parts.iter().filter_map(|(off, len)| key_index.get(&LocKey { root: info.root.clone(), offset: *off, shared_cluster: None }).map(|&l| (l, *off as u32, *len as u32)));
+                let ids = parts
+                    .iter()
+                    .filter_map(|(off, len)| key_index.get(&LocKey { root: info.root.clone(), offset: *off, shared_cluster: None }).map(|&l| (l, *off as u32, *len as u32)));
                 out.insert(name.clone(), ids.collect());
             }
         }
@@ -152,11 +154,7 @@ impl Ctx<'_> {
             threads.push(Thread { id: t, placement: self.placements[t], traces: tids });
         }
         if events.len() > self.opts.max_events {
-            return Err(Error::limit(format!(
-                "the test has {} events over all paths, more than --max-events {}",
-                events.len(),
-                self.opts.max_events
-            )));
+            return Err(Error::limit(format!("the test has {} events over all paths, more than --max-events {}", events.len(), self.opts.max_events)));
         }
         let mixed_size = detect_mixed_size(&self.foot);
         let loc_parts = self.loc_parts(&key_index);
@@ -208,7 +206,6 @@ impl Ctx<'_> {
     }
 }
 
-
 /// Globally unique CTA and cluster numbers. Without `cluster`, each CTA is its own cluster.
 pub(super) fn place_threads(lit: &Litmus) -> Vec<Placement> {
     let mut ctas: BTreeMap<(u32, Option<u32>, u32), usize> = BTreeMap::new();
@@ -233,9 +230,7 @@ pub(super) fn place_threads(lit: &Litmus) -> Vec<Placement> {
 /// (8.7.2: a mixed-size race is possible, the axioms may not apply).
 pub(super) fn detect_mixed_size(foot: &BTreeSet<Footprint>) -> bool {
     let all: Vec<&Footprint> = foot.iter().collect();
-    all.iter().enumerate().any(|(i, a)| {
-        all[i + 1..].iter().any(|b| a.0 == b.0 && a.1 == b.1 && (a.2, a.3) != (b.2, b.3) && a.2 < b.2 + b.3 as i64 && b.2 < a.2 + a.3 as i64)
-    })
+    all.iter().enumerate().any(|(i, a)| all[i + 1..].iter().any(|b| a.0 == b.0 && a.1 == b.1 && (a.2, a.3) != (b.2, b.3) && a.2 < b.2 + b.3 as i64 && b.2 < a.2 + a.3 as i64))
 }
 
 /// The observables of the final states: condition, filter and `locations`, in order of appearance.

@@ -6,46 +6,47 @@ use crate::error::{Error, Result};
 use std::collections::{BTreeSet, HashMap};
 
 impl Ctx<'_> {
-/// Every thread's paths, with the value domains of the locations at a fixpoint.
-pub(super) fn explore_all(&mut self) -> Result<(Vec<Vec<FinishedPath>>, bool)> {
-    let ctx = self;
-    let lit = ctx.lit;
-    let mut unroll_hit;
-    let mut paths: Vec<Vec<FinishedPath>>;
-    // Values each location may hold: a value read in an execution comes from a
-    // chain of distinct writes of that execution, so as many rounds as an
-    // execution has writes reach every readable value.
-    let mut rounds = 0;
-    loop {
-        paths = Vec::new();
-        unroll_hit = false;
-        for t in 0..lit.threads.len() {
-            let (p, hit) = ctx.explore_thread(t)?;
-            unroll_hit |= hit;
-            paths.push(p);
-        }
-        let bounds = chain_bounds(&paths);
-        // RMWs extend the values known at the start of the round, so that a
-        // round adds one link to every chain, as for the other writes.
-        let before = ctx.domains.clone();
-        let mut changed = false;
-        for tp in &paths {
-            for p in tp {
-                for e in &p.events {
-                    if let DraftKind::Mem { key, access } = &e.kind {
-                        // Round 0 collects constant writes; round k >= 1 extends
-                        // value chains by their k-th value-dependent write.
-                        let bound = bounds.get(key).copied().unwrap_or(0);
-                        let this_round = if e.value_srcs.is_empty() { rounds == 0 } else { (1..=bound).contains(&rounds) };
-                        if access.writes && this_round {
-                            let init = BTreeSet::from([ctx.key_init(key)]);
-                            let d = ctx.domains.entry(key.clone()).or_insert_with(|| init.clone());
-                            match &access.rmw {
-                                None => changed |= d.insert(access.write_value),
-                                Some(op) => {
-                                    let known = before.get(key).cloned().unwrap_or(init);
-                                    for v in known {
-                                        changed |= d.insert(op.apply(v));
+    /// Every thread's paths, with the value domains of the locations at a fixpoint.
+    pub(super) fn explore_all(&mut self) -> Result<(Vec<Vec<FinishedPath>>, bool)> {
+        let ctx = self;
+        let lit = ctx.lit;
+        let mut unroll_hit;
+        let mut paths: Vec<Vec<FinishedPath>>;
+        // Values each location may hold: a value read in an execution comes from a
+        // chain of distinct writes of that execution, so as many rounds as an
+        // execution has writes reach every readable value.
+        let mut rounds = 0;
+        loop {
+            paths = Vec::new();
+            unroll_hit = false;
+            for t in 0..lit.threads.len() {
+                let (p, hit) = ctx.explore_thread(t)?;
+                unroll_hit |= hit;
+                paths.push(p);
+            }
+            let bounds = chain_bounds(&paths);
+            // RMWs extend the values known at the start of the round, so that a
+            // round adds one link to every chain, as for the other writes.
+            let before = ctx.domains.clone();
+            let mut changed = false;
+            for tp in &paths {
+                for p in tp {
+                    for e in &p.events {
+                        if let DraftKind::Mem { key, access } = &e.kind {
+                            // Round 0 collects constant writes; round k >= 1 extends
+                            // value chains by their k-th value-dependent write.
+                            let bound = bounds.get(key).copied().unwrap_or(0);
+                            let this_round = if e.value_srcs.is_empty() { rounds == 0 } else { (1..=bound).contains(&rounds) };
+                            if access.writes && this_round {
+                                let init = BTreeSet::from([ctx.key_init(key)]);
+                                let d = ctx.domains.entry(key.clone()).or_insert_with(|| init.clone());
+                                match &access.rmw {
+                                    None => changed |= d.insert(access.write_value),
+                                    Some(op) => {
+                                        let known = before.get(key).cloned().unwrap_or(init);
+                                        for v in known {
+                                            changed |= d.insert(op.apply(v));
+                                        }
                                     }
                                 }
                             }
@@ -53,19 +54,16 @@ pub(super) fn explore_all(&mut self) -> Result<(Vec<Vec<FinishedPath>>, bool)> {
                     }
                 }
             }
+            rounds += 1;
+            if !changed && rounds > 1 {
+                break;
+            }
+            if ctx.domains.values().any(|d| d.len() > 64) {
+                return Err(Error::limit("a location can hold more than 64 distinct values; the test computes too many values to enumerate"));
+            }
         }
-        rounds += 1;
-        if !changed && rounds > 1 {
-            break;
-        }
-        if ctx.domains.values().any(|d| d.len() > 64) {
-            return Err(Error::limit(
-                "a location can hold more than 64 distinct values; the test computes too many values to enumerate",
-            ));
-        }
+        Ok((paths, unroll_hit))
     }
-    Ok((paths, unroll_hit))
-}
 
     /// All complete paths of thread `t`, and whether the unroll bound cut some.
     pub(super) fn explore_thread(&mut self, t: usize) -> Result<(Vec<FinishedPath>, bool)> {
@@ -81,7 +79,9 @@ pub(super) fn explore_all(&mut self) -> Result<(Vec<Vec<FinishedPath>>, bool)> {
         for ins in code {
             if let InstrKind::Branch { target, .. } = &ins.kind {
                 if !labels.contains_key(target) {
-                    return Err(Error::input(format!("branch to undefined label `{}` in thread P{}", target.split('#').next().unwrap_or(target), t), ins.span).in_origin(&ins.origin));
+                    return Err(
+                        Error::input(format!("branch to undefined label `{}` in thread P{}", target.split('#').next().unwrap_or(target), t), ins.span).in_origin(&ins.origin)
+                    );
                 }
             }
         }
@@ -113,10 +113,7 @@ pub(super) fn explore_all(&mut self) -> Result<(Vec<Vec<FinishedPath>>, bool)> {
             if st.pc >= code.len() {
                 done.push(FinishedPath { events: st.events, regs: st.regs });
                 if done.len() > self.opts.max_traces {
-                    return Err(Error::limit(format!(
-                        "thread P{} has more than {} paths (lower --unroll or simplify the test)",
-                        t, self.opts.max_traces
-                    )));
+                    return Err(Error::limit(format!("thread P{} has more than {} paths (lower --unroll or simplify the test)", t, self.opts.max_traces)));
                 }
                 continue;
             }
@@ -255,7 +252,6 @@ pub(super) fn explore_all(&mut self) -> Result<(Vec<Vec<FinishedPath>>, bool)> {
             }
         }
     }
-
 }
 
 /// For each location, how many value-dependent writes a chain of value flow
@@ -289,7 +285,9 @@ pub(super) fn chain_bounds(paths: &[Vec<FinishedPath>]) -> HashMap<LocKey, usize
             .iter()
             .map(|tp| {
                 tp.iter()
-                    .map(|p| p.events.iter().filter(|e| !e.value_srcs.is_empty() && matches!(&e.kind, DraftKind::Mem { key, access } if access.writes && reach.contains(key))).count())
+                    .map(|p| {
+                        p.events.iter().filter(|e| !e.value_srcs.is_empty() && matches!(&e.kind, DraftKind::Mem { key, access } if access.writes && reach.contains(key))).count()
+                    })
                     .max()
                     .unwrap_or(0)
             })

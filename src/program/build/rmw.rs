@@ -148,5 +148,4 @@ impl Ctx<'_> {
         }
         Ok(Step::Continue(children))
     }
-
 }
