@@ -4,7 +4,7 @@
 
 use crate::ast::Span;
 use crate::error::{Error, Origin, Result};
-use crate::parse::instr::{Guard, Qual, RawInstr, RawKind, RawOperand};
+use crate::parse::instr::{Guard, RawInstr, RawKind, RawOperand};
 use crate::parse::text::{parse_int, Src};
 use pest::iterators::Pair;
 use pest::Parser;
@@ -271,21 +271,7 @@ impl Reader<'_> {
         for p in pair.into_inner() {
             match p.as_rule() {
                 Rule::guard => raw.guard = Some(self.guard(p)),
-                Rule::mnemonic => {
-                    let m_span = self.src.pair_span(&p);
-                    raw.mnemonic = p.as_str().to_string();
-                    let mut offset = 0;
-                    for (i, part) in p.as_str().split('.').enumerate() {
-                        let s = self.src.sub_span(m_span, offset, part.len());
-                        if i == 0 {
-                            raw.opcode = part.to_string();
-                            raw.opcode_span = s;
-                        } else {
-                            raw.quals.push(Qual { text: part.to_string(), span: s });
-                        }
-                        offset += part.len() + 1;
-                    }
-                }
+                Rule::mnemonic => raw.set_mnemonic(p.as_str(), self.src.pair_span(&p), self.src),
                 Rule::operand => raw.operands.push(self.operand(p)?),
                 _ => {}
             }

@@ -86,7 +86,8 @@ impl RawInstr {
         Ok(raw)
     }
 
-    fn set_mnemonic(&mut self, m: &str, span: Span, src: &Src) {
+    /// Split a mnemonic `ld.acquire.gpu` into opcode and qualifiers, each with its span.
+    pub(crate) fn set_mnemonic(&mut self, m: &str, span: Span, src: &Src) {
         self.mnemonic = m.to_string();
         let mut offset = 0;
         for (i, part) in m.split('.').enumerate() {
