@@ -1,7 +1,10 @@
 //! The `ptx-litmus` command line: wires arguments to the library, nothing more.
 
 use clap::{Parser, Subcommand};
+mod args;
 mod opts;
+
+use args::*;
 
 use ptx_litmus::batch::{self, Progress, Summary};
 use ptx_litmus::check::{check_file, guarded, read_source, CheckOptions, FileReport};
@@ -48,121 +51,6 @@ enum Cmd {
     /// a location per pointer parameter, a placeholder condition (README
     /// "Checking compiler output").
     Scaffold(ScaffoldArgs),
-}
-
-#[derive(clap::Args)]
-struct ScaffoldArgs {
-    /// The PTX module (`nvcc -ptx` output).
-    module: PathBuf,
-}
-
-#[derive(clap::Args)]
-struct AdviseArgs {
-    /// Litmus files or directories (a directory gives a summary table).
-    #[arg(required = true)]
-    paths: Vec<PathBuf>,
-    /// Only the weakening analysis: what can be removed or weakened while the outcome stays forbidden.
-    #[arg(long)]
-    weaken: bool,
-    /// Cost table overrides, `key = value` lines (keys in the README).
-    #[arg(long, value_name = "FILE")]
-    cost: Option<PathBuf>,
-    /// Write each repaired or weakened test as a litmus file into DIR.
-    #[arg(long, value_name = "DIR")]
-    out: Option<PathBuf>,
-    /// One JSON object per test (schema/advise.schema.json).
-    #[arg(long)]
-    json: bool,
-    /// How many times one instruction may run on a path (loop unrolling bound).
-    #[arg(long, default_value_t = 2, value_parser = opts::unroll)]
-    unroll: u32,
-    /// --timeout covers the whole advice for one test; --max-memory each variant decided.
-    #[command(flatten)]
-    limits: opts::Limits,
-}
-
-#[derive(clap::Args)]
-struct ExplainArgs {
-    /// Litmus files or directories (recursive *.litmus); `-` reads standard input.
-    #[arg(required = true)]
-    files: Vec<PathBuf>,
-    /// How many times one instruction may run on a path (loop unrolling bound).
-    #[arg(long, default_value_t = 2, value_parser = opts::unroll)]
-    unroll: u32,
-    #[command(flatten)]
-    limits: opts::Limits,
-}
-
-#[derive(clap::Args)]
-struct CheckArgs {
-    /// Files or directories; `-` reads one test from standard input. With --expect
-    /// and no paths: the tests listed in the CSV.
-    paths: Vec<PathBuf>,
-    /// One JSON object per test on its own line instead of herd-style text.
-    #[arg(long)]
-    json: bool,
-    /// CSV `test,expected[,note]` (paths relative to the CSV's folder, `Ok` or `No`;
-    /// a note marks a documented deviation, counted as matched and listed).
-    #[arg(long, value_name = "FILE.csv")]
-    expect: Option<PathBuf>,
-    /// Which engine decides (default: sat; reference with --model ptx-alloy).
-    #[arg(long, value_enum)]
-    engine: Option<opts::EngineArg>,
-    /// Which model: ptx (the ISA text) or ptx-alloy (NVIDIA's formalization); see `ptx-litmus model`.
-    #[arg(long, value_enum, default_value = "ptx")]
-    model: opts::ModelArg,
-    /// How many times one instruction may run on a path (loop unrolling bound).
-    #[arg(long, default_value_t = 2, value_parser = opts::unroll)]
-    unroll: u32,
-    /// Most events (over all paths of all threads) a test may have.
-    #[arg(long, default_value_t = 20_000)]
-    max_events: usize,
-    /// Most distinct final states enumerated per test with `--states all` (SAT engine).
-    #[arg(long, default_value_t = 100_000)]
-    max_states: usize,
-    /// How many allowed final states to list: `all`, a number, or `none`. The
-    /// verdict and the Observation kind are decided first by their own queries and
-    /// are exact whatever is listed; past N the output says `States >= N (more not
-    /// listed)` and the Positive/Negative counts are of the listed states.
-    #[arg(long, default_value = "256", value_parser = parse_states, value_name = "all|N|none")]
-    states: StatesArg,
-    /// Do not re-check the SAT engine's executions with the reference engine's
-    /// relations and axioms (the self-check is on by default; see README).
-    #[arg(long)]
-    no_self_check: bool,
-    /// Do not break the symmetry of interchangeable threads (same code, same
-    /// placement relations, condition unchanged by swapping them); verdicts and
-    /// complete state listings never depend on it (see README).
-    #[arg(long)]
-    no_symmetry: bool,
-    #[command(flatten)]
-    limits: opts::Limits,
-    /// Explain: `witness` (an allowed execution per allowed state satisfying the
-    /// condition), `forbidden` (candidate executions of forbidden states and the
-    /// axiom each violates), or both: `--show witness,forbidden`.
-    #[arg(long, value_enum, value_delimiter = ',', value_name = "KIND")]
-    show: Vec<ptx_litmus::explain::ShowKind>,
-    /// With --show: at most N states of each kind, and N candidates per forbidden state.
-    #[arg(long, default_value_t = 3, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1000))]
-    max_show: u16,
-    /// Write one Graphviz DOT file per shown execution into DIR (without --show: shows both kinds).
-    #[arg(long, value_name = "DIR")]
-    dot: Option<PathBuf>,
-    /// Write one SVG picture per shown execution into DIR (without --show: shows both kinds).
-    #[arg(long, value_name = "DIR")]
-    svg: Option<PathBuf>,
-}
-
-/// `--states`: how many final states to list (None: all).
-#[derive(Clone, Copy, Debug)]
-struct StatesArg(Option<usize>);
-
-fn parse_states(s: &str) -> Result<StatesArg, String> {
-    match s {
-        "all" => Ok(StatesArg(None)),
-        "none" => Ok(StatesArg(Some(0))),
-        n => n.parse::<usize>().map(|k| StatesArg(Some(k))).map_err(|_| format!("`{}` is not `all`, `none` or a number of states", n)),
-    }
 }
 
 fn main() {

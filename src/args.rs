@@ -1,0 +1,120 @@
+//! The command-line arguments of `check`, `explain`, `advise` and `scaffold`
+//! (clap derives); `main.rs` maps them onto the library's options.
+
+use super::opts;
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+pub struct ScaffoldArgs {
+    /// The PTX module (`nvcc -ptx` output).
+    pub module: PathBuf,
+}
+
+#[derive(clap::Args)]
+pub struct AdviseArgs {
+    /// Litmus files or directories (a directory gives a summary table).
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// Only the weakening analysis: what can be removed or weakened while the outcome stays forbidden.
+    #[arg(long)]
+    pub weaken: bool,
+    /// Cost table overrides, `key = value` lines (keys in the README).
+    #[arg(long, value_name = "FILE")]
+    pub cost: Option<PathBuf>,
+    /// Write each repaired or weakened test as a litmus file into DIR.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// One JSON object per test (schema/advise.schema.json).
+    #[arg(long)]
+    pub json: bool,
+    /// How many times one instruction may run on a path (loop unrolling bound).
+    #[arg(long, default_value_t = 2, value_parser = opts::unroll)]
+    pub unroll: u32,
+    /// --timeout covers the whole advice for one test; --max-memory each variant decided.
+    #[command(flatten)]
+    pub limits: opts::Limits,
+}
+
+#[derive(clap::Args)]
+pub struct ExplainArgs {
+    /// Litmus files or directories (recursive *.litmus); `-` reads standard input.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// How many times one instruction may run on a path (loop unrolling bound).
+    #[arg(long, default_value_t = 2, value_parser = opts::unroll)]
+    pub unroll: u32,
+    #[command(flatten)]
+    pub limits: opts::Limits,
+}
+
+#[derive(clap::Args)]
+pub struct CheckArgs {
+    /// Files or directories; `-` reads one test from standard input. With --expect
+    /// and no paths: the tests listed in the CSV.
+    pub paths: Vec<PathBuf>,
+    /// One JSON object per test on its own line instead of herd-style text.
+    #[arg(long)]
+    pub json: bool,
+    /// CSV `test,expected[,note]` (paths relative to the CSV's folder, `Ok` or `No`;
+    /// a note marks a documented deviation, counted as matched and listed).
+    #[arg(long, value_name = "FILE.csv")]
+    pub expect: Option<PathBuf>,
+    /// Which engine decides (default: sat; reference with --model ptx-alloy).
+    #[arg(long, value_enum)]
+    pub engine: Option<opts::EngineArg>,
+    /// Which model: ptx (the ISA text) or ptx-alloy (NVIDIA's formalization); see `ptx-litmus model`.
+    #[arg(long, value_enum, default_value = "ptx")]
+    pub model: opts::ModelArg,
+    /// How many times one instruction may run on a path (loop unrolling bound).
+    #[arg(long, default_value_t = 2, value_parser = opts::unroll)]
+    pub unroll: u32,
+    /// Most events (over all paths of all threads) a test may have.
+    #[arg(long, default_value_t = 20_000)]
+    pub max_events: usize,
+    /// Most distinct final states enumerated per test with `--states all` (SAT engine).
+    #[arg(long, default_value_t = 100_000)]
+    pub max_states: usize,
+    /// How many allowed final states to list: `all`, a number, or `none`. The
+    /// verdict and the Observation kind are decided first by their own queries and
+    /// are exact whatever is listed; past N the output says `States >= N (more not
+    /// listed)` and the Positive/Negative counts are of the listed states.
+    #[arg(long, default_value = "256", value_parser = parse_states, value_name = "all|N|none")]
+    pub states: StatesArg,
+    /// Do not re-check the SAT engine's executions with the reference engine's
+    /// relations and axioms (the self-check is on by default; see README).
+    #[arg(long)]
+    pub no_self_check: bool,
+    /// Do not break the symmetry of interchangeable threads (same code, same
+    /// placement relations, condition unchanged by swapping them); verdicts and
+    /// complete state listings never depend on it (see README).
+    #[arg(long)]
+    pub no_symmetry: bool,
+    #[command(flatten)]
+    pub limits: opts::Limits,
+    /// Explain: `witness` (an allowed execution per allowed state satisfying the
+    /// condition), `forbidden` (candidate executions of forbidden states and the
+    /// axiom each violates), or both: `--show witness,forbidden`.
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "KIND")]
+    pub show: Vec<ptx_litmus::explain::ShowKind>,
+    /// With --show: at most N states of each kind, and N candidates per forbidden state.
+    #[arg(long, default_value_t = 3, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1000))]
+    pub max_show: u16,
+    /// Write one Graphviz DOT file per shown execution into DIR (without --show: shows both kinds).
+    #[arg(long, value_name = "DIR")]
+    pub dot: Option<PathBuf>,
+    /// Write one SVG picture per shown execution into DIR (without --show: shows both kinds).
+    #[arg(long, value_name = "DIR")]
+    pub svg: Option<PathBuf>,
+}
+
+/// `--states`: how many final states to list (None: all).
+#[derive(Clone, Copy, Debug)]
+pub struct StatesArg(pub Option<usize>);
+
+pub fn parse_states(s: &str) -> Result<StatesArg, String> {
+    match s {
+        "all" => Ok(StatesArg(None)),
+        "none" => Ok(StatesArg(Some(0))),
+        n => n.parse::<usize>().map(|k| StatesArg(Some(k))).map_err(|_| format!("`{}` is not `all`, `none` or a number of states", n)),
+    }
+}
