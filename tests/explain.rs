@@ -2,6 +2,7 @@
 //! the axiom named for each forbidden example, agreement with the reference
 //! engine, pictures, and the JSON fields against `schema/result.schema.json`.
 
+mod common;
 use ptx_litmus::check::{check_file, check_source, CheckOptions, TestResult};
 use ptx_litmus::explain::{self, show::ExecKind, ShowOptions, Shown, ShownExec};
 use ptx_litmus::model::Axiom;
@@ -191,95 +192,6 @@ fn pictures_have_nested_boxes_and_a_red_cycle() {
     assert_eq!(x.stem(&r.program.name), "MP-fence-forbidden-1-1");
 }
 
-// ---------------------------------------------------------------------------
-// JSON against the schema: a small validator for the keywords the schema uses
-// (type, enum, properties, required, additionalProperties, items, minimum,
-// oneOf, $ref to #/$defs).
-
-fn resolve<'a>(root: &'a Value, s: &'a Value) -> &'a Value {
-    match s.get("$ref").and_then(|r| r.as_str()) {
-        Some(r) => {
-            let name = r.strip_prefix("#/$defs/").unwrap_or_else(|| panic!("unsupported $ref {}", r));
-            resolve(root, &root["$defs"][name])
-        }
-        None => s,
-    }
-}
-
-fn type_ok(t: &str, v: &Value) -> bool {
-    match t {
-        "object" => v.is_object(),
-        "array" => v.is_array(),
-        "string" => v.is_string(),
-        "integer" => v.is_i64() || v.is_u64(),
-        "number" => v.is_number(),
-        "boolean" => v.is_boolean(),
-        "null" => v.is_null(),
-        _ => panic!("unsupported type {}", t),
-    }
-}
-
-fn validate(root: &Value, schema: &Value, v: &Value, path: &str, errs: &mut Vec<String>) {
-    let s = resolve(root, schema);
-    if let Some(alts) = s.get("oneOf").and_then(|a| a.as_array()) {
-        let ok = alts
-            .iter()
-            .filter(|alt| {
-                let mut e = Vec::new();
-                validate(root, alt, v, path, &mut e);
-                e.is_empty()
-            })
-            .count();
-        if ok != 1 {
-            errs.push(format!("{}: matches {} of the oneOf alternatives", path, ok));
-        }
-    }
-    if let Some(t) = s.get("type") {
-        let ok = match t {
-            Value::String(t) => type_ok(t, v),
-            Value::Array(ts) => ts.iter().any(|t| type_ok(t.as_str().unwrap(), v)),
-            _ => panic!("bad type"),
-        };
-        if !ok {
-            errs.push(format!("{}: {} is not of type {}", path, v, t));
-            return;
-        }
-    }
-    if let Some(e) = s.get("enum").and_then(|e| e.as_array()) {
-        if !e.contains(v) {
-            errs.push(format!("{}: {} is not one of {:?}", path, v, e));
-        }
-    }
-    if let (Some(m), Some(x)) = (s.get("minimum").and_then(|m| m.as_f64()), v.as_f64()) {
-        if x < m {
-            errs.push(format!("{}: {} < {}", path, x, m));
-        }
-    }
-    if let Value::Object(o) = v {
-        for r in s.get("required").and_then(|r| r.as_array()).into_iter().flatten() {
-            if !o.contains_key(r.as_str().unwrap()) {
-                errs.push(format!("{}: missing {}", path, r));
-            }
-        }
-        let props = s.get("properties").and_then(|p| p.as_object());
-        for (k, x) in o {
-            match props.and_then(|p| p.get(k)) {
-                Some(ps) => validate(root, ps, x, &format!("{}.{}", path, k), errs),
-                None => match s.get("additionalProperties") {
-                    Some(Value::Bool(false)) => errs.push(format!("{}: unexpected field {}", path, k)),
-                    Some(a @ Value::Object(_)) => validate(root, a, x, &format!("{}.{}", path, k), errs),
-                    _ => {}
-                },
-            }
-        }
-    }
-    if let (Value::Array(a), Some(items)) = (v, s.get("items")) {
-        for (i, x) in a.iter().enumerate() {
-            validate(root, items, x, &format!("{}[{}]", path, i), errs);
-        }
-    }
-}
-
 fn schema() -> Value {
     serde_json::from_str(&std::fs::read_to_string(root().join("schema/result.schema.json")).unwrap()).expect("the schema is JSON")
 }
@@ -287,7 +199,7 @@ fn schema() -> Value {
 fn assert_valid(v: &Value) {
     let root = schema();
     let mut errs = Vec::new();
-    validate(&root, &root, v, "$", &mut errs);
+    common::schema::validate(&root, &root, v, "$", &mut errs);
     assert!(errs.is_empty(), "{}\n{}", errs.join("\n"), v);
 }
 
@@ -321,7 +233,7 @@ fn json_outputs_follow_the_schema() {
     bad["verdict"] = Value::String("Maybe".into());
     let root = schema();
     let mut errs = Vec::new();
-    validate(&root, &root, &bad, "$", &mut errs);
+    common::schema::validate(&root, &root, &bad, "$", &mut errs);
     assert!(!errs.is_empty());
 }
 
