@@ -176,11 +176,8 @@ pub fn check_file(path: &Path, opts: &CheckOptions) -> FileReport {
     let (result, shown) = match guarded(opts, || {
         let base = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
         let r = check_source_at(&source, base, opts)?;
-        // Explanations transcribe model ptx: another model gets an error, not a ptx picture.
-        let shown = opts.show.as_ref().map(|so| match opts.model {
-            ModelKind::Ptx => crate::explain::show(&r, so),
-            m => Err(Error::input_nospan(format!("explanations (--show, --dot, --svg) implement model ptx only, not {}", m.name()))),
-        });
+        // Explanations read the rows of the model that decided the test.
+        let shown = opts.show.as_ref().map(|so| crate::explain::show(&r, &ShowOptions { model: opts.model.shared(), ..so.clone() }));
         Ok((r, shown))
     }) {
         Ok((r, s)) => (Ok(r), s),

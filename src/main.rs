@@ -73,7 +73,7 @@ fn show_options(a: &CheckArgs) -> Option<ShowOptions> {
         return None;
     }
     let both = a.show.is_empty();
-    Some(ShowOptions { witness: both || a.show.contains(&ShowKind::Witness), forbidden: both || a.show.contains(&ShowKind::Forbidden), max: a.max_show as usize, deadline: None })
+    Some(ShowOptions { witness: both || a.show.contains(&ShowKind::Witness), forbidden: both || a.show.contains(&ShowKind::Forbidden), max: a.max_show as usize, deadline: None, model: a.model.kind().shared() })
 }
 
 /// One DOT and/or SVG file per shown execution, each written whole or not at all.
@@ -203,10 +203,6 @@ fn load_expectations(csv: &std::path::Path) -> Result<Expectations, String> {
 }
 
 fn run_check(a: CheckArgs) -> i32 {
-    if a.model != opts::ModelArg::Ptx && show_options(&a).is_some() {
-        out::eprintln("error: --show, --dot and --svg explain model ptx only (drop them, or use --model ptx)");
-        return EXIT_INPUT;
-    }
     let (engine, note) = opts::engine(a.engine, a.model);
     if let Some(n) = note {
         out::eprintln(n);

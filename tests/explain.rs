@@ -5,6 +5,7 @@
 mod common;
 use ptx_litmus::check::{check_file, check_source, CheckOptions, TestResult};
 use ptx_litmus::explain::{self, show::ExecKind, ShowOptions, Shown, ShownExec};
+use ptx_litmus::model::eval::Violation as Check;
 use ptx_litmus::model::Axiom;
 use ptx_litmus::report;
 use serde_json::Value;
@@ -20,7 +21,7 @@ fn checked(rel: &str) -> TestResult {
 }
 
 fn shown(r: &TestResult, max: usize) -> Shown {
-    explain::show(r, &ShowOptions { witness: true, forbidden: true, max, deadline: None }).expect("explains")
+    explain::show(r, &ShowOptions { witness: true, forbidden: true, max, ..Default::default() }).expect("explains")
 }
 
 fn forbidden_execs(s: &Shown) -> Vec<&ShownExec> {
@@ -73,7 +74,7 @@ fn snapshots_of_explain_for_the_isa_examples() {
 }
 
 /// The primary axiom of every shown forbidden candidate of `file`.
-fn axioms_named(file: &str) -> Vec<(Axiom, String)> {
+fn axioms_named(file: &str) -> Vec<(Check, String)> {
     let r = checked(file);
     let s = shown(&r, 3);
     let xs = forbidden_execs(&s);
@@ -81,7 +82,7 @@ fn axioms_named(file: &str) -> Vec<(Axiom, String)> {
     xs.iter()
         .map(|x| {
             let v = x.violations.first().unwrap_or_else(|| panic!("{}: a candidate violates an axiom", file));
-            (v.axiom, format!("{} {}", v.text, v.notes.join(" ")))
+            (v.axiom.clone(), format!("{} {}", v.text, v.notes.join(" ")))
         })
         .collect()
 }
@@ -161,7 +162,7 @@ fn explanations_agree_with_the_reference_engine() {
                     assert!(x.violations.is_empty());
                 }
                 ExecKind::Forbidden => {
-                    let ours = x.violations.first().map(|v| v.axiom.row().name);
+                    let ours = x.violations.first().map(|v| v.axiom.name());
                     assert_eq!(got.as_ref().map(|a| a.name()), ours, "{}: candidate {} of state {:?}", f, x.candidate, x.state);
                 }
             }
@@ -251,7 +252,7 @@ fn all_explanations_agree_with_the_reference_engine() {
         let s = shown(&r, 2);
         for x in s.executions() {
             let got = ptx_litmus::reference::violated_axiom(&r.program, &x.execution).expect("fits the program");
-            let ours = x.violations.first().map(|v| v.axiom.row().name);
+            let ours = x.violations.first().map(|v| v.axiom.name());
             assert_eq!(got.as_ref().map(|a| a.name()), ours, "{}: {:?} candidate {}", f.display(), x.state, x.candidate);
             checked_execs += 1;
         }
@@ -268,7 +269,7 @@ fn candidates_never_contain_a_cycle_of_read_modify_writes() {
     let src = "PTX or-cycle\n{ x = 0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n atom.relaxed.gpu.or.b32 r0, x, 1 | atom.relaxed.gpu.or.b32 r0, x, 1 ;\nexists (P0:r0 == 1 /\\ P1:r0 == 1)\n";
     let r = check_source(src, &CheckOptions::default()).expect("checks");
     assert_eq!(r.summary.verdict, ptx_litmus::outcome::Verdict::No, "one of the two atoms reads 0");
-    let s = explain::show(&r, &ShowOptions { witness: true, forbidden: true, max: 10, deadline: None }).expect("explains");
+    let s = explain::show(&r, &ShowOptions { witness: true, forbidden: true, max: 10, ..Default::default() }).expect("explains");
     for x in s.executions() {
         let rf = &x.execution.rf;
         assert!(!rf.iter().any(|(&r, &w)| rf.get(&w) == Some(&r)), "atoms reading each other: {:?}", rf);

@@ -80,7 +80,7 @@ pub fn confirm(source: &str, opts: &CheckOptions, explain_it: bool) -> Result<Co
     if reachable || !explain_it {
         return Ok(Confirmed { reachable, reason: None });
     }
-    let so = ShowOptions { witness: false, forbidden: true, max: 1, deadline: None };
+    let so = ShowOptions { witness: false, forbidden: true, max: 1, ..Default::default() };
     let shown = explain::show(&r, &so)?;
     let reason = shown.forbidden.first().and_then(|f| f.candidates.first()).and_then(|x| {
         let v = x.violations.first()?;

@@ -1,21 +1,30 @@
-//! Which axioms of 8.10 a concrete execution violates, each with the offending
-//! cycle or pair in the ISA's terms.
+//! Which check rows of the model in use a concrete execution violates, each
+//! with the offending cycle or pair in the ISA's terms.
 //!
-//! Priority (documented in the README): the violations are listed in the order
-//! of 8.10 (Coherence, Fence-SC, Atomicity, No-Thin-Air, SC-per-Location,
-//! Causality) and the *first* one is the reason given. Within one axiom the
+//! The verdicts are the model's (its evaluator, [`View::checks`]); this file
+//! only finds a witness to show. Priority (documented in the README): the
+//! violations are listed in model order (for both built-in models the order of
+//! 8.10: Coherence, Fence-SC, Atomicity, No-Thin-Air, SC-per-Location,
+//! Causality) and the *first* one is the reason given. Within one row the
 //! witness with the fewest steps (runs of program order counted once) is shown.
 //! For the ISA's own examples this names the axiom the ISA names: Atomicity
 //! before SC-per-Location for two racing RMWs, SC-per-Location before Causality
 //! for CoRR, Causality for message passing and for store buffering with fence.sc.
+//! The six axioms of 8.10 are worded by name; any other row (a new axiom) by
+//! the relation it tests ([`generic`]).
 
-use super::view::{compress, compress_keeping, EdgeKind, Step, SyncWhy, View};
-use crate::model::Axiom;
+use super::view::{compress, EdgeKind, Step, View};
+use super::words::{expand_po, fmt_path, notes, reads};
+use crate::model::algebra::CheckKind;
+use crate::model::eval::Violation as Check;
+use crate::model::explain_api::CheckResult;
+use crate::model::rel::Rel;
 
-/// One violated axiom.
+/// One violated check row.
 #[derive(Clone, Debug)]
 pub struct Violation {
-    pub axiom: Axiom,
+    /// The row's name and section (`Causality`, `8.10.6`).
+    pub axiom: Check,
     /// The offending cycle (or pair of edges), basic steps in local numbers.
     pub steps: Vec<Step>,
     /// The sentence, in the spec's terms (without the axiom's name).
@@ -39,170 +48,66 @@ impl Violation {
     }
 }
 
-/// `W1 -po-> F1 -sync-> F2 -po-> R2`.
-pub fn fmt_path(v: &View, steps: &[Step]) -> String {
-    let c = compress_keeping(steps, |i| matches!(v.event(i).kind, crate::program::EventKind::ProxyFence { .. }));
-    let Some(first) = c.first() else { return String::new() };
-    let mut s = v.names[first.from].clone();
-    for st in &c {
-        s.push_str(&format!(" -{}-> {}", st.kind.label(), v.names[st.to]));
-    }
-    let mut why: Vec<String> = Vec::new();
-    for st in c.iter().filter(|st| st.kind == EdgeKind::Sync) {
-        let w = short_sync(v, st.from, st.to);
-        if !why.contains(&w) {
-            why.push(w);
-        }
-    }
-    if !why.is_empty() {
-        s.push_str(&format!(" ({})", why.join("; ")));
-    }
-    s
+/// A witness: steps, sentence, notes.
+type Witness = (Vec<Step>, String, Vec<String>);
+
+fn shorter(best: &Option<Witness>, steps: &[Step]) -> bool {
+    best.as_ref().is_none_or(|b| compress(steps).len() < compress(&b.0).len())
 }
 
-/// The 8.9.4 rule behind a sync step, in a few words (details in the notes).
-pub fn short_sync(v: &View, a: usize, b: usize) -> String {
-    let n = |i: usize| v.names[i].clone();
-    match v.sw_why.get(&(a, b)) {
-        Some(SyncWhy::FenceSc) => format!("{} precedes {} in Fence-SC order", n(a), n(b)),
-        Some(SyncWhy::Barrier) => format!("{} and {} meet at a barrier", n(a), n(b)),
-        Some(SyncWhy::ClusterBarrier) => format!("{} and {} meet at a cluster barrier", n(a), n(b)),
-        Some(SyncWhy::Patterns { rel, acq }) => {
-            let relp = if rel.bound == rel.access { n(rel.access) } else { format!("{}; {}", n(rel.bound), n(rel.access)) };
-            let acqp = if acq.bound == acq.access { n(acq.access) } else { format!("{}; {}", n(acq.access), n(acq.bound)) };
-            format!("release pattern {} synchronizes with acquire pattern {} on {}", relp, acqp, v.loc_name(rel.access))
-        }
-        None => format!("{} synchronizes with {}", n(a), n(b)),
-    }
-}
-
-/// `R2 reads x=0 from W0(x)`.
-pub fn reads(v: &View, r: usize) -> String {
-    match v.rf_source(r) {
-        Some(w) => format!("{} reads {}={} from {}", v.names[r], v.loc_name(r), v.read_value(r).map(|x| x.to_string()).unwrap_or_default(), v.names[w]),
-        None => format!("{} reads nothing", v.names[r]),
-    }
-}
-
-/// Why `a` synchronizes with `b` (8.9.4), in words.
-pub fn why_sync(v: &View, a: usize, b: usize) -> String {
-    let n = |i: usize| v.names[i].clone();
-    match v.sw_why.get(&(a, b)) {
-        Some(SyncWhy::FenceSc) => format!("{} precedes {} in Fence-SC order (8.9.4 rule 1)", n(a), n(b)),
-        Some(SyncWhy::Barrier) => format!("{} arrives at the barrier {} waits on (8.9.4 rule 2)", n(a), n(b)),
-        Some(SyncWhy::ClusterBarrier) => format!("{} arrives at the cluster barrier {} waits on (8.9.4 rule 3)", n(a), n(b)),
-        Some(SyncWhy::Patterns { rel, acq }) => {
-            let relp = if rel.bound == rel.access { n(rel.access) } else { format!("{}; {}", n(rel.bound), n(rel.access)) };
-            let acqp = if acq.bound == acq.access { n(acq.access) } else { format!("{}; {}", n(acq.access), n(acq.bound)) };
-            format!(
-                "release pattern {} and acquire pattern {} on {}, {} -obs-> {} ({}), {} and {} morally strong (8.9.4 rule 4)",
-                relp,
-                acqp,
-                v.loc_name(rel.access),
-                n(rel.access),
-                n(acq.access),
-                why_obs(v, rel.access, acq.access),
-                n(a),
-                n(b)
-            )
-        }
-        None => "synchronizes".to_string(),
-    }
-}
-
-/// Why `w` precedes `r` in observation order (8.9.2).
-pub fn why_obs(v: &View, w: usize, r: usize) -> String {
-    match v.obs_via.get(&(w, r)) {
-        Some(via) if !via.is_empty() => {
-            let mut chain = vec![w];
-            chain.extend(via);
-            chain.push(r);
-            let s: Vec<String> = chain.iter().map(|&e| v.names[e].clone()).collect();
-            format!("{}: reads-from through atomic operations", s.join(" -rf-> "))
-        }
-        _ => reads(v, r),
-    }
-}
-
-fn notes(v: &View, steps: &[Step]) -> Vec<String> {
-    let mut out = Vec::new();
-    for s in steps {
-        let note = match s.kind {
-            EdgeKind::Sync => format!("{} -sync-> {}: {}", v.names[s.from], v.names[s.to], why_sync(v, s.from, s.to)),
-            EdgeKind::Obs => format!("{} -obs-> {}: {}", v.names[s.from], v.names[s.to], why_obs(v, s.from, s.to)),
-            _ => continue,
-        };
-        if !out.contains(&note) {
-            out.push(note);
-        }
-    }
-    out
-}
-
-/// Replace program-order steps between non-consecutive events by the chain of
-/// consecutive ones (so pictures can highlight drawn edges).
-fn expand_po(v: &View, steps: Vec<Step>) -> Vec<Step> {
-    let mut out = Vec::new();
-    for s in steps {
-        if s.kind == EdgeKind::Po && !v.po_next.has(s.from, s.to) {
-            let mut at = s.from;
-            while at != s.to {
-                let Some(nx) = (0..v.n()).find(|&w| v.po_next.has(at, w)) else { break };
-                out.push(Step { from: at, kind: EdgeKind::Po, to: nx });
-                at = nx;
-            }
-        } else {
-            out.push(s);
-        }
-    }
-    out
-}
-
-fn shorter(best: &Option<Violation>, steps: &[Step]) -> bool {
-    best.as_ref().is_none_or(|b| compress(steps).len() < compress(&b.steps).len())
-}
-
-/// Every violated axiom, in the order of 8.10, each with its shortest witness.
+/// Every violated check row, in model order, each with its shortest witness.
 pub fn violations(v: &View) -> Vec<Violation> {
-    [coherence(v), fence_sc(v), atomicity(v), no_thin_air(v), sc_per_location(v), causality(v)].into_iter().flatten().collect()
+    v.checks
+        .iter()
+        .filter(|c| !c.holds)
+        .map(|c| {
+            let named = match c.check.name() {
+                "Coherence" => coherence(v, &c.rel),
+                "Fence-SC" => fence_sc(v, &c.rel),
+                "Atomicity" => atomicity(v, &c.rel),
+                "No-Thin-Air" => no_thin_air(v, &c.rel),
+                "SC-per-Location" => sc_per_location(v, &c.rel),
+                "Causality" => causality(v, &c.rel),
+                _ => None,
+            };
+            let (steps, text, notes) = named.unwrap_or_else(|| generic(v, c));
+            Violation { axiom: c.check.clone(), steps, text, notes }
+        })
+        .collect()
 }
 
-/// 8.10.1: W before W' in causality order => W before W' in coherence order.
-fn coherence(v: &View) -> Option<Violation> {
-    let mut best: Option<Violation> = None;
-    for w in 0..v.n() {
-        for w2 in 0..v.n() {
-            let pair = w != w2 && v.is_write(w) && v.is_write(w2) && !v.is_init(w) && !v.is_init(w2) && v.loc(w) == v.loc(w2);
-            if !pair || !v.cause.has(w, w2) || v.co.has(w, w2) {
-                continue;
-            }
-            let Some(path) = v.cause_path(w, w2) else { continue };
-            if !shorter(&best, &path) {
-                continue;
-            }
-            let mut steps = path.clone();
-            let (nw, nw2) = (&v.names[w], &v.names[w2]);
-            let tail = if v.co.has(w2, w) {
-                steps.push(Step { from: w2, kind: EdgeKind::Co, to: w });
-                format!("but {} precedes {} in coherence order", nw2, nw)
-            } else if v.loc(w).is_some_and(|l| v.x.finals.get(&l) == Some(&v.ev[w])) {
-                format!("but {} does not precede {} in coherence order: {} ends with {}'s value {}", nw, nw2, v.loc_name(w), nw, v.write_value(w).unwrap_or(0))
-            } else {
-                format!("but {} and {} are unordered in coherence order", nw, nw2)
-            };
-            let text = format!("{}, so {} precedes {} in causality order, {}", fmt_path(v, &path), nw, nw2, tail);
-            best = Some(Violation { axiom: Axiom::Coherence, notes: notes(v, &steps), steps, text });
+/// 8.10.1: the row's pairs are writes W, W' with W before W' in causality
+/// order but not in coherence order; show the shortest causality path.
+fn coherence(v: &View, rel: &Rel) -> Option<Witness> {
+    let mut best: Option<Witness> = None;
+    for (w, w2) in rel.pairs() {
+        let Some(path) = v.cause_path(w, w2) else { continue };
+        if !shorter(&best, &path) {
+            continue;
         }
+        let mut steps = path.clone();
+        let (nw, nw2) = (&v.names[w], &v.names[w2]);
+        let tail = if v.co.has(w2, w) {
+            steps.push(Step { from: w2, kind: EdgeKind::Co, to: w });
+            format!("but {} precedes {} in coherence order", nw2, nw)
+        } else if v.loc(w).is_some_and(|l| v.x.finals.get(&l) == Some(&v.ev[w])) {
+            format!("but {} does not precede {} in coherence order: {} ends with {}'s value {}", nw, nw2, v.loc_name(w), nw, v.write_value(w).unwrap_or(0))
+        } else {
+            format!("but {} and {} are unordered in coherence order", nw, nw2)
+        };
+        let text = format!("{}, so {} precedes {} in causality order, {}", fmt_path(v, &path), nw, nw2, tail);
+        best = Some((steps.clone(), text, notes(v, &steps)));
     }
     best
 }
 
-/// 8.10.2: morally strong fence.sc F1, F2: F1 before F2 in (base) causality => not F2 before F1 in Fence-SC order.
-fn fence_sc(v: &View) -> Option<Violation> {
-    let mut best: Option<Violation> = None;
-    for f1 in 0..v.n() {
+/// 8.10.2: the row relates fence.sc F1 to itself through some F2 with F1
+/// before F2 in base causality and F2 before F1 in Fence-SC order.
+fn fence_sc(v: &View, rel: &Rel) -> Option<Witness> {
+    let mut best: Option<Witness> = None;
+    for f1 in (0..v.n()).filter(|&f| rel.has(f, f)) {
         for f2 in 0..v.n() {
-            if f1 == f2 || !v.is_fence_sc(f1) || !v.is_fence_sc(f2) || !v.ms.has(f1, f2) || !v.cb.has(f1, f2) || !v.sc.has(f2, f1) {
+            if f1 == f2 || !v.is_fence_sc(f2) || !v.ms.has(f1, f2) || !v.cb.has(f1, f2) || !v.sc.has(f2, f1) {
                 continue;
             }
             let Some(path) = v.cb_path(f1, f2) else { continue };
@@ -211,52 +116,55 @@ fn fence_sc(v: &View) -> Option<Violation> {
             }
             let mut steps = path.clone();
             steps.push(Step { from: f2, kind: EdgeKind::Sc, to: f1 });
-            let text = format!(
-                "{}, so {} precedes {} in base causality order, but {} precedes {} in Fence-SC order",
-                fmt_path(v, &path),
-                v.names[f1],
-                v.names[f2],
-                v.names[f2],
-                v.names[f1]
-            );
-            best = Some(Violation { axiom: Axiom::FenceSc, notes: notes(v, &steps), steps, text });
+            let (n1, n2) = (&v.names[f1], &v.names[f2]);
+            let text = format!("{}, so {} precedes {} in base causality order, but {} precedes {} in Fence-SC order", fmt_path(v, &path), n1, n2, n2, n1);
+            best = Some((steps.clone(), text, notes(v, &steps)));
         }
     }
     best
 }
 
-/// 8.10.3: a morally strong atomic A and write W: not (A reads from W' before W in coherence, and W before A in coherence).
-fn atomicity(v: &View) -> Option<Violation> {
-    for a in 0..v.n() {
-        if !v.event(a).access().is_some_and(|x| x.atomic && x.writes) {
-            continue;
-        }
+/// 8.10.3: the row marks an atomic A that reads from a write before W in
+/// coherence while W precedes A in coherence.
+fn atomicity(v: &View, rel: &Rel) -> Option<Witness> {
+    for a in (0..v.n()).filter(|&a| rel.has(a, a)) {
         for w in 0..v.n() {
-            if w == a || !v.is_write(w) || v.is_init(w) || !v.ms.has(a, w) || !v.fr.has(a, w) || !v.co.has(w, a) {
+            if w == a || v.is_init(w) || !v.ms.has(a, w) || !v.fr.has(a, w) || !v.co.has(w, a) {
                 continue;
             }
-            let text = format!(
-                "{}, which precedes {} in coherence, and {} precedes {} in coherence: {} -fr-> {} -co-> {}",
-                reads(v, a),
-                v.names[w],
-                v.names[w],
-                v.names[a],
-                v.names[a],
-                v.names[w],
-                v.names[a]
-            );
+            let (na, nw) = (&v.names[a], &v.names[w]);
+            let text = format!("{}, which precedes {} in coherence, and {} precedes {} in coherence: {} -fr-> {} -co-> {}", reads(v, a), nw, nw, na, na, nw, na);
             let steps = vec![Step { from: a, kind: EdgeKind::Fr, to: w }, Step { from: w, kind: EdgeKind::Co, to: a }];
-            return Some(Violation { axiom: Axiom::Atomicity, steps, text, notes: Vec::new() });
+            return Some((steps, text, Vec::new()));
         }
     }
     None
 }
 
-/// A shortest cycle through `succ`.
-fn shortest_cycle(v: &View, nodes: &[usize], succ: &dyn Fn(usize) -> Vec<(usize, EdgeKind)>) -> Option<Vec<Step>> {
+/// The basic kind that shows edge `a -> b` of a row's relation, the first
+/// that holds in this order (a row's own edge when none does).
+fn edge_kind(v: &View, a: usize, b: usize, kinds: &[EdgeKind]) -> EdgeKind {
+    let holds = |k: EdgeKind| match k {
+        EdgeKind::Po => v.po.has(a, b),
+        EdgeKind::Rf => v.rf.has(a, b),
+        EdgeKind::Co => v.co.has(a, b),
+        EdgeKind::Fr => v.fr.has(a, b),
+        EdgeKind::Sc => v.sc.has(a, b),
+        EdgeKind::Sync => v.sw.has(a, b),
+        EdgeKind::Obs => v.obs.has(a, b),
+        EdgeKind::Cause => v.cause.has(a, b),
+        EdgeKind::Dep => v.dep.has(a, b),
+        EdgeKind::Row => true,
+    };
+    kinds.iter().copied().find(|&k| holds(k)).unwrap_or(EdgeKind::Row)
+}
+
+/// A shortest cycle of `rel` through the given nodes, each edge labelled by `label`.
+fn shortest_cycle(v: &View, rel: &Rel, nodes: &[usize], label: &dyn Fn(usize, usize) -> EdgeKind) -> Option<Vec<Step>> {
+    let succ = |u: usize| -> Vec<(usize, EdgeKind)> { nodes.iter().filter(|&&w| rel.has(u, w)).map(|&w| (w, label(u, w))).collect() };
     let mut best: Option<Vec<Step>> = None;
     for &u in nodes {
-        if let Some(c) = v.bfs(u, u, succ) {
+        if let Some(c) = v.bfs(u, u, &succ) {
             if best.as_ref().is_none_or(|b| compress(&c).len() < compress(b).len()) {
                 best = Some(c);
             }
@@ -265,98 +173,85 @@ fn shortest_cycle(v: &View, nodes: &[usize], succ: &dyn Fn(usize) -> Vec<(usize,
     best
 }
 
-/// 8.10.4: acyclic(rf ∪ dep), reads-from the program's own writes.
-fn no_thin_air(v: &View) -> Option<Violation> {
+/// 8.10.4: a cycle of the row's relation (reads-from and dependencies).
+fn no_thin_air(v: &View, rel: &Rel) -> Option<Witness> {
     let nodes: Vec<usize> = (0..v.n()).filter(|&i| v.event(i).access().is_some()).collect();
-    let succ = |u: usize| -> Vec<(usize, EdgeKind)> {
-        let mut s = Vec::new();
-        for w in 0..v.n() {
-            if v.dep.has(u, w) {
-                s.push((w, EdgeKind::Dep));
-            } else if v.rf.has(u, w) && !v.is_init(u) {
-                s.push((w, EdgeKind::Rf));
-            }
-        }
-        s
-    };
-    let steps = shortest_cycle(v, &nodes, &succ)?;
+    let steps = shortest_cycle(v, rel, &nodes, &|a, b| edge_kind(v, a, b, &[EdgeKind::Dep, EdgeKind::Rf]))?;
     let text = format!("{} is a cycle of reads-from and dependencies: the values read justify themselves (out of thin air)", fmt_path(v, &steps));
-    Some(Violation { axiom: Axiom::NoThinAir, steps, text, notes: Vec::new() })
+    Some((steps, text, Vec::new()))
 }
 
-/// 8.10.5: per location, acyclic(po_loc ∪ (ms ∩ (rf ∪ co ∪ fr))).
-fn sc_per_location(v: &View) -> Option<Violation> {
-    let mut best: Option<Violation> = None;
+/// 8.10.5: a cycle of the row's relation on one location.
+fn sc_per_location(v: &View, rel: &Rel) -> Option<Witness> {
+    let mut best: Option<Witness> = None;
     for l in 0..v.p.locations.len() {
         let nodes: Vec<usize> = (0..v.n()).filter(|&i| !v.is_init(i) && v.event(i).access().is_some_and(|a| a.loc == l)).collect();
-        let succ = |u: usize| -> Vec<(usize, EdgeKind)> {
-            let mut s = Vec::new();
-            for &w in &nodes {
-                let k = if v.ms.has(u, w) && v.rf.has(u, w) {
-                    EdgeKind::Rf
-                } else if v.ms.has(u, w) && v.co.has(u, w) {
-                    EdgeKind::Co
-                } else if v.ms.has(u, w) && v.fr.has(u, w) {
-                    EdgeKind::Fr
-                } else if v.po.has(u, w) {
-                    EdgeKind::Po
-                } else {
-                    continue;
-                };
-                s.push((w, k));
-            }
-            s
-        };
-        let Some(cycle) = shortest_cycle(v, &nodes, &succ) else { continue };
+        // Communication edges count when morally strong, else the edge is program order.
+        let label = |a: usize, b: usize| if v.ms.has(a, b) { edge_kind(v, a, b, &[EdgeKind::Rf, EdgeKind::Co, EdgeKind::Fr, EdgeKind::Po]) } else { edge_kind(v, a, b, &[EdgeKind::Po]) };
+        let Some(cycle) = shortest_cycle(v, rel, &nodes, &label) else { continue };
         if !shorter(&best, &cycle) {
             continue;
         }
         let mut text = format!("{} is a cycle of program order and morally strong communication on {}", fmt_path(v, &cycle), v.p.locations[l].name);
-        let mut extra = Vec::new();
-        for s in &cycle {
-            if s.kind == EdgeKind::Fr {
-                extra.push(format!("{}, which precedes {} in coherence", reads(v, s.from), v.names[s.to]));
-            }
-        }
+        let extra: Vec<String> = cycle.iter().filter(|s| s.kind == EdgeKind::Fr).map(|s| format!("{}, which precedes {} in coherence", reads(v, s.from), v.names[s.to])).collect();
         if !extra.is_empty() {
             text.push_str(&format!(" ({})", extra.join("; ")));
         }
         let steps = expand_po(v, cycle);
-        best = Some(Violation { axiom: Axiom::ScPerLocation, notes: notes(v, &steps), steps, text });
+        best = Some((steps.clone(), text, notes(v, &steps)));
     }
     best
 }
 
-/// 8.10.6: irreflexive((rf ∪ fr); cause).
-fn causality(v: &View) -> Option<Violation> {
-    let mut best: Option<Violation> = None;
-    for a in 0..v.n() {
+/// 8.10.6: the row relates an event to itself: W -rf-> R with R before W in
+/// causality, or R -fr-> W with W before R.
+fn causality(v: &View, rel: &Rel) -> Option<Witness> {
+    let mut best: Option<Witness> = None;
+    for a in (0..v.n()).filter(|&a| rel.has(a, a)) {
         for b in 0..v.n() {
-            // 1. W -rf-> R with R before W in causality.
             if v.rf.has(a, b) && v.cause.has(b, a) {
                 let (w, r) = (a, b);
-                if let Some(path) = v.cause_path(r, w) {
-                    if shorter(&best, &path) {
-                        let mut steps = path.clone();
-                        steps.push(Step { from: w, kind: EdgeKind::Rf, to: r });
-                        let text = format!("{} and {}", fmt_path(v, &path), reads(v, r));
-                        best = Some(Violation { axiom: Axiom::Causality, notes: notes(v, &steps), steps, text });
-                    }
+                if let Some(path) = v.cause_path(r, w).filter(|p| shorter(&best, p)) {
+                    let mut steps = path.clone();
+                    steps.push(Step { from: w, kind: EdgeKind::Rf, to: r });
+                    let text = format!("{} and {}", fmt_path(v, &path), reads(v, r));
+                    best = Some((steps.clone(), text, notes(v, &steps)));
                 }
             }
-            // 2. R -fr-> W with W before R in causality.
             if v.fr.has(a, b) && v.cause.has(b, a) {
                 let (r, w) = (a, b);
-                if let Some(path) = v.cause_path(w, r) {
-                    if shorter(&best, &path) {
-                        let mut steps = path.clone();
-                        steps.push(Step { from: r, kind: EdgeKind::Fr, to: w });
-                        let text = format!("{} and {}, which precedes {} in coherence", fmt_path(v, &path), reads(v, r), v.names[w]);
-                        best = Some(Violation { axiom: Axiom::Causality, notes: notes(v, &steps), steps, text });
-                    }
+                if let Some(path) = v.cause_path(w, r).filter(|p| shorter(&best, p)) {
+                    let mut steps = path.clone();
+                    steps.push(Step { from: r, kind: EdgeKind::Fr, to: w });
+                    let text = format!("{} and {}, which precedes {} in coherence", fmt_path(v, &path), reads(v, r), v.names[w]);
+                    best = Some((steps.clone(), text, notes(v, &steps)));
                 }
             }
         }
     }
     best
+}
+
+/// Any other row (or a built-in one whose shape the wording above does not
+/// find): the relation it tests, with a cycle, a self-pair or a pair.
+fn generic(v: &View, c: &CheckResult) -> Witness {
+    let kinds = [EdgeKind::Po, EdgeKind::Rf, EdgeKind::Co, EdgeKind::Fr, EdgeKind::Sc, EdgeKind::Sync, EdgeKind::Dep, EdgeKind::Obs, EdgeKind::Cause];
+    let all: Vec<usize> = (0..v.n()).collect();
+    let (steps, what) = match c.kind {
+        CheckKind::Acyclic => match shortest_cycle(v, &c.rel, &all, &|a, b| edge_kind(v, a, b, &kinds)) {
+            Some(cycle) => (cycle.clone(), format!("{} is a cycle of", fmt_path(v, &cycle))),
+            None => (Vec::new(), "there is a cycle of".to_string()),
+        },
+        CheckKind::Irreflexive => match (0..v.n()).find(|&e| c.rel.has(e, e)) {
+            Some(e) => (Vec::new(), format!("{} is related to itself by", v.names[e])),
+            None => (Vec::new(), "an event is related to itself by".to_string()),
+        },
+        CheckKind::Empty => match c.rel.pairs().first() {
+            Some(&(a, b)) => (vec![Step { from: a, kind: edge_kind(v, a, b, &kinds), to: b }], format!("{} and {} are related by", v.names[a], v.names[b])),
+            None => (Vec::new(), "some pair is related by".to_string()),
+        },
+    };
+    let text = format!("{} `{}`, which the model's row {} ({}) forbids", what, c.text, c.check.name(), c.check.section);
+    let notes = notes(v, &steps);
+    (steps, text, notes)
 }

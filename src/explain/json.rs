@@ -48,17 +48,16 @@ pub fn fields(p: &Program, s: &Shown) -> Map<String, Value> {
         let Some(v) = x.violations.first() else { continue };
         let name = |k: usize| x.events[k].name.clone();
         let cycle: Vec<Value> = v.cycle.iter().map(|st| json!({ "from": name(st.from), "kind": st.kind.label(), "to": name(st.to) })).collect();
-        let row = v.axiom.row();
         explanation.push(json!({
             "execution": i,
             "state": state(p, &x.state),
             "candidate": x.candidate,
-            "axiom": row.name,
-            "section": row.section,
+            "axiom": v.axiom.name(),
+            "section": v.axiom.section,
             "text": v.text,
             "notes": v.notes,
             "cycle": cycle,
-            "also_violated": x.violations[1..].iter().map(|o| o.axiom.row().name).collect::<Vec<_>>(),
+            "also_violated": x.violations[1..].iter().map(|o| o.axiom.name()).collect::<Vec<_>>(),
         }));
     }
     let mut m = Map::new();

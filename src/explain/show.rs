@@ -1,11 +1,15 @@
 //! `check --show witness|forbidden`: pick the executions to show and render them as text.
 
-use super::axioms::{fmt_path, violations, why_sync, Violation};
+pub use super::show_text::{cycle_text, reason_line, text};
+use super::axioms::{violations, Violation};
 use super::view::{EdgeKind, Mat, Step, View};
+use super::words::why_sync;
 use crate::ast::{Prop, Quantifier};
 use crate::check::TestResult;
 use crate::error::Result;
-use crate::model::Axiom;
+use crate::model::eval::Violation as Check;
+use crate::model::rows::{Model, ModelKind};
+use std::sync::Arc;
 use crate::outcome::{eval, Execution, State};
 use crate::program::{EventId, EventKind, Program};
 use crate::sat::candidates::{closure, least_orders, Candidates};
@@ -27,11 +31,13 @@ pub struct ShowOptions {
     /// At most this many states, and candidates per forbidden state.
     pub max: usize,
     pub deadline: Option<Instant>,
+    /// The model whose rows explain (the one that decided the test).
+    pub model: Arc<Model>,
 }
 
 impl Default for ShowOptions {
     fn default() -> Self {
-        ShowOptions { witness: true, forbidden: true, max: 3, deadline: None }
+        ShowOptions { witness: true, forbidden: true, max: 3, deadline: None, model: ModelKind::Ptx.shared() }
     }
 }
 
@@ -67,7 +73,8 @@ pub struct EdgeInfo {
 
 #[derive(Clone, Debug)]
 pub struct ViolationInfo {
-    pub axiom: Axiom,
+    /// The violated check row's name and section.
+    pub axiom: Check,
     pub text: String,
     pub notes: Vec<String>,
     pub cycle: Vec<Step>,
@@ -146,8 +153,8 @@ pub fn show(r: &TestResult, opts: &ShowOptions) -> Result<Shown> {
         let matching: Vec<(&State, &Execution)> = r.outcome.states.iter().filter(|(s, _)| eval(p, &p.condition, s)).collect();
         out.more_witnesses = matching.len() > opts.max;
         for (i, (s, x)) in matching.into_iter().take(opts.max).enumerate() {
-            let x = tidy_witness(p, x);
-            out.witnesses.push(shown_exec(p, &x, ExecKind::Witness, s.clone(), i + 1, 1));
+            let x = tidy_witness(p, x, &opts.model);
+            out.witnesses.push(shown_exec(p, &x, &opts.model, ExecKind::Witness, s.clone(), i + 1, 1));
         }
     }
     if opts.forbidden {
@@ -164,7 +171,7 @@ pub fn show(r: &TestResult, opts: &ShowOptions) -> Result<Shown> {
         out.more_forbidden = more;
         for (i, s) in states.into_iter().enumerate() {
             let (xs, more) = cands.executions(&s, opts.max)?;
-            let candidates = xs.iter().enumerate().map(|(k, x)| shown_exec(p, x, ExecKind::Forbidden, s.clone(), i + 1, k + 1)).collect();
+            let candidates = xs.iter().enumerate().map(|(k, x)| shown_exec(p, x, &opts.model, ExecKind::Forbidden, s.clone(), i + 1, k + 1)).collect();
             out.forbidden.push(ForbiddenState { index: i + 1, state: s, candidates, more });
         }
     }
@@ -176,9 +183,9 @@ pub fn show(r: &TestResult, opts: &ShowOptions) -> Result<Shown> {
 /// 8.10.1 requires; other edges the solver chose between racy writes are
 /// dropped. When that would change anything (a final write no longer maximal,
 /// or an axiom violated) the witness is shown as found.
-pub fn tidy_witness(p: &Program, x: &Execution) -> Execution {
+pub fn tidy_witness(p: &Program, x: &Execution, model: &Model) -> Execution {
     let mut least = least_orders(p, x);
-    let v = View::new(p, &least);
+    let v = View::new(p, &least, model);
     let mut co = least.co.clone();
     for w in 0..v.n() {
         for w2 in 0..v.n() {
@@ -190,7 +197,7 @@ pub fn tidy_witness(p: &Program, x: &Execution) -> Execution {
     least.co = closure(co);
     let cyclic = least.co.iter().any(|&(a, b)| a == b);
     let finals_max = least.finals.values().all(|&w| !least.co.iter().any(|&(a, _)| a == w));
-    if cyclic || !finals_max || !violations(&View::new(p, &least)).is_empty() || least.state(p) != x.state(p) {
+    if cyclic || !finals_max || !violations(&View::new(p, &least, model)).is_empty() || least.state(p) != x.state(p) {
         return x.clone();
     }
     least
@@ -215,8 +222,8 @@ fn detail(v: &View, i: usize) -> String {
 }
 
 /// Build the shown form of one execution.
-pub fn shown_exec(p: &Program, x: &Execution, kind: ExecKind, state: State, state_index: usize, candidate: usize) -> ShownExec {
-    let v = View::new(p, x);
+pub fn shown_exec(p: &Program, x: &Execution, model: &Model, kind: ExecKind, state: State, state_index: usize, candidate: usize) -> ShownExec {
+    let v = View::new(p, x, model);
     let events: Vec<EventInfo> = (0..v.n())
         .map(|i| {
             let e = v.event(i);
@@ -225,7 +232,7 @@ pub fn shown_exec(p: &Program, x: &Execution, kind: ExecKind, state: State, stat
         .collect();
     let vs: Vec<Violation> = if kind == ExecKind::Forbidden { violations(&v) } else { Vec::new() };
     let edges = edges(&v, vs.first());
-    let violations = vs.iter().map(|x| ViolationInfo { axiom: x.axiom, text: x.text.clone(), notes: x.notes.clone(), cycle: x.steps.clone() }).collect();
+    let violations = vs.iter().map(|x| ViolationInfo { axiom: x.axiom.clone(), text: x.text.clone(), notes: x.notes.clone(), cycle: x.steps.clone() }).collect();
     let relations = relation_lines(&v);
     ShownExec { kind, state, state_index, candidate, execution: x.clone(), events, edges, violations, relations }
 }
@@ -301,121 +308,4 @@ fn relation_lines(v: &View) -> Vec<(String, Vec<String>)> {
     let sc: Vec<String> = v.sc.reduction().pairs().into_iter().map(|(a, b)| format!("{} -> {}", n(a), n(b))).collect();
     let sw: Vec<String> = v.sw.pairs().into_iter().map(|(a, b)| format!("{} -> {}: {}", n(a), n(b), why_sync(v, a, b))).collect();
     vec![("rf".into(), rf), ("co".into(), co), ("Fence-SC".into(), sc), ("sync".into(), sw)]
-}
-
-fn state_text(p: &Program, s: &[i64]) -> String {
-    p.observables.iter().zip(s).map(|(o, v)| format!("{}={};", o, v)).collect::<Vec<_>>().join(" ")
-}
-
-fn placement_text(p: &Program, t: usize) -> String {
-    let pl = p.threads[t].placement;
-    format!("CTA {}, cluster {}, GPU {}", pl.cta, pl.cluster, pl.gpu)
-}
-
-/// The events of one execution, per thread.
-fn events_text(p: &Program, x: &ShownExec, out: &mut String) {
-    let width = x.events.iter().map(|e| e.text.chars().count()).max().unwrap_or(0);
-    let inits: Vec<String> = x.events.iter().filter(|e| e.thread.is_none()).map(|e| format!("{} {}", e.name, e.detail)).collect();
-    out.push_str(&format!("    initial writes: {}\n", inits.join(", ")));
-    let mut threads: Vec<usize> = x.events.iter().filter_map(|e| e.thread).collect();
-    threads.dedup();
-    for t in threads {
-        out.push_str(&format!("    P{} ({})\n", t, placement_text(p, t)));
-        for e in x.events.iter().filter(|e| e.thread == Some(t)) {
-            let line = format!("      {:<5} {:<w$}  line {:<3} {}", e.name, e.text, e.line, e.detail, w = width);
-            out.push_str(line.trim_end());
-            out.push('\n');
-        }
-    }
-}
-
-fn exec_text(p: &Program, x: &ShownExec, out: &mut String) {
-    events_text(p, x, out);
-    for (name, items) in &x.relations {
-        let body = if items.is_empty() { "none".to_string() } else { items.join("; ") };
-        out.push_str(&format!("    {:<9} {}\n", name, body));
-    }
-}
-
-fn violation_text(x: &ShownExec, out: &mut String) {
-    let Some(first) = x.violations.first() else {
-        out.push_str("    violates no axiom (internal inconsistency: please report)\n");
-        return;
-    };
-    out.push_str(&format!("    Forbidden by {}: {}\n", first.axiom, first.text));
-    for n in &first.notes {
-        out.push_str(&format!("      where {}\n", n));
-    }
-    let mut seen = Vec::new();
-    for s in &first.cycle {
-        for e in [s.from, s.to] {
-            if !seen.contains(&e) {
-                seen.push(e);
-            }
-        }
-    }
-    let legend: Vec<String> = seen
-        .iter()
-        .map(|&i| {
-            let e = &x.events[i];
-            match e.thread {
-                Some(t) => format!("{} = P{} line {} `{}`", e.name, t, e.line, e.text),
-                None => format!("{} = initial write {}", e.name, e.detail),
-            }
-        })
-        .collect();
-    out.push_str(&format!("      events: {}\n", legend.join("; ")));
-    if x.violations.len() > 1 {
-        let also: Vec<String> = x.violations[1..].iter().map(|v| v.axiom.to_string()).collect();
-        out.push_str(&format!("    Also violated: {}\n", also.join(", ")));
-    }
-}
-
-/// The text of `--show` for one test (printed after its herd7-style block).
-pub fn text(p: &Program, s: &Shown) -> String {
-    let mut out = String::new();
-    if s.want_witness {
-        if s.witnesses.is_empty() {
-            out.push_str("Witnesses: no allowed final state satisfies the condition's proposition\n");
-        }
-        for x in &s.witnesses {
-            out.push_str(&format!("Witness {}: allowed execution ending in {}\n", x.state_index, state_text(p, &x.state)));
-            exec_text(p, x, &mut out);
-        }
-        if s.more_witnesses {
-            out.push_str("(more allowed states satisfy the proposition; raise --max-show to see them)\n");
-        }
-    }
-    if s.want_forbidden {
-        let what = if p.quantifier == Quantifier::Forall { "violates" } else { "satisfies" };
-        if s.forbidden.is_empty() {
-            out.push_str(&format!("Forbidden: no candidate execution reaches a forbidden final state that {} the proposition\n", what));
-        }
-        for f in &s.forbidden {
-            out.push_str(&format!("Forbidden state {}: {} ({} the proposition; no allowed execution ends here)\n", f.index, state_text(p, &f.state), what));
-            for x in &f.candidates {
-                out.push_str(&format!("  Candidate {}:\n", x.candidate));
-                exec_text(p, x, &mut out);
-                violation_text(x, &mut out);
-            }
-            if f.more {
-                out.push_str("  (more candidate executions end in this state; raise --max-show to see them)\n");
-            }
-        }
-        if s.more_forbidden {
-            out.push_str("(more forbidden states; raise --max-show to see them)\n");
-        }
-    }
-    out
-}
-
-/// The axiom and cycle of a forbidden execution, in one line (for tests and tools).
-pub fn reason_line(x: &ShownExec) -> Option<String> {
-    x.violations.first().map(|v| format!("{}: {}", v.axiom, v.text))
-}
-
-/// `W1 -po-> F1 -sync-> F2` for a cycle given in local numbers of `x`.
-pub fn cycle_text(p: &Program, x: &ShownExec) -> Option<String> {
-    let v = View::new(p, &x.execution);
-    x.violations.first().map(|viol| fmt_path(&v, &viol.cycle))
 }

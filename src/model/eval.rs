@@ -206,6 +206,12 @@ impl<'a, 'p> Evaluator<'a, 'p> {
         }
     }
 
+    /// The value of row `i`: a `let` row's relation, or the relation a check
+    /// row tests (explanations show it); None while an execution relation it reads is not given.
+    pub fn row_value(&mut self, i: usize) -> Option<Rel> {
+        self.row(i)
+    }
+
     fn row(&mut self, i: usize) -> Option<Rel> {
         if self.rows[i].is_none() {
             if !self.ready(self.plan.masks[i]) {

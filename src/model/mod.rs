@@ -16,6 +16,7 @@ pub mod algebra;
 pub mod axioms;
 pub mod cat_parse;
 pub mod eval;
+pub mod explain_api;
 pub mod patterns;
 pub mod prims;
 pub mod proxy;
