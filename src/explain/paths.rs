@@ -115,7 +115,9 @@ impl View<'_> {
                 }
             }
         }
-        best
+        // A model that splits read-modify-writes (ptx-alloy) can order W before
+        // the write part of atomic Y by observing Y's read part: shown as W -obs-> Y.
+        best.or_else(|| self.obs.has(x, y).then(|| vec![Step { from: x, kind: EdgeKind::Obs, to: y }]))
     }
 }
 
