@@ -187,7 +187,8 @@ fn sc_per_location(v: &View, rel: &Rel) -> Option<Witness> {
     for l in 0..v.p.locations.len() {
         let nodes: Vec<usize> = (0..v.n()).filter(|&i| !v.is_init(i) && v.event(i).access().is_some_and(|a| a.loc == l)).collect();
         // Communication edges count when morally strong, else the edge is program order.
-        let label = |a: usize, b: usize| if v.ms.has(a, b) { edge_kind(v, a, b, &[EdgeKind::Rf, EdgeKind::Co, EdgeKind::Fr, EdgeKind::Po]) } else { edge_kind(v, a, b, &[EdgeKind::Po]) };
+        let label =
+            |a: usize, b: usize| if v.ms.has(a, b) { edge_kind(v, a, b, &[EdgeKind::Rf, EdgeKind::Co, EdgeKind::Fr, EdgeKind::Po]) } else { edge_kind(v, a, b, &[EdgeKind::Po]) };
         let Some(cycle) = shortest_cycle(v, rel, &nodes, &label) else { continue };
         if !shorter(&best, &cycle) {
             continue;

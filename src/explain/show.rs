@@ -1,7 +1,7 @@
 //! `check --show witness|forbidden`: pick the executions to show and render them as text.
 
-pub use super::show_text::{cycle_text, reason_line, text};
 use super::axioms::{violations, Violation};
+pub use super::show_text::{cycle_text, reason_line, text};
 use super::view::{EdgeKind, Mat, Step, View};
 use super::words::why_sync;
 use crate::ast::{Prop, Quantifier};
@@ -9,11 +9,11 @@ use crate::check::TestResult;
 use crate::error::Result;
 use crate::model::eval::Violation as Check;
 use crate::model::rows::{Model, ModelKind};
-use std::sync::Arc;
 use crate::outcome::{eval, Execution, State};
 use crate::program::{EventId, EventKind, Program};
 use crate::sat::candidates::{closure, least_orders, Candidates};
 use std::collections::BTreeSet;
+use std::sync::Arc;
 use std::time::Instant;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum)]

@@ -1,7 +1,7 @@
 //! The text of `check --show`: shown executions, their relations and the
 //! violated row's cycle, printed after a test's herd7-style block.
 
-use super::show::{ShownExec, Shown};
+use super::show::{Shown, ShownExec};
 use super::view::View;
 use super::words::fmt_path;
 use crate::ast::Quantifier;

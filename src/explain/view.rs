@@ -11,8 +11,8 @@
 
 pub use super::kinds::{EdgeKind, LPattern, Step, SyncWhy};
 pub use super::mat::Mat;
-pub use super::paths::{compress, compress_keeping};
 use super::names::event_names;
+pub use super::paths::{compress, compress_keeping};
 use crate::ast::{FenceSem, Scope};
 use crate::model::explain_api::{evaluate, CheckResult};
 use crate::model::rows::Model;

@@ -12,6 +12,8 @@
 mod args;
 mod build;
 pub mod cycle;
+mod cycle_parse;
+mod layout;
 pub mod shapes;
 
 use crate::check::{check_source, CheckOptions};
