@@ -8,12 +8,15 @@
 //! It shares only the program builder (`crate::program`) and the result types
 //! (`crate::outcome`) with the SAT engine. Slow; meant to be obviously right.
 
+pub mod barriers;
 pub mod enumerate;
 pub mod rel;
 pub mod verify;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_sync;
 
 use crate::ast::Observable;
 use crate::error::{Error, Result};
