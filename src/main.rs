@@ -73,7 +73,13 @@ fn show_options(a: &CheckArgs) -> Option<ShowOptions> {
         return None;
     }
     let both = a.show.is_empty();
-    Some(ShowOptions { witness: both || a.show.contains(&ShowKind::Witness), forbidden: both || a.show.contains(&ShowKind::Forbidden), max: a.max_show as usize, deadline: None, model: a.model.kind().shared() })
+    Some(ShowOptions {
+        witness: both || a.show.contains(&ShowKind::Witness),
+        forbidden: both || a.show.contains(&ShowKind::Forbidden),
+        max: a.max_show as usize,
+        deadline: None,
+        model: a.model.kind().shared(),
+    })
 }
 
 /// One DOT and/or SVG file per shown execution, each written whole or not at all.

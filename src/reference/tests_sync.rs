@@ -3,9 +3,9 @@
 //! `tests.rs` (its helpers and tests are shared).
 
 use super::tests::{run, set, states, witnesses_consistent, MP_REL_ACQ_GPU, MP_WEAK};
-use crate::program::build_program;
 use super::*;
 use crate::outcome::Verdict;
+use crate::program::build_program;
 
 const ATOM: &str = r#"
 PTX Atom-OP

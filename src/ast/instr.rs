@@ -1,0 +1,284 @@
+//! The instructions of the litmus AST (both spellings, corpus and real PTX,
+//! normalised to one form), with their qualifiers and operands.
+
+use super::{Proxy, Span};
+
+/// Memory semantics qualifier as written. `.volatile` and `.mmio` are kept
+/// distinct for display; the model treats both as relaxed at `.sys` scope (8.4.1, 8.4.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Sem {
+    Weak,
+    Relaxed,
+    Acquire,
+    Release,
+    AcqRel,
+    Volatile,
+    Mmio,
+}
+
+/// Scopes of ISA 8.5, ordered from narrowest to widest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Scope {
+    Cta,
+    Cluster,
+    Gpu,
+    Sys,
+}
+
+/// A value operand: a register, an integer constant, or a location name (its address).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Operand {
+    Reg(String),
+    Imm(i64),
+    /// A bare name that is not a register: the address of a location (`mov.u64 %rd1, x`).
+    Sym(String),
+}
+
+/// An address operand: `x`, `[x]`, `[x+4]`, `[%rd1]`, `[%rd1+8]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AddrBase {
+    /// A location name (or alias name).
+    Sym(String),
+    /// A register holding an address.
+    Reg(String),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Addr {
+    pub base: AddrBase,
+    /// Byte offset.
+    pub offset: i64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AtomOp {
+    Add,
+    Inc,
+    Dec,
+    Exch,
+    Cas,
+    And,
+    Or,
+    Xor,
+    Min,
+    Max,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FenceSem {
+    Sc,
+    AcqRel,
+    Acquire,
+    Release,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BarrierOp {
+    /// `bar.sync` / `barrier.sync` / `bar.cta.sync`: arrive and wait.
+    Sync,
+    /// `bar.arrive`: arrive without waiting.
+    Arrive,
+    /// `bar.red.{popc,and,or}`: arrive, wait, and reduce a predicate.
+    Red(RedOp),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RedOp {
+    Popc,
+    And,
+    Or,
+}
+
+/// How the expected number of arriving threads of a CTA barrier is given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BarrierCount {
+    /// Real PTX without `b`: every thread of the CTA (ISA 9.7.13.1).
+    AllThreadsInCta,
+    /// Real PTX `bar.sync a, b` or the corpus third operand: this many threads.
+    Count(Operand),
+    /// Corpus spelling `bar.cta.sync a` / `bar.cta.sync a, b`: the threads that
+    /// arrive at this barrier in the execution (see paper-notes/barriers.md).
+    Arrivals,
+}
+
+/// The integer type of an instruction (ISA 5.2.1): `.bN`/`.uN` are unsigned,
+/// `.sN` signed, `.pred` one bit. A floating-point type on a load, store, `mov`
+/// or `selp` is its bit pattern; floating-point arithmetic is refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub struct IntTy {
+    pub bits: u32,
+    pub signed: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AluOp {
+    Mov,
+    Add,
+    Sub,
+    Mul,
+    /// `mul.hi`: the upper half of the double-width product.
+    MulHi,
+    Div,
+    Rem,
+    And,
+    Or,
+    Xor,
+    Shl,
+    Shr,
+    Not,
+    Neg,
+    Min,
+    Max,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cmp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+/// The condition of a branch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BranchCond {
+    /// `bra L` / `goto L`.
+    Always,
+    /// `@%p bra L` (negated: `@!%p bra L`).
+    Pred { reg: String, negated: bool },
+    /// Corpus `beq r1, r2, L`, `bne r1, 0, L`, ...
+    Compare { cmp: Cmp, a: Operand, b: Operand },
+}
+
+/// One instruction (or label) of one thread, with its source span and text.
+#[derive(Clone, Debug)]
+pub struct Instr {
+    pub kind: InstrKind,
+    pub span: Span,
+    /// The instruction text as written (trimmed), for reports.
+    pub text: String,
+    /// Set when the instruction comes from a PTX module: errors point there.
+    pub origin: Option<std::sync::Arc<crate::error::Origin>>,
+}
+
+#[derive(Clone, Debug)]
+pub enum InstrKind {
+    /// `ld`, `tld` (texture), `suld` (surface), `cold`/`ldc` (constant).
+    Load {
+        sem: Sem,
+        scope: Option<Scope>,
+        proxy: Proxy,
+        dst: String,
+        addr: Addr,
+        /// Access size in bytes (from the type suffix; 4 when absent).
+        size: u8,
+        /// The type: how the bytes read become the register value; `None`
+        /// (corpus spelling): the value as written.
+        ty: Option<IntTy>,
+        /// `.shared` state space qualifier present (shared memory is per cluster, ISA 8.3).
+        shared: bool,
+        /// `.local` or `.param`: memory private to the thread (ISA 5.1.5, 5.1.6).
+        private: bool,
+    },
+    /// `st`, `sust` (surface).
+    Store {
+        sem: Sem,
+        scope: Option<Scope>,
+        proxy: Proxy,
+        addr: Addr,
+        src: Operand,
+        size: u8,
+        /// The type: the value is truncated to it; `None`: stored as given.
+        ty: Option<IntTy>,
+        /// `.shared` state space qualifier present.
+        shared: bool,
+        /// `.local` or `.param`: memory private to the thread.
+        private: bool,
+    },
+    /// `atom` (dst = Some) and `red` (dst = None); `suatom`/`sured` through the surface proxy.
+    /// `operands` holds the value operand(s): one, or two for `cas` (compare, new).
+    Atomic {
+        sem: Sem,
+        scope: Option<Scope>,
+        proxy: Proxy,
+        op: AtomOp,
+        dst: Option<String>,
+        addr: Addr,
+        operands: Vec<Operand>,
+        size: u8,
+        /// The operation's type (wrap-around, signed or unsigned min/max).
+        ty: Option<IntTy>,
+        /// `.shared` state space qualifier present.
+        shared: bool,
+    },
+    /// `fence.sc`, `fence.acq_rel`, `fence.acquire`, `fence.release`, `membar.*`.
+    Fence {
+        sem: FenceSem,
+        scope: Scope,
+    },
+    /// `fence.proxy.alias` / `.texture` / `.surface` / `.constant` (and `membar.proxy.*`).
+    /// `Generic` here stands for `fence.proxy.alias`.
+    ProxyFence {
+        proxy: Proxy,
+    },
+    /// CTA barriers. `id` is the barrier (0-15); `logical` is the second operand
+    /// of the corpus form `bar.cta.sync a, b{, n}`, which must match too.
+    Barrier {
+        op: BarrierOp,
+        id: Operand,
+        logical: Option<Operand>,
+        count: BarrierCount,
+        /// `bar.red` destination register and predicate operand.
+        red: Option<(String, Operand, bool)>,
+    },
+    /// `barrier.cluster.arrive{.release,.relaxed}` (arrive = true) / `barrier.cluster.wait{.acquire}`.
+    ClusterBarrier {
+        arrive: bool,
+        relaxed: bool,
+    },
+    /// Register arithmetic: `dst = op(srcs)`, computed on the sources read as
+    /// `src_ty` and truncated to `ty` (`cvt.u16.u32`: ty u16, src_ty u32;
+    /// `mul.wide.s32`: ty s64, src_ty s32). `None`: the corpus spelling,
+    /// 64-bit two's complement (paper-notes/decisions.md D15).
+    Alu {
+        op: AluOp,
+        dst: String,
+        srcs: Vec<Operand>,
+        ty: Option<IntTy>,
+        src_ty: Option<IntTy>,
+    },
+    /// `setp.cmp.type dst, a, b`: the comparison is signed or unsigned by `ty`.
+    Setp {
+        cmp: Cmp,
+        dst: String,
+        a: Operand,
+        b: Operand,
+        ty: Option<IntTy>,
+    },
+    /// `selp dst, a, b, p`: dst = p ? a : b.
+    Selp {
+        dst: String,
+        a: Operand,
+        b: Operand,
+        pred: Operand,
+        ty: Option<IntTy>,
+    },
+    Branch {
+        cond: BranchCond,
+        target: String,
+    },
+    Label(String),
+    Nop,
+    /// `call NAME, (ARGS);` in a cell: replaced by the function's body
+    /// (`module::expand`) before the program is built.
+    Call {
+        name: String,
+        args: Vec<Operand>,
+    },
+}
