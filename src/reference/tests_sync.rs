@@ -1,6 +1,5 @@
 //! The reference engine on small tests whose answers the ISA text fixes:
-//! atomicity, barriers, proxies and the checks that need the tests of
-//! `tests.rs` (its helpers and tests are shared).
+//! atomicity, barriers and proxies (helpers and shared test texts in `tests.rs`).
 
 use super::tests::{run, set, states, witnesses_consistent, MP_REL_ACQ_GPU, MP_WEAK};
 use super::*;
