@@ -1,9 +1,9 @@
 //! Graphviz DOT for one shown execution: the events and edges go into a
 //! `petgraph` graph, written out with nested `subgraph cluster_...` boxes
 //! (GPU > cluster > CTA > thread), one column per thread, one row per
-//! program-order position. The violated axiom's cycle is bold red.
+//! program-order position. The violated row's cycle is bold red.
 
-use super::show::{ExecKind, ShownExec};
+use super::show::{EdgeInfo, ExecKind, ShownExec};
 use super::view::EdgeKind;
 use crate::program::Program;
 use petgraph::graph::{DiGraph, NodeIndex};
@@ -46,14 +46,17 @@ pub fn title(p: &Program, x: &ShownExec) -> String {
 /// cluster -> CTA -> thread -> events.
 type Clusters = BTreeMap<usize, BTreeMap<usize, BTreeMap<usize, Vec<usize>>>>;
 
-/// The DOT text of one shown execution.
-pub fn render(p: &Program, x: &ShownExec) -> String {
-    let mut g: DiGraph<usize, usize> = DiGraph::new();
-    let nodes: Vec<NodeIndex> = (0..x.events.len()).map(|i| g.add_node(i)).collect();
-    for (k, e) in x.edges.iter().enumerate() {
-        g.add_edge(nodes[e.from], nodes[e.to], k);
+/// A node's label: name, values, instruction and line (initial writes: name and value).
+fn node_label(x: &ShownExec, i: usize) -> String {
+    let e = &x.events[i];
+    match e.thread {
+        Some(_) => format!("{}  {}\\n{}\\nline {}", esc(&e.name), esc(&e.detail), esc(&e.text), e.line),
+        None => format!("{}\\n{}", esc(&e.name), esc(&e.detail)),
     }
-    let mut out = String::new();
+}
+
+/// The graph's title (with the violated row's sentence) and default styles.
+fn header(out: &mut String, p: &Program, x: &ShownExec) {
     out.push_str(&format!("digraph \"{}\" {{\n", esc(&x.stem(&p.name))));
     let mut lines = vec![title(p, x)];
     if let Some(v) = x.violations.first() {
@@ -63,27 +66,18 @@ pub fn render(p: &Program, x: &ShownExec) -> String {
     out.push_str(&format!("  graph [label=\"{}\", labelloc=t, fontname=\"Helvetica\", newrank=true, nodesep=0.6, ranksep=0.7];\n", label.join("\\n")));
     out.push_str("  node [shape=box, style=\"rounded,filled\", fillcolor=\"#ffffff\", fontname=\"Helvetica\", fontsize=11];\n");
     out.push_str("  edge [fontname=\"Helvetica\", fontsize=10];\n");
-    let node_label = |i: usize| {
-        let e = &x.events[i];
-        match e.thread {
-            Some(_) => format!("{}  {}\\n{}\\nline {}", esc(&e.name), esc(&e.detail), esc(&e.text), e.line),
-            None => format!("{}\\n{}", esc(&e.name), esc(&e.detail)),
-        }
-    };
-    // Initial writes.
+}
+
+/// Threads' events nested in boxes GPU > cluster > CTA > thread, after the initial writes' box.
+fn boxes(out: &mut String, p: &Program, x: &ShownExec) {
     out.push_str("  subgraph cluster_init {\n    label=\"initial writes\"; style=dashed; color=\"#9e9e9e\";\n");
-    for n in g.node_indices() {
-        let i = g[n];
-        if x.events[i].thread.is_none() {
-            out.push_str(&format!("    n{} [label=\"{}\", fillcolor=\"#f5f5f5\"];\n", i, node_label(i)));
-        }
+    for i in (0..x.events.len()).filter(|&i| x.events[i].thread.is_none()) {
+        out.push_str(&format!("    n{} [label=\"{}\", fillcolor=\"#f5f5f5\"];\n", i, node_label(x, i)));
     }
     out.push_str("  }\n");
-    // GPU > cluster > CTA > thread.
     let mut tree: BTreeMap<u32, Clusters> = BTreeMap::new();
-    for n in g.node_indices() {
-        let i = g[n];
-        if let Some(t) = x.events[i].thread {
+    for (i, e) in x.events.iter().enumerate() {
+        if let Some(t) = e.thread {
             let pl = p.threads[t].placement;
             tree.entry(pl.gpu).or_default().entry(pl.cluster).or_default().entry(pl.cta).or_default().entry(t).or_default().push(i);
         }
@@ -99,7 +93,7 @@ pub fn render(p: &Program, x: &ShownExec) -> String {
                 for (t, evs) in threads.iter().rev() {
                     out.push_str(&format!("        subgraph cluster_t{} {{\n          label=\"P{}\"; style=\"rounded,filled\"; fillcolor=\"#eceff1\"; color=\"#b0bec5\";\n", t, t));
                     for &i in evs {
-                        out.push_str(&format!("          n{} [label=\"{}\"];\n", i, node_label(i)));
+                        out.push_str(&format!("          n{} [label=\"{}\"];\n", i, node_label(x, i)));
                     }
                     out.push_str("        }\n");
                 }
@@ -109,7 +103,10 @@ pub fn render(p: &Program, x: &ShownExec) -> String {
         }
         out.push_str("  }\n");
     }
-    // Rows: one per program-order position; initial writes on top.
+}
+
+/// Rows: one per program-order position; initial writes on top.
+fn ranks(out: &mut String, x: &ShownExec) {
     let inits: Vec<String> = x.events.iter().enumerate().filter(|(_, e)| e.thread.is_none()).map(|(i, _)| format!("n{}", i)).collect();
     if !inits.is_empty() {
         out.push_str(&format!("  {{ rank=min; {}; }}\n", inits.join("; ")));
@@ -128,27 +125,44 @@ pub fn render(p: &Program, x: &ShownExec) -> String {
     if let (Some(first), false) = (rows.values().next(), inits.is_empty()) {
         out.push_str(&format!("  {} -> n{} [style=invis];\n", inits[0], first[0]));
     }
+}
+
+/// One DOT edge: its label and colour, bold red on the violated row's cycle.
+fn edge(out: &mut String, (a, b): (usize, usize), e: &EdgeInfo) {
+    let mut attrs = vec![format!("label=\"{}\"", e.kind.label())];
+    let c = if e.highlighted { HIGHLIGHT } else { color(e.kind) };
+    attrs.push(format!("color=\"{}\"", c));
+    attrs.push(format!("fontcolor=\"{}\"", c));
+    if e.highlighted {
+        attrs.push("penwidth=3".into());
+        attrs.push("style=bold".into());
+    } else if e.kind == EdgeKind::Cause {
+        attrs.push("style=dashed".into());
+    } else if e.kind == EdgeKind::Dep {
+        attrs.push("style=dotted".into());
+    }
+    if e.kind != EdgeKind::Po {
+        attrs.push("constraint=false".into());
+    } else {
+        attrs.push("weight=10".into());
+    }
+    out.push_str(&format!("  n{} -> n{} [{}];\n", a, b, attrs.join(", ")));
+}
+
+/// The DOT text of one shown execution.
+pub fn render(p: &Program, x: &ShownExec) -> String {
+    let mut g: DiGraph<usize, usize> = DiGraph::new();
+    let nodes: Vec<NodeIndex> = (0..x.events.len()).map(|i| g.add_node(i)).collect();
+    for (k, e) in x.edges.iter().enumerate() {
+        g.add_edge(nodes[e.from], nodes[e.to], k);
+    }
+    let mut out = String::new();
+    header(&mut out, p, x);
+    boxes(&mut out, p, x);
+    ranks(&mut out, x);
     for er in g.edge_references() {
         let e = &x.edges[*er.weight()];
-        let (a, b) = (g[er.source()], g[er.target()]);
-        let mut attrs = vec![format!("label=\"{}\"", e.kind.label())];
-        let c = if e.highlighted { HIGHLIGHT } else { color(e.kind) };
-        attrs.push(format!("color=\"{}\"", c));
-        attrs.push(format!("fontcolor=\"{}\"", c));
-        if e.highlighted {
-            attrs.push("penwidth=3".into());
-            attrs.push("style=bold".into());
-        } else if e.kind == EdgeKind::Cause {
-            attrs.push("style=dashed".into());
-        } else if e.kind == EdgeKind::Dep {
-            attrs.push("style=dotted".into());
-        }
-        if e.kind != EdgeKind::Po {
-            attrs.push("constraint=false".into());
-        } else {
-            attrs.push("weight=10".into());
-        }
-        out.push_str(&format!("  n{} -> n{} [{}];\n", a, b, attrs.join(", ")));
+        edge(&mut out, (g[er.source()], g[er.target()]), e);
     }
     out.push_str("}\n");
     out
