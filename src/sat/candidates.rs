@@ -46,7 +46,7 @@ impl<'p> Candidates<'p> {
 
     /// Assumptions: every axiom off, barrier progress on.
     fn axioms_off(&self) -> Vec<B> {
-        let mut v: Vec<B> = self.enc.act.values().map(|&a| !a).collect();
+        let mut v: Vec<B> = self.enc.axiom_acts().into_iter().map(|a| !a).collect();
         v.push(self.enc.act_progress);
         v
     }

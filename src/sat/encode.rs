@@ -7,10 +7,11 @@
 
 use super::formula::{Formula, B};
 use crate::ast::FenceSem;
+use crate::error::Result;
 use crate::model::patterns::{acquire_patterns, release_patterns};
 use crate::model::proxy::{fillings, requirement, ProxyRequirement};
 use crate::model::strong::morally_strong;
-use crate::model::Axiom;
+use crate::model::{Axiom, Model};
 use crate::program::{EventId, EventKind, Expected, LocId, Program};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::collections::BTreeMap;
@@ -57,6 +58,15 @@ pub struct Encoding<'p> {
     /// Barrier instances routed through hub nodes (`sat::hubs`, D63) and their edges.
     pub hubs: Vec<super::hubs::Hub>,
     pub hub_rel: Rel,
+    /// Activation literals of check rows beyond the six axioms (a model with
+    /// more rows, compiled by `sat::rows`).
+    pub extra_act: Vec<(String, B)>,
+}
+
+/// The hand-written derived relations and axioms (before issue 13) encode
+/// model ptx only; `PTXL_ENCODER=hand` selects them, for comparison.
+fn hand_encoder(model: &Model) -> bool {
+    model.name == "ptx" && model.rows.len() == crate::model::ModelKind::Ptx.model().rows.len() && std::env::var("PTXL_ENCODER").is_ok_and(|v| v == "hand")
 }
 
 fn get(r: &Rel, a: EventId, b: EventId) -> B {
@@ -64,18 +74,19 @@ fn get(r: &Rel, a: EventId, b: EventId) -> B {
 }
 
 impl<'p> Encoding<'p> {
-    /// The encoding for candidate executions (axioms switched by literals).
+    /// The encoding of model ptx for candidate executions (axioms switched by literals).
     pub fn new(p: &'p Program) -> Self {
-        Self::build(p, false)
+        // Model ptx has no closure under a difference, the only row the compiler refuses.
+        Self::build(p, false, crate::model::ModelKind::Ptx.model()).unwrap_or_else(|e| panic!("model ptx compiles: {}", e))
     }
 
     /// The encoding for queries that all assume the axioms (D61): coherence
     /// between same-thread writes is fixed by program order.
-    pub fn with_axioms(p: &'p Program) -> Self {
-        Self::build(p, true)
+    pub fn with_axioms(p: &'p Program, model: &Model) -> Result<Self> {
+        Self::build(p, true, model)
     }
 
-    fn build(p: &'p Program, axioms_assumed: bool) -> Self {
+    fn build(p: &'p Program, axioms_assumed: bool, model: &Model) -> Result<Self> {
         let mut e = Encoding {
             p,
             f: Formula::new(),
@@ -101,6 +112,7 @@ impl<'p> Encoding<'p> {
             axioms_assumed,
             hubs: Vec::new(),
             hub_rel: Rel::default(),
+            extra_act: Vec::new(),
         };
         for ax in [Axiom::Coherence, Axiom::FenceSc, Axiom::Atomicity, Axiom::NoThinAir, Axiom::ScPerLocation, Axiom::Causality] {
             let l = e.f.fresh();
@@ -109,7 +121,7 @@ impl<'p> Encoding<'p> {
         e.act_progress = e.f.fresh();
         let debug = std::env::var("PTXL_DEBUG").is_ok();
         type Step<'q> = (&'static str, fn(&mut Encoding<'q>));
-        let steps: [Step<'p>; 15] = [
+        let base: [Step<'p>; 8] = [
             ("traces", Self::traces),
             ("write_values", Self::write_values),
             ("reads_from", Self::reads_from),
@@ -118,24 +130,41 @@ impl<'p> Encoding<'p> {
             ("from_reads", Self::from_reads),
             ("fence_sc_order", Self::fence_sc_order),
             ("barriers", Self::barriers),
+        ];
+        let hand: [Step<'p>; 5] = [
             ("observation", Self::observation),
             ("synchronizes", Self::synchronizes),
             ("base_causality", Self::base_causality),
             ("causality", Self::causality),
             ("axioms", Self::axioms),
+        ];
+        let finals: [Step<'p>; 2] = [
             ("final_values", Self::final_values),
             // After final_values: the facts mention the final-write choice.
             ("counting_facts", Self::counting_facts),
         ];
-        for (name, step) in steps {
+        let run = |e: &mut Encoding<'p>, steps: &[Step<'p>]| {
+            for (name, step) in steps {
+                let (t, c) = (std::time::Instant::now(), e.f.clauses);
+                crate::budget::phase(name);
+                step(e);
+                if debug {
+                    eprintln!("encode {:16} {:>9} clauses {:?}", name, e.f.clauses - c, t.elapsed());
+                }
+            }
+        };
+        run(&mut e, &base);
+        if hand_encoder(model) {
+            run(&mut e, &hand);
+        } else {
             let (t, c) = (std::time::Instant::now(), e.f.clauses);
-            crate::budget::phase(name);
-            step(&mut e);
+            super::rows::compile(&mut e, model)?;
             if debug {
-                eprintln!("encode {:16} {:>9} clauses {:?}", name, e.f.clauses - c, t.elapsed());
+                eprintln!("encode {:16} {:>9} clauses {:?}", "model rows", e.f.clauses - c, t.elapsed());
             }
         }
-        e
+        run(&mut e, &finals);
+        Ok(e)
     }
 
     /// The event happens in the execution.
@@ -1071,9 +1100,14 @@ impl<'p> Encoding<'p> {
 
     /// All activation literals (axioms and progress).
     pub fn all_acts(&self) -> Vec<B> {
-        let mut v: Vec<B> = self.act.values().copied().collect();
+        let mut v = self.axiom_acts();
         v.push(self.act_progress);
         v
+    }
+
+    /// The activation literal of every check row of the model.
+    pub fn axiom_acts(&self) -> Vec<B> {
+        self.act.values().copied().chain(self.extra_act.iter().map(|x| x.1)).collect()
     }
 
     pub fn fence_sem(&self, e: EventId) -> Option<FenceSem> {
