@@ -9,8 +9,8 @@ use ptx_litmus::check::{check_file, check_source, collect_files, CheckOptions, E
 use ptx_litmus::model::{ModelKind, Row};
 use ptx_litmus::outcome::Verdict;
 use ptx_litmus::reference::ReferenceOptions;
-use ptx_litmus::sat::SolveOptions;
 use ptx_litmus::report::expect::{compare, load};
+use ptx_litmus::sat::SolveOptions;
 use std::path::Path;
 use std::process::Command;
 use std::sync::Arc;
