@@ -43,7 +43,7 @@ pub fn compile(enc: &mut Encoding, model: &Model) -> Result<()> {
     let nodes = Nodes::new(enc, model.split_rmw);
     let mut c = Compiler { model, nodes, po: None, statics: HashMap::default(), rows: vec![None; model.rows.len()], pol: polarities(model), enc };
     for (i, row) in model.rows.iter().enumerate() {
-        crate::budget::phase(row_phase(&row.stmt));
+        crate::budget::phase_named(row_phase(&row.stmt, &row.section).into());
         match &row.stmt {
             Stmt::Let { expr, .. } => {
                 if c.pol[i].any() || exported(&row.stmt) {
@@ -63,10 +63,10 @@ pub fn compile(enc: &mut Encoding, model: &Model) -> Result<()> {
 }
 
 /// The budget phase named after the row (limits say where they were hit).
-fn row_phase(s: &Stmt) -> &'static str {
+fn row_phase(s: &Stmt, section: &str) -> String {
     match s {
-        Stmt::Let { .. } => "compiling the model's relations",
-        Stmt::Check { .. } => "compiling the model's axioms",
+        Stmt::Let { name, .. } => format!("the model's relation `{}` ({})", name, section),
+        Stmt::Check { name, .. } => format!("the model's axiom {} ({})", name, section),
     }
 }
 
