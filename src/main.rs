@@ -209,10 +209,7 @@ fn load_expectations(csv: &std::path::Path) -> Result<Expectations, String> {
 }
 
 fn run_check(a: CheckArgs) -> i32 {
-    let (engine, note) = opts::engine(a.engine, a.model);
-    if let Some(n) = note {
-        out::eprintln(n);
-    }
+    let engine = opts::engine(a.engine);
     let opts = CheckOptions {
         build: BuildOptions { unroll: a.unroll, max_events: a.max_events, ..Default::default() },
         engine,
