@@ -186,6 +186,9 @@ pub struct Event {
     pub paths: Vec<TraceId>,
     /// Position in its trace (program order).
     pub po: usize,
+    /// The instruction instance of the unrolled program this event performs;
+    /// `None` for initial writes.
+    pub instance: Option<Instance>,
     /// For `Init`: the location written.
     pub init_loc: Option<LocId>,
     pub kind: EventKind,
@@ -228,6 +231,23 @@ impl Event {
     pub fn is_fence_sc(&self) -> bool {
         matches!(self.kind, EventKind::Fence { sem: FenceSem::Sc, .. })
     }
+}
+
+/// An instruction instance of a thread's unrolled program (issue 14, "control
+/// flow as guards"): the back edges (jumps to the same or an earlier
+/// instruction) taken before it, its instruction index, and which of the
+/// instruction's events it is (`bar.sync` is an arrive and a wait; a split
+/// access one event per cell). Every step of a path either raises the pc with
+/// the same back edges, or takes a back edge, so along any path the key grows
+/// strictly in this (lexicographic) order: it is consistent with program order
+/// (ISA 8.9.1, "the order in which a sequential processor will execute
+/// instructions") on every path at once. Paths that perform the same instance
+/// are candidates to share one event (paper-notes/encoding.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Instance {
+    pub back_edges: u32,
+    pub pc: usize,
+    pub sub: usize,
 }
 
 impl Event {

@@ -16,7 +16,7 @@ use crate::ast::{Observable, Prop, Proxy, Quantifier, Scope};
 use std::collections::BTreeMap;
 
 pub use build::{build_program, BuildOptions};
-pub use event::{Access, BarrierKey, Event, EventKind, Expected, MemSem, Rmw};
+pub use event::{Access, BarrierKey, Event, EventKind, Expected, Instance, MemSem, Rmw};
 
 pub type EventId = usize;
 pub type TraceId = usize;
@@ -172,6 +172,13 @@ impl Program {
             }
         };
         Some(chain.iter().rev().fold(base, |v, op| op.apply(v)))
+    }
+
+    /// Distinct (thread, instruction instance) pairs plus the initial writes:
+    /// the events an encoding with one event per instance would have.
+    pub fn instance_count(&self) -> usize {
+        let keys: std::collections::BTreeSet<(Option<usize>, Option<Instance>)> = self.events.iter().filter(|e| e.thread.is_some()).map(|e| (e.thread, e.instance)).collect();
+        keys.len() + self.init_events.len()
     }
 
     /// `a` precedes `b` in program order (8.9.1).
