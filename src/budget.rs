@@ -39,7 +39,7 @@ struct State {
     deadline: Option<Instant>,
     used: u64,
     /// What is being built (named in the memory message).
-    phase: &'static str,
+    phase: std::borrow::Cow<'static, str>,
     /// Charges since the clock was last read (reading it on every charge costs).
     since_clock: u32,
 }
@@ -52,7 +52,7 @@ thread_local! {
 /// limit was hit; other panics propagate unchanged.
 pub fn run<T>(limits: Limits, f: impl FnOnce() -> T) -> Result<T, Exceeded> {
     let deadline = limits.timeout.map(|t| Instant::now() + t);
-    let prev = STATE.with(|s| s.replace(Some(State { limits, deadline, used: 0, phase: "the program", since_clock: 0 })));
+    let prev = STATE.with(|s| s.replace(Some(State { limits, deadline, used: 0, phase: "the program".into(), since_clock: 0 })));
     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
     STATE.with(|s| *s.borrow_mut() = prev);
     match r {
@@ -76,6 +76,11 @@ pub fn deadline() -> Option<Instant> {
 
 /// Name what is being built now (for the memory message).
 pub fn phase(name: &'static str) {
+    phase_named(name.into());
+}
+
+/// [`phase`] with a name made at run time (a model row's).
+pub fn phase_named(name: std::borrow::Cow<'static, str>) {
     STATE.with(|s| {
         if let Some(s) = s.borrow_mut().as_mut() {
             s.phase = name;
@@ -115,13 +120,13 @@ pub fn check_time() {
 
 /// The solver gave up at the deadline: unwind with the timeout message.
 pub fn timed_out() -> ! {
-    let m = STATE.with(|s| s.borrow().as_ref().map(|s| message(s.limits.timeout, s.phase)));
+    let m = STATE.with(|s| s.borrow().as_ref().map(|s| message(s.limits.timeout, &s.phase)));
     std::panic::resume_unwind(Box::new(Exceeded(m.unwrap_or_else(|| message(None, "solving")))))
 }
 
 fn timeout_message(s: &State) -> Option<String> {
     let d = s.deadline?;
-    (Instant::now() >= d).then(|| message(s.limits.timeout, s.phase))
+    (Instant::now() >= d).then(|| message(s.limits.timeout, &s.phase))
 }
 
 fn message(t: Option<Duration>, phase: &str) -> String {

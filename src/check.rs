@@ -110,10 +110,17 @@ pub fn check_source_at(source: &str, base: &Path, opts: &CheckOptions) -> Result
 
 fn run_engine(p: &Program, opts: &CheckOptions, deadline: Option<Instant>) -> Result<Outcome> {
     match opts.engine {
-        Engine::Sat if opts.model == ModelKind::Ptx => {
-            crate::sat::check(p, &crate::sat::SolveOptions { deadline, max_states: opts.max_states, list: opts.list_states, self_check: opts.self_check, symmetry: opts.symmetry })
-        }
-        Engine::Sat => Err(Error::input_nospan(format!("the SAT engine implements model ptx only; decide model {} with --engine reference", opts.model.name()))),
+        Engine::Sat => crate::sat::check(
+            p,
+            &crate::sat::SolveOptions {
+                deadline,
+                max_states: opts.max_states,
+                list: opts.list_states,
+                self_check: opts.self_check,
+                symmetry: opts.symmetry,
+                model: Some(opts.model.shared()),
+            },
+        ),
         Engine::Reference => crate::reference::check(p, &crate::reference::ReferenceOptions { max_candidates: opts.reference_max_candidates, model: opts.model.shared() }),
     }
 }

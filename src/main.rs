@@ -207,10 +207,7 @@ fn run_check(a: CheckArgs) -> i32 {
         out::eprintln("error: --show, --dot and --svg explain model ptx only (drop them, or use --model ptx)");
         return EXIT_INPUT;
     }
-    let (engine, note) = opts::engine(a.engine, a.model);
-    if let Some(n) = note {
-        out::eprintln(n);
-    }
+    let engine = opts::engine(a.engine);
     let opts = CheckOptions {
         build: BuildOptions { unroll: a.unroll, max_events: a.max_events, ..Default::default() },
         engine,

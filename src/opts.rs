@@ -56,7 +56,7 @@ pub fn unroll(s: &str) -> Result<u32, String> {
 /// `--engine`: the command line's names for `check::Engine`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum EngineArg {
-    /// SAT encoding solved by varisat (default; model ptx).
+    /// SAT encoding solved by varisat (default; every model: its rows are compiled into clauses).
     Sat,
     /// Plain explicit enumeration of candidate executions (slow, for cross-checking; every model).
     Reference,
@@ -80,15 +80,13 @@ impl ModelArg {
     }
 }
 
-/// The engine for `--engine`/`--model`: model ptx-alloy without `--engine`
-/// runs on the reference engine (the SAT encoder implements ptx only), with a
-/// note saying so; `--engine sat --model ptx-alloy` is refused by the library.
-pub fn engine(engine: Option<EngineArg>, model: ModelArg) -> (ptx_litmus::check::Engine, Option<&'static str>) {
+/// The engine for `--engine`: SAT unless the reference engine is asked for
+/// (both engines evaluate every model's rows, issue 13).
+pub fn engine(engine: Option<EngineArg>) -> ptx_litmus::check::Engine {
     use ptx_litmus::check::Engine;
-    match (engine, model) {
-        (None, ModelArg::PtxAlloy) => (Engine::Reference, Some("note: --model ptx-alloy is decided by the reference engine (the SAT engine implements model ptx only)")),
-        (None | Some(EngineArg::Sat), _) => (Engine::Sat, None),
-        (Some(EngineArg::Reference), _) => (Engine::Reference, None),
+    match engine {
+        None | Some(EngineArg::Sat) => Engine::Sat,
+        Some(EngineArg::Reference) => Engine::Reference,
     }
 }
 

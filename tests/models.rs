@@ -10,6 +10,7 @@ use ptx_litmus::model::{ModelKind, Row};
 use ptx_litmus::outcome::Verdict;
 use ptx_litmus::reference::ReferenceOptions;
 use ptx_litmus::report::expect::{compare, load};
+use ptx_litmus::sat::SolveOptions;
 use std::path::Path;
 use std::process::Command;
 use std::sync::Arc;
@@ -32,29 +33,21 @@ fn ptx_alloy_matches_the_whole_public_corpus() {
     assert_eq!((matched, mismatched), (116, 0), "{:?}", lines);
 }
 
-/// The same through the command line, which must say which engine decided.
+/// The same through the command line, on the default (SAT) engine and on the
+/// reference engine: both read the model's rows.
 #[test]
-fn ptx_alloy_on_the_command_line_says_it_uses_the_reference_engine() {
+fn ptx_alloy_on_the_command_line_on_both_engines() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let out = Command::new(env!("CARGO_BIN_EXE_ptx-litmus"))
-        .args(["check", "--model", "ptx-alloy", "--expect", "tests/conformance/expected.csv"])
-        .current_dir(root)
-        .output()
-        .expect("runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let both = format!("{}{}", stdout, stderr);
-    assert!(both.contains("116 matched (0 documented deviations), 0 mismatched"), "{}", both);
-    assert!(stderr.contains("reference engine"), "{}", stderr);
-    assert_eq!(out.status.code(), Some(0));
-    // Asking the SAT engine for ptx-alloy is an error, never a ptx answer.
-    let sat = Command::new(env!("CARGO_BIN_EXE_ptx-litmus"))
-        .args(["check", "--engine", "sat", "--model", "ptx-alloy", "litmus/seed/MP.litmus"])
-        .current_dir(root)
-        .output()
-        .expect("runs");
-    assert_eq!(sat.status.code(), Some(2), "{}", String::from_utf8_lossy(&sat.stdout));
-    assert!(String::from_utf8_lossy(&sat.stderr).contains("implements model ptx only"));
+    for engine in ["sat", "reference"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_ptx-litmus"))
+            .args(["check", "--engine", engine, "--model", "ptx-alloy", "--expect", "tests/conformance/expected.csv"])
+            .current_dir(root)
+            .output()
+            .expect("runs");
+        let both = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert!(both.contains("116 matched (0 documented deviations), 0 mismatched"), "{}: {}", engine, both);
+        assert_eq!(out.status.code(), Some(0), "{}", engine);
+    }
     // Explanations transcribe model ptx: asking for them under ptx-alloy is refused.
     let show = Command::new(env!("CARGO_BIN_EXE_ptx-litmus"))
         .args(["check", "--model", "ptx-alloy", "--show", "witness", "litmus/seed/MP.litmus"])
@@ -63,6 +56,23 @@ fn ptx_alloy_on_the_command_line_says_it_uses_the_reference_engine() {
         .expect("runs");
     assert_eq!(show.status.code(), Some(2));
     assert!(show.stdout.is_empty());
+}
+
+/// The SAT engine's compiled rows give ptx-alloy the same states as the
+/// reference engine's evaluator on the whole public corpus.
+#[test]
+fn ptx_alloy_states_agree_between_the_engines() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let files = collect_files(&[root.join("tests/conformance/litmus")]);
+    let mut compared = 0;
+    for f in &files {
+        let run = |engine| check_file(f, &CheckOptions { engine, model: ModelKind::PtxAlloy, ..CheckOptions::default() }).result;
+        let (Ok(sat), Ok(reference)) = (run(Engine::Sat), run(Engine::Reference)) else { continue };
+        let (a, b): (Vec<_>, Vec<_>) = (sat.outcome.states.keys().collect(), reference.outcome.states.keys().collect());
+        assert_eq!(a, b, "{}", f.display());
+        compared += 1;
+    }
+    assert!(compared > 100, "only {} tests ran on both engines", compared);
 }
 
 /// The only corpus test where the two models differ is LB+RMW-a (D13, D50).
@@ -77,23 +87,40 @@ const MP_WEAK: &str =
     "PTX MP-weak\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak x, 1 | ld.weak r1, y ;\n st.weak y, 1 | ld.weak r2, x ;\nexists (P1:r1 == 1 /\\ P1:r2 == 0)\n";
 
 /// A toy axiom, one row (sequential consistency), makes weak MP forbidden on
-/// the reference engine, and the row-based self-check of a witness names it.
+/// both engines (the SAT engine compiles it, the reference engine evaluates
+/// it), and the row-based self-check of a witness names it.
 #[test]
-fn a_toy_axiom_is_one_row() {
+fn a_toy_axiom_is_one_row_and_both_engines_apply_it() {
     let p = check_source(MP_WEAK, &CheckOptions { engine: Engine::Reference, ..Default::default() }).expect("checks").program;
     let base = ptx_litmus::reference::check(&p, &ReferenceOptions::default()).expect("runs");
     assert_eq!(base.summary(&p).verdict, Verdict::Ok, "weak MP is allowed by the ISA");
+    let sat_base = ptx_litmus::sat::check(&p, &SolveOptions::default()).expect("runs");
+    assert_eq!(sat_base.summary(&p).verdict, Verdict::Ok);
     let sc = Row::new("toy", "sequential consistency", "acyclic po | rf | co | fr as Toy-SC").expect("parses");
-    let toy = ModelKind::Ptx.model().with_row(sc).expect("valid row");
-    let opts = ReferenceOptions { model: Arc::new(toy.clone()), ..Default::default() };
+    let toy = Arc::new(ModelKind::Ptx.model().with_row(sc).expect("valid row"));
+    let opts = ReferenceOptions { model: toy.clone(), ..Default::default() };
     let o = ptx_litmus::reference::check(&p, &opts).expect("runs");
     assert_eq!(o.summary(&p).verdict, Verdict::No, "the toy row forbids the weak outcome");
     assert!(o.states.len() < base.states.len());
+    let s = ptx_litmus::sat::check(&p, &SolveOptions { model: Some(toy.clone()), ..SolveOptions::default() }).expect("runs");
+    assert_eq!(s.summary(&p).verdict, Verdict::No, "the SAT engine compiles the toy row");
+    assert_eq!(s.states.keys().collect::<Vec<_>>(), o.states.keys().collect::<Vec<_>>(), "both engines list the same states");
     // The witness of the weak outcome under ptx violates exactly the toy row.
     let weak = base.states.iter().find(|(s, _)| s.as_slice() == [1, 0]).map(|(_, x)| x).expect("weak state");
     let v = ptx_litmus::reference::violated_axiom_in(&p, weak, &toy).expect("fits");
     assert_eq!(v.map(|v| v.axiom), Some("Toy-SC".to_string()));
     assert_eq!(ptx_litmus::reference::violated_axiom(&p, weak).expect("fits"), None);
+}
+
+/// A row the SAT engine cannot compile exactly (a closure of execution
+/// relations under a difference) is refused with an error, never approximated.
+#[test]
+fn a_row_the_sat_engine_cannot_compile_is_refused() {
+    let p = check_source(MP_WEAK, &CheckOptions::default()).expect("checks").program;
+    let row = Row::new("toy", "no rf outside closure", "empty rf \\ (po | co)+ as Toy-Closure").expect("parses");
+    let toy = Arc::new(ModelKind::Ptx.model().with_row(row).expect("valid row"));
+    let e = ptx_litmus::sat::check(&p, &SolveOptions { model: Some(toy), ..SolveOptions::default() }).expect_err("refused");
+    assert!(e.to_string().contains("closure"), "{}", e);
 }
 
 /// `ptx-litmus model` prints every row under its ISA section, and the printed

@@ -252,6 +252,8 @@ pub fn explain_program(p: &Program) -> Result<String> {
     }
     out.push_str("Synchronization (8.9.4): pairs that may synchronize, and whether some allowed execution has it\n");
     let mut cands = Candidates::new(p);
+    // One query per pair: the test's deadline (crate::budget) is checked before each.
+    cands.deadline = crate::budget::deadline();
     let mut keys: Vec<(EventId, EventId)> = cands.enc.sw.keys().copied().collect();
     keys.sort();
     if keys.is_empty() {

@@ -17,6 +17,11 @@ use crate::program::{EventId, Program};
 /// every morally strong pair, coherence-maximal final writes) and that it
 /// satisfies every axiom of 8.10. `Ok(())` when it does.
 pub fn verify_execution(p: &Program, x: &Execution) -> Result<()> {
+    verify_execution_in(p, x, crate::model::ModelKind::Ptx.model())
+}
+
+/// [`verify_execution`] under the rows of `model`.
+pub fn verify_execution_in(p: &Program, x: &Execution, model: &crate::model::Model) -> Result<()> {
     let bad = |what: String| Err(Error::internal(format!("self-check: the SAT engine's execution {}", what)));
     for (t, &tr) in x.traces.iter().enumerate() {
         if p.threads.get(t).is_none_or(|th| !th.traces.contains(&tr)) {
@@ -47,7 +52,7 @@ pub fn verify_execution(p: &Program, x: &Execution) -> Result<()> {
             return bad(format!("ends location {} with a write that is not coherence-maximal", p.locations[l].name));
         }
     }
-    match super::violated_axiom(p, x)? {
+    match super::violated_axiom_in(p, x, model)? {
         None => Ok(()),
         Some(axiom) => bad(format!("violates {} when its relations are recomputed by the reference engine", axiom)),
     }

@@ -46,7 +46,7 @@ impl<'p> Candidates<'p> {
 
     /// Assumptions: every axiom off, barrier progress on.
     fn axioms_off(&self) -> Vec<B> {
-        let mut v: Vec<B> = self.enc.act.values().map(|&a| !a).collect();
+        let mut v: Vec<B> = self.enc.axiom_acts().into_iter().map(|a| !a).collect();
         v.push(self.enc.act_progress);
         v
     }
@@ -169,6 +169,7 @@ impl<'p> Candidates<'p> {
     /// Does some allowed execution (all axioms and barrier progress on) have
     /// `a` synchronizing with `b` (8.9.4)?
     pub fn can_synchronize(&mut self, a: EventId, b: EventId) -> Result<bool> {
+        self.check_time()?;
         let Some(&lit) = self.enc.sw.get(&(a, b)) else { return Ok(false) };
         let mut assume = self.enc.all_acts();
         assume.push(lit);

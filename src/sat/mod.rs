@@ -7,6 +7,7 @@ pub mod encode;
 pub mod formula;
 pub mod hubs;
 pub mod prop;
+pub mod rows;
 pub mod symmetry;
 
 use crate::error::{Error, Result};
@@ -31,11 +32,19 @@ pub struct SolveOptions {
     pub self_check: bool,
     /// Break thread symmetry in the verdict queries (`sat::symmetry`, D70).
     pub symmetry: bool,
+    /// The model's rows (`None`: model ptx).
+    pub model: Option<std::sync::Arc<crate::model::Model>>,
+}
+
+impl SolveOptions {
+    pub fn model(&self) -> &crate::model::Model {
+        self.model.as_deref().unwrap_or(crate::model::ModelKind::Ptx.model())
+    }
 }
 
 impl Default for SolveOptions {
     fn default() -> Self {
-        SolveOptions { max_states: 100_000, list: None, deadline: None, self_check: true, symmetry: true }
+        SolveOptions { max_states: 100_000, list: None, deadline: None, self_check: true, symmetry: true, model: None }
     }
 }
 
@@ -67,7 +76,7 @@ impl Session<'_, '_> {
         }
         let x = decode(&self.enc, &self.enc.f.model()?);
         if self.opts.self_check {
-            crate::reference::verify::verify_execution(self.enc.p, &x)?;
+            crate::reference::verify::verify_execution_in(self.enc.p, &x, self.opts.model())?;
         }
         Ok(Some(x))
     }
@@ -83,7 +92,7 @@ pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
         let per: Vec<usize> = p.threads.iter().map(|t| t.traces.len()).collect();
         eprintln!("events {} traces {} (per thread {:?})", p.events.len(), p.traces.len(), per);
     }
-    let mut enc = Encoding::with_axioms(p);
+    let mut enc = Encoding::with_axioms(p, opts.model())?;
     let acts = enc.all_acts();
     let filter = match &p.filter {
         Some(f) => enc.prop_literal(f),
@@ -164,7 +173,7 @@ fn list_states(s: &mut Session, out: &mut Outcome, sym: Option<(&[Vec<usize>], B
             // The solver's own execution was verified by `find`; a renamed one
             // is verified here, which checks the symmetry itself.
             if k > 0 && s.opts.self_check {
-                crate::reference::verify::verify_execution(p, &x)?;
+                crate::reference::verify::verify_execution_in(p, &x, s.opts.model())?;
             }
             s.enc.block_state(blocking, &state);
             out.states.insert(state, x);
@@ -269,7 +278,7 @@ fn has_deadlock(enc: &mut Encoding, deadline: Option<Instant>) -> Result<bool> {
     if combos > 4096 {
         return Ok(false);
     }
-    let axioms: Vec<B> = enc.act.values().copied().collect();
+    let axioms: Vec<B> = enc.axiom_acts();
     let no_axioms: Vec<B> = axioms.iter().map(|&a| !a).collect();
     let mut idx = vec![0usize; threads.len()];
     loop {

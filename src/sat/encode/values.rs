@@ -1,0 +1,120 @@
+//! The values each write writes and the reads-from choices (8.9.7).
+
+use super::*;
+
+impl Encoding<'_> {
+    /// The values each write may write: its constant, or for a read-modify-write
+    /// its operation applied to each value the location can hold.
+    pub(super) fn write_values(&mut self) {
+        let p = self.p;
+        self.wval = vec![Vec::new(); p.events.len()];
+        for e in &p.events {
+            if let Some(c) = e.written_value(p) {
+                self.wval[e.id] = vec![(c, B::T)];
+            } else if let Some(op) = e.access().and_then(|a| a.rmw.as_ref()) {
+                let loc = &p.locations[e.access().map(|a| a.loc).unwrap_or(0)];
+                let vals: std::collections::BTreeSet<i64> = loc.values.iter().map(|&v| op.apply(v)).collect();
+                self.wval[e.id] = vals.into_iter().map(|v| (v, self.f.fresh())).collect();
+            }
+        }
+    }
+
+    /// A read-modify-write writes its operation applied to the value of the write
+    /// it reads from (least fixpoint: the literals are only ever forced).
+    pub(super) fn rmw_values(&mut self) {
+        let p = self.p;
+        for e in &p.events {
+            let Some(op) = e.access().and_then(|a| a.rmw.as_ref()) else { continue };
+            for &s in self.rf_cands.get(&e.id).map(|v| v.as_slice()).unwrap_or(&[]) {
+                let rf = get(&self.rf, s, e.id);
+                for (v, ls) in self.wval[s].clone() {
+                    let new = op.apply(v);
+                    match self.wval[e.id].iter().find(|x| x.0 == new) {
+                        Some(&(_, le)) => self.f.implies(&[rf, ls], le),
+                        // Beyond every value the location can hold: no such execution.
+                        None => self.f.clause(&[!rf, !ls]),
+                    }
+                }
+            }
+        }
+    }
+
+    /// Candidate executions (axioms off) must still give every read a value. A
+    /// read-modify-write's value is defined along its reads-from chain back to
+    /// a plain write; a cycle of read-modify-writes reading each other defines
+    /// none (the axioms forbid it: 8.10.4 No-Thin-Air, as rf is a cycle). With
+    /// n read-modify-writes on a location, `ground[k][e]` means "e's chain
+    /// reaches a plain write within k steps"; an executed one needs k = n.
+    pub fn ground_rmw_chains(&mut self) {
+        let p = self.p;
+        for l in 0..p.locations.len() {
+            let rmws: Vec<EventId> = self.writes_to(l).into_iter().filter(|&w| p.events[w].access().is_some_and(|a| a.rmw.is_some())).collect();
+            if rmws.len() < 2 {
+                continue;
+            }
+            let is_rmw = |w: EventId| rmws.contains(&w);
+            let cands = |e: EventId| self.rf_cands.get(&e).cloned().unwrap_or_default();
+            // Level 0: reads from a plain write.
+            let mut ground: BTreeMap<EventId, B> = BTreeMap::new();
+            for &e in &rmws {
+                let plain: Vec<B> = cands(e).into_iter().filter(|&s| !is_rmw(s)).map(|s| get(&self.rf, s, e)).collect();
+                let g = self.f.or(&plain);
+                ground.insert(e, g);
+            }
+            for _ in 1..rmws.len() {
+                let mut next = BTreeMap::new();
+                for &e in &rmws {
+                    let mut ways = vec![ground[&e]];
+                    for s in cands(e).into_iter().filter(|&s| is_rmw(s)) {
+                        let step = self.f.and(&[get(&self.rf, s, e), ground[&s]]);
+                        ways.push(step);
+                    }
+                    let g = self.f.or(&ways);
+                    next.insert(e, g);
+                }
+                ground = next;
+            }
+            for &e in &rmws {
+                let ex = self.exec(e);
+                self.f.implies(&[ex], ground[&e]);
+            }
+        }
+    }
+
+    /// 8 (intro): each read returns the value of some write to the same location;
+    /// a trace that assumed a value can only read from writes of that value.
+    pub(super) fn reads_from(&mut self) {
+        for l in 0..self.p.locations.len() {
+            let writes = self.writes_to(l);
+            for r in self.reads_of(l) {
+                let Some(acc) = self.p.events[r].access() else { continue };
+                let mut lits = Vec::new();
+                let mut cands = Vec::new();
+                for &w in &writes {
+                    if w == r || !self.p.compatible(w, r) {
+                        continue;
+                    }
+                    if !self.wval[w].iter().any(|&(v, _)| acc.allows(v)) {
+                        continue;
+                    }
+                    let v = self.f.fresh();
+                    for (val, lit) in self.wval[w].clone() {
+                        if !acc.allows(val) {
+                            self.f.clause(&[!v, !lit]);
+                        }
+                    }
+                    self.f.implies(&[v], self.exec(w));
+                    self.f.implies(&[v], self.exec(r));
+                    self.rf.insert((w, r), v);
+                    lits.push(v);
+                    cands.push(w);
+                }
+                let mut c = lits.clone();
+                c.push(!self.exec(r));
+                self.f.clause(&c);
+                self.f.at_most_one(&lits);
+                self.rf_cands.insert(r, cands);
+            }
+        }
+    }
+}

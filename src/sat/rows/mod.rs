@@ -1,0 +1,216 @@
+//! The model's rows compiled into clauses (issue 13): every derived relation
+//! and axiom the SAT engine encodes comes from `model::rows`, the same rows
+//! the reference engine evaluates. Execution choices (traces, reads-from,
+//! coherence, Fence-SC order, barrier matching) are variables the encoder
+//! makes (`sat::encode`); here each `let` row becomes a sparse map from node
+//! pairs to literals and each check row clauses under its activation literal.
+//!
+//! Pruning is derived per row: constants fold (a static relation is known per
+//! pair), intersections with static relations filter, only pairs a path of
+//! possible edges joins get a closure literal, and program order enters
+//! closures as its immediate steps (D61).
+
+mod closure;
+mod compile;
+mod nodes;
+mod val;
+
+use crate::error::{Error, Result};
+use crate::model::algebra::{CheckKind, Expr, Stmt};
+use crate::model::rel::Rel;
+use crate::model::Model;
+use crate::sat::encode::Encoding;
+use crate::sat::formula::B;
+use nodes::Nodes;
+use rustc_hash::FxHashMap as HashMap;
+use val::{Pol, Val};
+
+pub(super) struct Compiler<'a, 'p> {
+    enc: &'a mut Encoding<'p>,
+    model: &'a Model,
+    nodes: Nodes<'p>,
+    /// Static program order, when the model reads `po`.
+    po: Option<Rel>,
+    statics: HashMap<String, Val>,
+    rows: Vec<Option<Val>>,
+    pol: Vec<Pol>,
+}
+
+/// Compile `model`'s rows into `enc`: derived relations, then each check
+/// under its activation literal (`enc.act` for the six axioms of chapter 8,
+/// `enc.extra_act` for any other check row).
+pub fn compile(enc: &mut Encoding, model: &Model) -> Result<()> {
+    let nodes = Nodes::new(enc, model.split_rmw);
+    let mut c = Compiler { model, nodes, po: None, statics: HashMap::default(), rows: vec![None; model.rows.len()], pol: polarities(model), enc };
+    for (i, row) in model.rows.iter().enumerate() {
+        crate::budget::phase_named(row_phase(&row.stmt, &row.section).into());
+        match &row.stmt {
+            Stmt::Let { expr, .. } => {
+                if c.pol[i].any() || exported(&row.stmt) {
+                    let pol = if c.pol[i].any() { c.pol[i] } else { Pol::POS };
+                    let v = c.expr(i, expr, pol)?;
+                    c.rows[i] = Some(v);
+                }
+            }
+            Stmt::Check { kind, expr, name } => {
+                let act = c.activation(name);
+                c.check(i, *kind, expr, act)?;
+            }
+        }
+    }
+    c.export();
+    Ok(())
+}
+
+/// The budget phase named after the row (limits say where they were hit).
+fn row_phase(s: &Stmt, section: &str) -> String {
+    match s {
+        Stmt::Let { name, .. } => format!("the model's relation `{}` ({})", name, section),
+        Stmt::Check { name, .. } => format!("the model's axiom {} ({})", name, section),
+    }
+}
+
+/// Relations other parts of the SAT engine read by name (data races read
+/// `cause`, explanations `sw`).
+fn exported(s: &Stmt) -> bool {
+    matches!(s, Stmt::Let { name, .. } if name == "cause" || name == "sw" || name == "obs" || name == "cb")
+}
+
+/// Where each row is used: checks forbid their expression (positive), a
+/// difference flips its right side; a row's uses reach the rows it reads.
+fn polarities(m: &Model) -> Vec<Pol> {
+    let mut pol = vec![Pol::default(); m.rows.len()];
+    for i in (0..m.rows.len()).rev() {
+        let (e, p) = match &m.rows[i].stmt {
+            Stmt::Let { expr, .. } => (expr, pol[i]),
+            Stmt::Check { expr, .. } => (expr, Pol::POS),
+        };
+        if p.any() {
+            mark(m, i, e, p, &mut pol);
+        }
+    }
+    pol
+}
+
+fn mark(m: &Model, row: usize, e: &Expr, p: Pol, pol: &mut [Pol]) {
+    match e {
+        Expr::Name(n) => {
+            let def = m.rows[..row].iter().rposition(|r| matches!(&r.stmt, Stmt::Let { name, .. } if name == n));
+            if let Some(j) = def {
+                pol[j] = pol[j].join(p);
+            }
+        }
+        Expr::Id(_) => {}
+        Expr::Diff(a, b) => {
+            mark(m, row, a, p, pol);
+            mark(m, row, b, p.flip(), pol);
+        }
+        Expr::Union(a, b) | Expr::Seq(a, b) | Expr::Inter(a, b) => {
+            mark(m, row, a, p, pol);
+            mark(m, row, b, p, pol);
+        }
+        Expr::Inverse(a) | Expr::Plus(a) | Expr::Star(a) | Expr::Opt(a) | Expr::Call(_, a) => mark(m, row, a, p, pol),
+    }
+}
+
+impl Compiler<'_, '_> {
+    /// A name: the latest earlier `let` row, an execution relation, or a static primitive.
+    fn name(&mut self, row: usize, n: &str) -> Result<Val> {
+        let def = self.model.rows[..row].iter().rposition(|r| matches!(&r.stmt, Stmt::Let { name, .. } if name == n));
+        if let Some(j) = def {
+            return self.rows[j].clone().ok_or_else(|| Error::internal(format!("row `{}` was not compiled", self.model.rows[j].stmt)));
+        }
+        if let Some(l) = self.nodes.exec_rel(self.enc, n) {
+            return Ok(Val::Lits(l));
+        }
+        if let Some(v) = self.statics.get(n) {
+            return Ok(v.clone());
+        }
+        let r = self.nodes.static_prim(self.enc.p, n).ok_or_else(|| Error::internal(format!("the SAT engine has no primitive `{}`", n)))?;
+        if n == "po" {
+            self.po = Some(r.clone());
+        }
+        self.statics.insert(n.to_string(), Val::Static(r.clone()));
+        Ok(Val::Static(r))
+    }
+
+    /// The activation literal of a check row.
+    fn activation(&mut self, name: &str) -> B {
+        if let Some(ax) = crate::model::axioms::AXIOMS.iter().map(|r| r.axiom).find(|a| a.row().name == name) {
+            return self.enc.act[&ax];
+        }
+        if let Some((_, l)) = self.enc.extra_act.iter().find(|(n, _)| n == name) {
+            return *l;
+        }
+        let l = self.enc.f.fresh();
+        self.enc.extra_act.push((name.to_string(), l));
+        l
+    }
+
+    /// A check row: its expression's pairs (diagonal pairs for irreflexive;
+    /// cycles for acyclic) are forbidden when `act` holds.
+    fn check(&mut self, row: usize, kind: CheckKind, e: &Expr, act: B) -> Result<()> {
+        match kind {
+            CheckKind::Acyclic => {
+                let v = self.expr(row, e, Pol::POS)?;
+                let edges = self.lits(v).step_edges();
+                self.forbid_cycles(&edges, act);
+            }
+            CheckKind::Irreflexive => {
+                // `irreflexive a; b`: only the pairs that close a loop are built.
+                if let Expr::Seq(a, b) = e {
+                    let (x, y) = (self.expr(row, a, Pol::POS)?, self.expr(row, b, Pol::POS)?);
+                    let (x, y) = (self.lits(x), self.lits(y));
+                    for ((p, z), u) in x.sorted() {
+                        let v = y.get(z, p);
+                        self.enc.f.clause(&[!act, !u, !v]);
+                    }
+                    return Ok(());
+                }
+                let v = self.expr(row, e, Pol::POS)?;
+                for ((a, b), l) in self.lits(v).sorted() {
+                    if a == b {
+                        self.enc.f.clause(&[!act, !l]);
+                    }
+                }
+            }
+            CheckKind::Empty => {
+                // `empty a \ b`: one clause per pair, "a implies b".
+                let (x, minus) = match e {
+                    Expr::Diff(a, b) if !matches!(**b, Expr::Id(_)) => (self.expr(row, a, Pol::POS)?, Some(self.expr(row, b, Pol::POS.flip())?)),
+                    _ => (self.expr(row, e, Pol::POS)?, None),
+                };
+                let minus = minus.map(|m| self.lits(m)).unwrap_or_default();
+                for ((a, b), l) in self.lits(x).sorted() {
+                    self.enc.f.clause(&[!act, !l, minus.get(a, b)]);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The relations the rest of the engine reads, over program events.
+    fn export(&mut self) {
+        let p = self.enc.p;
+        for (i, row) in self.model.rows.iter().enumerate() {
+            let Stmt::Let { name, .. } = &row.stmt else { continue };
+            let Some(Val::Lits(l)) = self.rows[i].clone() else { continue };
+            let mut out = crate::sat::encode::Rel::default();
+            for ((a, b), v) in l.sorted() {
+                let ea = self.nodes.event[a].unwrap_or(p.events.len() + a - self.nodes.nv);
+                let eb = self.nodes.event[b].unwrap_or(p.events.len() + b - self.nodes.nv);
+                if ea != eb {
+                    let w = out.get(&(ea, eb)).map_or(v, |&u| self.enc.f.or(&[u, v]));
+                    out.insert((ea, eb), w);
+                }
+            }
+            match name.as_str() {
+                "obs" => self.enc.obs = out,
+                "sw" => self.enc.sw = out,
+                "cb" => self.enc.cb = out,
+                "cause" => self.enc.cause = out,
+                _ => {}
+            }
+        }
+    }
+}

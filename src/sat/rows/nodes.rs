@@ -1,0 +1,180 @@
+//! The nodes the compiled rows range over and the primitives on them.
+//!
+//! Nodes are the events of the model's view of the *whole* program (every
+//! trace of every thread: the solver chooses one), numbered as the view
+//! numbers them (model `ptx-alloy` splits each read-modify-write into a read
+//! node and a write node, D50), followed by the barrier hub nodes (D63).
+//! A static pair holds in an execution when both its nodes are performed, so a
+//! static pair becomes the literal "both performed" (`guard`); every literal
+//! relation of the encoding (rf, co, sc, barrier matching) already implies it.
+
+use super::val::LRel;
+use crate::model::prims;
+use crate::model::rel::Rel;
+use crate::model::view::View;
+use crate::program::{EventId, Program};
+use crate::sat::encode::Encoding;
+use crate::sat::formula::B;
+use rustc_hash::FxHashMap as HashMap;
+
+pub struct Nodes<'p> {
+    pub view: View<'p>,
+    /// View nodes (`0..nv`), then hubs (`nv..n`).
+    pub nv: usize,
+    pub n: usize,
+    /// Per node: it is performed.
+    pub exec: Vec<B>,
+    /// Per node: the program event it is part of (`None` for a hub).
+    pub event: Vec<Option<EventId>>,
+    guards: HashMap<(usize, usize), B>,
+}
+
+impl<'p> Nodes<'p> {
+    pub fn new(enc: &Encoding<'p>, split: bool) -> Nodes<'p> {
+        let p = enc.p;
+        let all: Vec<EventId> = (0..p.events.len()).collect();
+        let traces: Vec<usize> = (0..p.traces.len()).collect();
+        let view = View::new(p, &traces, &all, split);
+        let nv = view.n();
+        let n = nv + enc.hubs.len();
+        let mut exec: Vec<B> = (0..nv).map(|i| enc.exec(view.events[i].event.id)).collect();
+        exec.resize(n, B::T);
+        let mut event: Vec<Option<EventId>> = (0..nv).map(|i| Some(view.events[i].event.id)).collect();
+        event.resize(n, None);
+        Nodes { view, nv, n, exec, event, guards: HashMap::default() }
+    }
+
+    /// The node of event `e` acting as a writer (`write`) or as a reader.
+    pub fn of(&self, p: &Program, e: EventId, write: bool) -> usize {
+        if e >= p.events.len() {
+            return self.nv + (e - p.events.len()); // a hub
+        }
+        self.view.part_of(e, write)
+    }
+
+    /// Two nodes may both be performed in one execution.
+    pub fn compatible(&self, p: &Program, a: usize, b: usize) -> bool {
+        match (self.event[a], self.event[b]) {
+            (Some(x), Some(y)) => p.compatible(x, y),
+            _ => true,
+        }
+    }
+
+    /// "Both performed", the literal of a static pair.
+    pub fn guard(&mut self, enc: &mut Encoding, a: usize, b: usize) -> B {
+        let (x, y) = (self.exec[a], self.exec[b]);
+        if x == B::T || x == y {
+            return y;
+        }
+        if y == B::T {
+            return x;
+        }
+        let key = (a.min(b), a.max(b));
+        if let Some(&g) = self.guards.get(&key) {
+            return g;
+        }
+        let g = enc.f.and(&[x, y]);
+        self.guards.insert(key, g);
+        g
+    }
+
+    /// A static relation of the view, widened to the hub nodes (which it never relates).
+    fn widen(&self, r: Rel) -> Rel {
+        if self.n == self.nv {
+            return r;
+        }
+        Rel::from_pairs(self.n, r.pairs())
+    }
+
+    /// Program order over the whole program: same thread, earlier, on a common path.
+    pub fn program_order(&self, p: &Program) -> Rel {
+        let v = &self.view;
+        Rel::from_fn(self.nv, |a, b| {
+            let (ea, eb) = (v.event(a).id, v.event(b).id);
+            v.thread(a).is_some() && v.thread(a) == v.thread(b) && v.po_key(a) < v.po_key(b) && (ea == eb || p.compatible(ea, eb))
+        })
+    }
+
+    /// A static primitive (`prims::STATIC`) by name.
+    pub fn static_prim(&self, p: &Program, name: &str) -> Option<Rel> {
+        let v = &self.view;
+        let r = match name {
+            "po" => self.program_order(p),
+            "relpat" => prims::release_patterns(v, &self.program_order(p)),
+            "acqpat" => prims::acquire_patterns(v, &self.program_order(p)),
+            other => prims::relation(v, other)?,
+        };
+        Some(self.widen(r))
+    }
+
+    /// Whether node `i` is in the named event set (hubs are in none).
+    pub fn in_set(&self, name: &str, i: usize) -> bool {
+        i < self.nv && prims::in_set(&self.view, name, i).unwrap_or(false)
+    }
+
+    /// Program order restricted to `keep` (a static relation inside `po`), as
+    /// its immediate steps on each trace, each guarded by the trace: the same
+    /// transitive closure as every pair, with n-1 edges per path instead of
+    /// n^2 (D61).
+    pub fn po_steps(&mut self, enc: &mut Encoding, keep: &Rel) -> Vec<(usize, usize, B)> {
+        let p = enc.p;
+        let mut lits: HashMap<(usize, usize), Vec<B>> = HashMap::default();
+        for tr in &p.traces {
+            let mut nodes: Vec<usize> = Vec::new();
+            for &e in &tr.events {
+                let (r, w) = (self.view.part_of(e, false), self.view.part_of(e, true));
+                nodes.push(r);
+                if w != r {
+                    nodes.push(w);
+                }
+            }
+            for (i, &a) in nodes.iter().enumerate() {
+                let mut later: Vec<usize> = Vec::new();
+                for &b in &nodes[i + 1..] {
+                    // b is an immediate step unless an earlier kept c leads to it.
+                    if keep.has(a, b) && !later.iter().any(|&c| keep.has(c, b)) {
+                        lits.entry((a, b)).or_default().push(enc.trace[tr.id]);
+                    }
+                    if keep.has(a, b) {
+                        later.push(b);
+                    }
+                }
+            }
+        }
+        let mut out: Vec<(usize, usize, B)> = Vec::with_capacity(lits.len());
+        let mut keys: Vec<(usize, usize)> = lits.keys().copied().collect();
+        keys.sort();
+        for k in keys {
+            // On several paths: "both performed" implies the pair is in program order.
+            let l = if lits[&k].len() == 1 { lits[&k][0] } else { self.guard(enc, k.0, k.1) };
+            out.push((k.0, k.1, l));
+        }
+        out
+    }
+
+    /// An execution relation of the encoding (`prims::EXEC`) over nodes.
+    pub fn exec_rel(&self, enc: &Encoding, name: &str) -> Option<LRel> {
+        let p = enc.p;
+        let mut out = LRel::default();
+        let mut put = |pairs: &crate::sat::encode::Rel, src_w: bool, dst_w: bool| {
+            for (&(a, b), &v) in pairs {
+                out.insert(self.of(p, a, src_w), self.of(p, b, dst_w), v);
+            }
+        };
+        match name {
+            "rf" => put(&enc.rf, true, false),
+            "co" => put(&enc.co, true, true),
+            "sc" => put(&enc.sc, false, false),
+            "bar" => {
+                // A hub's pairs synchronize through its node (D63).
+                let hubbed = enc.hub_waits();
+                let direct: crate::sat::encode::Rel = enc.bar_sync.iter().filter(|(k, _)| !hubbed.contains(&k.1)).map(|(k, v)| (*k, *v)).collect();
+                put(&direct, false, false);
+                put(&enc.cluster_sync, false, false);
+                put(&enc.hub_rel, false, false);
+            }
+            _ => return None,
+        }
+        Some(out)
+    }
+}
