@@ -1,10 +1,11 @@
 //! AST -> program: threads placed in CTAs/clusters/GPUs, each with its finite set of
 //! traces (control-flow paths, loops unrolled), and the events every trace performs
-//! (`event`).
+//! (`event`, `access`).
 //!
 //! Both engines (`sat` and `reference`) start from a [`Program`]; nothing here
 //! knows about the model's relations.
 
+pub mod access;
 pub mod arith;
 pub mod build;
 pub mod cells;
@@ -15,8 +16,9 @@ pub mod value;
 use crate::ast::{Observable, Prop, Proxy, Quantifier, Scope};
 use std::collections::BTreeMap;
 
+pub use access::{Access, MemSem, Rmw};
 pub use build::{build_program, BuildOptions};
-pub use event::{Access, BarrierKey, Event, EventKind, Expected, Instance, MemSem, Rmw};
+pub use event::{BarrierKey, Event, EventKind, Expected, Instance};
 
 pub type EventId = usize;
 pub type TraceId = usize;
@@ -55,7 +57,6 @@ pub struct Location {
     /// closed under the read-modify-writes of the test); sorted.
     pub values: Vec<i64>,
 }
-
 
 /// The final value of a register in a trace.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -42,7 +42,9 @@ pub(super) struct Compiler<'a, 'p> {
 pub fn compile(enc: &mut Encoding, model: &Model) -> Result<()> {
     let nodes = Nodes::new(enc, model.split_rmw);
     let mut c = Compiler { model, nodes, po: None, statics: HashMap::default(), rows: vec![None; model.rows.len()], pol: polarities(model), enc };
+    let debug = std::env::var("PTXL_DEBUG").is_ok();
     for (i, row) in model.rows.iter().enumerate() {
+        let (t, clauses) = (std::time::Instant::now(), c.enc.f.clauses);
         crate::budget::phase_named(row_phase(&row.stmt, &row.section).into());
         match &row.stmt {
             Stmt::Let { expr, .. } => {
@@ -56,6 +58,9 @@ pub fn compile(enc: &mut Encoding, model: &Model) -> Result<()> {
                 let act = c.activation(name);
                 c.check(i, *kind, expr, act)?;
             }
+        }
+        if debug {
+            eprintln!("  row {:48} {:>9} clauses {:?}", row_phase(&row.stmt, &row.section), c.enc.f.clauses - clauses, t.elapsed());
         }
     }
     c.export();

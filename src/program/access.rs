@@ -1,0 +1,121 @@
+//! Memory accesses of events (ISA 8.2, 8.4): strength, scope, proxy, values.
+
+use super::arith;
+use super::LocId;
+use crate::ast::{Proxy, Scope};
+
+/// Strength of a memory operation after normalisation: `.volatile` and `.mmio`
+/// are relaxed at `.sys` scope (8.4.1, 8.4.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MemSem {
+    Weak,
+    Relaxed,
+    Acquire,
+    Release,
+    AcqRel,
+}
+
+impl Access {
+    /// An access of `vaddr` that neither reads nor writes yet: callers set
+    /// `reads`, `writes` and the values.
+    pub fn new(vaddr: String, proxy: Proxy, size: u8, sem: MemSem, scope: Scope) -> Self {
+        Access {
+            loc: 0,
+            vaddr,
+            proxy,
+            size,
+            sem,
+            scope,
+            reads: false,
+            writes: false,
+            atomic: false,
+            is_red: false,
+            read_value: None,
+            read_not: Vec::new(),
+            write_value: 0,
+            rmw: None,
+            conv: None,
+            start: 0,
+        }
+    }
+
+    /// The register value of a read that returns the stored value `raw`
+    /// (`ld.s8` of 255 is -1; untyped: unchanged).
+    pub fn loaded(&self, raw: i64) -> i64 {
+        arith::convert(self.conv, raw)
+    }
+
+    /// The trace's assumptions allow this read to return `v`.
+    pub fn allows(&self, v: i64) -> bool {
+        self.read_value.is_none_or(|x| x == v) && !self.read_not.contains(&v)
+    }
+}
+
+impl MemSem {
+    pub fn is_strong(self) -> bool {
+        self != MemSem::Weak
+    }
+    pub fn is_release(self) -> bool {
+        matches!(self, MemSem::Release | MemSem::AcqRel)
+    }
+    pub fn is_acquire(self) -> bool {
+        matches!(self, MemSem::Acquire | MemSem::AcqRel)
+    }
+}
+
+/// One memory access of an event (ISA 8.2, 8.4).
+#[derive(Clone, Debug)]
+pub struct Access {
+    pub loc: LocId,
+    /// The virtual address used: two accesses to one location through different
+    /// virtual addresses are aliases (8.2.2).
+    pub vaddr: String,
+    pub proxy: Proxy,
+    pub size: u8,
+    pub sem: MemSem,
+    /// Meaningful only for strong operations.
+    pub scope: Scope,
+    /// Performs a read (ld, atom, red).
+    pub reads: bool,
+    /// Performs a write (st, atom/red that write; a failing cas does not).
+    pub writes: bool,
+    /// `atom` or `red` (8.4: atomic operation).
+    pub atomic: bool,
+    /// `red`: its read never forms an acquire pattern (8.11.1).
+    pub is_red: bool,
+    /// The value this trace assumes the read returns; `None` when any value will do.
+    pub read_value: Option<i64>,
+    /// Values this trace assumes the read does not return (a branch not taken).
+    pub read_not: Vec<i64>,
+    /// The value written, when `writes` and `rmw` is `None`.
+    pub write_value: i64,
+    /// An atomic read-modify-write whose written value is computed from the value
+    /// it reads (`atom.add`, `red.or`, ...): the read stays symbolic instead of
+    /// forking one path per value.
+    pub rmw: Option<Rmw>,
+    /// The type of a load or atom: how the value read becomes the register
+    /// value (see [`Access::loaded`]); `None` for the untyped corpus spelling.
+    pub conv: Option<crate::ast::IntTy>,
+    /// Where the access's first byte lies relative to its location's first
+    /// byte: 0, or negative for the later cells of an access that covers
+    /// several (D18). Two accesses overlap completely only with equal `start`
+    /// and `size` (8.2.1).
+    pub start: i64,
+}
+
+/// The operation of an atomic read-modify-write (9.7.13.5 `atom`, `red`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rmw {
+    pub op: crate::ast::AtomOp,
+    pub operands: Vec<i64>,
+    /// The operation's type: it wraps and compares at this width.
+    pub ty: Option<crate::ast::IntTy>,
+}
+
+impl Rmw {
+    /// The value written after reading `old`.
+    pub fn apply(&self, old: i64) -> i64 {
+        arith::rmw(self.op, old, &self.operands, self.ty).flatten().unwrap_or(old)
+    }
+}
