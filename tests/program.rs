@@ -81,3 +81,40 @@ fn barriers_split_into_arrive_and_wait() {
     assert_eq!((arrives, waits), (2, 2));
     assert_eq!(verdict(t), Verdict::Ok);
 }
+
+/// Issue 14's instance key (`program::Instance`): along every trace of every
+/// test of the curated library and the public corpus, the events' instances
+/// strictly increase, so one event per instance keeps program order (8.9.1)
+/// as the key order; events on a common path prefix share their instance.
+#[test]
+fn instruction_instances_grow_strictly_along_every_trace() {
+    use ptx_litmus::check::{collect_files, parse_and_expand, read_source};
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    // litmus/compiled/ is left out: its modules print version warnings.
+    let compiled = root.join("litmus/compiled");
+    let files: Vec<_> = collect_files(&[root.join("litmus"), root.join("tests/conformance/litmus")]).into_iter().filter(|f| !f.starts_with(&compiled)).collect();
+    let mut built = 0;
+    for f in &files {
+        let Ok(src) = read_source(f, 1 << 20) else { continue };
+        let Ok(ast) = parse_and_expand(&src, f.parent().unwrap_or(root)) else { continue };
+        let Ok(p) = build_program(&ast, &BuildOptions::default()) else { continue };
+        built += 1;
+        for tr in &p.traces {
+            let keys: Vec<_> = tr.events.iter().map(|&e| p.events[e].instance.expect("thread events have an instance")).collect();
+            assert!(keys.windows(2).all(|w| w[0] < w[1]), "{}: trace {} instances {:?}", f.display(), tr.id, keys);
+        }
+        assert!(p.instance_count() <= p.events.len(), "{}", f.display());
+    }
+    assert!(built * 10 >= files.len() * 9, "only {} of {} files built", built, files.len());
+    eprintln!("{} programs built", built);
+}
+
+/// A ticket lock of two threads: 27 paths per thread share 13 instruction
+/// instances each (one atom, three spin reads, three exits of three events).
+#[test]
+fn a_ticket_lock_has_few_instances_and_many_events() {
+    let src = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("litmus/locks/ticketlock-2.litmus")).expect("reads");
+    let p = program(&src);
+    assert_eq!(p.instance_count(), 3 + 2 * 13);
+    assert!(p.events.len() > 4 * p.instance_count(), "{} events", p.events.len());
+}

@@ -103,6 +103,9 @@ struct DraftEvent {
     text: String,
     line: usize,
     deps: BTreeSet<usize>,
+    /// (back edges taken so far, pc, index among the events of this execution
+    /// of the instruction): its instruction instance (see [`Instance`]).
+    at: Instance,
 }
 
 #[derive(Clone, Debug)]
@@ -117,6 +120,10 @@ struct PathState {
     regs: HashMap<String, Val>,
     events: Vec<DraftEvent>,
     visits: HashMap<usize, u32>,
+    /// Jumps to this or an earlier instruction taken so far (loop iterations).
+    back_edges: u32,
+    /// `events.len()` when the current instruction started executing.
+    issued: usize,
     ctrl: BTreeSet<usize>,
     bar_gen: HashMap<(i64, Option<i64>), usize>,
     cluster_arrivals: usize,
@@ -141,7 +148,12 @@ pub fn build_program(lit: &Litmus, opts: &BuildOptions) -> Result<Program> {
         let (paths, unroll_hit) = ctx.explore_all()?;
         let cells = Cells::new(&ctx.foot);
         if ctx.foot.iter().all(|(r, c, o, n)| cells.split(r, *c, *o, *n) == ctx.cells.split(r, *c, *o, *n)) {
-            return ctx.assemble(paths, unroll_hit);
+            let p = ctx.assemble(paths, unroll_hit)?;
+            if std::env::var("PTXL_DEBUG").is_ok() {
+                // What one event per instruction instance would leave (issue 14).
+                eprintln!("build: {} events, {} instruction instances", p.events.len(), p.instance_count());
+            }
+            return Ok(p);
         }
         ctx.cells = cells;
         ctx.domains.clear();

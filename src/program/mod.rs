@@ -1,5 +1,6 @@
 //! AST -> program: threads placed in CTAs/clusters/GPUs, each with its finite set of
-//! traces (control-flow paths, loops unrolled), and the events every trace performs.
+//! traces (control-flow paths, loops unrolled), and the events every trace performs
+//! (`event`, `access`).
 //!
 //! Both engines (`sat` and `reference`) start from a [`Program`]; nothing here
 //! knows about the model's relations.
@@ -8,14 +9,16 @@ pub mod access;
 pub mod arith;
 pub mod build;
 pub mod cells;
+pub mod event;
 pub mod private;
 pub mod value;
 
-use crate::ast::{FenceSem, Observable, Prop, Proxy, Quantifier, Scope};
+use crate::ast::{Observable, Prop, Proxy, Quantifier, Scope};
 use std::collections::BTreeMap;
 
 pub use access::{Access, MemSem, Rmw};
 pub use build::{build_program, BuildOptions};
+pub use event::{BarrierKey, Event, EventKind, Expected, Instance};
 
 pub type EventId = usize;
 pub type TraceId = usize;
@@ -53,116 +56,6 @@ pub struct Location {
     /// Every value the location can hold in some execution (an over-approximation,
     /// closed under the read-modify-writes of the test); sorted.
     pub values: Vec<i64>,
-}
-
-/// Identifies the instances of one CTA barrier: the CTA, the barrier (id and the
-/// corpus form's second operand) and the generation (the k-th use by a thread).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct BarrierKey {
-    pub cta: usize,
-    pub id: i64,
-    pub logical: Option<i64>,
-    pub generation: usize,
-}
-
-/// How many arrivals a barrier generation needs before waiting threads continue.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Expected {
-    Count(usize),
-    /// Every thread that arrives at this generation in the execution (corpus form).
-    Arrivals,
-}
-
-#[derive(Clone, Debug)]
-pub enum EventKind {
-    /// The hypothetical initial write W0 of a location (8.2.6).
-    Init,
-    Mem(Access),
-    /// `fence.sc`, `fence.acq_rel`, `fence.acquire`, `fence.release` (membar = fence.sc).
-    Fence {
-        sem: FenceSem,
-        scope: Scope,
-    },
-    /// `fence.proxy.*`; `Generic` stands for `fence.proxy.alias`.
-    ProxyFence {
-        proxy: Proxy,
-    },
-    /// The arrive half of a CTA barrier operation.
-    BarrierArrive {
-        key: BarrierKey,
-        expected: Expected,
-    },
-    /// The wait half of `bar.sync` / `bar.red` (follows its arrive in program order).
-    BarrierWait {
-        key: BarrierKey,
-        expected: Expected,
-    },
-    /// `barrier.cluster.arrive`: generation k of the thread's cluster.
-    ClusterArrive {
-        cluster: usize,
-        generation: usize,
-        relaxed: bool,
-    },
-    /// `barrier.cluster.wait`.
-    ClusterWait {
-        cluster: usize,
-        generation: usize,
-    },
-}
-
-#[derive(Clone, Debug)]
-pub struct Event {
-    pub id: EventId,
-    /// `None` for initial writes.
-    pub thread: Option<usize>,
-    pub trace: Option<TraceId>,
-    /// Every trace this event belongs to (paths share their common prefix of
-    /// events); empty for initial writes. Sorted.
-    pub paths: Vec<TraceId>,
-    /// Position in its trace (program order).
-    pub po: usize,
-    /// For `Init`: the location written.
-    pub init_loc: Option<LocId>,
-    pub kind: EventKind,
-    /// The instruction text and source line, for reports.
-    pub text: String,
-    pub line: usize,
-}
-
-impl Event {
-    pub fn access(&self) -> Option<&Access> {
-        match &self.kind {
-            EventKind::Mem(a) => Some(a),
-            _ => None,
-        }
-    }
-    /// The location written, for writes and initial writes.
-    pub fn write_loc(&self) -> Option<LocId> {
-        match &self.kind {
-            EventKind::Init => self.init_loc,
-            EventKind::Mem(a) if a.writes => Some(a.loc),
-            _ => None,
-        }
-    }
-    pub fn read_loc(&self) -> Option<LocId> {
-        match &self.kind {
-            EventKind::Mem(a) if a.reads => Some(a.loc),
-            _ => None,
-        }
-    }
-    /// The value written when it is a constant of the program (initial writes,
-    /// stores, exch, a succeeding cas); `None` for reads and for read-modify-writes
-    /// whose value depends on what they read (see [`Program::value_written`]).
-    pub fn written_value(&self, prog: &Program) -> Option<i64> {
-        match &self.kind {
-            EventKind::Init => self.init_loc.map(|l| prog.locations[l].init),
-            EventKind::Mem(a) if a.writes && a.rmw.is_none() => Some(a.write_value),
-            _ => None,
-        }
-    }
-    pub fn is_fence_sc(&self) -> bool {
-        matches!(self.kind, EventKind::Fence { sem: FenceSem::Sc, .. })
-    }
 }
 
 /// The final value of a register in a trace.
@@ -282,6 +175,13 @@ impl Program {
         Some(chain.iter().rev().fold(base, |v, op| op.apply(v)))
     }
 
+    /// Distinct (thread, instruction instance) pairs plus the initial writes:
+    /// the events an encoding with one event per instance would have.
+    pub fn instance_count(&self) -> usize {
+        let keys: std::collections::BTreeSet<(Option<usize>, Option<Instance>)> = self.events.iter().filter(|e| e.thread.is_some()).map(|e| (e.thread, e.instance)).collect();
+        keys.len() + self.init_events.len()
+    }
+
     /// `a` precedes `b` in program order (8.9.1).
     pub fn po(&self, a: EventId, b: EventId) -> bool {
         let (ea, eb) = (&self.events[a], &self.events[b]);
@@ -300,11 +200,4 @@ fn share_a_path(a: &[TraceId], b: &[TraceId]) -> bool {
         }
     }
     false
-}
-
-impl Event {
-    /// The event is performed when thread's path `t` is chosen.
-    pub fn on_path(&self, t: TraceId) -> bool {
-        self.paths.binary_search(&t).is_ok()
-    }
 }

@@ -82,18 +82,23 @@ impl Ctx<'_> {
         // Dependencies grow with the path (control dependencies accumulate), so
         // a long unrolled loop is quadratic here: charge them (issue 11).
         crate::budget::charge(96 + 16 * deps.len() as u64 + ins.text.len() as u64);
-        st.events.push(DraftEvent { kind: DraftKind::Mem { key, access }, value_srcs, text: ins.text.clone(), line: ins.span.line, deps });
+        st.events.push(DraftEvent { kind: DraftKind::Mem { key, access }, value_srcs, text: ins.text.clone(), line: ins.span.line, deps, at: instance(st) });
         st.events.len() - 1
     }
 
     pub(super) fn push_other(&self, st: &mut PathState, kind: EventKind, ins: &ast::Instr) {
         let deps = st.ctrl.clone();
         crate::budget::charge(96 + 16 * deps.len() as u64 + ins.text.len() as u64);
-        st.events.push(DraftEvent { kind: DraftKind::Other(kind), value_srcs: Vec::new(), text: ins.text.clone(), line: ins.span.line, deps });
+        st.events.push(DraftEvent { kind: DraftKind::Other(kind), value_srcs: Vec::new(), text: ins.text.clone(), line: ins.span.line, deps, at: instance(st) });
     }
 
     pub(super) fn cta_size(&self, t: usize) -> usize {
         let cta = self.placements[t].cta;
         self.placements.iter().filter(|p| p.cta == cta).count()
     }
+}
+
+/// The instruction instance of the next event `st` pushes.
+fn instance(st: &PathState) -> Instance {
+    Instance { back_edges: st.back_edges, pc: st.pc, sub: st.events.len() - st.issued }
 }

@@ -72,6 +72,7 @@ impl Ctx<'_> {
                 trace: None,
                 paths: Vec::new(),
                 po: 0,
+                instance: None,
                 init_loc: Some(l),
                 kind: EventKind::Init,
                 text: format!("init {} = {}", loc.name, loc.init),
@@ -90,6 +91,7 @@ impl Ctx<'_> {
                 let mut evs: Vec<EventId> = Vec::new();
                 let mut deps = Vec::new();
                 for (i, d) in p.events.into_iter().enumerate() {
+                    let instance = d.at;
                     // Each trace lists its own dependency pairs: quadratic in a long
                     // unrolled loop, times the number of paths (issue 11).
                     crate::budget::charge(64 + 24 * d.deps.len() as u64);
@@ -122,7 +124,7 @@ impl Ctx<'_> {
                             deps.push((evs[r], id));
                         }
                     }
-                    events.push(Event { id, thread: Some(t), trace: Some(tid), paths: vec![tid], po: i, init_loc: None, kind, text: d.text, line: d.line });
+                    events.push(Event { id, thread: Some(t), trace: Some(tid), paths: vec![tid], po: i, instance: Some(instance), init_loc: None, kind, text: d.text, line: d.line });
                     if events.len() > self.opts.max_events {
                         return Err(too_many_events(self.opts.max_events));
                     }

@@ -90,6 +90,8 @@ impl Ctx<'_> {
             regs: self.initial_regs(t),
             events: Vec::new(),
             visits: HashMap::new(),
+            back_edges: 0,
+            issued: 0,
             ctrl: BTreeSet::new(),
             bar_gen: HashMap::new(),
             cluster_arrivals: 0,
@@ -127,6 +129,11 @@ impl Ctx<'_> {
                 continue;
             }
             let ins = &code[st.pc];
+            let from = st.pc;
+            st.issued = st.events.len();
+            // A jump to this or an earlier instruction starts a new loop iteration:
+            // (back edges, pc) then grows strictly along every path (Instance).
+            let jumped = |c: &mut PathState| c.back_edges += u32::from(c.pc <= from);
             // An instruction inlined from a PTX module: its errors point into the module.
             match self.step(t, &mut st, ins).map_err(|e| e.in_origin(&ins.origin))? {
                 Step::Next => {
@@ -135,12 +142,16 @@ impl Ctx<'_> {
                 }
                 Step::Jump(label) => {
                     st.pc = labels[&label];
+                    jumped(&mut st);
                     work.push(st);
                 }
                 Step::Continue(children) => {
                     // Each child is a copy of the path so far (events and registers).
                     children.iter().for_each(charge_copy);
-                    work.extend(children)
+                    for mut c in children {
+                        jumped(&mut c);
+                        work.push(c);
+                    }
                 }
                 Step::Fork(children) => {
                     children.iter().for_each(charge_copy);

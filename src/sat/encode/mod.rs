@@ -30,13 +30,10 @@ pub struct Encoding<'p> {
     pub executed: Vec<B>,
     pub rf: Rel,
     pub co: Rel,
-    pub fr: Rel,
     pub sc: Rel,
     pub bar_sync: Rel,
     pub cluster_sync: Rel,
-    pub obs: Rel,
     pub sw: Rel,
-    pub cb: Rel,
     pub cause: Rel,
     /// Candidate final write per location.
     pub fin: BTreeMap<LocId, Vec<(EventId, B)>>,
@@ -91,13 +88,10 @@ impl<'p> Encoding<'p> {
             executed: Vec::new(),
             rf: Rel::default(),
             co: Rel::default(),
-            fr: Rel::default(),
             sc: Rel::default(),
             bar_sync: Rel::default(),
             cluster_sync: Rel::default(),
-            obs: Rel::default(),
             sw: Rel::default(),
-            cb: Rel::default(),
             cause: Rel::default(),
             fin: BTreeMap::new(),
             act: BTreeMap::new(),
@@ -118,13 +112,12 @@ impl<'p> Encoding<'p> {
         e.act_progress = e.f.fresh();
         let debug = std::env::var("PTXL_DEBUG").is_ok();
         type Step<'q> = (&'static str, fn(&mut Encoding<'q>));
-        let base: [Step<'p>; 8] = [
+        let base: [Step<'p>; 7] = [
             ("traces", Self::traces),
             ("write_values", Self::write_values),
             ("reads_from", Self::reads_from),
             ("rmw_values", Self::rmw_values),
             ("coherence_order", Self::coherence_order),
-            ("from_reads", Self::from_reads),
             ("fence_sc_order", Self::fence_sc_order),
             ("barriers", Self::barriers),
         ];

@@ -83,30 +83,6 @@ impl Encoding<'_> {
     /// 8.9.7 (3): R precedes W in communication order when R reads from a write
     /// that precedes W in coherence order ("from-reads").
     #[allow(clippy::wrong_self_convention)] // named after the relation fr, not a conversion
-    pub(super) fn from_reads(&mut self) {
-        let pairs: Vec<(EventId, Vec<EventId>)> = self.rf_cands.iter().map(|(r, c)| (*r, c.clone())).collect();
-        for (r, cands) in pairs {
-            let Some(l) = self.p.events[r].read_loc() else { continue };
-            for w in self.writes_to(l) {
-                if w == r || !self.p.compatible(w, r) {
-                    continue;
-                }
-                let mut v = None;
-                for &w0 in &cands {
-                    let co = get(&self.co, w0, w);
-                    if co == B::F {
-                        continue;
-                    }
-                    let lit = *v.get_or_insert_with(|| self.f.fresh());
-                    let rf = get(&self.rf, w0, r);
-                    self.f.implies(&[rf, co], lit);
-                }
-                if let Some(lit) = v {
-                    self.fr.insert((r, w), lit);
-                }
-            }
-        }
-    }
 
     /// 8.9.3: an acyclic partial order relating every pair of morally strong fence.sc.
     pub(super) fn fence_sc_order(&mut self) {

@@ -18,24 +18,35 @@ impl Compiler<'_, '_> {
     /// The closure literals of `edges`, for the pairs a path of edges can join
     /// (and whose nodes may both be performed). `live`: only these nodes.
     pub(super) fn horn_closure(&mut self, edges: &[(usize, usize, B)], live: Option<&HashSet<usize>>) -> LRel {
+        self.seeded_closure(edges, edges, live)
+    }
+
+    /// `seed; edges*` in positive polarity: `seed(x,y) -> c(x,y)` and
+    /// `c(x,y) & edge(y,z) -> c(x,z)`, whose least model is `seed; edges*`
+    /// (with `seed = edges`: the transitive closure).
+    pub(super) fn seeded_closure(&mut self, seed: &[(usize, usize, B)], edges: &[(usize, usize, B)], live: Option<&HashSet<usize>>) -> LRel {
         let n = self.nodes.n;
         let inside = |x: usize| live.is_none_or(|l| l.contains(&x));
-        let mut succ: Vec<Vec<(usize, B)>> = vec![Vec::new(); n];
-        for &(a, b, v) in edges {
-            if v != crate::sat::formula::B::F && inside(a) && inside(b) {
-                succ[a].push((b, v));
+        let adjacency = |pairs: &[(usize, usize, B)]| {
+            let mut succ: Vec<Vec<(usize, B)>> = vec![Vec::new(); n];
+            for &(a, b, v) in pairs {
+                if v != B::F && inside(a) && inside(b) {
+                    succ[a].push((b, v));
+                }
             }
-        }
+            succ
+        };
+        let (first, succ) = (adjacency(seed), adjacency(edges));
         let p = self.enc.p;
         let mut c = LRel::default();
         for x in 0..n {
-            if succ[x].is_empty() {
+            if first[x].is_empty() {
                 continue;
             }
             crate::budget::check_time(); // a row may add no clause for a while (D62)
-                                         // The nodes reachable from x.
+                                         // The nodes reachable from x: one seed step, then edges.
             let mut seen = vec![false; n];
-            let mut queue: VecDeque<usize> = succ[x].iter().map(|s| s.0).collect();
+            let mut queue: VecDeque<usize> = first[x].iter().map(|s| s.0).collect();
             let mut order = Vec::new();
             while let Some(y) = queue.pop_front() {
                 if seen[y] {
@@ -51,7 +62,7 @@ impl Compiler<'_, '_> {
                 let v = self.enc.f.fresh();
                 c.pairs.insert((x, y), v);
             }
-            for &(y, e) in &succ[x] {
+            for &(y, e) in &first[x] {
                 if let Some(&cxy) = c.pairs.get(&(x, y)) {
                     self.enc.f.implies(&[e], cxy);
                 }

@@ -27,10 +27,18 @@ impl Compiler<'_, '_> {
                 let (x, y) = (self.expr(row, a, pol)?, self.expr(row, b, pol.flip())?);
                 self.diff(x, y, pol)
             }
-            Expr::Seq(a, b) => {
-                let (x, y) = (self.expr(row, a, pol)?, self.expr(row, b, pol)?);
-                self.seq(x, y, pol)
-            }
+            Expr::Seq(a, b) => match &**b {
+                // `a; b*` where only its presence is forbidden: one closure seeded by `a`.
+                Expr::Star(inner) if !pol.neg => {
+                    let x = self.expr(row, a, pol)?;
+                    let s = self.expr(row, inner, pol)?;
+                    self.seq_star(x, s)
+                }
+                _ => {
+                    let (x, y) = (self.expr(row, a, pol)?, self.expr(row, b, pol)?);
+                    self.seq(x, y, pol)
+                }
+            },
             Expr::Inverse(a) => match self.expr(row, a, pol)? {
                 Val::Static(r) => Val::Static(r.inverse()),
                 Val::Lits(l) => {
@@ -183,6 +191,16 @@ impl Compiler<'_, '_> {
             }
         }
         Val::Lits(self.or_of_ands(terms, pol))
+    }
+
+    /// `x; s*` in positive polarity: `x` itself plus a closure seeded by `x`.
+    fn seq_star(&mut self, x: Val, s: Val) -> Val {
+        if let (Val::Static(a), Val::Static(b)) = (&x, &s) {
+            return Val::Static(a.compose(&b.closure().union(&Rel::identity(self.nodes.n, |_| true))));
+        }
+        let (a, b) = (self.lits(x), self.lits(s));
+        let seed: Vec<(usize, usize, B)> = a.sorted().into_iter().map(|((p, q), v)| (p, q, v)).collect();
+        Val::Lits(self.seeded_closure(&seed, &b.step_edges(), None))
     }
 
     /// Per pair, the OR of conjunctions; positive-only: one clause per conjunction.

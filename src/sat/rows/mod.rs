@@ -78,7 +78,7 @@ fn row_phase(s: &Stmt, section: &str) -> String {
 /// Relations other parts of the SAT engine read by name (data races read
 /// `cause`, explanations `sw`).
 fn exported(s: &Stmt) -> bool {
-    matches!(s, Stmt::Let { name, .. } if name == "cause" || name == "sw" || name == "obs" || name == "cb")
+    matches!(s, Stmt::Let { name, .. } if name == "cause" || name == "sw")
 }
 
 /// Where each row is used: checks forbid their expression (positive), a
@@ -210,9 +210,7 @@ impl Compiler<'_, '_> {
                 }
             }
             match name.as_str() {
-                "obs" => self.enc.obs = out,
                 "sw" => self.enc.sw = out,
-                "cb" => self.enc.cb = out,
                 "cause" => self.enc.cause = out,
                 _ => {}
             }
