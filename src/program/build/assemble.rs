@@ -124,7 +124,18 @@ impl Ctx<'_> {
                             deps.push((evs[r], id));
                         }
                     }
-                    events.push(Event { id, thread: Some(t), trace: Some(tid), paths: vec![tid], po: i, instance: Some(instance), init_loc: None, kind, text: d.text, line: d.line });
+                    events.push(Event {
+                        id,
+                        thread: Some(t),
+                        trace: Some(tid),
+                        paths: vec![tid],
+                        po: i,
+                        instance: Some(instance),
+                        init_loc: None,
+                        kind,
+                        text: d.text,
+                        line: d.line,
+                    });
                     if events.len() > self.opts.max_events {
                         return Err(too_many_events(self.opts.max_events));
                     }
