@@ -112,24 +112,7 @@ impl Encoding<'_> {
 
     /// Forbid cycles in `edges` over `nodes` (when `act` holds), via a closure relation.
     pub(super) fn acyclic(&mut self, nodes: &[EventId], edges: &Rel, act: B) {
-        // Only nodes with both an incoming and an outgoing edge (repeatedly) can
-        // lie on a cycle.
-        let mut live: HashSet<EventId> = nodes.iter().copied().collect();
-        loop {
-            let mut has_in = HashSet::default();
-            let mut has_out = HashSet::default();
-            for (&(a, b), &v) in edges {
-                if v != B::F && live.contains(&a) && live.contains(&b) {
-                    has_out.insert(a);
-                    has_in.insert(b);
-                }
-            }
-            let before = live.len();
-            live.retain(|n| has_in.contains(n) && has_out.contains(n));
-            if live.len() == before {
-                break;
-            }
-        }
+        let live = crate::sat::rows::on_cycles(edges.iter().map(|(k, v)| (k.0, k.1, *v)), nodes.iter().copied().collect());
         let nodes: Vec<EventId> = nodes.iter().copied().filter(|n| live.contains(n)).collect();
         let edges: Rel = edges.iter().filter(|((a, b), _)| live.contains(a) && live.contains(b)).map(|(k, v)| (*k, *v)).collect();
         let (nodes, edges) = (&nodes[..], &edges);

@@ -16,7 +16,7 @@ use crate::error::Result;
 use crate::model::strong::morally_strong;
 use crate::model::{Axiom, Model};
 use crate::program::{EventId, EventKind, Expected, LocId, Program};
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use rustc_hash::FxHashMap as HashMap;
 use std::collections::BTreeMap;
 
 pub type Rel = HashMap<(EventId, EventId), B>;

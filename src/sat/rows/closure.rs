@@ -83,21 +83,7 @@ impl Compiler<'_, '_> {
     /// outgoing edge (repeatedly) can lie on a cycle; a cycle is a closure pair
     /// `c(x,x)`.
     pub(super) fn forbid_cycles(&mut self, edges: &[(usize, usize, B)], act: B) {
-        let mut live: HashSet<usize> = edges.iter().flat_map(|e| [e.0, e.1]).collect();
-        loop {
-            let (mut has_in, mut has_out) = (HashSet::default(), HashSet::default());
-            for &(a, b, v) in edges {
-                if v != B::F && live.contains(&a) && live.contains(&b) {
-                    has_out.insert(a);
-                    has_in.insert(b);
-                }
-            }
-            let before = live.len();
-            live.retain(|x| has_in.contains(x) && has_out.contains(x));
-            if live.len() == before {
-                break;
-            }
-        }
+        let live = on_cycles(edges.iter().map(|e| (e.0, e.1, e.2)), edges.iter().flat_map(|e| [e.0, e.1]).collect());
         if live.is_empty() {
             return;
         }
@@ -146,5 +132,24 @@ impl Compiler<'_, '_> {
             }
         }
         out
+    }
+}
+
+/// The nodes of `live` that may lie on a cycle of `edges`: only nodes with an
+/// incoming and an outgoing edge among them, repeatedly.
+pub(crate) fn on_cycles(edges: impl Iterator<Item = (usize, usize, B)> + Clone, mut live: HashSet<usize>) -> HashSet<usize> {
+    loop {
+        let (mut has_in, mut has_out) = (HashSet::default(), HashSet::default());
+        for (a, b, v) in edges.clone() {
+            if v != B::F && live.contains(&a) && live.contains(&b) {
+                has_out.insert(a);
+                has_in.insert(b);
+            }
+        }
+        let before = live.len();
+        live.retain(|x| has_in.contains(x) && has_out.contains(x));
+        if live.len() == before {
+            return live;
+        }
     }
 }

@@ -15,6 +15,8 @@ mod compile;
 mod nodes;
 mod val;
 
+pub(crate) use closure::on_cycles;
+
 use crate::error::{Error, Result};
 use crate::model::algebra::{CheckKind, Expr, Stmt};
 use crate::model::rel::Rel;
