@@ -5,174 +5,38 @@ use crate::ast::{self, AluOp, BarrierCount, BarrierOp, BranchCond, InstrKind, Op
 use crate::error::{Error, Result};
 use std::collections::BTreeSet;
 
+/// A concrete operand value, or (a read still symbolic) one path per value it may have.
+macro_rules! conc {
+    ($self:ident, $st:ident, $ins:ident, $op:expr) => {
+        match $self.concrete($st, $op, $ins.span)? {
+            Ok(x) => x,
+            Err(i) => return Ok($self.fork_read($st, i)),
+        }
+    };
+}
+
+/// Both operands made concrete: the comparison and its dependencies.
+macro_rules! compared {
+    ($self:ident, $st:ident, $ins:ident, $cmp:expr, $a:expr, $b:expr, $ty:expr) => {{
+        let (x, mut d) = conc!($self, $st, $ins, $a);
+        let (y, d2) = conc!($self, $st, $ins, $b);
+        d.extend(d2);
+        (arith::compare($cmp, x, y, $ty), d)
+    }};
+}
+
 impl Ctx<'_> {
     pub(super) fn step(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
-        macro_rules! conc {
-            ($op:expr) => {
-                match self.concrete(st, $op, ins.span)? {
-                    Ok(x) => x,
-                    Err(i) => return Ok(self.fork_read(st, i)),
-                }
-            };
-        }
-        // Both operands made concrete: the comparison and its dependencies.
-        macro_rules! compared {
-            ($cmp:expr, $a:expr, $b:expr, $ty:expr) => {{
-                let (x, mut d) = conc!($a);
-                let (y, d2) = conc!($b);
-                d.extend(d2);
-                (arith::compare($cmp, x, y, $ty), d)
-            }};
-        }
         match &ins.kind {
             InstrKind::Label(_) | InstrKind::Nop => Ok(Step::Next),
             // `module::expand` replaces every call by the function's body.
             InstrKind::Call { name, .. } => Err(Error::input(format!("`call {}` needs a `ptx \"FILE.ptx\";` line that loads a module defining it", name), ins.span)),
-            InstrKind::Alu { op, dst, srcs, ty, src_ty } => {
-                if *op == AluOp::Mov && srcs.len() == 1 {
-                    let v = self.operand(st, &srcs[0]);
-                    // A copy that cannot change the value keeps a read symbolic.
-                    if self.keeps(st, &v, *ty) && (src_ty == ty || src_ty.is_none()) {
-                        st.regs.insert(dst.clone(), v);
-                        return Ok(Step::Next);
-                    }
-                }
-                // Address arithmetic: address + constant stays an address.
-                if matches!(op, AluOp::Add | AluOp::Sub) && srcs.len() == 2 {
-                    let a = self.operand(st, &srcs[0]);
-                    if let V::Addr(name, off) = a.v.clone() {
-                        let (b, bdeps) = conc!(&srcs[1]);
-                        let mut deps = a.deps.clone();
-                        deps.extend(bdeps);
-                        let off = if *op == AluOp::Add { off.wrapping_add(b) } else { off.wrapping_sub(b) };
-                        st.regs.insert(dst.clone(), Val { v: V::Addr(name, off), deps });
-                        return Ok(Step::Next);
-                    }
-                }
-                let mut vals = Vec::new();
-                let mut deps = BTreeSet::new();
-                for s in srcs {
-                    let (c, d) = conc!(s);
-                    vals.push(c);
-                    deps.extend(d);
-                }
-                let r = arith::alu(*op, &vals, *ty, *src_ty).map_err(|e| {
-                    let why = match e {
-                        NoValue::DivByZero => "divides by zero on some path, whose result the ISA leaves unspecified",
-                        NoValue::Overflow => "overflows 64 bits on some path",
-                        NoValue::Arity => "has the wrong number of operands",
-                    };
-                    Error::input(format!("`{}` {}", ins.text, why), ins.span)
-                })?;
-                st.regs.insert(dst.clone(), Val { v: V::Const(r), deps });
-                Ok(Step::Next)
-            }
-            InstrKind::Setp { cmp, dst, a, b, ty } => {
-                if let Some((yes, no)) = self.fork_compare(st, *cmp, a, b, *ty) {
-                    let mut out = Vec::new();
-                    for (mut c, v) in [(yes, 1), (no, 0)] {
-                        let deps = c.ctrl.clone();
-                        c.regs.insert(dst.clone(), Val { v: V::Const(v), deps });
-                        c.pc += 1;
-                        out.push(c);
-                    }
-                    return Ok(Step::Continue(out));
-                }
-                let (c, d) = compared!(*cmp, a, b, *ty);
-                st.regs.insert(dst.clone(), Val { v: V::Const(c as i64), deps: d });
-                Ok(Step::Next)
-            }
-            InstrKind::Selp { dst, a, b, pred, ty } => {
-                let (p, pd) = conc!(pred);
-                let chosen = if p != 0 { a } else { b };
-                let mut v = self.operand(st, chosen);
-                if !self.keeps(st, &v, *ty) {
-                    let (c, d) = conc!(chosen);
-                    v = Val { v: V::Const(arith::convert(*ty, c)), deps: d };
-                }
-                v.deps.extend(pd);
-                st.regs.insert(dst.clone(), v);
-                Ok(Step::Next)
-            }
-            InstrKind::Branch { cond, target } => {
-                let taken = match cond {
-                    BranchCond::Always => true,
-                    BranchCond::Pred { reg, negated } => {
-                        let (p, d) = conc!(&Operand::Reg(reg.clone()));
-                        st.ctrl.extend(d);
-                        (p != 0) != *negated
-                    }
-                    BranchCond::Compare { cmp, a, b } => {
-                        if let Some((yes, no)) = self.fork_compare(st, *cmp, a, b, None) {
-                            // Keep the read symbolic: one path per outcome.
-                            let mut out = Vec::new();
-                            for (mut c, taken) in [(yes, true), (no, false)] {
-                                if taken {
-                                    c.pc = self.label_index(t, target);
-                                } else {
-                                    c.pc += 1;
-                                }
-                                out.push(c);
-                            }
-                            return Ok(Step::Continue(out));
-                        }
-                        let (c, d) = compared!(*cmp, a, b, None);
-                        st.ctrl.extend(d);
-                        c
-                    }
-                };
-                Ok(if taken { Step::Jump(target.clone()) } else { Step::Next })
-            }
-            InstrKind::Load { sem, scope, proxy, dst, addr, size, ty, shared, private } => {
-                let (key, vaddr, adeps) = match self.address(st, t, addr, *shared, ins)? {
-                    Ok(x) => x,
-                    Err(i) => return Ok(self.fork_read(st, i)),
-                };
-                self.space_of(&key.root, *private, ins)?;
-                if *private {
-                    let init = self.inits.get(&key.root).copied().unwrap_or(0);
-                    let (v, mut deps) = st.private.load(&key.root, key.offset, *size, init, *ty);
-                    deps.extend(adeps);
-                    deps.extend(st.ctrl.iter().copied());
-                    st.regs.insert(dst.clone(), Val { v: V::Const(v), deps });
-                    return Ok(Step::Next);
-                }
-                let parts = self.mem_cells(&key, *size);
-                let (msem, mscope) = normalize(*sem, *scope, Scope::Sys);
-                let access = Access { reads: true, conv: *ty, ..Access::new(vaddr, *proxy, *size, msem, mscope) };
-                if parts.len() > 1 {
-                    return self.split_load(st, ins, parts, access, adeps, dst);
-                }
-                let idx = self.push_mem(st, key, access, adeps, ins);
-                st.regs.insert(dst.clone(), Val::free(idx));
-                Ok(Step::Next)
-            }
-            InstrKind::Store { sem, scope, proxy, addr, src, size, ty, shared, private } => {
-                let (value, vdeps) = conc!(src);
-                // A typed store writes the value truncated to its type (st.u8 of 300 is 44).
-                let value = arith::convert(*ty, value);
-                let (key, vaddr, mut deps) = match self.address(st, t, addr, *shared, ins)? {
-                    Ok(x) => x,
-                    Err(i) => return Ok(self.fork_read(st, i)),
-                };
-                deps.extend(vdeps);
-                self.space_of(&key.root, *private, ins)?;
-                if *private {
-                    st.private.store(&key.root, key.offset, *size, value, &deps);
-                    return Ok(Step::Next);
-                }
-                let parts = self.mem_cells(&key, *size);
-                let (msem, mscope) = normalize(*sem, *scope, Scope::Sys);
-                // A store over several cells writes each cell its own bytes (D18).
-                let whole = parts.len() == 1;
-                for (k, at, len) in parts {
-                    let v = if whole { value } else { cells::extract(value, at, len) };
-                    let va = cell_vaddr(&vaddr, k.offset);
-                    let access = Access { writes: true, write_value: v, start: -at, ..Access::new(va, *proxy, *size, msem, mscope) };
-                    self.push_mem(st, k, access, deps.clone(), ins);
-                }
-                Ok(Step::Next)
-            }
+            InstrKind::Alu { .. } => self.step_alu(st, ins),
+            InstrKind::Setp { .. } => self.step_setp(st, ins),
+            InstrKind::Selp { .. } => self.step_selp(st, ins),
+            InstrKind::Branch { .. } => self.step_branch(t, st, ins),
+            InstrKind::Load { .. } => self.step_load(t, st, ins),
+            InstrKind::Store { .. } => self.step_store(t, st, ins),
             InstrKind::Atomic { sem, scope, proxy, op, dst, addr, operands, size, ty, shared } => {
                 self.atomic(t, st, ins, (*sem, *scope, *proxy, *op, *size, *shared, *ty), dst, addr, operands)
             }
@@ -184,59 +48,230 @@ impl Ctx<'_> {
                 self.push_other(st, EventKind::ProxyFence { proxy: *proxy }, ins);
                 Ok(Step::Next)
             }
-            InstrKind::Barrier { op, id, logical, count, red } => {
-                let (idv, mut deps) = conc!(id);
-                let logical_v = match logical {
-                    Some(l) => {
-                        let (v, d) = conc!(l);
-                        deps.extend(d);
-                        Some(v)
-                    }
-                    None => None,
-                };
-                let expected = match count {
-                    BarrierCount::AllThreadsInCta => Expected::Count(self.cta_size(t)),
-                    BarrierCount::Arrivals => Expected::Arrivals,
-                    BarrierCount::Count(n) => {
-                        let (v, _) = conc!(n);
-                        if !(1..=1024).contains(&v) {
-                            return Err(Error::input(format!("barrier thread count {} is out of range (1 to 1024)", v), ins.span));
-                        }
-                        Expected::Count(v as usize)
-                    }
-                };
-                if !(0..=15).contains(&idv) {
-                    return Err(Error::input(format!("barrier id {} is out of range (0 to 15)", idv), ins.span));
-                }
-                if red.is_some() {
-                    return Err(Error::input("bar.red is not supported: its result depends on other threads' predicates, which this checker does not model", ins.span));
-                }
-                let _ = deps;
-                let gen = st.bar_gen.entry((idv, logical_v)).or_insert(0);
-                let key = BarrierKey { cta: self.placements[t].cta, id: idv, logical: logical_v, generation: *gen };
-                *gen += 1;
-                self.push_other(st, EventKind::BarrierArrive { key: key.clone(), expected }, ins);
-                if *op != BarrierOp::Arrive {
-                    self.push_other(st, EventKind::BarrierWait { key, expected }, ins);
-                }
-                Ok(Step::Next)
-            }
-            InstrKind::ClusterBarrier { arrive, relaxed } => {
-                let cluster = self.placements[t].cluster;
-                if *arrive {
-                    let generation = st.cluster_arrivals;
-                    st.cluster_arrivals += 1;
-                    self.push_other(st, EventKind::ClusterArrive { cluster, generation, relaxed: *relaxed }, ins);
-                } else {
-                    let generation = st.cluster_waits;
-                    st.cluster_waits += 1;
-                    if st.cluster_waits > st.cluster_arrivals {
-                        return Err(Error::input("barrier.cluster.wait without a preceding barrier.cluster.arrive in this thread", ins.span));
-                    }
-                    self.push_other(st, EventKind::ClusterWait { cluster, generation }, ins);
-                }
-                Ok(Step::Next)
+            InstrKind::Barrier { .. } => self.step_barrier(t, st, ins),
+            InstrKind::ClusterBarrier { .. } => self.step_cluster_barrier(t, st, ins),
+        }
+    }
+
+    /// `Alu` instructions.
+    fn step_alu(&mut self, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
+        let InstrKind::Alu { op, dst, srcs, ty, src_ty } = &ins.kind else { return Err(Error::internal("step_alu on another instruction")) };
+        if *op == AluOp::Mov && srcs.len() == 1 {
+            let v = self.operand(st, &srcs[0]);
+            // A copy that cannot change the value keeps a read symbolic.
+            if self.keeps(st, &v, *ty) && (src_ty == ty || src_ty.is_none()) {
+                st.regs.insert(dst.clone(), v);
+                return Ok(Step::Next);
             }
         }
+        // Address arithmetic: address + constant stays an address.
+        if matches!(op, AluOp::Add | AluOp::Sub) && srcs.len() == 2 {
+            let a = self.operand(st, &srcs[0]);
+            if let V::Addr(name, off) = a.v.clone() {
+                let (b, bdeps) = conc!(self, st, ins, &srcs[1]);
+                let mut deps = a.deps.clone();
+                deps.extend(bdeps);
+                let off = if *op == AluOp::Add { off.wrapping_add(b) } else { off.wrapping_sub(b) };
+                st.regs.insert(dst.clone(), Val { v: V::Addr(name, off), deps });
+                return Ok(Step::Next);
+            }
+        }
+        let mut vals = Vec::new();
+        let mut deps = BTreeSet::new();
+        for s in srcs {
+            let (c, d) = conc!(self, st, ins, s);
+            vals.push(c);
+            deps.extend(d);
+        }
+        let r = arith::alu(*op, &vals, *ty, *src_ty).map_err(|e| {
+            let why = match e {
+                NoValue::DivByZero => "divides by zero on some path, whose result the ISA leaves unspecified",
+                NoValue::Overflow => "overflows 64 bits on some path",
+                NoValue::Arity => "has the wrong number of operands",
+            };
+            Error::input(format!("`{}` {}", ins.text, why), ins.span)
+        })?;
+        st.regs.insert(dst.clone(), Val { v: V::Const(r), deps });
+        Ok(Step::Next)
+    }
+
+    /// `Setp` instructions.
+    fn step_setp(&mut self, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
+        let InstrKind::Setp { cmp, dst, a, b, ty } = &ins.kind else { return Err(Error::internal("step_setp on another instruction")) };
+        if let Some((yes, no)) = self.fork_compare(st, *cmp, a, b, *ty) {
+            let mut out = Vec::new();
+            for (mut c, v) in [(yes, 1), (no, 0)] {
+                let deps = c.ctrl.clone();
+                c.regs.insert(dst.clone(), Val { v: V::Const(v), deps });
+                c.pc += 1;
+                out.push(c);
+            }
+            return Ok(Step::Continue(out));
+        }
+        let (c, d) = compared!(self, st, ins, *cmp, a, b, *ty);
+        st.regs.insert(dst.clone(), Val { v: V::Const(c as i64), deps: d });
+        Ok(Step::Next)
+    }
+
+    /// `Selp` instructions.
+    fn step_selp(&mut self, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
+        let InstrKind::Selp { dst, a, b, pred, ty } = &ins.kind else { return Err(Error::internal("step_selp on another instruction")) };
+        let (p, pd) = conc!(self, st, ins, pred);
+        let chosen = if p != 0 { a } else { b };
+        let mut v = self.operand(st, chosen);
+        if !self.keeps(st, &v, *ty) {
+            let (c, d) = conc!(self, st, ins, chosen);
+            v = Val { v: V::Const(arith::convert(*ty, c)), deps: d };
+        }
+        v.deps.extend(pd);
+        st.regs.insert(dst.clone(), v);
+        Ok(Step::Next)
+    }
+
+    /// `Branch` instructions.
+    fn step_branch(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
+        let InstrKind::Branch { cond, target } = &ins.kind else { return Err(Error::internal("step_branch on another instruction")) };
+        let taken = match cond {
+            BranchCond::Always => true,
+            BranchCond::Pred { reg, negated } => {
+                let (p, d) = conc!(self, st, ins, &Operand::Reg(reg.clone()));
+                st.ctrl.extend(d);
+                (p != 0) != *negated
+            }
+            BranchCond::Compare { cmp, a, b } => {
+                if let Some((yes, no)) = self.fork_compare(st, *cmp, a, b, None) {
+                    // Keep the read symbolic: one path per outcome.
+                    let mut out = Vec::new();
+                    for (mut c, taken) in [(yes, true), (no, false)] {
+                        if taken {
+                            c.pc = self.label_index(t, target);
+                        } else {
+                            c.pc += 1;
+                        }
+                        out.push(c);
+                    }
+                    return Ok(Step::Continue(out));
+                }
+                let (c, d) = compared!(self, st, ins, *cmp, a, b, None);
+                st.ctrl.extend(d);
+                c
+            }
+        };
+        Ok(if taken { Step::Jump(target.clone()) } else { Step::Next })
+    }
+
+    /// `Load` instructions.
+    fn step_load(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
+        let InstrKind::Load { sem, scope, proxy, dst, addr, size, ty, shared, private } = &ins.kind else { return Err(Error::internal("step_load on another instruction")) };
+        let (key, vaddr, adeps) = match self.address(st, t, addr, *shared, ins)? {
+            Ok(x) => x,
+            Err(i) => return Ok(self.fork_read(st, i)),
+        };
+        self.space_of(&key.root, *private, ins)?;
+        if *private {
+            let init = self.inits.get(&key.root).copied().unwrap_or(0);
+            let (v, mut deps) = st.private.load(&key.root, key.offset, *size, init, *ty);
+            deps.extend(adeps);
+            deps.extend(st.ctrl.iter().copied());
+            st.regs.insert(dst.clone(), Val { v: V::Const(v), deps });
+            return Ok(Step::Next);
+        }
+        let parts = self.mem_cells(&key, *size);
+        let (msem, mscope) = normalize(*sem, *scope, Scope::Sys);
+        let access = Access { reads: true, conv: *ty, ..Access::new(vaddr, *proxy, *size, msem, mscope) };
+        if parts.len() > 1 {
+            return self.split_load(st, ins, parts, access, adeps, dst);
+        }
+        let idx = self.push_mem(st, key, access, adeps, ins);
+        st.regs.insert(dst.clone(), Val::free(idx));
+        Ok(Step::Next)
+    }
+
+    /// `Store` instructions.
+    fn step_store(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
+        let InstrKind::Store { sem, scope, proxy, addr, src, size, ty, shared, private } = &ins.kind else { return Err(Error::internal("step_store on another instruction")) };
+        let (value, vdeps) = conc!(self, st, ins, src);
+        // A typed store writes the value truncated to its type (st.u8 of 300 is 44).
+        let value = arith::convert(*ty, value);
+        let (key, vaddr, mut deps) = match self.address(st, t, addr, *shared, ins)? {
+            Ok(x) => x,
+            Err(i) => return Ok(self.fork_read(st, i)),
+        };
+        deps.extend(vdeps);
+        self.space_of(&key.root, *private, ins)?;
+        if *private {
+            st.private.store(&key.root, key.offset, *size, value, &deps);
+            return Ok(Step::Next);
+        }
+        let parts = self.mem_cells(&key, *size);
+        let (msem, mscope) = normalize(*sem, *scope, Scope::Sys);
+        // A store over several cells writes each cell its own bytes (D18).
+        let whole = parts.len() == 1;
+        for (k, at, len) in parts {
+            let v = if whole { value } else { cells::extract(value, at, len) };
+            let va = cell_vaddr(&vaddr, k.offset);
+            let access = Access { writes: true, write_value: v, start: -at, ..Access::new(va, *proxy, *size, msem, mscope) };
+            self.push_mem(st, k, access, deps.clone(), ins);
+        }
+        Ok(Step::Next)
+    }
+
+    /// `Barrier` instructions.
+    fn step_barrier(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
+        let InstrKind::Barrier { op, id, logical, count, red } = &ins.kind else { return Err(Error::internal("step_barrier on another instruction")) };
+        let (idv, mut deps) = conc!(self, st, ins, id);
+        let logical_v = match logical {
+            Some(l) => {
+                let (v, d) = conc!(self, st, ins, l);
+                deps.extend(d);
+                Some(v)
+            }
+            None => None,
+        };
+        let expected = match count {
+            BarrierCount::AllThreadsInCta => Expected::Count(self.cta_size(t)),
+            BarrierCount::Arrivals => Expected::Arrivals,
+            BarrierCount::Count(n) => {
+                let (v, _) = conc!(self, st, ins, n);
+                if !(1..=1024).contains(&v) {
+                    return Err(Error::input(format!("barrier thread count {} is out of range (1 to 1024)", v), ins.span));
+                }
+                Expected::Count(v as usize)
+            }
+        };
+        if !(0..=15).contains(&idv) {
+            return Err(Error::input(format!("barrier id {} is out of range (0 to 15)", idv), ins.span));
+        }
+        if red.is_some() {
+            return Err(Error::input("bar.red is not supported: its result depends on other threads' predicates, which this checker does not model", ins.span));
+        }
+        let _ = deps;
+        let gen = st.bar_gen.entry((idv, logical_v)).or_insert(0);
+        let key = BarrierKey { cta: self.placements[t].cta, id: idv, logical: logical_v, generation: *gen };
+        *gen += 1;
+        self.push_other(st, EventKind::BarrierArrive { key: key.clone(), expected }, ins);
+        if *op != BarrierOp::Arrive {
+            self.push_other(st, EventKind::BarrierWait { key, expected }, ins);
+        }
+        Ok(Step::Next)
+    }
+
+    /// `ClusterBarrier` instructions.
+    fn step_cluster_barrier(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
+        let InstrKind::ClusterBarrier { arrive, relaxed } = &ins.kind else { return Err(Error::internal("step_cluster_barrier on another instruction")) };
+        let cluster = self.placements[t].cluster;
+        if *arrive {
+            let generation = st.cluster_arrivals;
+            st.cluster_arrivals += 1;
+            self.push_other(st, EventKind::ClusterArrive { cluster, generation, relaxed: *relaxed }, ins);
+        } else {
+            let generation = st.cluster_waits;
+            st.cluster_waits += 1;
+            if st.cluster_waits > st.cluster_arrivals {
+                return Err(Error::input("barrier.cluster.wait without a preceding barrier.cluster.arrive in this thread", ins.span));
+            }
+            self.push_other(st, EventKind::ClusterWait { cluster, generation }, ins);
+        }
+        Ok(Step::Next)
     }
 }
