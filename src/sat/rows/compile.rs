@@ -96,7 +96,7 @@ impl Compiler<'_, '_> {
     /// When `r` is program order restricted to some pairs (and non-empty), its
     /// immediate steps on each path.
     fn po_filter(&mut self, r: &Rel) -> Option<Vec<(usize, usize, B)>> {
-        let po = self.po.clone()?;
+        let po = self.po.as_ref()?;
         let pairs = r.pairs();
         if pairs.len() < 2 || pairs.iter().any(|&(a, b)| !po.has(a, b)) {
             return None;

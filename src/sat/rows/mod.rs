@@ -33,6 +33,7 @@ pub(super) struct Compiler<'a, 'p> {
     nodes: Nodes<'p>,
     /// Static program order, when the model reads `po`.
     po: Option<Rel>,
+    /// Primitives (static and execution relations) by name, made on first use.
     statics: HashMap<String, Val>,
     rows: Vec<Option<Val>>,
     pol: Vec<Pol>,
@@ -127,11 +128,13 @@ impl Compiler<'_, '_> {
         if let Some(j) = def {
             return self.rows[j].clone().ok_or_else(|| Error::internal(format!("row `{}` was not compiled", self.model.rows[j].stmt)));
         }
-        if let Some(l) = self.nodes.exec_rel(self.enc, n) {
-            return Ok(Val::Lits(l));
-        }
+        // Primitives are fixed while the rows compile: each is made once.
         if let Some(v) = self.statics.get(n) {
             return Ok(v.clone());
+        }
+        if let Some(l) = self.nodes.exec_rel(self.enc, n) {
+            self.statics.insert(n.to_string(), Val::Lits(l.clone()));
+            return Ok(Val::Lits(l));
         }
         let r = self.nodes.static_prim(self.enc.p, n).ok_or_else(|| Error::internal(format!("the SAT engine has no primitive `{}`", n)))?;
         if n == "po" {
