@@ -130,7 +130,7 @@ fn engines_agree_on_spin_loops() {
             prop_assert_eq!(s.summary.verdict, r.summary.verdict, "verdicts differ on:\n{}", text);
             prop_assert_eq!(s.outcome.flags.data_race, r.outcome.flags.data_race, "data-race flag differs on:\n{}", text);
             prop_assert_eq!(s.outcome.flags.deadlock, r.outcome.flags.deadlock, "deadlock flag differs on:\n{}", text);
-            let opts = CheckOptions { merge_paths: false, max_states: MAX_STATES, timeout: Some(TIMEOUT), ..Default::default() };
+            let opts = CheckOptions { merge_paths: false, list_states: None, max_states: MAX_STATES, timeout: Some(TIMEOUT), ..Default::default() };
             let Ok(u) = check_source(&text, &opts) else { return Ok(false) };
             prop_assert_eq!(states(&u), states(&s), "--no-merge disagrees on:\n{}", text);
             Ok(true)

@@ -126,6 +126,7 @@ pub fn merge(p: &Program, gone: &BTreeSet<TraceId>) -> Option<Merged> {
         let tr = &mut q.traces[*t];
         tr.events.clear();
         tr.deps.clear();
+        tr.regs.clear();
     }
     for th in &mut q.threads {
         th.traces.retain(|t| !gone.contains(t));
@@ -156,7 +157,7 @@ pub fn merge(p: &Program, gone: &BTreeSet<TraceId>) -> Option<Merged> {
         return None;
     }
     out.events = events;
-    let mut fences: Vec<EventId> = p.proxy_fences.iter().map(|&e| id_of[e]).collect();
+    let mut fences: Vec<EventId> = p.proxy_fences.iter().filter(|&&e| !p.events[e].paths.is_empty()).map(|&e| id_of[e]).collect();
     fences.sort();
     fences.dedup();
     out.proxy_fences = fences;
