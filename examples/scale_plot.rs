@@ -67,7 +67,17 @@ fn counter(n: usize) -> String {
 
 /// A ticket lock of `n` threads (issue 14; as `litmus/locks/ticketlock-*.litmus`).
 fn ticket_lock(n: usize) -> String {
-    let code = ["atom.relaxed.gpu.add r1, t, 1", "LOOP:", "ld.acquire.gpu r2, s", "bne r1, r2, LOOP", "ld.weak r3, c", "add r3, r3, 1", "st.weak c, r3", "add r4, r1, 1", "st.release.gpu s, r4"];
+    let code = [
+        "atom.relaxed.gpu.add r1, t, 1",
+        "LOOP:",
+        "ld.acquire.gpu r2, s",
+        "bne r1, r2, LOOP",
+        "ld.weak r3, c",
+        "add r3, r3, 1",
+        "st.weak c, r3",
+        "add r4, r1, 1",
+        "st.release.gpu s, r4",
+    ];
     let heads: Vec<String> = (0..n).map(|i| format!("P{}@cta {},gpu 0", i, i)).collect();
     let rows: Vec<String> = code.iter().map(|c| format!("{} ;\n", vec![*c; n].join(" | "))).collect();
     format!("PTX ticketlock-{}\n{{\nt = 0; s = 0; c = 0;\n}}\n{} ;\n{}forall (c == {})\n", n, heads.join(" | "), rows.concat(), n)
