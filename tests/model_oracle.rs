@@ -97,7 +97,8 @@ fn rows_agree_with_the_oracle_on_the_library_and_the_corpus() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let files = ptx_litmus::check::collect_files(&[root.join("litmus"), root.join("tests/conformance/litmus")]);
     let (mut programs, mut candidates) = (0, 0);
-    for f in files {
+    // `litmus/scale/` is sized past enumeration (8 ticket-lock threads: 243^8 path combinations).
+    for f in files.into_iter().filter(|f| !f.components().any(|c| c.as_os_str() == "scale")) {
         let text = std::fs::read_to_string(&f).unwrap_or_default();
         let Some(p) = build(&text) else { continue };
         candidates += compare_program(&p, 1500, &f.display().to_string());

@@ -73,13 +73,15 @@ fn signature(p: &Program, t: usize) -> Option<String> {
         return None;
     }
     let traces = &p.threads[t].traces;
-    let ev = |e: EventId| events.iter().position(|&x| x == e).map_or(usize::MAX, |i| i);
-    let tr = |x: usize| traces.iter().position(|&y| y == x).map_or(usize::MAX, |i| i);
+    let local_event: std::collections::HashMap<EventId, usize> = events.iter().enumerate().map(|(i, &e)| (e, i)).collect();
+    let local_trace: std::collections::HashMap<usize, usize> = traces.iter().enumerate().map(|(i, &q)| (q, i)).collect();
+    let ev = |e: EventId| local_event.get(&e).copied().unwrap_or(usize::MAX);
+    let tr = |x: usize| local_trace.get(&x).copied().unwrap_or(usize::MAX);
     let mut s = String::new();
+    // An event's paths are the traces whose lines below list it.
     for &e in &events {
         let x = &p.events[e];
-        let paths: Vec<usize> = x.paths.iter().map(|&q| tr(q)).collect();
-        s.push_str(&format!("e{} {:?} {:?} {:?}\n", x.po, x.trace.map(tr), paths, x.kind));
+        s.push_str(&format!("e{} {:?}\n", x.po, x.kind));
         // A merged program's per-path values (D65), paths made local.
         for a in p.assumptions(e).unwrap_or(&[]) {
             let on: Vec<usize> = a.paths.iter().map(|&q| tr(q)).collect();
