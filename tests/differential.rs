@@ -90,6 +90,15 @@ where
     assert!(s * 5 <= c + s, "{name}: {s} of {} cases skipped over a budget; the property would be vacuous", c + s);
 }
 
+/// The two engines' states, verdict and flags agree.
+fn same_answers(s: &TestResult, r: &TestResult, text: &str) -> Result<(), TestCaseError> {
+    prop_assert_eq!(states(s), states(r), "engines disagree on:\n{}", text);
+    prop_assert_eq!(s.summary.verdict, r.summary.verdict, "verdicts differ on:\n{}", text);
+    prop_assert_eq!(s.outcome.flags.deadlock, r.outcome.flags.deadlock, "deadlock flag differs on:\n{}", text);
+    prop_assert_eq!(s.outcome.flags.data_race, r.outcome.flags.data_race, "data-race flag differs on:\n{}", text);
+    Ok(())
+}
+
 #[test]
 fn engines_agree() {
     property(
@@ -99,10 +108,7 @@ fn engines_agree() {
         |t| {
             let text = t.render("random");
             let (Some(s), Some(r)) = (run(&text, Engine::Sat), run(&text, Engine::Reference)) else { return Ok(false) };
-            prop_assert_eq!(states(&s), states(&r), "engines disagree on:\n{}", text);
-            prop_assert_eq!(s.summary.verdict, r.summary.verdict, "verdicts differ on:\n{}", text);
-            prop_assert_eq!(s.outcome.flags.deadlock, r.outcome.flags.deadlock, "deadlock flag differs on:\n{}", text);
-            prop_assert_eq!(s.outcome.flags.data_race, r.outcome.flags.data_race, "data-race flag differs on:\n{}", text);
+            same_answers(&s, &r, &text)?;
             // Verdict first: with no state listed, the two verdict queries alone must
             // give the reference engine's verdict and observation.
             let Some(q) = run_listing(&text, Engine::Sat, Some(0)) else { return Ok(false) };
@@ -126,10 +132,7 @@ fn engines_agree_on_spin_loops() {
         |t| {
             let text = t.render("spin");
             let (Some(s), Some(r)) = (run(&text, Engine::Sat), run(&text, Engine::Reference)) else { return Ok(false) };
-            prop_assert_eq!(states(&s), states(&r), "engines disagree on:\n{}", text);
-            prop_assert_eq!(s.summary.verdict, r.summary.verdict, "verdicts differ on:\n{}", text);
-            prop_assert_eq!(s.outcome.flags.data_race, r.outcome.flags.data_race, "data-race flag differs on:\n{}", text);
-            prop_assert_eq!(s.outcome.flags.deadlock, r.outcome.flags.deadlock, "deadlock flag differs on:\n{}", text);
+            same_answers(&s, &r, &text)?;
             let opts = CheckOptions { merge_paths: false, list_states: None, max_states: MAX_STATES, timeout: Some(TIMEOUT), ..Default::default() };
             let Ok(u) = check_source(&text, &opts) else { return Ok(false) };
             prop_assert_eq!(states(&u), states(&s), "--no-merge disagrees on:\n{}", text);
