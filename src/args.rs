@@ -90,8 +90,9 @@ pub struct CheckArgs {
     #[arg(long)]
     pub no_symmetry: bool,
     /// Give the SAT engine one event per path's copy of an instruction instead
-    /// of one per instruction instance shared by its paths (slower on
-    /// branching loops; verdicts and states never depend on it, see README).
+    /// of one per instruction instance shared by its paths, and keep the paths
+    /// that only add failed spin-loop iterations (slower on branching loops;
+    /// verdicts, states and flags never depend on it, see README).
     #[arg(long)]
     pub no_merge: bool,
     #[command(flatten)]
