@@ -70,6 +70,7 @@ fn ptx_alloy_states_agree_between_the_engines() {
         let (Ok(sat), Ok(reference)) = (run(Engine::Sat), run(Engine::Reference)) else { continue };
         let (a, b): (Vec<_>, Vec<_>) = (sat.outcome.states.keys().collect(), reference.outcome.states.keys().collect());
         assert_eq!(a, b, "{}", f.display());
+        assert_eq!(sat.outcome.flags.data_race, reference.outcome.flags.data_race, "data-race flag: {}", f.display());
         compared += 1;
     }
     assert!(compared > 100, "only {} tests ran on both engines", compared);
@@ -193,4 +194,49 @@ fn ptx_alloy_allows_every_state_ptx_allows_on_random_tests() {
     assert!(res.is_ok(), "{:?}", res.err());
     eprintln!("{} random tests compared, {} skipped", compared.get(), skipped.get());
     assert!(skipped.get() * 5 <= cases, "skipped {} of {}", skipped.get(), cases);
+}
+
+/// Under ptx-alloy (RMWs split into a read and a write node, D50) the SAT
+/// engine and the reference engine agree on random tests with spin loops:
+/// states, verdict and the data-race flag, which is decided part by part
+/// (`Encoding::cause_nodes`; found on a spin loop reading an `atom.add`).
+#[test]
+fn ptx_alloy_engines_agree_on_random_spin_tests() {
+    use proptest::test_runner::{Config, TestRunner};
+    let cases = std::env::var("PTX_LITMUS_PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(300u32);
+    let mut runner = TestRunner::new(Config { cases, failure_persistence: None, ..Config::default() });
+    let (compared, skipped) = (std::cell::Cell::new(0u32), std::cell::Cell::new(0u32));
+    let res = runner.run(&common::spin::spin_strategy(), |t| {
+        let text = t.render("AlloySpin");
+        let run = |engine| {
+            let opts = CheckOptions { engine, model: ModelKind::PtxAlloy, list_states: None, reference_max_candidates: 20_000, ..CheckOptions::default() };
+            check_source(&text, &opts)
+        };
+        let (Ok(sat), Ok(reference)) = (run(Engine::Sat), run(Engine::Reference)) else {
+            skipped.set(skipped.get() + 1);
+            return Ok(());
+        };
+        let (a, b): (Vec<_>, Vec<_>) = (sat.outcome.states.keys().collect(), reference.outcome.states.keys().collect());
+        proptest::prop_assert_eq!(a, b, "states differ:\n{}", text);
+        proptest::prop_assert_eq!(sat.outcome.flags.data_race, reference.outcome.flags.data_race, "data-race flag differs:\n{}", text);
+        compared.set(compared.get() + 1);
+        Ok(())
+    });
+    assert!(res.is_ok(), "{:?}", res.err());
+    eprintln!("{} random tests compared, {} skipped", compared.get(), skipped.get());
+    assert!(skipped.get() * 5 <= cases, "skipped {} of {}", skipped.get(), cases);
+}
+
+/// The regression behind `ptx_alloy_engines_agree_on_random_spin_tests`: a
+/// data race with one part of a split RMW (ptx-alloy: both engines flag it;
+/// ptx: neither does).
+#[test]
+fn a_race_with_one_part_of_a_split_rmw_is_flagged() {
+    let f = Path::new(env!("CARGO_MANIFEST_DIR")).join("litmus/regressions/spin-on-atom-race-alloy.litmus");
+    for (model, race) in [(ModelKind::PtxAlloy, true), (ModelKind::Ptx, false)] {
+        for engine in [Engine::Sat, Engine::Reference] {
+            let r = check_file(&f, &CheckOptions { engine, model, ..CheckOptions::default() }).result.expect("the test runs");
+            assert_eq!(r.outcome.flags.data_race, race, "{:?} {:?}", model, engine);
+        }
+    }
 }

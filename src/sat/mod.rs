@@ -255,16 +255,17 @@ pub fn decode(enc: &Encoding, m: &Model) -> Execution {
 fn has_race(enc: &mut Encoding, acts: &[B]) -> Result<bool> {
     let p = enc.p;
     let mut lits = Vec::new();
-    let mem: Vec<usize> = p.events.iter().filter(|e| e.thread.is_some() && e.access().is_some()).map(|e| e.id).collect();
-    for (i, &x) in mem.iter().enumerate() {
-        for &y in &mem[i + 1..] {
+    // Over the model's nodes: an RMW split into read and write (D50) races part by part.
+    let nodes = enc.race_nodes.clone();
+    for (i, &(a, x, wa, la)) in nodes.iter().enumerate() {
+        for &(b, y, wb, lb) in &nodes[i + 1..] {
             let (ex, ey) = (&p.events[x], &p.events[y]);
-            let (Some(a), Some(b)) = (ex.access(), ey.access()) else { continue };
-            if a.loc != b.loc || !(a.writes || b.writes) || !p.compatible(x, y) || morally_strong(p, ex, ey) {
+            // Two parts of one RMW are morally strong (8.7: same thread, proxy and footprint).
+            if x == y || la != lb || !(wa || wb) || !p.compatible(x, y) || morally_strong(p, ex, ey) {
                 continue;
             }
             let r = enc.f.fresh();
-            let (cxy, cyx) = (enc.cause.get(&(x, y)).copied().unwrap_or(B::F), enc.cause.get(&(y, x)).copied().unwrap_or(B::F));
+            let (cxy, cyx) = (enc.cause_nodes.get(&(a, b)).copied().unwrap_or(B::F), enc.cause_nodes.get(&(b, a)).copied().unwrap_or(B::F));
             let (xx, xy) = (enc.exec(x), enc.exec(y));
             enc.f.implies(&[r], xx);
             enc.f.implies(&[r], xy);

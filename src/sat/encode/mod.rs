@@ -34,7 +34,12 @@ pub struct Encoding<'p> {
     pub bar_sync: Rel,
     pub cluster_sync: Rel,
     pub sw: Rel,
-    pub cause: Rel,
+    /// Causality order over the model's nodes (ptx-alloy splits an RMW into
+    /// a read node and a write node, D50), and each memory-operation node's
+    /// event, whether it writes, and its location: what 8.7.1's data race is
+    /// decided on, as the reference engine does (`prims::has_data_race`).
+    pub cause_nodes: Rel,
+    pub race_nodes: Vec<(usize, EventId, bool, LocId)>,
     /// Candidate final write per location.
     pub fin: BTreeMap<LocId, Vec<(EventId, B)>>,
     /// Activation literal of each axiom (assumed true to enforce it).
@@ -92,7 +97,8 @@ impl<'p> Encoding<'p> {
             bar_sync: Rel::default(),
             cluster_sync: Rel::default(),
             sw: Rel::default(),
-            cause: Rel::default(),
+            cause_nodes: Rel::default(),
+            race_nodes: Vec::new(),
             fin: BTreeMap::new(),
             act: BTreeMap::new(),
             act_progress: B::T,

@@ -202,21 +202,27 @@ impl Compiler<'_, '_> {
     /// The relations the rest of the engine reads, over program events.
     fn export(&mut self) {
         let p = self.enc.p;
+        let v = &self.nodes.view;
+        self.enc.race_nodes = (0..self.nodes.nv).filter(|&i| v.is_mem(i) && !v.is_init(i)).filter_map(|i| Some((i, self.nodes.event[i]?, v.is_write(i), v.loc(i)?))).collect();
         for (i, row) in self.model.rows.iter().enumerate() {
             let Stmt::Let { name, .. } = &row.stmt else { continue };
             let Some(Val::Lits(l)) = self.rows[i].clone() else { continue };
-            let mut out = crate::sat::encode::Rel::default();
-            for ((a, b), v) in l.sorted() {
-                let ea = self.nodes.event[a].unwrap_or(p.events.len() + a - self.nodes.nv);
-                let eb = self.nodes.event[b].unwrap_or(p.events.len() + b - self.nodes.nv);
-                if ea != eb {
-                    let w = out.get(&(ea, eb)).map_or(v, |&u| self.enc.f.or(&[u, v]));
-                    out.insert((ea, eb), w);
-                }
-            }
             match name.as_str() {
-                "sw" => self.enc.sw = out,
-                "cause" => self.enc.cause = out,
+                // Over nodes, as the race is defined (see `Encoding::cause_nodes`).
+                "cause" => self.enc.cause_nodes = l.sorted().into_iter().filter(|((a, b), _)| a != b).collect(),
+                // Over events (explanations): an RMW's parts are one event.
+                "sw" => {
+                    let mut out = crate::sat::encode::Rel::default();
+                    for ((a, b), v) in l.sorted() {
+                        let ea = self.nodes.event[a].unwrap_or(p.events.len() + a - self.nodes.nv);
+                        let eb = self.nodes.event[b].unwrap_or(p.events.len() + b - self.nodes.nv);
+                        if ea != eb {
+                            let w = out.get(&(ea, eb)).map_or(v, |&u| self.enc.f.or(&[u, v]));
+                            out.insert((ea, eb), w);
+                        }
+                    }
+                    self.enc.sw = out;
+                }
                 _ => {}
             }
         }
