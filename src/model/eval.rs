@@ -138,19 +138,63 @@ pub struct Evaluator<'a, 'p> {
     node_masks: HashMap<usize, u8>,
 }
 
+/// What an evaluator has computed that reads no execution relation: the
+/// primitives, the `[S]` sets, and the rows and subexpressions whose mask is
+/// empty. They are functions of the model and the view alone, so a later
+/// evaluator of the same model on an equal view (same program, same traces,
+/// same split) may start from them ([`Evaluator::with_statics`]): this is the
+/// reuse [`Evaluator::set`] already makes when an execution relation changes,
+/// carried across evaluators.
+#[derive(Default)]
+pub struct Statics {
+    statics: Vec<Option<Rel>>,
+    rows: Vec<Option<Rel>>,
+    sets: HashMap<usize, Rel>,
+    nodes: HashMap<usize, (u8, Rel)>,
+    node_masks: HashMap<usize, u8>,
+}
+
+impl Statics {
+    /// Bytes of the relations kept.
+    pub fn bytes(&self) -> usize {
+        let opt = |v: &Vec<Option<Rel>>| v.iter().flatten().map(Rel::bytes).sum::<usize>();
+        opt(&self.statics) + opt(&self.rows) + self.sets.values().map(Rel::bytes).sum::<usize>() + self.nodes.values().map(|(_, r)| r.bytes()).sum::<usize>()
+    }
+}
+
 impl<'a, 'p> Evaluator<'a, 'p> {
     pub fn new(model: &'a Model, view: &'a View<'p>) -> Self {
+        Self::with_statics(model, view, Statics::default())
+    }
+
+    /// An evaluator starting from `st`, which must come from
+    /// [`Evaluator::into_statics`] of an evaluator of the same `model` on a
+    /// view of the same program, traces and split (or be empty).
+    pub fn with_statics(model: &'a Model, view: &'a View<'p>, st: Statics) -> Self {
+        let fill = |mut v: Vec<Option<Rel>>, len: usize| {
+            v.resize(len, None);
+            v
+        };
         Evaluator {
             model,
             view,
             plan: model.plan(),
-            statics: vec![None; prims::STATIC.len()],
+            statics: fill(st.statics, prims::STATIC.len()),
             exec: [None, None, None, None],
-            rows: vec![None; model.rows.len()],
-            sets: HashMap::default(),
-            nodes: HashMap::default(),
-            node_masks: HashMap::default(),
+            rows: fill(st.rows, model.rows.len()),
+            sets: st.sets,
+            nodes: st.nodes,
+            node_masks: st.node_masks,
         }
+    }
+
+    /// Everything computed so far that reads no execution relation.
+    pub fn into_statics(self) -> Statics {
+        let masks = &self.plan.masks;
+        let rows = self.rows.into_iter().zip(masks).map(|(r, &m)| r.filter(|_| m == 0)).collect();
+        let mut nodes = self.nodes;
+        nodes.retain(|_, (m, _)| *m == 0);
+        Statics { statics: self.statics, rows, sets: self.sets, nodes, node_masks: self.node_masks }
     }
 
     pub fn view(&self) -> &View<'p> {
