@@ -89,6 +89,11 @@ pub struct CheckArgs {
     /// complete state listings never depend on it (see README).
     #[arg(long)]
     pub no_symmetry: bool,
+    /// Give the SAT engine one event per path's copy of an instruction instead
+    /// of one per instruction instance shared by its paths (slower on
+    /// branching loops; verdicts and states never depend on it, see README).
+    #[arg(long)]
+    pub no_merge: bool,
     #[command(flatten)]
     pub limits: opts::Limits,
     /// Explain: `witness` (an allowed execution per allowed state satisfying the

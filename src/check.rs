@@ -49,6 +49,9 @@ pub struct CheckOptions {
     /// Break thread symmetry in the SAT engine's verdict queries (D70;
     /// `--no-symmetry` turns it off).
     pub symmetry: bool,
+    /// Encode one event per instruction instance, shared by the paths that
+    /// perform it (D65; `--no-merge` encodes each path's copies).
+    pub merge_paths: bool,
 }
 
 impl Default for CheckOptions {
@@ -66,6 +69,7 @@ impl Default for CheckOptions {
             self_check: crate::sat::SolveOptions::default().self_check,
             list_states: Some(DEFAULT_LISTED_STATES),
             symmetry: true,
+            merge_paths: true,
         }
     }
 }
@@ -118,6 +122,7 @@ fn run_engine(p: &Program, opts: &CheckOptions, deadline: Option<Instant>) -> Re
                 list: opts.list_states,
                 self_check: opts.self_check,
                 symmetry: opts.symmetry,
+                merge_paths: opts.merge_paths,
                 model: Some(opts.model.shared()),
             },
         ),

@@ -225,6 +225,7 @@ fn run_check(a: CheckArgs) -> i32 {
         show: show_options(&a),
         self_check: !a.no_self_check,
         symmetry: !a.no_symmetry,
+        merge_paths: !a.no_merge,
         list_states: a.states.0,
         ..Default::default()
     };

@@ -114,6 +114,30 @@ fn engines_agree() {
     );
 }
 
+/// Spin loops (D65, D66: the SAT engine merges paths and drops the ones that
+/// only add failed iterations; the reference engine enumerates every path):
+/// same states, verdict and flags, and the same with `--no-merge`.
+#[test]
+fn engines_agree_on_spin_loops() {
+    property(
+        "engines_agree_on_spin_loops",
+        common::gen::spin_strategy(),
+        |t| t.render("spin"),
+        |t| {
+            let text = t.render("spin");
+            let (Some(s), Some(r)) = (run(&text, Engine::Sat), run(&text, Engine::Reference)) else { return Ok(false) };
+            prop_assert_eq!(states(&s), states(&r), "engines disagree on:\n{}", text);
+            prop_assert_eq!(s.summary.verdict, r.summary.verdict, "verdicts differ on:\n{}", text);
+            prop_assert_eq!(s.outcome.flags.data_race, r.outcome.flags.data_race, "data-race flag differs on:\n{}", text);
+            prop_assert_eq!(s.outcome.flags.deadlock, r.outcome.flags.deadlock, "deadlock flag differs on:\n{}", text);
+            let opts = CheckOptions { merge_paths: false, list_states: None, max_states: MAX_STATES, timeout: Some(TIMEOUT), ..Default::default() };
+            let Ok(u) = check_source(&text, &opts) else { return Ok(false) };
+            prop_assert_eq!(states(&u), states(&s), "--no-merge disagrees on:\n{}", text);
+            Ok(true)
+        },
+    );
+}
+
 /// `change` never adds allowed final states.
 fn never_adds_states(name: &str, change: impl Fn(&Test, usize, usize) -> Test) {
     let strategy = (test_strategy(), 0..12usize, 0..6usize);

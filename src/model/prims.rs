@@ -148,21 +148,35 @@ pub fn morally_strong(v: &View) -> Rel {
 /// dependency into a split read-modify-write reaches both its parts (D50).
 pub fn dependencies(v: &View) -> Rel {
     let mut dep = Rel::new(v.n());
+    for (_, pairs) in dependencies_by_trace(v) {
+        for (a, b) in pairs {
+            dep.add(a, b);
+        }
+    }
+    dep
+}
+
+/// The pairs of `dependencies` that each trace of the view contributes (for a
+/// program whose paths share events, a pair holds only on the paths that have it).
+pub fn dependencies_by_trace(v: &View) -> Vec<(usize, Vec<(usize, usize)>)> {
     let mut local = vec![None; v.p.events.len()];
     for e in &v.events {
         local[e.event.id].get_or_insert(e.orig);
     }
+    let mut out = Vec::with_capacity(v.traces.len());
     for &t in &v.traces {
+        let mut pairs = Vec::new();
         for &(r, x) in &v.p.traces[t].deps {
             let (Some(lr), Some(lx)) = (local[r], local[x]) else { continue };
             let (src, to_r, to_w) = (v.part_of(lr, false), v.part_of(lx, false), v.part_of(lx, true));
             if v.is_mem(to_r) {
-                dep.add(src, to_r);
-                dep.add(src, to_w);
+                pairs.push((src, to_r));
+                pairs.push((src, to_w));
             }
         }
+        out.push((t, pairs));
     }
-    dep
+    out
 }
 
 fn fence_sem(v: &View, i: usize) -> Option<FenceSem> {

@@ -10,7 +10,9 @@ pub mod arith;
 pub mod build;
 pub mod cells;
 pub mod event;
+pub mod merge;
 pub mod private;
+pub mod spin;
 pub mod value;
 
 use crate::ast::{Observable, Prop, Proxy, Quantifier, Scope};
@@ -126,6 +128,9 @@ pub struct Program {
     /// cells' locations with their byte offset and length; their final values
     /// compose little-endian into an unsigned value.
     pub loc_parts: BTreeMap<String, Vec<(LocId, u32, u32)>>,
+    /// Only in the SAT engine's merged program (`merge`, D65): the values that
+    /// differ between the paths sharing an event. `None` from the builder.
+    pub guards: Option<Box<merge::PathFacts>>,
 }
 
 impl Program {

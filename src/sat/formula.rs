@@ -150,7 +150,12 @@ impl Formula {
     /// the budget unwinds with the timeout message).
     fn run_solver(&mut self) -> Result<bool> {
         self.solver.set_deadline(budget::deadline());
-        match self.solver.solve() {
+        let start = std::time::Instant::now();
+        let answer = self.solver.solve();
+        if debugging() {
+            eprintln!("solve: {:?} in {:?}", answer.as_ref().ok(), start.elapsed());
+        }
+        match answer {
             Ok(sat) => Ok(sat),
             Err(SolverError::Interrupted) => budget::timed_out(),
             Err(e) => Err(Error::internal(format!("the SAT solver failed: {}", e))),
@@ -204,4 +209,10 @@ impl Model {
             }
         }
     }
+}
+
+/// `PTXL_DEBUG` is set (read once).
+fn debugging() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var("PTXL_DEBUG").is_ok())
 }

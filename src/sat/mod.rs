@@ -35,6 +35,9 @@ pub struct SolveOptions {
     pub symmetry: bool,
     /// The model's rows (`None`: model ptx).
     pub model: Option<std::sync::Arc<crate::model::Model>>,
+    /// Encode one event per instruction instance (`program::merge`, D65);
+    /// off: one event per path's copy, as the builder made them.
+    pub merge_paths: bool,
 }
 
 impl SolveOptions {
@@ -45,7 +48,7 @@ impl SolveOptions {
 
 impl Default for SolveOptions {
     fn default() -> Self {
-        SolveOptions { max_states: 100_000, list: None, deadline: None, self_check: true, symmetry: true, model: None }
+        SolveOptions { max_states: 100_000, list: None, deadline: None, self_check: true, symmetry: true, model: None, merge_paths: true }
     }
 }
 
@@ -55,6 +58,9 @@ struct Session<'p, 'o> {
     enc: Encoding<'p>,
     base: Vec<B>,
     opts: &'o SolveOptions,
+    /// The builder's program; `enc.p` is its merged form when `merged` is set (D65).
+    orig: &'p Program,
+    merged: Option<&'p crate::program::merge::Merged>,
 }
 
 impl Session<'_, '_> {
@@ -68,7 +74,7 @@ impl Session<'_, '_> {
     /// One allowed execution also satisfying `extra`, decoded and (self-check)
     /// verified; None when there is none.
     fn find(&mut self, extra: &[B]) -> Result<Option<Execution>> {
-        let (p, model) = (self.enc.p, self.opts.model());
+        let (p, model) = (self.orig, self.opts.model());
         self.find_verified(extra, &mut Verifier::new(p, model))
     }
 
@@ -82,7 +88,10 @@ impl Session<'_, '_> {
         if !sat {
             return Ok(None);
         }
-        let x = decode(&self.enc, &self.enc.f.model()?);
+        let mut x = decode(&self.enc, &self.enc.f.model()?);
+        if let Some(m) = self.merged {
+            x = m.concrete(self.orig, &x);
+        }
         if self.opts.self_check {
             v.verify(&x)?;
         }
@@ -100,7 +109,23 @@ pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
         let per: Vec<usize> = p.threads.iter().map(|t| t.traces.len()).collect();
         eprintln!("events {} traces {} (per thread {:?})", p.events.len(), p.traces.len(), per);
     }
-    let mut enc = Encoding::with_axioms(p, opts.model())?;
+    // One event per instruction instance, shared by the paths that perform it (D65).
+    // Paths that only add failed spin iterations are dropped (D66): the
+    // argument covers the built-in models' rows, not arbitrary ones.
+    let merged = if opts.merge_paths {
+        let gone = if opts.model().is_builtin() { crate::program::spin::redundant_traces(p) } else { Default::default() };
+        if std::env::var("PTXL_DEBUG").is_ok() && !gone.is_empty() {
+            eprintln!("dropped {} paths that only add failed spin iterations (D66)", gone.len());
+        }
+        crate::program::merge::merge(p, &gone)
+    } else {
+        None
+    };
+    let q = merged.as_ref().map_or(p, |m| &m.program);
+    if std::env::var("PTXL_DEBUG").is_ok() && merged.is_some() {
+        eprintln!("merged: {} events", q.events.len());
+    }
+    let mut enc = Encoding::with_axioms(q, opts.model())?;
     let acts = enc.all_acts();
     let filter = match &p.filter {
         Some(f) => enc.prop_literal(f),
@@ -109,7 +134,7 @@ pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
     let cond = enc.prop_literal(&p.condition);
     // Every query below that assumes `sym` asks a question that renaming
     // symmetric threads does not change (D70); the listing adds orbits.
-    let classes = if opts.symmetry { symmetry::classes(p) } else { Vec::new() };
+    let classes = if opts.symmetry { symmetry::classes_merged(p, q) } else { Vec::new() };
     let guard = symmetry::break_symmetry(&mut enc, &classes);
     let sym = guard.unwrap_or(B::T);
     if std::env::var("PTXL_DEBUG").is_ok() {
@@ -118,7 +143,7 @@ pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
     }
     let mut base = acts.clone();
     base.push(filter);
-    let mut s = Session { enc, base, opts };
+    let mut s = Session { enc, base, opts, orig: p, merged: merged.as_ref() };
     crate::budget::phase("the verdict queries");
     let positive = s.find(&[cond, sym])?;
     let negative = s.find(&[!cond, sym])?;
@@ -142,7 +167,9 @@ pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
     }
     crate::budget::phase("the data-race and deadlock queries");
     out.flags = Flags {
-        data_race: has_race(&mut s.enc, &acts)?,
+        // Renaming symmetric threads maps a racy execution to a racy one (the
+        // race query sees no condition or filter): the guard applies (D70).
+        data_race: has_race(&mut s.enc, &[acts.as_slice(), &[sym]].concat())?,
         deadlock: has_deadlock(&mut s.enc, opts.deadline)?,
         unroll_bound_hit: p.flags.unroll_bound_hit,
         mixed_size: p.flags.mixed_size,
@@ -156,7 +183,7 @@ pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
 /// under the classes' permutations is listed (and blocked) with it: the
 /// allowed states are exactly the union of these orbits (D70).
 fn list_states(s: &mut Session, out: &mut Outcome, sym: Option<(&[Vec<usize>], B)>) -> Result<()> {
-    let p = s.enc.p;
+    let p = s.orig;
     let limit = s.opts.list.unwrap_or(usize::MAX);
     let room = if s.opts.list.is_none() { s.opts.max_states } else { limit };
     let blocking = s.enc.f.fresh();

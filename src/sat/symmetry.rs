@@ -42,6 +42,27 @@ pub fn classes(p: &Program) -> Vec<Vec<usize>> {
     out
 }
 
+/// `classes` of the builder's program `p`, kept only where the merged program
+/// `q` (D65) has the same code for the class's threads too (it has when the
+/// merge treats equal threads alike; checked, since the symmetry-breaking
+/// constraints are put on `q`'s events).
+pub fn classes_merged(p: &Program, q: &Program) -> Vec<Vec<usize>> {
+    let classes = classes(p);
+    if std::ptr::eq(p, q) {
+        return classes;
+    }
+    let mut out = Vec::new();
+    for c in classes {
+        let mut by_code: BTreeMap<Option<String>, Vec<usize>> = BTreeMap::new();
+        for &t in &c {
+            by_code.entry(signature(q, t)).or_default().push(t);
+        }
+        out.extend(by_code.into_iter().filter(|(k, v)| k.is_some() && v.len() > 1).map(|x| x.1));
+    }
+    out.sort();
+    out
+}
+
 /// The thread's code as the program built it, with event and trace ids made
 /// local (positions in the thread): equal signatures mean the two threads'
 /// events, paths, register values and dependencies correspond one to one.
@@ -59,6 +80,15 @@ fn signature(p: &Program, t: usize) -> Option<String> {
         let x = &p.events[e];
         let paths: Vec<usize> = x.paths.iter().map(|&q| tr(q)).collect();
         s.push_str(&format!("e{} {:?} {:?} {:?}\n", x.po, x.trace.map(tr), paths, x.kind));
+        // A merged program's per-path values (D65), paths made local.
+        for a in p.assumptions(e).unwrap_or(&[]) {
+            let on: Vec<usize> = a.paths.iter().map(|&q| tr(q)).collect();
+            s.push_str(&format!("  assume {:?} {:?} {:?}\n", on, a.value, a.not));
+        }
+        for (v, paths) in p.path_writes(e).unwrap_or(&[]) {
+            let on: Vec<usize> = paths.iter().map(|&q| tr(q)).collect();
+            s.push_str(&format!("  writes {} {:?}\n", v, on));
+        }
     }
     for &q in traces {
         let trace = &p.traces[q];

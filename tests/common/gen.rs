@@ -80,6 +80,14 @@ pub enum Op {
     SkipIfNonZero {
         reg: usize,
     },
+    /// A spin loop: load `loc` into `reg` until it is not 0 (label `SPIN<at>`).
+    Spin {
+        sem: Sem,
+        scope: usize,
+        reg: usize,
+        loc: usize,
+        at: usize,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -122,6 +130,28 @@ fn op(aliases: bool) -> impl Strategy<Value = Op> {
 
 fn place() -> impl Strategy<Value = Place> {
     (0..2u32, 0..2u32, 0..2u32).prop_map(|(cta, cluster, gpu)| Place { cta, cluster, gpu })
+}
+
+/// Tests with one spin loop (`Op::Spin`) inserted into one thread, and a
+/// store of 1 to the spun-on location in another so the loop can end.
+pub fn spin_strategy() -> impl Strategy<Value = Test> {
+    // Smaller than `test_strategy` (2-3 threads of 1-3 operations): each spin
+    // loop multiplies the reference engine's paths.
+    let small = any::<bool>().prop_flat_map(|aliases| {
+        (proptest::collection::vec((place(), proptest::collection::vec(op(aliases), 1..=3)), 2..=3), Just(aliases)).prop_map(|(threads, aliases)| Test { threads, aliases })
+    });
+    (small, 0..4usize, 0..6usize, sem(), 0..4usize, 0..3usize, 0..2usize, sem(), 0..6usize).prop_map(|(mut t, th, pos, sem, scope, reg, loc, wsem, wpos)| {
+        let n = t.threads.len();
+        let th = th % n;
+        let ops = &mut t.threads[th].1;
+        let at = pos.min(ops.len());
+        ops.insert(at, Op::Spin { sem, scope, reg, loc, at });
+        let other = &mut t.threads[(th + 1) % n].1;
+        if n > 1 {
+            other.insert(wpos.min(other.len()), Op::St { sem: wsem, scope, loc, val: 1, from_reg: None, alias: false });
+        }
+        t
+    })
 }
 
 pub fn test_strategy() -> impl Strategy<Value = Test> {
@@ -195,6 +225,9 @@ fn op_text(o: &Op) -> String {
         Op::Bar { id } => format!("bar.cta.sync {}", id),
         Op::Add { dst, src } => format!("add r{}, r{}, 1", dst, src),
         Op::SkipIfNonZero { reg } => format!("bne r{}, 0, END", reg),
+        Op::Spin { sem, scope, reg, loc: l, at } => {
+            format!("SPIN{}:\nld.{} r{}, {}\nbeq r{}, 0, SPIN{}", at, sem_str(sem, "acquire", *scope), reg, LOCS[*l], reg, at)
+        }
     }
 }
 
@@ -228,7 +261,8 @@ impl Test {
             .threads
             .iter()
             .map(|(_, ops)| {
-                let mut v: Vec<String> = ops.iter().map(op_text).collect();
+                // An op may print several lines (a spin loop's label, load and branch).
+                let mut v: Vec<String> = ops.iter().flat_map(|o| op_text(o).lines().map(String::from).collect::<Vec<_>>()).collect();
                 if ops.iter().any(|o| matches!(o, Op::SkipIfNonZero { .. })) {
                     v.push("END:".into());
                 }

@@ -215,6 +215,7 @@ impl Ctx<'_> {
             flags: BuildFlags { unroll_bound_hit: unroll_hit, mixed_size },
             unroll_cut: self.unroll_cut.clone(),
             loc_parts,
+            guards: None,
         })
     }
 }

@@ -11,6 +11,9 @@ impl Encoding<'_> {
         for e in &p.events {
             if let Some(c) = e.written_value(p) {
                 self.wval[e.id] = vec![(c, B::T)];
+            } else if let Some(per_path) = p.path_writes(e.id) {
+                // A merged plain write (D65) writes the constant of the chosen path.
+                self.wval[e.id] = per_path.iter().map(|(v, paths)| (*v, self.any_trace(paths))).collect();
             } else if let Some(op) = e.access().and_then(|a| a.rmw.as_ref()) {
                 let loc = &p.locations[e.access().map(|a| a.loc).unwrap_or(0)];
                 let vals: std::collections::BTreeSet<i64> = loc.values.iter().map(|&v| op.apply(v)).collect();
@@ -81,26 +84,44 @@ impl Encoding<'_> {
         }
     }
 
+    /// One of the traces `paths` (of one thread) is chosen.
+    pub(super) fn any_trace(&mut self, paths: &[crate::program::TraceId]) -> B {
+        let lits: Vec<B> = paths.iter().map(|&t| self.trace[t]).collect();
+        self.f.or(&lits)
+    }
+
     /// 8 (intro): each read returns the value of some write to the same location;
     /// a trace that assumed a value can only read from writes of that value.
     pub(super) fn reads_from(&mut self) {
         for l in 0..self.p.locations.len() {
             let writes = self.writes_to(l);
             for r in self.reads_of(l) {
-                let Some(acc) = self.p.events[r].access() else { continue };
+                let p = self.p;
+                // A merged read (D65): per group of its paths, the assumption made there.
+                let groups: Vec<(B, &crate::program::merge::Assumption)> = match p.assumptions(r) {
+                    Some(g) => g.iter().map(|a| (self.any_trace(&a.paths), a)).collect(),
+                    None => Vec::new(),
+                };
                 let mut lits = Vec::new();
                 let mut cands = Vec::new();
                 for &w in &writes {
-                    if w == r || !self.p.compatible(w, r) {
+                    if w == r || !p.compatible(w, r) {
                         continue;
                     }
-                    if !self.wval[w].iter().any(|&(v, _)| acc.allows(v)) {
+                    if !self.wval[w].iter().any(|&(v, _)| p.may_read(r, v)) {
                         continue;
                     }
                     let v = self.f.fresh();
                     for (val, lit) in self.wval[w].clone() {
-                        if !acc.allows(val) {
+                        if !p.may_read(r, val) {
                             self.f.clause(&[!v, !lit]);
+                            continue;
+                        }
+                        // Allowed on some paths only: not on the others.
+                        for (g, a) in &groups {
+                            if !a.allows(val) {
+                                self.f.clause(&[!v, !lit, !*g]);
+                            }
                         }
                     }
                     self.f.implies(&[v], self.exec(w));

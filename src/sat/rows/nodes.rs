@@ -153,7 +153,7 @@ impl<'p> Nodes<'p> {
     }
 
     /// An execution relation of the encoding (`prims::EXEC`) over nodes.
-    pub fn exec_rel(&self, enc: &Encoding, name: &str) -> Option<LRel> {
+    pub fn exec_rel(&self, enc: &mut Encoding, name: &str) -> Option<LRel> {
         let p = enc.p;
         let mut out = LRel::default();
         let mut put = |pairs: &crate::sat::encode::Rel, src_w: bool, dst_w: bool| {
@@ -172,6 +172,24 @@ impl<'p> Nodes<'p> {
                 put(&direct, false, false);
                 put(&enc.cluster_sync, false, false);
                 put(&enc.hub_rel, false, false);
+            }
+            // Merged events (D65): a dependency holds on the paths that have it.
+            "dep" if p.guards.is_some() => {
+                let mut on: HashMap<(usize, usize), Vec<B>> = HashMap::default();
+                for (t, pairs) in prims::dependencies_by_trace(&self.view) {
+                    for k in pairs {
+                        let lits = on.entry(k).or_default();
+                        if !lits.contains(&enc.trace[t]) {
+                            lits.push(enc.trace[t]);
+                        }
+                    }
+                }
+                let mut keys: Vec<(usize, usize)> = on.keys().copied().collect();
+                keys.sort();
+                for k in keys {
+                    let lits = on.remove(&k).unwrap_or_default();
+                    out.insert(k.0, k.1, enc.f.or(&lits));
+                }
             }
             _ => return None,
         }

@@ -1,0 +1,112 @@
+//! Paths that only add failed spin iterations (issue 14, D66).
+//!
+//! A spin loop (`LOOP: ld.acquire r, [s]; bne r, t, LOOP`) gives every thread
+//! one path per number of failed iterations. A path P whose extra events are
+//! only such reads is *redundant* when the thread has a path P' equal to P
+//! with those reads left out: the same other events in the same order with
+//! the same values, no dependency P lacks, and the same final registers.
+//!
+//! Why dropping P changes no answer (paper-notes/encoding.md, "Failed spin
+//! iterations"): take an allowed execution X on P and delete the left-out
+//! reads. The result X' is an execution on P' (every kept read returns what
+//! it returned, so every write writes what it wrote) with the same final
+//! state. Its po, rf, co, sc and dependencies are those of X restricted to
+//! the kept events, and every row of the built-in models only unions,
+//! composes, intersects, closes and subtracts *static* relations (identity,
+//! event classes), or (Coherence) asks `cause ⊆ co` where co is left as it
+//! was; so each derived relation of X' is inside X's and every axiom X
+//! satisfies, X' satisfies. Races (8.7.1) are kept too: the left-out reads
+//! are morally strong with every write they could meet (so they race with
+//! nothing), and two kept conflicting accesses unordered by causality in X
+//! stay unordered in X'. Threads with barrier operations and mixed-size
+//! programs are left alone (their completion and overlap rules are not
+//! covered by the argument above).
+
+use super::{EventId, EventKind, Program, RegValue, TraceId};
+use crate::model::strong::morally_strong;
+use std::collections::{BTreeSet, HashMap};
+
+/// The traces that only add failed spin iterations to another trace of their thread.
+pub fn redundant_traces(p: &Program) -> BTreeSet<TraceId> {
+    let mut gone = BTreeSet::new();
+    if p.flags.mixed_size {
+        return gone;
+    }
+    let mut writes_of: HashMap<usize, Vec<EventId>> = HashMap::new();
+    for w in p.events.iter().filter(|w| w.thread.is_some()) {
+        if let Some(b) = w.access().filter(|b| b.writes) {
+            writes_of.entry(b.loc).or_default().push(w.id);
+        }
+    }
+    let droppable: Vec<bool> = (0..p.events.len()).map(|e| can_leave_out(p, e, &writes_of)).collect();
+    let sig: Vec<String> = p.events.iter().map(|e| format!("{:?}|{}", e.kind, e.line)).collect();
+    for th in &p.threads {
+        let has_barrier = th.traces.iter().flat_map(|&t| &p.traces[t].events).any(|&e| is_barrier(p, e));
+        if th.traces.len() < 2 || has_barrier {
+            continue;
+        }
+        // Two paths can be twins only if they agree on every event that cannot be left out.
+        let mut buckets: HashMap<Vec<&str>, Vec<TraceId>> = HashMap::new();
+        for &t in &th.traces {
+            let key: Vec<&str> = p.traces[t].events.iter().filter(|&&e| !droppable[e]).map(|&e| sig[e].as_str()).collect();
+            buckets.entry(key).or_default().push(t);
+        }
+        for mut group in buckets.into_values() {
+            group.sort_by_key(|&t| p.traces[t].events.len());
+            for (i, &long) in group.iter().enumerate() {
+                let shorter = group[..i].iter().filter(|&&s| p.traces[s].events.len() < p.traces[long].events.len());
+                if shorter.into_iter().any(|&s| is_twin(p, s, long, &droppable, &sig)) {
+                    gone.insert(long);
+                }
+            }
+        }
+    }
+    gone
+}
+
+fn is_barrier(p: &Program, e: EventId) -> bool {
+    matches!(p.events[e].kind, EventKind::BarrierArrive { .. } | EventKind::BarrierWait { .. } | EventKind::ClusterArrive { .. } | EventKind::ClusterWait { .. })
+}
+
+/// A plain load (no atomic, no write) that races with nothing: morally strong
+/// (8.7) with every write to its location it could meet (other threads', and
+/// its own thread's on a common path).
+fn can_leave_out(p: &Program, r: EventId, writes_of: &HashMap<usize, Vec<EventId>>) -> bool {
+    let e = &p.events[r];
+    let Some(a) = e.access() else { return false };
+    if !a.reads || a.writes || a.atomic || a.rmw.is_some() || e.thread.is_none() {
+        return false;
+    }
+    let writes = writes_of.get(&a.loc).map_or(&[][..], |v| v.as_slice());
+    writes.iter().all(|&w| (p.events[w].thread == e.thread && !p.compatible(r, w)) || morally_strong(p, e, &p.events[w]))
+}
+
+/// `long` is `short` plus left-out reads: an order-preserving matching of
+/// `short`'s events onto equal events of `long` that skips only droppable
+/// events, under which `short`'s dependencies are `long`'s and its final
+/// registers are `long`'s.
+fn is_twin(p: &Program, short: TraceId, long: TraceId, droppable: &[bool], sig: &[String]) -> bool {
+    let (s, l) = (&p.traces[short], &p.traces[long]);
+    let mut to: HashMap<EventId, EventId> = HashMap::new();
+    let mut j = 0;
+    for &e in &l.events {
+        if j < s.events.len() && sig[s.events[j]] == sig[e] {
+            to.insert(s.events[j], e);
+            j += 1;
+        } else if !droppable[e] {
+            return false;
+        }
+    }
+    if j < s.events.len() {
+        return false;
+    }
+    let long_deps: BTreeSet<(EventId, EventId)> = l.deps.iter().copied().collect();
+    let deps_kept = s.deps.iter().all(|(a, b)| long_deps.contains(&(to[a], to[b])));
+    let same_reg = |x: &RegValue, y: &RegValue| match (x, y) {
+        (RegValue::Const(a), RegValue::Const(b)) => a == b,
+        (RegValue::ReadOf(a), RegValue::ReadOf(b)) => to.get(a) == Some(b),
+        _ => false,
+    };
+    let regs_kept = s.regs.len() == l.regs.len() && s.regs.iter().all(|(k, v)| l.regs.get(k).is_some_and(|w| same_reg(v, w)));
+    deps_kept && regs_kept
+}
