@@ -176,10 +176,7 @@ impl<'a, 'p> Evaluator<'a, 'p> {
     /// [`Evaluator::into_statics`] of an evaluator of the same `model` on a
     /// view of the same program, traces and split (or be empty).
     pub fn with_statics(model: &'a Model, view: &'a View<'p>, st: Statics) -> Self {
-        let fill = |mut v: Vec<Option<Val>>, len: usize| {
-            v.resize(len, None);
-            v
-        };
+        let fill = |mut v: Vec<Option<Val>>, len: usize| (v.resize(len, None), v).1;
         Evaluator {
             model,
             view,
@@ -208,26 +205,23 @@ impl<'a, 'p> Evaluator<'a, 'p> {
 
     /// Give an execution relation (over the view's events); forgets the rows that read it.
     pub fn set(&mut self, which: Exec, r: Rel) {
-        let bit = 1u8 << which as u8;
-        for (i, m) in self.plan.masks.iter().enumerate() {
-            if m & bit != 0 {
-                self.rows[i] = None;
-            }
-        }
-        self.nodes.retain(|_, (m, _)| *m & bit == 0);
-        self.exec[which as usize] = Some(Rc::new(r));
+        self.replace(which, Some(Rc::new(r)));
     }
 
     /// Take an execution relation back (the engine moves to another choice).
     pub fn clear(&mut self, which: Exec) {
+        self.replace(which, None);
+    }
+
+    fn replace(&mut self, which: Exec, r: Option<Val>) {
         let bit = 1u8 << which as u8;
-        for (i, m) in self.plan.masks.iter().enumerate() {
+        for (row, m) in self.rows.iter_mut().zip(&self.plan.masks) {
             if m & bit != 0 {
-                self.rows[i] = None;
+                *row = None;
             }
         }
         self.nodes.retain(|_, (m, _)| *m & bit == 0);
-        self.exec[which as usize] = None;
+        self.exec[which as usize] = r;
     }
 
     fn ready(&self, mask: u8) -> bool {

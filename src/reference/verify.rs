@@ -150,11 +150,12 @@ fn check_order(
         }
         rel.add(la, lb);
     }
-    if !rel.is_acyclic() {
+    // Acyclic exactly when its closure is irreflexive; the closure is needed below too.
+    let closed = rel.closure();
+    if !closed.is_irreflexive() {
         return bad("has a cycle".into());
     }
     let members: Vec<usize> = (0..ctx.n()).filter(|&i| member(i)).collect();
-    let closed = rel.closure();
     for (i, &a) in members.iter().enumerate() {
         for &b in &members[i + 1..] {
             let required = ms.has(a, b) && same_class(a, b) && !ctx.is_init(a) && !ctx.is_init(b);
