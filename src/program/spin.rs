@@ -32,23 +32,35 @@ pub fn redundant_traces(p: &Program) -> BTreeSet<TraceId> {
     if p.flags.mixed_size {
         return gone;
     }
+    // Writes per location, one per distinct profile (what moral strength sees).
     let mut writes_of: HashMap<usize, Vec<EventId>> = HashMap::new();
+    let mut seen: BTreeSet<String> = BTreeSet::new();
     for w in p.events.iter().filter(|w| w.thread.is_some()) {
-        if let Some(b) = w.access().filter(|b| b.writes) {
+        if let Some(b) = w.access().filter(|b| b.writes && seen.insert(profile(w.thread, b))) {
             writes_of.entry(b.loc).or_default().push(w.id);
         }
     }
-    let droppable: Vec<bool> = (0..p.events.len()).map(|e| can_leave_out(p, e, &writes_of)).collect();
-    let sig: Vec<String> = p.events.iter().map(|e| format!("{:?}|{}", e.kind, e.line)).collect();
+    let mut verdicts: HashMap<String, bool> = HashMap::new();
+    let droppable: Vec<bool> = (0..p.events.len()).map(|e| can_leave_out(p, e, &writes_of, &mut verdicts)).collect();
+    // Each event's attributes and values (not its instance), interned.
+    let mut ids: HashMap<String, u32> = HashMap::new();
+    let sig: Vec<u32> = p
+        .events
+        .iter()
+        .map(|e| {
+            let n = ids.len() as u32;
+            *ids.entry(format!("{:?}|{}", e.kind, e.line)).or_insert(n)
+        })
+        .collect();
     for th in &p.threads {
         let has_barrier = th.traces.iter().flat_map(|&t| &p.traces[t].events).any(|&e| is_barrier(p, e));
         if th.traces.len() < 2 || has_barrier {
             continue;
         }
         // Two paths can be twins only if they agree on every event that cannot be left out.
-        let mut buckets: HashMap<Vec<&str>, Vec<TraceId>> = HashMap::new();
+        let mut buckets: HashMap<Vec<u32>, Vec<TraceId>> = HashMap::new();
         for &t in &th.traces {
-            let key: Vec<&str> = p.traces[t].events.iter().filter(|&&e| !droppable[e]).map(|&e| sig[e].as_str()).collect();
+            let key: Vec<u32> = p.traces[t].events.iter().filter(|&&e| !droppable[e]).map(|&e| sig[e]).collect();
             buckets.entry(key).or_default().push(t);
         }
         for mut group in buckets.into_values() {
@@ -68,24 +80,40 @@ fn is_barrier(p: &Program, e: EventId) -> bool {
     matches!(p.events[e].kind, EventKind::BarrierArrive { .. } | EventKind::BarrierWait { .. } | EventKind::ClusterArrive { .. } | EventKind::ClusterWait { .. })
 }
 
-/// A plain load (no atomic, no write) that races with nothing: morally strong
-/// (8.7) with every write to its location it could meet (other threads', and
-/// its own thread's on a common path).
-fn can_leave_out(p: &Program, r: EventId, writes_of: &HashMap<usize, Vec<EventId>>) -> bool {
+/// What moral strength (8.7) sees of an access, besides the paths.
+fn profile(thread: Option<usize>, a: &super::Access) -> String {
+    format!("{:?}", (thread, a.loc, &a.vaddr, a.proxy, a.size, a.start, a.sem, a.scope))
+}
+
+/// A read that writes nothing (a load, or a failing `cas`) and races with
+/// nothing: morally strong (8.7) with every write to its location of another
+/// thread, and of the same proxy and footprint as its own thread's writes
+/// there (which are morally strong with it on a common path, 8.7 condition 1).
+fn can_leave_out(p: &Program, r: EventId, writes_of: &HashMap<usize, Vec<EventId>>, verdicts: &mut HashMap<String, bool>) -> bool {
     let e = &p.events[r];
     let Some(a) = e.access() else { return false };
-    if !a.reads || a.writes || a.atomic || a.rmw.is_some() || e.thread.is_none() {
+    if !a.reads || a.writes || e.thread.is_none() {
         return false;
     }
+    let key = profile(e.thread, a);
+    if let Some(&v) = verdicts.get(&key) {
+        return v;
+    }
     let writes = writes_of.get(&a.loc).map_or(&[][..], |v| v.as_slice());
-    writes.iter().all(|&w| (p.events[w].thread == e.thread && !p.compatible(r, w)) || morally_strong(p, e, &p.events[w]))
+    let strong_with = |w: &super::Event| match w.access() {
+        Some(b) if w.thread == e.thread => b.proxy == a.proxy && b.vaddr == a.vaddr && b.size == a.size && b.start == a.start,
+        _ => morally_strong(p, e, w),
+    };
+    let v = writes.iter().all(|&w| strong_with(&p.events[w]));
+    verdicts.insert(key, v);
+    v
 }
 
 /// `long` is `short` plus left-out reads: an order-preserving matching of
 /// `short`'s events onto equal events of `long` that skips only droppable
 /// events, under which `short`'s dependencies are `long`'s and its final
 /// registers are `long`'s.
-fn is_twin(p: &Program, short: TraceId, long: TraceId, droppable: &[bool], sig: &[String]) -> bool {
+fn is_twin(p: &Program, short: TraceId, long: TraceId, droppable: &[bool], sig: &[u32]) -> bool {
     let (s, l) = (&p.traces[short], &p.traces[long]);
     let mut to: HashMap<EventId, EventId> = HashMap::new();
     let mut j = 0;

@@ -80,6 +80,11 @@ pub enum Op {
     SkipIfNonZero {
         reg: usize,
     },
+    /// A `cas` loop incrementing `loc` (label `CAS<at>`; registers r0-r2).
+    CasLoop {
+        loc: usize,
+        at: usize,
+    },
     /// A spin loop: load `loc` into `reg` until it is not 0 (label `SPIN<at>`).
     Spin {
         sem: Sem,
@@ -145,7 +150,9 @@ pub fn spin_strategy() -> impl Strategy<Value = Test> {
         let th = th % n;
         let ops = &mut t.threads[th].1;
         let at = pos.min(ops.len());
-        ops.insert(at, Op::Spin { sem, scope, reg, loc, at });
+        // One case in six a cas loop (its failing cas writes nothing: D66 may drop it too).
+        let spin = if pos == 4 { Op::CasLoop { loc, at } } else { Op::Spin { sem, scope, reg, loc, at } };
+        ops.insert(at, spin);
         let other = &mut t.threads[(th + 1) % n].1;
         if n > 1 {
             other.insert(wpos.min(other.len()), Op::St { sem: wsem, scope, loc, val: 1, from_reg: None, alias: false });
@@ -225,6 +232,10 @@ fn op_text(o: &Op) -> String {
         Op::Bar { id } => format!("bar.cta.sync {}", id),
         Op::Add { dst, src } => format!("add r{}, r{}, 1", dst, src),
         Op::SkipIfNonZero { reg } => format!("bne r{}, 0, END", reg),
+        Op::CasLoop { loc: l, at } => {
+            let x = LOCS[*l];
+            format!("CAS{at}:\nld.relaxed.gpu r0, {x}\nadd r1, r0, 1\natom.relaxed.gpu.cas.b32 r2, {x}, r0, r1\nbne r2, r0, CAS{at}")
+        }
         Op::Spin { sem, scope, reg, loc: l, at } => {
             format!("SPIN{}:\nld.{} r{}, {}\nbeq r{}, 0, SPIN{}", at, sem_str(sem, "acquire", *scope), reg, LOCS[*l], reg, at)
         }
