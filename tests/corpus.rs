@@ -38,6 +38,11 @@ fn run_corpus_unroll(csv: &Path, dir: &Path, engine: Engine, unroll: u32) {
         // `litmus/scale/` holds tests sized past the reference engine's candidate
         // budget (16 threads of atom.add: 16! coherence orders): SAT engine only.
         files.retain(|f| !f.components().any(|c| c.as_os_str() == "scale"));
+        // Ticket locks past 2 threads: the reference engine reports a
+        // candidate limit (3 threads: more than 5 000 000 candidates); the
+        // SAT engine's run above decides them, the 2-thread locks stay here.
+        let too_big = ["ticketlock-3.litmus", "ticketlock-3-relaxed.litmus", "ticketlock-8.litmus"];
+        files.retain(|f| !f.file_name().is_some_and(|n| too_big.iter().any(|b| n == *b)));
     }
     let mut opts = CheckOptions { engine, ..CheckOptions::default() };
     opts.build.unroll = unroll;
