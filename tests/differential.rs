@@ -121,7 +121,7 @@ fn engines_agree() {
 fn engines_agree_on_spin_loops() {
     property(
         "engines_agree_on_spin_loops",
-        common::gen::spin_strategy(),
+        common::spin::spin_strategy(),
         |t| t.render("spin"),
         |t| {
             let text = t.render("spin");

@@ -1,2 +1,3 @@
 pub mod gen;
 pub mod schema;
+pub mod spin;
