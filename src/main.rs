@@ -16,6 +16,11 @@ use ptx_litmus::report::{self, expect::Expectations};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+// Many small allocations per test (relations, clauses, strings): see the
+// Cargo.toml note and paper-notes/performance.md, "Listing throughput".
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const EXIT_CODES: &str = "Exit codes (a batch exits with the highest that applies):\n  0  success (with --expect: every verdict matched)\n  1  verdict mismatches against --expect\n  2  input errors (syntax, unsupported construct, unreadable or non-regular file, bad option value)\n  3  internal errors, limits hit (--unroll cut every path, --max-events, --max-states, --timeout, --max-memory),\n     or output that could not be written";
 
 #[derive(Parser)]

@@ -83,3 +83,23 @@ fn a_final_write_that_is_not_coherence_maximal_is_caught() {
     let err = verify_execution(&p, &x).expect_err("stale final value");
     assert!(err.message.contains("coherence-maximal"), "{}", err.message);
 }
+
+/// One verifier for many executions (the listing's): what it keeps per
+/// combination of traces must not carry one execution's verdict to the next.
+/// Good, bad, good again, under both models, each answer as a fresh check gives.
+#[test]
+fn a_reused_verifier_answers_each_execution_as_a_fresh_one() {
+    let (p, good) = witness();
+    let mut stale = good.clone();
+    stale.rf.insert(event_on(&p, Some(1), "x", false), event_on(&p, None, "x", true));
+    for kind in ptx_litmus::model::ModelKind::ALL {
+        let model = kind.model();
+        let mut v = ptx_litmus::reference::verify::Verifier::new(&p, model);
+        for (x, ok) in [(&good, true), (&stale, false), (&good, true), (&stale, false)] {
+            let fresh = ptx_litmus::reference::verify::verify_execution_in(&p, x, model);
+            assert_eq!(fresh.is_ok(), ok, "{:?}", kind);
+            let reused = v.verify(x);
+            assert_eq!(reused.as_ref().map_err(|e| e.message.clone()), fresh.as_ref().map_err(|e| e.message.clone()), "{:?}", kind);
+        }
+    }
+}

@@ -12,6 +12,11 @@ use super::rows::Model;
 use super::view::View;
 use rustc_hash::FxHashMap as HashMap;
 use std::fmt;
+use std::rc::Rc;
+
+/// A computed relation, shared between the caches that hold it (a row, its
+/// top node, a primitive) instead of copied into each.
+type Val = Rc<Rel>;
 
 /// The relations of a candidate execution the engine gives (`prims::EXEC`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -124,33 +129,74 @@ pub struct Evaluator<'a, 'p> {
     model: &'a Model,
     view: &'a View<'p>,
     plan: &'a Plan,
-    statics: Vec<Option<Rel>>,
-    exec: [Option<Rel>; 4],
-    rows: Vec<Option<Rel>>,
+    statics: Vec<Option<Val>>,
+    exec: [Option<Val>; 4],
+    rows: Vec<Option<Val>>,
     /// `[S]` per set expression of the model (keyed by its address: the model
     /// outlives the evaluator), computed once per view.
-    sets: HashMap<usize, Rel>,
+    sets: HashMap<usize, Val>,
     /// Values of compound subexpressions, with the execution relations each
     /// reads (keyed by node address): a row that reads `co` recomputes only
     /// its parts that do when the engine moves to the next coherence order.
-    nodes: HashMap<usize, (u8, Rel)>,
+    nodes: HashMap<usize, (u8, Val)>,
     /// `node_mask` per node address (fixed for the model).
     node_masks: HashMap<usize, u8>,
 }
 
+/// What an evaluator has computed that reads no execution relation: the
+/// primitives, the `[S]` sets, and the rows and subexpressions whose mask is
+/// empty. They are functions of the model and the view alone, so a later
+/// evaluator of the same model on an equal view (same program, same traces,
+/// same split) may start from them ([`Evaluator::with_statics`]): this is the
+/// reuse [`Evaluator::set`] already makes when an execution relation changes,
+/// carried across evaluators.
+#[derive(Default)]
+pub struct Statics {
+    statics: Vec<Option<Val>>,
+    rows: Vec<Option<Val>>,
+    sets: HashMap<usize, Val>,
+    nodes: HashMap<usize, (u8, Val)>,
+    node_masks: HashMap<usize, u8>,
+}
+
+impl Statics {
+    /// Bytes of the relations kept.
+    pub fn bytes(&self) -> usize {
+        let opt = |v: &Vec<Option<Val>>| v.iter().flatten().map(|r| r.bytes()).sum::<usize>();
+        opt(&self.statics) + opt(&self.rows) + self.sets.values().map(|r| r.bytes()).sum::<usize>() + self.nodes.values().map(|(_, r)| r.bytes()).sum::<usize>()
+    }
+}
+
 impl<'a, 'p> Evaluator<'a, 'p> {
     pub fn new(model: &'a Model, view: &'a View<'p>) -> Self {
+        Self::with_statics(model, view, Statics::default())
+    }
+
+    /// An evaluator starting from `st`, which must come from
+    /// [`Evaluator::into_statics`] of an evaluator of the same `model` on a
+    /// view of the same program, traces and split (or be empty).
+    pub fn with_statics(model: &'a Model, view: &'a View<'p>, st: Statics) -> Self {
+        let fill = |mut v: Vec<Option<Val>>, len: usize| (v.resize(len, None), v).1;
         Evaluator {
             model,
             view,
             plan: model.plan(),
-            statics: vec![None; prims::STATIC.len()],
+            statics: fill(st.statics, prims::STATIC.len()),
             exec: [None, None, None, None],
-            rows: vec![None; model.rows.len()],
-            sets: HashMap::default(),
-            nodes: HashMap::default(),
-            node_masks: HashMap::default(),
+            rows: fill(st.rows, model.rows.len()),
+            sets: st.sets,
+            nodes: st.nodes,
+            node_masks: st.node_masks,
         }
+    }
+
+    /// Everything computed so far that reads no execution relation.
+    pub fn into_statics(self) -> Statics {
+        let masks = &self.plan.masks;
+        let rows = self.rows.into_iter().zip(masks).map(|(r, &m)| r.filter(|_| m == 0)).collect();
+        let mut nodes = self.nodes;
+        nodes.retain(|_, (m, _)| *m == 0);
+        Statics { statics: self.statics, rows, sets: self.sets, nodes, node_masks: self.node_masks }
     }
 
     pub fn view(&self) -> &View<'p> {
@@ -159,26 +205,23 @@ impl<'a, 'p> Evaluator<'a, 'p> {
 
     /// Give an execution relation (over the view's events); forgets the rows that read it.
     pub fn set(&mut self, which: Exec, r: Rel) {
-        let bit = 1u8 << which as u8;
-        for (i, m) in self.plan.masks.iter().enumerate() {
-            if m & bit != 0 {
-                self.rows[i] = None;
-            }
-        }
-        self.nodes.retain(|_, (m, _)| *m & bit == 0);
-        self.exec[which as usize] = Some(r);
+        self.replace(which, Some(Rc::new(r)));
     }
 
     /// Take an execution relation back (the engine moves to another choice).
     pub fn clear(&mut self, which: Exec) {
+        self.replace(which, None);
+    }
+
+    fn replace(&mut self, which: Exec, r: Option<Val>) {
         let bit = 1u8 << which as u8;
-        for (i, m) in self.plan.masks.iter().enumerate() {
+        for (row, m) in self.rows.iter_mut().zip(&self.plan.masks) {
             if m & bit != 0 {
-                self.rows[i] = None;
+                *row = None;
             }
         }
         self.nodes.retain(|_, (m, _)| *m & bit == 0);
-        self.exec[which as usize] = None;
+        self.exec[which as usize] = r;
     }
 
     fn ready(&self, mask: u8) -> bool {
@@ -187,17 +230,18 @@ impl<'a, 'p> Evaluator<'a, 'p> {
 
     /// The value of a `let` row (the last one of that name) or a primitive.
     pub fn value(&mut self, name: &str) -> Option<Rel> {
-        match resolve(self.model, self.model.rows.len(), name)? {
+        let v = match resolve(self.model, self.model.rows.len(), name)? {
             Ref::Row(i) => self.row(i),
             r => self.get(r),
-        }
+        };
+        v.map(Rc::unwrap_or_clone)
     }
 
-    fn get(&mut self, r: Ref) -> Option<Rel> {
+    fn get(&mut self, r: Ref) -> Option<Val> {
         match r {
             Ref::Static(k) => {
                 if self.statics[k].is_none() {
-                    self.statics[k] = prims::relation(self.view, prims::STATIC[k].0);
+                    self.statics[k] = prims::relation(self.view, prims::STATIC[k].0).map(Rc::new);
                 }
                 self.statics[k].clone()
             }
@@ -209,10 +253,10 @@ impl<'a, 'p> Evaluator<'a, 'p> {
     /// The value of row `i`: a `let` row's relation, or the relation a check
     /// row tests (explanations show it); None while an execution relation it reads is not given.
     pub fn row_value(&mut self, i: usize) -> Option<Rel> {
-        self.row(i)
+        self.row(i).map(Rc::unwrap_or_clone)
     }
 
-    fn row(&mut self, i: usize) -> Option<Rel> {
+    fn row(&mut self, i: usize) -> Option<Val> {
         if self.rows[i].is_none() {
             if !self.ready(self.plan.masks[i]) {
                 return None;
@@ -251,7 +295,7 @@ impl<'a, 'p> Evaluator<'a, 'p> {
 
     /// Evaluate an expression of row `i`, reusing a compound node's value
     /// while the execution relations it reads are unchanged.
-    fn eval(&mut self, i: usize, e: &Expr) -> Option<Rel> {
+    fn eval(&mut self, i: usize, e: &Expr) -> Option<Val> {
         if matches!(e, Expr::Name(_) | Expr::Id(_)) {
             return self.eval_node(i, e);
         }
@@ -273,26 +317,26 @@ impl<'a, 'p> Evaluator<'a, 'p> {
     }
 
     /// Evaluate one node of row `i` (names as row `i` sees them).
-    fn eval_node(&mut self, i: usize, e: &Expr) -> Option<Rel> {
+    fn eval_node(&mut self, i: usize, e: &Expr) -> Option<Val> {
         let n = self.view.n();
         let id = || Rel::identity(n, |_| true);
-        Some(match e {
+        Some(Rc::new(match e {
             Expr::Name(name) => {
                 let r = *self.plan.names[i].get(name)?;
-                self.get(r)?
+                return self.get(r);
             }
             Expr::Id(s) => {
                 let key = s as *const SetExpr as usize;
                 if !self.sets.contains_key(&key) {
                     let r = Rel::identity(n, |x| self.set_holds(s, x));
-                    self.sets.insert(key, r);
+                    self.sets.insert(key, Rc::new(r));
                 }
-                self.sets[&key].clone()
+                return Some(self.sets[&key].clone());
             }
-            Expr::Union(a, b) => self.eval(i, a)?.union(&self.eval(i, b)?),
-            Expr::Seq(a, b) => self.eval(i, a)?.compose(&self.eval(i, b)?),
-            Expr::Diff(a, b) => self.eval(i, a)?.minus(&self.eval(i, b)?),
-            Expr::Inter(a, b) => self.eval(i, a)?.intersect(&self.eval(i, b)?),
+            Expr::Union(a, b) => self.eval(i, a)?.union(&*self.eval(i, b)?),
+            Expr::Seq(a, b) => self.eval(i, a)?.compose(&*self.eval(i, b)?),
+            Expr::Diff(a, b) => self.eval(i, a)?.minus(&*self.eval(i, b)?),
+            Expr::Inter(a, b) => self.eval(i, a)?.intersect(&*self.eval(i, b)?),
             Expr::Inverse(a) => self.eval(i, a)?.inverse(),
             Expr::Plus(a) => self.eval(i, a)?.closure(),
             Expr::Star(a) => self.eval(i, a)?.closure().union(&id()),
@@ -301,7 +345,7 @@ impl<'a, 'p> Evaluator<'a, 'p> {
                 let r = self.eval(i, a)?;
                 prims::call(self.view, f, &r)?
             }
-        })
+        }))
     }
 
     /// The first check row (in model order) that fails, among those whose

@@ -41,6 +41,11 @@ impl Rel {
         r
     }
 
+    /// Bytes of the bit matrix.
+    pub fn bytes(&self) -> usize {
+        self.bits.len() * 8
+    }
+
     pub fn size(&self) -> usize {
         self.n
     }
@@ -59,15 +64,7 @@ impl Rel {
 
     /// All related pairs, in order.
     pub fn pairs(&self) -> Vec<(usize, usize)> {
-        let mut out = Vec::new();
-        for a in 0..self.n {
-            for b in 0..self.n {
-                if self.has(a, b) {
-                    out.push((a, b));
-                }
-            }
-        }
-        out
+        self.iter().collect()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -95,14 +92,21 @@ impl Rel {
     }
 
     /// `self ; other`: a related to c when a self b and b other c for some b.
+    /// Row a of the result is the union of `other`'s rows b over the bits b of
+    /// row a (visited by their set bits: relations here are sparse).
     pub fn compose(&self, other: &Rel) -> Rel {
         assert_eq!(self.n, other.n);
+        let w = self.words;
         let mut r = Rel::new(self.n);
         for a in 0..self.n {
-            for b in 0..self.n {
-                if self.has(a, b) {
-                    for k in 0..self.words {
-                        r.bits[a * self.words + k] |= other.bits[b * self.words + k];
+            let (row, out) = (&self.bits[a * w..(a + 1) * w], &mut r.bits[a * w..(a + 1) * w]);
+            for (k, &word) in row.iter().enumerate() {
+                let mut bits = word;
+                while bits != 0 {
+                    let b = k * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    for (o, &x) in out.iter_mut().zip(&other.bits[b * w..(b + 1) * w]) {
+                        *o |= x;
                     }
                 }
             }
@@ -131,18 +135,37 @@ impl Rel {
 
     /// `self⁻¹`.
     pub fn inverse(&self) -> Rel {
-        Rel::from_fn(self.n, |a, b| self.has(b, a))
+        let mut r = Rel::new(self.n);
+        for (a, b) in self.iter() {
+            r.add(b, a);
+        }
+        r
     }
 
-    /// `self⁺`, the transitive closure (Warshall).
+    /// The related pairs in order, visited by set bits.
+    pub fn iter(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let w = self.words;
+        self.bits.iter().enumerate().flat_map(move |(i, &word)| {
+            let (a, base) = (i / w, (i % w) * 64);
+            std::iter::successors(Some(word), |&x| Some(x & x.wrapping_sub(1))).take_while(|&x| x != 0).map(move |x| (a, base + x.trailing_zeros() as usize))
+        })
+    }
+
+    /// `self⁺`, the transitive closure (Warshall: for each k, every row with
+    /// bit k takes row k; the rows with bit k are read from column k's word).
     pub fn closure(&self) -> Rel {
         let mut r = self.clone();
+        let w = self.words;
         for k in 0..self.n {
+            let (kw, kbit) = (k / 64, 1u64 << (k % 64));
+            if r.bits[k * w..(k + 1) * w].iter().all(|&x| x == 0) {
+                continue; // row k adds nothing
+            }
             for a in 0..self.n {
-                if r.has(a, k) {
-                    for w in 0..self.words {
-                        let v = r.bits[k * self.words + w];
-                        r.bits[a * self.words + w] |= v;
+                if r.bits[a * w + kw] & kbit != 0 {
+                    for j in 0..w {
+                        let v = r.bits[k * w + j];
+                        r.bits[a * w + j] |= v;
                     }
                 }
             }
@@ -152,12 +175,16 @@ impl Rel {
 
     /// The pairs whose both ends satisfy `keep`.
     pub fn restrict(&self, keep: impl Fn(usize) -> bool) -> Rel {
-        Rel::from_fn(self.n, |a, b| self.has(a, b) && keep(a) && keep(b))
+        self.filter(|a, b| keep(a) && keep(b))
     }
 
     /// The pairs satisfying `keep`.
     pub fn filter(&self, keep: impl Fn(usize, usize) -> bool) -> Rel {
-        Rel::from_fn(self.n, |a, b| self.has(a, b) && keep(a, b))
+        let mut r = Rel::new(self.n);
+        for (a, b) in self.iter().filter(|&(a, b)| keep(a, b)) {
+            r.add(a, b);
+        }
+        r
     }
 
     pub fn is_irreflexive(&self) -> bool {
@@ -200,5 +227,39 @@ mod tests {
         assert_eq!(comp.pairs(), vec![(0, 65), (1, 2)]);
         assert_eq!(r.union(&r2).pairs().len(), 4);
         assert_eq!(r.intersect(&r2).pairs().len(), 3);
+    }
+
+    /// A pseudo-random relation over `n` events with about `per_mille`/1000 of the pairs.
+    fn random(n: usize, per_mille: u64, seed: &mut u64) -> Rel {
+        Rel::from_fn(n, |_, _| {
+            *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (*seed >> 33) % 1000 < per_mille
+        })
+    }
+
+    #[test]
+    fn bitwise_operations_agree_with_their_definitions() {
+        let mut seed = 7;
+        for n in [1, 5, 63, 64, 65, 130] {
+            for density in [10, 60, 300] {
+                let (r, s) = (random(n, density, &mut seed), random(n, density, &mut seed));
+                let comp = Rel::from_fn(n, |a, c| (0..n).any(|b| r.has(a, b) && s.has(b, c)));
+                assert_eq!(r.compose(&s), comp, "compose, n {}", n);
+                // The closure is the least transitive relation containing r.
+                let mut plus = r.clone();
+                loop {
+                    let next = plus.union(&plus.compose(&plus));
+                    if next == plus {
+                        break;
+                    }
+                    plus = next;
+                }
+                assert_eq!(r.closure(), plus, "closure, n {}", n);
+                assert_eq!(r.inverse(), Rel::from_fn(n, |a, b| r.has(b, a)), "inverse, n {}", n);
+                let naive: Vec<(usize, usize)> = (0..n).flat_map(|a| (0..n).map(move |b| (a, b))).filter(|&(a, b)| r.has(a, b)).collect();
+                assert_eq!(r.pairs(), naive, "pairs, n {}", n);
+                assert_eq!(r.filter(|a, b| (a + b) % 3 == 0), Rel::from_fn(n, |a, b| r.has(a, b) && (a + b) % 3 == 0));
+            }
+        }
     }
 }

@@ -20,7 +20,7 @@ mod tests_sync;
 
 use crate::ast::Observable;
 use crate::error::{Error, Result};
-use crate::model::eval::{Evaluator, Exec, Violation};
+use crate::model::eval::{Evaluator, Exec, Statics, Violation};
 use crate::model::prims;
 use crate::model::view::View;
 use crate::model::{Model, ModelKind};
@@ -201,6 +201,15 @@ pub fn violated_axiom_in(p: &Program, x: &Execution, model: &Model) -> Result<Op
         return Err(Error::internal("the execution does not choose one trace per thread"));
     }
     let ctx = Ctx::new(p, x.traces.clone());
+    let view = View::new(p, &ctx.traces, &ctx.ev, model.split_rmw);
+    violated_axiom_on(&ctx, &view, model, x, &mut Statics::default())
+}
+
+/// The first axiom `x` violates, on the executed events `ctx` of its traces
+/// and the model's `view` of them. `statics` (empty, or left by an earlier
+/// call with the same program, traces and model) is taken as the evaluator's
+/// start and given back extended.
+pub(crate) fn violated_axiom_on(ctx: &Ctx, view: &View, model: &Model, x: &Execution, statics: &mut Statics) -> Result<Option<Violation>> {
     let n = ctx.n();
     let loc = |e: usize| ctx.local.get(e).copied().flatten().ok_or_else(|| Error::internal(format!("event {} does not execute", e)));
     let mut rf = Rel::new(n);
@@ -229,13 +238,14 @@ pub fn violated_axiom_in(p: &Program, x: &Execution, model: &Model) -> Result<Op
             m.cta.add(la, lw);
         }
     }
-    let view = View::new(p, &ctx.traces, &ctx.ev, model.split_rmw);
-    let mut ev = Evaluator::new(model, &view);
+    let mut ev = Evaluator::with_statics(model, view, std::mem::take(statics));
     ev.set(Exec::Rf, view.map_rel(&rf, true, false));
     ev.set(Exec::Co, view.map_rel(&co, true, true));
     ev.set(Exec::Sc, view.map_rel(&sc, false, false));
     set_matching(&mut ev, &m);
-    Ok(ev.first_violated())
+    let found = ev.first_violated();
+    *statics = ev.into_statics();
+    Ok(found)
 }
 
 /// 8.7.1 for a consistent candidate: some conflicting pair neither morally

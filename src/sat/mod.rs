@@ -14,6 +14,7 @@ use crate::error::{Error, Result};
 use crate::model::strong::morally_strong;
 use crate::outcome::{Execution, Flags, Outcome, Reach};
 use crate::program::{EventKind, Program};
+use crate::reference::verify::Verifier;
 use encode::Encoding;
 use formula::{Model, B};
 use std::time::Instant;
@@ -73,6 +74,13 @@ impl Session<'_, '_> {
     /// One allowed execution also satisfying `extra`, decoded and (self-check)
     /// verified; None when there is none.
     fn find(&mut self, extra: &[B]) -> Result<Option<Execution>> {
+        let (p, model) = (self.orig, self.opts.model());
+        self.find_verified(extra, &mut Verifier::new(p, model))
+    }
+
+    /// [`Session::find`], verified by `v` (which keeps what it computed per
+    /// combination of traces for the next execution: the listing's queries).
+    fn find_verified(&mut self, extra: &[B], v: &mut Verifier) -> Result<Option<Execution>> {
         let mut assume = self.base.clone();
         assume.extend_from_slice(extra);
         let sat = self.enc.f.solve_assuming(&assume)?;
@@ -85,7 +93,7 @@ impl Session<'_, '_> {
             x = m.concrete(self.orig, &x);
         }
         if self.opts.self_check {
-            crate::reference::verify::verify_execution_in(self.orig, &x, self.opts.model())?;
+            v.verify(&x)?;
         }
         Ok(Some(x))
     }
@@ -179,9 +187,11 @@ fn list_states(s: &mut Session, out: &mut Outcome, sym: Option<(&[Vec<usize>], B
     let limit = s.opts.list.unwrap_or(usize::MAX);
     let room = if s.opts.list.is_none() { s.opts.max_states } else { limit };
     let blocking = s.enc.f.fresh();
+    let opts = s.opts;
+    let mut verifier = Verifier::new(p, opts.model());
     loop {
         let query: Vec<B> = std::iter::once(blocking).chain(sym.map(|x| x.1)).collect();
-        let Some(x) = s.find(&query)? else { break };
+        let Some(x) = s.find_verified(&query, &mut verifier)? else { break };
         let found = match sym {
             Some((classes, _)) => symmetry::orbit(p, classes, x, room.saturating_sub(out.states.len()) + 1),
             None => vec![(x.state(p), x)],
@@ -200,7 +210,7 @@ fn list_states(s: &mut Session, out: &mut Outcome, sym: Option<(&[Vec<usize>], B
             // The solver's own execution was verified by `find`; a renamed one
             // is verified here, which checks the symmetry itself.
             if k > 0 && s.opts.self_check {
-                crate::reference::verify::verify_execution_in(p, &x, s.opts.model())?;
+                verifier.verify(&x)?;
             }
             s.enc.block_state(blocking, &state);
             out.states.insert(state, x);
