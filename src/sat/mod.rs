@@ -61,6 +61,9 @@ struct Session<'p, 'o> {
     /// The builder's program; `enc.p` is its merged form when `merged` is set (D65).
     orig: &'p Program,
     merged: Option<&'p crate::program::merge::Merged>,
+    /// The self-check, keeping what it computed per combination of traces
+    /// for every later query of this check (verdict, listing, filterless).
+    verifier: Verifier<'p, 'o>,
 }
 
 impl Session<'_, '_> {
@@ -74,13 +77,6 @@ impl Session<'_, '_> {
     /// One allowed execution also satisfying `extra`, decoded and (self-check)
     /// verified; None when there is none.
     fn find(&mut self, extra: &[B]) -> Result<Option<Execution>> {
-        let (p, model) = (self.orig, self.opts.model());
-        self.find_verified(extra, &mut Verifier::new(p, model))
-    }
-
-    /// [`Session::find`], verified by `v` (which keeps what it computed per
-    /// combination of traces for the next execution: the listing's queries).
-    fn find_verified(&mut self, extra: &[B], v: &mut Verifier) -> Result<Option<Execution>> {
         let mut assume = self.base.clone();
         assume.extend_from_slice(extra);
         let sat = self.enc.f.solve_assuming(&assume)?;
@@ -93,7 +89,7 @@ impl Session<'_, '_> {
             x = m.concrete(self.orig, &x);
         }
         if self.opts.self_check {
-            v.verify(&x)?;
+            self.verifier.verify(&x)?;
         }
         Ok(Some(x))
     }
@@ -143,7 +139,7 @@ pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
     }
     let mut base = acts.clone();
     base.push(filter);
-    let mut s = Session { enc, base, opts, orig: p, merged: merged.as_ref() };
+    let mut s = Session { enc, base, opts, orig: p, merged: merged.as_ref(), verifier: Verifier::new(p, opts.model()) };
     crate::budget::phase("the verdict queries");
     let positive = s.find(&[cond, sym])?;
     let negative = s.find(&[!cond, sym])?;
@@ -187,11 +183,9 @@ fn list_states(s: &mut Session, out: &mut Outcome, sym: Option<(&[Vec<usize>], B
     let limit = s.opts.list.unwrap_or(usize::MAX);
     let room = if s.opts.list.is_none() { s.opts.max_states } else { limit };
     let blocking = s.enc.f.fresh();
-    let opts = s.opts;
-    let mut verifier = Verifier::new(p, opts.model());
     loop {
         let query: Vec<B> = std::iter::once(blocking).chain(sym.map(|x| x.1)).collect();
-        let Some(x) = s.find_verified(&query, &mut verifier)? else { break };
+        let Some(x) = s.find(&query)? else { break };
         let found = match sym {
             Some((classes, _)) => symmetry::orbit(p, classes, x, room.saturating_sub(out.states.len()) + 1),
             None => vec![(x.state(p), x)],
@@ -210,7 +204,7 @@ fn list_states(s: &mut Session, out: &mut Outcome, sym: Option<(&[Vec<usize>], B
             // The solver's own execution was verified by `find`; a renamed one
             // is verified here, which checks the symmetry itself.
             if k > 0 && s.opts.self_check {
-                verifier.verify(&x)?;
+                s.verifier.verify(&x)?;
             }
             s.enc.block_state(blocking, &state);
             out.states.insert(state, x);
