@@ -185,9 +185,11 @@ pub fn rf_choices(ctx: &Ctx, budget: u64) -> Result<Vec<Rel>> {
     let sizes: Vec<usize> = cands.iter().map(|(_, c)| c.len()).collect();
     let count = sizes.iter().fold(1u64, |acc, &s| acc.saturating_mul(s as u64));
     if count > budget {
+        // The product saturates: past u64, say so instead of printing u64::MAX.
+        let shown = if count == u64::MAX { "more than 2^64".to_string() } else { count.to_string() };
         return Err(Error::limit(format!(
             "the reference engine would have to try {} reads-from choices, more than its remaining candidate budget of {} (use the SAT engine)",
-            count, budget
+            shown, budget
         )));
     }
     Ok(Odometer::new(sizes).map(|idx| Rel::from_pairs(ctx.n(), cands.iter().zip(idx).map(|((r, c), i)| (c[i], *r)))).filter(|rf| values_allowed(ctx, rf)).collect())
