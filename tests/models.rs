@@ -172,23 +172,30 @@ fn ptx_alloy_allows_every_state_ptx_allows() {
 /// and at most a fifth may be.
 #[test]
 fn ptx_alloy_allows_every_state_ptx_allows_on_random_tests() {
-    use proptest::test_runner::{Config, TestRunner};
-    let cases = std::env::var("PTX_LITMUS_PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(200u32);
-    let mut runner = TestRunner::new(Config { cases, failure_persistence: None, ..Config::default() });
-    let (compared, skipped) = (std::cell::Cell::new(0u32), std::cell::Cell::new(0u32));
-    let res = runner.run(&common::gen::test_strategy(), |t| {
+    random_cases(common::gen::test_strategy(), 200, |t| {
         let text = t.render("Incl");
         let run = |model| {
             let opts = CheckOptions { engine: Engine::Reference, model, reference_max_candidates: 20_000, ..CheckOptions::default() };
             check_source(&text, &opts)
         };
-        let (Ok(ptx), Ok(alloy)) = (run(ModelKind::Ptx), run(ModelKind::PtxAlloy)) else {
-            skipped.set(skipped.get() + 1);
-            return Ok(());
-        };
+        let (Ok(ptx), Ok(alloy)) = (run(ModelKind::Ptx), run(ModelKind::PtxAlloy)) else { return Ok(false) };
         let missing: Vec<_> = ptx.outcome.states.keys().filter(|s| !alloy.outcome.states.contains_key(*s)).collect();
         proptest::prop_assert!(missing.is_empty(), "ptx-alloy forbids {:?}:\n{}", missing, text);
-        compared.set(compared.get() + 1);
+        Ok(true)
+    });
+}
+
+/// Run `check` on `PTX_LITMUS_PROPTEST_CASES` (default `default_cases`)
+/// generated tests; it answers whether it compared (false: skipped over the
+/// reference engine's budget). At most a fifth may be skipped.
+fn random_cases<S: proptest::strategy::Strategy>(strategy: S, default_cases: u32, check: impl Fn(S::Value) -> Result<bool, proptest::test_runner::TestCaseError>) {
+    use proptest::test_runner::{Config, TestRunner};
+    let cases = std::env::var("PTX_LITMUS_PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(default_cases);
+    let mut runner = TestRunner::new(Config { cases, failure_persistence: None, ..Config::default() });
+    let (compared, skipped) = (std::cell::Cell::new(0u32), std::cell::Cell::new(0u32));
+    let res = runner.run(&strategy, |t| {
+        let counter = if check(t)? { &compared } else { &skipped };
+        counter.set(counter.get() + 1);
         Ok(())
     });
     assert!(res.is_ok(), "{:?}", res.err());
@@ -202,29 +209,18 @@ fn ptx_alloy_allows_every_state_ptx_allows_on_random_tests() {
 /// (`Encoding::cause_nodes`; found on a spin loop reading an `atom.add`).
 #[test]
 fn ptx_alloy_engines_agree_on_random_spin_tests() {
-    use proptest::test_runner::{Config, TestRunner};
-    let cases = std::env::var("PTX_LITMUS_PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(300u32);
-    let mut runner = TestRunner::new(Config { cases, failure_persistence: None, ..Config::default() });
-    let (compared, skipped) = (std::cell::Cell::new(0u32), std::cell::Cell::new(0u32));
-    let res = runner.run(&common::spin::spin_strategy(), |t| {
+    random_cases(common::spin::spin_strategy(), 300, |t| {
         let text = t.render("AlloySpin");
         let run = |engine| {
             let opts = CheckOptions { engine, model: ModelKind::PtxAlloy, list_states: None, reference_max_candidates: 20_000, ..CheckOptions::default() };
             check_source(&text, &opts)
         };
-        let (Ok(sat), Ok(reference)) = (run(Engine::Sat), run(Engine::Reference)) else {
-            skipped.set(skipped.get() + 1);
-            return Ok(());
-        };
+        let (Ok(sat), Ok(reference)) = (run(Engine::Sat), run(Engine::Reference)) else { return Ok(false) };
         let (a, b): (Vec<_>, Vec<_>) = (sat.outcome.states.keys().collect(), reference.outcome.states.keys().collect());
         proptest::prop_assert_eq!(a, b, "states differ:\n{}", text);
         proptest::prop_assert_eq!(sat.outcome.flags.data_race, reference.outcome.flags.data_race, "data-race flag differs:\n{}", text);
-        compared.set(compared.get() + 1);
-        Ok(())
+        Ok(true)
     });
-    assert!(res.is_ok(), "{:?}", res.err());
-    eprintln!("{} random tests compared, {} skipped", compared.get(), skipped.get());
-    assert!(skipped.get() * 5 <= cases, "skipped {} of {}", skipped.get(), cases);
 }
 
 /// The regression behind `ptx_alloy_engines_agree_on_random_spin_tests`: a
