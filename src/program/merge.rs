@@ -100,11 +100,53 @@ fn static_key(e: &Event) -> String {
 /// attributes), without the traces in `gone` (`spin::redundant_traces`), or
 /// `None` when that changes nothing.
 pub fn merge(p: &Program, gone: &BTreeSet<TraceId>) -> Option<Merged> {
+    // Threads with one path each share nothing: most tests stop here.
+    if gone.is_empty() && p.threads.iter().all(|t| t.traces.len() < 2) {
+        return None;
+    }
     let ninit = p.init_events.len();
     if p.init_events.iter().enumerate().any(|(i, &e)| i != e) {
         return None; // the builder numbers initial writes first
     }
-    // Merged id of every event; members of every merged event.
+    let (id_of, members) = group_instances(p, gone)?;
+    if members.len() == p.events.len() && gone.is_empty() {
+        return None;
+    }
+    let mut q = without_traces(p, gone);
+    let mut facts = PathFacts::default();
+    let mut events: Vec<Event> = q.events[..ninit].to_vec();
+    for (m, group) in members.iter().enumerate().skip(ninit) {
+        events.push(merged_event(&q, m, group, &mut facts));
+    }
+    number_program_order(&mut events, ninit);
+    let mut fences: Vec<EventId> = q.proxy_fences.iter().filter(|&&e| !q.events[e].paths.is_empty()).map(|&e| id_of[e]).collect();
+    fences.sort();
+    fences.dedup();
+    for tr in &mut q.traces {
+        tr.events = tr.events.iter().map(|&e| id_of[e]).collect();
+        tr.deps = tr.deps.iter().map(|&(a, b)| (id_of[a], id_of[b])).collect();
+        for v in tr.regs.values_mut() {
+            if let RegValue::ReadOf(r) = v {
+                *r = id_of[*r];
+            }
+        }
+    }
+    // Each path performs an instance once, in key order (D64): checked, not assumed.
+    let increasing = |tr: &super::Trace| tr.events.windows(2).all(|w| events[w[0]].po < events[w[1]].po);
+    if !q.traces.iter().all(increasing) {
+        return None;
+    }
+    q.events = events;
+    q.proxy_fences = fences;
+    q.guards = Some(Box::new(facts));
+    Some(Merged { program: q })
+}
+
+/// The merged id of every event (initial writes keep theirs) and the members
+/// of every merged event: the events on a kept path, grouped by thread and
+/// `static_key`. `None` for an event of no thread past the initial writes.
+fn group_instances(p: &Program, gone: &BTreeSet<TraceId>) -> Option<(Vec<EventId>, Vec<Vec<EventId>>)> {
+    let ninit = p.init_events.len();
     let mut id_of: Vec<EventId> = (0..p.events.len()).collect();
     let mut members: Vec<Vec<EventId>> = (0..ninit).map(|i| vec![i]).collect();
     let mut by_key: HashMap<(usize, String), EventId> = HashMap::new();
@@ -118,9 +160,12 @@ pub fn merge(p: &Program, gone: &BTreeSet<TraceId>) -> Option<Merged> {
         members[m].push(e.id);
         id_of[e.id] = m;
     }
-    if members.len() == p.events.len() && gone.is_empty() {
-        return None;
-    }
+    Some((id_of, members))
+}
+
+/// `p` without the traces in `gone`: no thread chooses them, no event lies on
+/// them, and they list nothing.
+fn without_traces(p: &Program, gone: &BTreeSet<TraceId>) -> Program {
     let mut q = p.clone();
     for t in gone {
         let tr = &mut q.traces[*t];
@@ -134,35 +179,7 @@ pub fn merge(p: &Program, gone: &BTreeSet<TraceId>) -> Option<Merged> {
     for e in &mut q.events {
         e.paths.retain(|t| !gone.contains(t));
     }
-    let p = &q;
-    let mut facts = PathFacts::default();
-    let mut events: Vec<Event> = p.events[..ninit].to_vec();
-    for (m, group) in members.iter().enumerate().skip(ninit) {
-        events.push(merged_event(p, m, group, &mut facts));
-    }
-    number_program_order(&mut events, ninit);
-    let mut out = p.clone();
-    for tr in &mut out.traces {
-        tr.events = tr.events.iter().map(|&e| id_of[e]).collect();
-        tr.deps = tr.deps.iter().map(|&(a, b)| (id_of[a], id_of[b])).collect();
-        for v in tr.regs.values_mut() {
-            if let RegValue::ReadOf(r) = v {
-                *r = id_of[*r];
-            }
-        }
-    }
-    // Each path performs an instance once, in key order (D64): checked, not assumed.
-    let increasing = |tr: &super::Trace| tr.events.windows(2).all(|w| events[w[0]].po < events[w[1]].po);
-    if !out.traces.iter().all(increasing) {
-        return None;
-    }
-    out.events = events;
-    let mut fences: Vec<EventId> = p.proxy_fences.iter().filter(|&&e| !p.events[e].paths.is_empty()).map(|&e| id_of[e]).collect();
-    fences.sort();
-    fences.dedup();
-    out.proxy_fences = fences;
-    out.guards = Some(Box::new(facts));
-    Some(Merged { program: out })
+    q
 }
 
 /// One merged event from its members (events of one thread and instance, equal

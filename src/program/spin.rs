@@ -29,7 +29,8 @@ use std::collections::{BTreeSet, HashMap};
 /// The traces that only add failed spin iterations to another trace of their thread.
 pub fn redundant_traces(p: &Program) -> BTreeSet<TraceId> {
     let mut gone = BTreeSet::new();
-    if p.flags.mixed_size {
+    // Only a thread with several paths can have a redundant one.
+    if p.flags.mixed_size || p.threads.iter().all(|t| t.traces.len() < 2) {
         return gone;
     }
     // Writes per location, one per distinct profile (what moral strength sees).
@@ -129,7 +130,7 @@ fn is_twin(p: &Program, short: TraceId, long: TraceId, droppable: &[bool], sig: 
         return false;
     }
     let long_deps: BTreeSet<(EventId, EventId)> = l.deps.iter().copied().collect();
-    let deps_kept = s.deps.iter().all(|(a, b)| long_deps.contains(&(to[a], to[b])));
+    let deps_kept = s.deps.iter().all(|(a, b)| matches!((to.get(a), to.get(b)), (Some(&x), Some(&y)) if long_deps.contains(&(x, y))));
     let same_reg = |x: &RegValue, y: &RegValue| match (x, y) {
         (RegValue::Const(a), RegValue::Const(b)) => a == b,
         (RegValue::ReadOf(a), RegValue::ReadOf(b)) => to.get(a) == Some(b),
