@@ -194,6 +194,7 @@ impl<'a> Inliner<'a> {
             },
             RawKind::Addr { base, offset } => RawKind::Addr { base: self.rename(fr, base), offset: *offset },
             RawKind::Not(n) => RawKind::Not(self.rename(fr, n)),
+            RawKind::Pair(a, b) => RawKind::Pair(self.rename(fr, a), self.rename(fr, b)),
             RawKind::Vector(v) => RawKind::Vector(v.iter().map(|o| self.operand(fr, o)).collect()),
             RawKind::List(v) => RawKind::List(v.iter().map(|o| self.operand(fr, o)).collect()),
             RawKind::Imm(i) => RawKind::Imm(*i),

@@ -292,6 +292,11 @@ impl Reader<'_> {
             Rule::not_operand => RawKind::Not(p.as_str().trim_start_matches('!').trim().to_string()),
             Rule::vector => RawKind::Vector(p.into_inner().filter(|q| q.as_rule() == Rule::operand).map(|q| self.operand(q)).collect::<Result<_>>()?),
             Rule::address => self.address(p, span)?,
+            Rule::pred_pair => {
+                let mut regs = p.into_inner().map(|r| r.as_str().to_string());
+                let (Some(a), Some(b)) = (regs.next(), regs.next()) else { return Err(Error::internal("a register pair without two registers")) };
+                RawKind::Pair(a, b)
+            }
             _ => RawKind::Name(p.as_str().to_string()),
         };
         Ok(RawOperand { kind, span, text })
