@@ -121,15 +121,24 @@ fn run_explain(a: ExplainArgs) -> i32 {
     let work = |f: &std::path::Path| match read_source(f, opts.max_file_bytes) {
         Ok(src) => {
             let base = f.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
-            let r = guarded(&opts, || explain::pairs::explain_source(&src, base, &opts));
+            let r = guarded(&opts, || explain::pairs::explanation_of_source(&src, base, &opts));
             (f.to_path_buf(), src, r)
         }
         Err((src, e)) => (f.to_path_buf(), src, Err(e)),
     };
     batch::run_ordered(&files, a.limits.jobs(), work, |(f, src, r)| match r {
-        Ok(text) => out::print(&text),
+        Ok(x) if a.json => {
+            let mut obj = serde_json::to_value(&x).expect("an explanation is JSON");
+            obj["file"] = f.display().to_string().into();
+            out::println(&obj.to_string());
+        }
+        Ok(x) => out::print(&x.text()),
         Err(e) => {
             out::eprintln(&e.render(&f.display().to_string(), &src));
+            if a.json {
+                // The failure object of `check --json` (schema/result.schema.json).
+                out::println(&report::json(&FileReport { path: f, source: src, result: Err(e.clone()), shown: None }).to_string());
+            }
             worst = worst.max(e.exit_code());
             out::note_code(worst);
         }

@@ -74,6 +74,11 @@ pub fn text(r: &TestResult, source: &str) -> String {
     s
 }
 
+/// Milliseconds to the microsecond: the clock's last digits are noise.
+pub fn millis(d: std::time::Duration) -> f64 {
+    d.as_micros() as f64 / 1000.0
+}
+
 /// The JSON object of one file (result or error). Field names are documented in the README.
 pub fn json(f: &FileReport) -> Value {
     let file = f.path.display().to_string();
@@ -112,7 +117,7 @@ pub fn json(f: &FileReport) -> Value {
                     "unroll_bound_hit": r.outcome.flags.unroll_bound_hit,
                     "mixed_size": r.outcome.flags.mixed_size,
                 },
-                "time_ms": r.time.as_secs_f64() * 1000.0,
+                "time_ms": millis(r.time),
             })
         }
         Err(e) => json!({
