@@ -110,9 +110,13 @@ pub(crate) struct Decl {
     /// `.visible`/`.extern`/`.weak`/`.common` was written.
     pub linked: bool,
     pub external: bool,
-    /// The names (`%r<10>` gives `%r0`..`%r9`) with their size in bytes
-    /// (`None`: unknown, as in `name[]`).
+    /// The names with their size in bytes (`None`: unknown, as in `name[]`).
     pub names: Vec<(String, Option<u64>)>,
+    /// Parameterized names (`%r<10>` is `("%r", 10)`: `%r0`..`%r9`, kept as a
+    /// range so that a huge count costs nothing until a name of it is used).
+    pub ranges: Vec<(String, u32)>,
+    /// The size in bytes of one name of `ranges`.
+    pub elem: u64,
     /// The initializer's bytes (for the last name), little-endian.
     pub init: Option<Vec<u8>>,
     pub span: Span,
@@ -129,7 +133,13 @@ impl Decl {
             _ => return Vec::new(),
         };
         let last = self.names.len().saturating_sub(1);
-        self.names
+        let mut named = self.names.clone();
+        for (base, n) in &self.ranges {
+            // Module variables are few: each name is charged as it is made.
+            crate::budget::charge(u64::from(*n) * 64);
+            named.extend((0..*n).map(|i| (format!("{}{}", base, i), Some(self.elem))));
+        }
+        named
             .iter()
             .enumerate()
             .map(|(i, (name, size))| {
@@ -158,7 +168,7 @@ impl Decl {
 pub fn parse_module(origin: Arc<Origin>) -> Result<Module> {
     let text: &str = &origin.source;
     let src = Src::new(text);
-    check_depth(&src)?;
+    check_depth(&src).map_err(|e| e.in_origin(&Some(origin.clone())))?;
     let mut pairs = PtxParser::parse(Rule::module, text).map_err(|e| syntax(e, &src).in_origin(&Some(origin.clone())))?;
     let mut m = Module { origin: origin.clone(), version: None, funcs: Vec::new(), vars: Vec::new() };
     let Some(top) = pairs.next() else { return Err(Error::internal("the PTX parser returned no parse tree")) };
@@ -191,10 +201,27 @@ pub fn parse_module(origin: Arc<Origin>) -> Result<Module> {
     Ok(m)
 }
 
-/// `{ }` nesting is bounded before parsing, so the parser never recurses deeply.
+/// `{ }` nesting is bounded before parsing, so the parser never recurses
+/// deeply. Braces inside comments and strings are not scopes: they are skipped
+/// as the grammar skips them (`//` to the end of the line, `/* ... */`, `"..."`).
 fn check_depth(src: &Src) -> Result<()> {
-    let mut depth = 0usize;
-    for (i, c) in src.text.char_indices() {
+    let text = src.text;
+    let (mut depth, mut i) = (0usize, 0usize);
+    while let Some(c) = text[i..].chars().next() {
+        let rest = &text[i..];
+        let skip_to = if rest.starts_with("//") {
+            Some(rest.find('\n').map_or(text.len(), |n| i + n))
+        } else if rest.starts_with("/*") {
+            Some(rest[2..].find("*/").map_or(text.len(), |n| i + 2 + n + 2))
+        } else if c == '"' {
+            Some(rest[1..].find('"').map_or(text.len(), |n| i + 1 + n + 1))
+        } else {
+            None
+        };
+        if let Some(end) = skip_to {
+            i = end;
+            continue;
+        }
         match c {
             '{' => depth += 1,
             '}' => depth = depth.saturating_sub(1),
@@ -203,6 +230,7 @@ fn check_depth(src: &Src) -> Result<()> {
         if depth > MAX_SCOPE_DEPTH {
             return Err(Error::input(format!("scopes are nested deeper than {} levels", MAX_SCOPE_DEPTH), src.span(i, i + 1)));
         }
+        i += c.len_utf8();
     }
     Ok(())
 }
@@ -266,7 +294,7 @@ impl Reader<'_> {
 
     fn decl(&self, pair: Pair<Rule>) -> Result<Decl> {
         let span = self.src.pair_span(&pair);
-        let mut d = Decl { space: String::new(), linked: false, external: false, names: Vec::new(), init: None, span };
+        let mut d = Decl { space: String::new(), linked: false, external: false, names: Vec::new(), ranges: Vec::new(), elem: 1, init: None, span };
         let mut elem: Option<u64> = None;
         let mut lanes = 1u64;
         let mut init = None;
@@ -283,12 +311,16 @@ impl Reader<'_> {
                     ".v8" => lanes = 8,
                     w => elem = elem.or_else(|| type_bytes(w)),
                 },
-                Rule::decl_name => d.names.extend(self.decl_name(p)),
+                Rule::decl_name => match self.decl_name(p) {
+                    Ok(n) => d.names.push(n),
+                    Err(r) => d.ranges.push(r),
+                },
                 Rule::init_val => init = Some((p.as_str().trim_start_matches('=').to_string(), self.src.pair_span(&p))),
                 _ => {}
             }
         }
         let elem = elem.unwrap_or(1) * lanes;
+        d.elem = elem;
         for (_, size) in d.names.iter_mut() {
             *size = size.map(|n| n * elem);
         }
@@ -304,9 +336,9 @@ impl Reader<'_> {
         Ok(d)
     }
 
-    /// `%r<10>` (ten registers), `buf[16]` (16 elements), `g` (one element),
-    /// `a[]` (unknown size); sizes in elements here.
-    fn decl_name(&self, p: Pair<Rule>) -> Vec<(String, Option<u64>)> {
+    /// `buf[16]` (16 elements), `g` (one element), `a[]` (unknown size), with
+    /// sizes in elements here; `Err`: `%r<10>` (ten registers, a range).
+    fn decl_name(&self, p: Pair<Rule>) -> std::result::Result<(String, Option<u64>), (String, u32)> {
         let mut base = String::new();
         let mut count = None;
         let mut elems: Option<u64> = Some(1);
@@ -323,10 +355,9 @@ impl Reader<'_> {
             }
         }
         match count {
-            // `%r<10>` declares %r0 .. %r9 (ISA 5.3.1.1); the names are only
-            // recorded, so a bound keeps the list small.
-            Some(n) => (0..n.min(100_000)).map(|i| (format!("{}{}", base, i), Some(1))).collect(),
-            None => vec![(base, elems)],
+            // `%r<10>` declares %r0 .. %r9 (ISA 5.3.1.1).
+            Some(n) => Err((base, n)),
+            None => Ok((base, elems)),
         }
     }
 
@@ -406,6 +437,11 @@ impl Reader<'_> {
             Rule::not_operand => RawKind::Not(p.as_str().trim_start_matches('!').trim().to_string()),
             Rule::vector => RawKind::Vector(p.into_inner().filter(|q| q.as_rule() == Rule::operand).map(|q| self.operand(q)).collect::<Result<_>>()?),
             Rule::address => self.address(p, span)?,
+            Rule::pred_pair => {
+                let mut regs = p.into_inner().map(|r| r.as_str().to_string());
+                let (Some(a), Some(b)) = (regs.next(), regs.next()) else { return Err(Error::internal("a register pair without two registers")) };
+                RawKind::Pair(a, b)
+            }
             _ => RawKind::Name(p.as_str().to_string()),
         };
         Ok(RawOperand { kind, span, text })
