@@ -168,6 +168,7 @@ impl Ctx<'_> {
             InstrKind::Label(l) => return Ok(self.label(l)),
             InstrKind::Nop => return Ok(vec![]),
             InstrKind::Call { name, .. } => return Err(format!("`call {}`: calls into PTX modules are not emitted for the GPU runner", name)),
+            InstrKind::IsSpace { .. } => return Err("`isspacep` comes from PTX modules, which are not emitted for the GPU runner".into()),
         };
         Ok(vec![line])
     }
