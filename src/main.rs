@@ -26,6 +26,9 @@ const EXIT_CODES: &str = "Exit codes (a batch exits with the highest that applie
 #[derive(Parser)]
 #[command(name = "ptx-litmus", version, about = "Decide PTX litmus tests exactly under the PTX memory consistency model (PTX ISA 9.2, chapter 8).", after_help = EXIT_CODES)]
 struct Cli {
+    /// No warnings on stderr (a newer `.version`, duplicate test names); errors are still printed.
+    #[arg(short, long, global = true)]
+    quiet: bool,
     #[command(subcommand)]
     cmd: Cmd,
 }
@@ -60,6 +63,7 @@ enum Cmd {
 
 fn main() {
     let cli = Cli::parse();
+    out::set_quiet(cli.quiet);
     let code = match cli.cmd {
         Cmd::Check(a) => run_check(a),
         Cmd::Gen(a) => ptx_litmus::gen::run(&a),
@@ -180,7 +184,9 @@ impl Emitter<'_> {
             Some(first) if first != path && !self.dup_names.contains(name) => {
                 let msg = format!("warning: test name `{}` is used by {} and {}: herd's log tools reject a log with two tests of one name", name, first.display(), path.display());
                 self.dup_names.insert(name.to_string());
-                self.progress.eprintln(&msg);
+                if !out::quiet() {
+                    self.progress.eprintln(&msg);
+                }
             }
             Some(_) => {}
         }

@@ -183,7 +183,34 @@ fn a_newer_version_is_read_with_a_warning() {
     let mut lit = ptx_litmus::parse::parse_litmus("PTX v\n{ x = 0; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0 ;\n call f ;\nexists (x == 0)\n").unwrap();
     let w = ptx_litmus::module::expand(&mut lit, &d).unwrap();
     assert_eq!(w.len(), 1);
-    assert!(w[0].contains("m.ptx:1:10: warning: `.version 9.9` is newer than PTX ISA 9.2"), "{}", w[0]);
+    assert!(w[0].text.contains("m.ptx:1:10: warning: `.version 9.9` is newer than PTX ISA 9.2"), "{}", w[0].text);
+}
+
+/// A batch of harnesses whose modules all declare `.version 9.5` (the
+/// compiled corpus: 40-odd modules) warns once, and `-q` silences it.
+#[test]
+fn the_version_warning_comes_once_per_run_and_q_silences_it() {
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_ptx-litmus")).args(args).current_dir(env!("CARGO_MANIFEST_DIR")).output().unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let loud = run(&["check", "litmus/compiled"]);
+    assert_eq!(loud.lines().filter(|l| l.contains("warning: `.version 9.5`")).count(), 1, "{}", loud);
+    let quiet = run(&["check", "-q", "litmus/compiled"]);
+    assert!(!quiet.contains("warning"), "{}", quiet);
+    assert!(!run(&["-q", "check", "litmus/compiled"]).contains("warning"));
+}
+
+/// A UTF-8 byte-order mark at the start of a harness and of a module is skipped.
+#[test]
+fn a_byte_order_mark_is_skipped() {
+    let d = folder("bom");
+    std::fs::write(d.join("m.ptx"), "\u{feff}.version 8.0\n.target sm_90\n.address_size 64\n.func f()\n{\n ret;\n}\n").unwrap();
+    let mut lit =
+        ptx_litmus::parse::parse_litmus("\u{feff}PTX bom\n{ x = 0; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0 ;\n call f ;\nexists (x == 0)\n").expect("a BOM before `PTX` is skipped");
+    assert_eq!(lit.name, "bom");
+    ptx_litmus::module::expand(&mut lit, &d).expect("a BOM before `.version` is skipped");
 }
 
 /// `scaffold` on every module of the compiled corpus: the skeleton, its

@@ -27,7 +27,7 @@ const MAX_MODULE_BYTES: usize = 16 << 20;
 /// Load the modules of `lit` (paths relative to `base`) and replace every
 /// `call` cell by the called function's body. Warnings (a `.version` newer
 /// than the model's) are returned for the caller to print.
-pub fn expand(lit: &mut Litmus, base: &Path) -> Result<Vec<String>> {
+pub fn expand(lit: &mut Litmus, base: &Path) -> Result<Vec<Warning>> {
     let has_call = lit.code.iter().flatten().any(|i| matches!(i.kind, InstrKind::Call { .. }));
     if lit.modules.is_empty() && !has_call {
         return Ok(Vec::new());
@@ -116,17 +116,25 @@ pub fn load(path: &Path, shown: &str) -> Result<Module> {
     parse::parse_module(origin)
 }
 
+/// A warning about a module: `kind` says which warnings are the same one
+/// (a run prints each kind once), `text` is what is printed.
+pub struct Warning {
+    pub kind: String,
+    pub text: String,
+}
+
 /// A `.version` newer than the ISA the model covers: the module is read
 /// anyway (newer versions add instructions, they do not change the model).
-fn version_warning(m: &Module) -> Option<String> {
+fn version_warning(m: &Module) -> Option<Warning> {
     let (v, span) = m.version.as_ref()?;
     let mut parts = v.split('.').map(|x| x.parse::<u32>().unwrap_or(0));
     let ver = (parts.next().unwrap_or(0), parts.next().unwrap_or(0));
-    (ver > ISA_VERSION).then(|| {
-        format!(
-            "{}:{}:{}: warning: `.version {}` is newer than PTX ISA {}.{}, which the model covers; the module is read with that model",
+    (ver > ISA_VERSION).then(|| Warning {
+        kind: format!(".version {}", v),
+        text: format!(
+            "{}:{}:{}: warning: `.version {}` is newer than PTX ISA {}.{}, which the model covers; the module is read with that model (said once per run, -q silences it)",
             m.origin.file, span.line, span.col, v, ISA_VERSION.0, ISA_VERSION.1
-        )
+        ),
     })
 }
 
