@@ -252,3 +252,24 @@ fn a_race_with_one_part_of_a_split_rmw_is_flagged() {
         }
     }
 }
+
+/// The regression behind `ptx_alloy_engines_agree_on_random_spin_tests`
+/// (reduced): P0 stores y = 2 only after reading x = 1 from P1, and P1's atom
+/// may read that 2 and write 3 (allowed: every access of P0 is weak, so no
+/// morally strong relation orders anything, D13). The SAT engine missed the
+/// state while the value domains lacked y = 2; both engines list it now.
+#[test]
+fn an_rmw_reads_a_constant_written_behind_a_branch() {
+    let f = Path::new(env!("CARGO_MANIFEST_DIR")).join("litmus/regressions/rmw-reads-write-behind-branch.litmus");
+    for model in [ModelKind::Ptx, ModelKind::PtxAlloy] {
+        let run = |engine| check_file(&f, &CheckOptions { engine, model, ..CheckOptions::default() }).result.expect("the test runs");
+        let (sat, reference) = (run(Engine::Sat), run(Engine::Reference));
+        // Locations [x; y; P1:r3]: x = 1, the atom read 2 and wrote 3.
+        let wanted: Vec<i64> = vec![1, 3, 2];
+        for (name, r) in [("sat", &sat), ("reference", &reference)] {
+            assert!(r.outcome.states.keys().any(|s| s.as_slice() == wanted.as_slice()), "{:?} {}: y = 3 from the atom reading 2", model, name);
+        }
+        let (a, b): (Vec<_>, Vec<_>) = (sat.outcome.states.keys().collect(), reference.outcome.states.keys().collect());
+        assert_eq!(a, b, "{:?}: both engines list the same states", model);
+    }
+}

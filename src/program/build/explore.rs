@@ -16,6 +16,9 @@ impl Ctx<'_> {
         // chain of distinct writes of that execution, so as many rounds as an
         // execution has writes reach every readable value.
         let mut rounds = 0;
+        // The last round that added a constant: a chain of k value-dependent
+        // writes from it is complete k rounds later.
+        let mut last_new_constant = 0;
         loop {
             paths = Vec::new();
             unroll_hit = false;
@@ -29,18 +32,28 @@ impl Ctx<'_> {
             // round adds one link to every chain, as for the other writes.
             let before = ctx.domains.clone();
             let mut changed = false;
+            let mut new_constant = false;
             for tp in &paths {
                 for p in tp {
                     for e in &p.events {
                         if let DraftKind::Mem { key, access } = &e.kind {
-                            // Round 0 collects constant writes; round k >= 1 extends
-                            // value chains by their k-th value-dependent write.
+                            // Every round collects constant writes (a constant write's
+                            // path may exist only once other writes' values are known);
+                            // the rounds after the last new constant extend value
+                            // chains by their k-th value-dependent write.
                             let bound = bounds.get(key).copied().unwrap_or(0);
-                            let this_round = if e.value_srcs.is_empty() { rounds == 0 } else { (1..=bound).contains(&rounds) };
+                            let constant = e.value_srcs.is_empty() && access.rmw.is_none();
+                            let this_round = if e.value_srcs.is_empty() { constant || rounds == 0 } else { (1..=last_new_constant + bound).contains(&rounds) };
                             if access.writes && this_round {
                                 let init = BTreeSet::from([ctx.key_init(key)]);
                                 let d = ctx.domains.entry(key.clone()).or_insert_with(|| init.clone());
                                 match &access.rmw {
+                                    None if constant => {
+                                        if d.insert(access.write_value) {
+                                            changed = true;
+                                            new_constant = true;
+                                        }
+                                    }
                                     None => changed |= d.insert(access.write_value),
                                     Some(op) => {
                                         let known = before.get(key).cloned().unwrap_or(init);
@@ -53,6 +66,9 @@ impl Ctx<'_> {
                         }
                     }
                 }
+            }
+            if new_constant {
+                last_new_constant = rounds;
             }
             rounds += 1;
             if !changed && rounds > 1 {
