@@ -83,7 +83,7 @@ fn show_options(a: &CheckArgs) -> Option<ShowOptions> {
         forbidden: both || a.show.contains(&ShowKind::Forbidden),
         max: a.max_show as usize,
         deadline: None,
-        model: a.model.kind().shared(),
+        model: a.model.map_or(ptx_litmus::model::ModelKind::Ptx, |m| m.kind()).shared(),
     })
 }
 
@@ -218,7 +218,8 @@ fn run_check(a: CheckArgs) -> i32 {
     let opts = CheckOptions {
         build: BuildOptions { unroll: a.unroll, max_events: a.max_events, ..Default::default() },
         engine,
-        model: a.model.kind(),
+        model: a.model.map_or(ptx_litmus::model::ModelKind::Ptx, |m| m.kind()),
+        model_explicit: a.model.is_some(),
         timeout: a.limits.timeout,
         max_states: a.max_states,
         max_memory: a.limits.max_bytes(),

@@ -47,10 +47,18 @@ pub fn state_lines(r: &TestResult) -> Vec<String> {
     rows.sort();
     rows.iter()
         .map(|row| {
-            let cells: Vec<String> = cols.iter().zip(row).map(|(&c, v)| format!("{}={};", observable(&p.observables[c]), v)).collect();
+            let cells: Vec<String> = cols.iter().zip(row).map(|(&c, v)| format!("{}={};", observable_of(p, &p.observables[c]), v)).collect();
             cells.join(" ")
         })
         .collect()
+}
+
+/// An observable as herd writes it for this test: C tests bracket locations (`[x]`).
+pub fn observable_of(p: &Program, o: &Observable) -> String {
+    match o {
+        Observable::Loc(l) if p.c11.is_some() => format!("[{}]", l),
+        _ => observable(o),
+    }
 }
 
 /// The condition as herd prints it: `exists (1:r0=1 /\ 1:r1=0)`.
@@ -60,28 +68,28 @@ pub fn condition(p: &Program) -> String {
         Quantifier::NotExists => "~exists",
         Quantifier::Forall => "forall",
     };
-    format!("{} ({})", q, prop(&p.condition, 0))
+    format!("{} ({})", q, prop(p, &p.condition, 0))
 }
 
 /// Binding strength: `=>` 1, `\/` 2, `/\` 3, atoms and `~` 4. A child weaker
 /// than its parent's operator is parenthesised; `~` always parenthesises.
-fn prop(x: &Prop, outer: u8) -> String {
+fn prop(p: &Program, x: &Prop, outer: u8) -> String {
     let (text, level) = match x {
         Prop::True => ("true".to_string(), 4),
         Prop::False => ("false".to_string(), 4),
-        Prop::Eq(a, b) => (format!("{}={}", term(a), term(b)), 4),
-        Prop::Ne(a, b) => (format!("~({}={})", term(a), term(b)), 4),
+        Prop::Eq(a, b) => (format!("{}={}", term(p, a), term(p, b)), 4),
+        Prop::Ne(a, b) => (format!("~({}={})", term(p, a), term(p, b)), 4),
         // `1<0:r0` was written `0:r0>1`: show it that way round.
-        Prop::Lt(a @ Term::Const(_), b @ Term::Obs(..)) => (format!("{}>{}", term(b), term(a)), 4),
-        Prop::Le(a @ Term::Const(_), b @ Term::Obs(..)) => (format!("{}>={}", term(b), term(a)), 4),
-        Prop::Lt(a, b) => (format!("{}<{}", term(a), term(b)), 4),
-        Prop::Le(a, b) => (format!("{}<={}", term(a), term(b)), 4),
-        Prop::Not(a) if matches!(**a, Prop::True | Prop::False) => (format!("~{}", prop(a, 0)), 4),
-        Prop::Not(a) => (format!("~({})", prop(a, 0)), 4),
-        Prop::And(a, b) => (format!("{} /\\ {}", prop(a, 3), prop(b, 3)), 3),
-        Prop::Or(a, b) => (format!("{} \\/ {}", prop(a, 2), prop(b, 2)), 2),
+        Prop::Lt(a @ Term::Const(_), b @ Term::Obs(..)) => (format!("{}>{}", term(p, b), term(p, a)), 4),
+        Prop::Le(a @ Term::Const(_), b @ Term::Obs(..)) => (format!("{}>={}", term(p, b), term(p, a)), 4),
+        Prop::Lt(a, b) => (format!("{}<{}", term(p, a), term(p, b)), 4),
+        Prop::Le(a, b) => (format!("{}<={}", term(p, a), term(p, b)), 4),
+        Prop::Not(a) if matches!(**a, Prop::True | Prop::False) => (format!("~{}", prop(p, a, 0)), 4),
+        Prop::Not(a) => (format!("~({})", prop(p, a, 0)), 4),
+        Prop::And(a, b) => (format!("{} /\\ {}", prop(p, a, 3), prop(p, b, 3)), 3),
+        Prop::Or(a, b) => (format!("{} \\/ {}", prop(p, a, 2), prop(p, b, 2)), 2),
         // `=>` nests to the right: a left operand that is itself `=>` needs parentheses.
-        Prop::Implies(a, b) => (format!("{} => {}", prop(a, 2), prop(b, 1)), 1),
+        Prop::Implies(a, b) => (format!("{} => {}", prop(p, a, 2), prop(p, b, 1)), 1),
     };
     if level < outer {
         format!("({})", text)
@@ -90,9 +98,9 @@ fn prop(x: &Prop, outer: u8) -> String {
     }
 }
 
-fn term(t: &Term) -> String {
+fn term(p: &Program, t: &Term) -> String {
     match t {
         Term::Const(c) => c.to_string(),
-        Term::Obs(o, _) => observable(o),
+        Term::Obs(o, _) => observable_of(p, o),
     }
 }
