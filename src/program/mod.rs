@@ -7,6 +7,7 @@
 
 pub mod access;
 pub mod arith;
+pub mod bits;
 pub mod build;
 pub mod cells;
 pub mod event;
@@ -133,6 +134,9 @@ pub struct Program {
     pub guards: Option<Box<merge::PathFacts>>,
     /// A C test: the C order of each access and fence (`crate::c11`).
     pub c11: Option<std::sync::Arc<crate::c11::Orders>>,
+    /// A variable without an initial value (8.2.6) whose bytes some path
+    /// reads: the answer may depend on them (D71).
+    pub reads_unknown: Option<crate::ast::VarDecl>,
 }
 
 impl Program {
