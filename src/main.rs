@@ -52,6 +52,11 @@ enum Cmd {
     /// Print the model, cat-style: every derived relation and axiom as one row
     /// under its ISA section, then the primitives the rows are written over.
     Model(opts::ModelArgs),
+    /// Check a compilation mapping: compile C tests to PTX by a mapping table,
+    /// decide both, report each test sound or unsound (README "Checking a
+    /// compilation mapping"). Exit 1 when a test is unsound.
+    #[command(after_help = EXIT_CODES)]
+    Map(ptx_litmus::c11::map::MapArgs),
     /// Print a harness skeleton for a PTX module: one thread per `.entry`/`.func`,
     /// a location per pointer parameter, a placeholder condition (README
     /// "Checking compiler output").
@@ -67,6 +72,7 @@ fn main() {
         Cmd::Run(a) => ptx_litmus::gpu::run::run(&a),
         Cmd::Advise(a) => run_advise(a),
         Cmd::Model(a) => opts::run_model(&a),
+        Cmd::Map(a) => ptx_litmus::c11::map::run(&a),
         Cmd::Scaffold(a) => ptx_litmus::module::scaffold::run(&a.module),
     };
     std::process::exit(out::exit_code(code));

@@ -9,6 +9,9 @@
 //! code in [`Orders`] and read by the RC11 rows through the event sets
 //! `NA`, `RLX`, `CON`, `ACQ`, `REL`, `ACQ_REL`, `SC` (`model::prims`).
 
+pub mod emit;
+pub mod map;
+pub mod mapping;
 pub mod parse;
 
 use std::collections::BTreeMap;

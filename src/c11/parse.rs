@@ -517,7 +517,11 @@ impl Lower<'_, '_> {
         }
         let mut e = e.ok_or_else(|| Error::internal("empty operand"))?;
         for n in negs.into_iter().rev() {
-            e = Expr::Un(n, Box::new(e), span);
+            e = match (n, e) {
+                // `-1` is a constant, not an instruction.
+                ('-', Expr::Num(k)) => Expr::Num(k.wrapping_neg()),
+                (n, e) => Expr::Un(n, Box::new(e), span),
+            };
         }
         Ok(e)
     }
