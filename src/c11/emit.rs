@@ -157,8 +157,12 @@ pub fn litmus_text(lit: &Litmus, p: &Program, doc: &str) -> String {
     for r in 0..rows {
         s.push_str(&line(cols.iter().map(|c| c.get(r).map_or("", String::as_str)).collect()));
     }
+    if !lit.locations.is_empty() {
+        let locs: Vec<String> = lit.locations.iter().map(|o| format!("{};", o)).collect();
+        s.push_str(&format!("locations [{}]\n", locs.join(" ")));
+    }
     if p.condition_given {
-        s.push_str(&crate::report::herd::condition(p));
+        s.push_str(&lit.condition.text);
         s.push('\n');
     }
     s

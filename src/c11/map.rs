@@ -115,6 +115,9 @@ pub fn map_source(text: &str, base: &Path, s: &MapSetup) -> Result<Mapped> {
     }
     let source = check_source_at(text, base, &CheckOptions { model: s.source, ..s.opts.clone() })?;
     let c_ast = super::parse::parse_c_litmus(text)?;
+    if c_ast.filter.is_some() {
+        return Err(Error::input_nospan("`map` does not compile a test with a `filter` yet"));
+    }
     let ptx_ast = super::mapping::compile(&c_ast, &s.mapping)?;
     let program = crate::program::build_program(&ptx_ast, &s.opts.build)?;
     let doc = format!("{} compiled by the mapping {}", c_ast.name, s.mapping.name);

@@ -80,6 +80,8 @@ struct Ctx<'a> {
     typed_roots: BTreeSet<String>,
     /// A variable without an initial value whose bytes some path reads (D71).
     reads_unknown: Option<String>,
+    /// The widest access at offset 0 of each variable (its width, D74).
+    widest0: HashMap<String, u8>,
     /// Where each footprint was first accessed, for messages.
     foot_at: HashMap<Footprint, (Span, Option<std::sync::Arc<crate::error::Origin>>)>,
 }
@@ -145,6 +147,7 @@ pub fn build_program(lit: &Litmus, opts: &BuildOptions) -> Result<Program> {
     // splits the same way under the cells it was explored with (D18).
     for _ in 0..8 {
         ctx.foot.clear();
+        ctx.widest0.clear();
         let typed = ctx.typed_roots.clone();
         let (paths, unroll_hit) = ctx.explore_all()?;
         let all: BTreeSet<Footprint> = ctx.foot.iter().cloned().chain(ctx.extents()).collect();
@@ -224,6 +227,7 @@ impl<'a> Ctx<'a> {
             vars,
             typed_roots: BTreeSet::new(),
             reads_unknown: None,
+            widest0: HashMap::new(),
             foot_at: HashMap::new(),
         };
         ctx.address_inits();
@@ -302,8 +306,7 @@ impl<'a> Ctx<'a> {
         if let Some(&(size, len)) = self.arrays.decl.get(root) {
             return u64::from(size) * u64::from(len);
         }
-        let widest = self.foot.iter().filter(|f| f.0 == root && f.2 == 0).map(|f| u64::from(f.3)).max();
-        widest.unwrap_or(4).max(4)
+        self.widest0.get(root).map_or(4, |&w| u64::from(w).max(4))
     }
 
     /// The bytes of every variable a condition can name, as footprints, so
@@ -348,6 +351,10 @@ impl<'a> Ctx<'a> {
     fn mem_cells(&mut self, key: &LocKey, size: u8, ins: &ast::Instr) -> Vec<(LocKey, i64, u8)> {
         let f = (key.root.clone(), key.shared_cluster, key.offset, size);
         self.foot_at.entry(f.clone()).or_insert_with(|| (ins.span, ins.origin.clone()));
+        if key.offset == 0 {
+            let w = self.widest0.entry(key.root.clone()).or_insert(size);
+            *w = (*w).max(size);
+        }
         self.foot.insert(f);
         let parts = self.cells.split(&key.root, key.shared_cluster, key.offset, size);
         parts
