@@ -62,8 +62,8 @@ fn agree_with_herd(log: &str, model: ModelKind, engine: Engine) {
     let mut bad = Vec::new();
     for f in &files {
         let report = check_file(f, &opts);
-        let r = report.result.unwrap_or_else(|e| panic!("{}: {}", f.display(), e.message));
-        let ours = read_log(&ptx_litmus::report::text(&r));
+        let r = report.result.as_ref().unwrap_or_else(|e| panic!("{}: {}", f.display(), e.message));
+        let ours = read_log(&ptx_litmus::report::text(r, &report.source));
         let (name, mine) = ours.into_iter().next().expect("one block");
         let theirs = herd.get(&name).unwrap_or_else(|| panic!("{} is not in {}", name, log));
         if &mine != theirs {
