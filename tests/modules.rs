@@ -334,3 +334,20 @@ fn register_pairs_parse() {
     let r = run("pairs", &m, h).unwrap_or_else(|e| panic!("{}", e.1));
     assert_eq!(r.summary.verdict, Verdict::Ok);
 }
+
+/// Dynamic shared memory (`.extern .shared .b8 smem[];`, defined by no
+/// module) is shared memory too: one copy per CTA (5.1.7), with no known end.
+/// A `.local` depot read before any store reads an unknown value (8.2.6):
+/// refused at the depot's declaration (D71).
+#[test]
+fn dynamic_shared_memory_is_per_cta_and_an_unwritten_depot_is_unknown() {
+    let m = format!(
+        "{HEAD}.extern .shared .align 4 .b8 smem[];\n.entry put(.param .u64 o, .param .u32 v)\n{{\n .reg .b32 %r<3>;\n .reg .b64 %rd<2>;\n ld.param.u64 %rd1, [o];\n ld.param.u32 %r1, [v];\n st.shared.u32 [smem+4], %r1;\n bar.sync 0;\n ld.shared.u32 %r2, [smem+4];\n st.global.u32 [%rd1], %r2;\n ret;\n}}\n.entry stale(.param .u64 o)\n{{\n .local .align 4 .b8 __local_depot0[4];\n .reg .b32 %r<2>;\n .reg .b64 %rd<2>;\n ld.param.u64 %rd1, [o];\n ld.local.u32 %r1, [__local_depot0];\n st.global.u32 [%rd1], %r1;\n ret;\n}}\n"
+    );
+    let h = "PTX d\n{ u32 a[1]; u32 b[1]; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n call put, (a, 1) | call put, (b, 2) ;\nforall (a[0] == 1 /\\ b[0] == 2)\n";
+    let r = run("dynamic-shared", &m, h).unwrap_or_else(|e| panic!("{}", e.1));
+    assert_eq!(r.summary.verdict, Verdict::Ok);
+    let h = "PTX d\n{ u32 a[1]; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0 ;\n call stale, (a) ;\nexists (a[0] == 0)\n";
+    let shown = module_error("stale-depot", &m, h);
+    assert!(shown.contains("m.ptx:19:2: error: the outcome depends on the initial value of `__local_depot0`"), "{}", shown);
+}

@@ -94,11 +94,15 @@ fn variables(modules: &[Module]) -> (Vec<HashMap<String, String>>, Vec<VarDecl>)
             };
             taken.entry(v.name.clone()).or_insert(mi);
             map.insert(v.name.clone(), name.clone());
-            if v.external {
+            // An `.extern` variable no loaded module defines (dynamic shared
+            // memory, `.extern .shared .b8 smem[];`) is still one of its space,
+            // with no initial value and, when unsized, no known end (size 0).
+            let defined = modules.iter().any(|o| o.vars.iter().any(|w| w.name == v.name && w.linked && !w.external));
+            if v.external && defined {
                 continue;
             }
-            let size = v.size.unwrap_or(0);
-            decls.push(VarDecl { name, space: v.space, size, init: v.init.clone(), span: v.span, origin: Some(m.origin.clone()) });
+            let init = if v.external { None } else { v.init.clone() };
+            decls.push(VarDecl { name, space: v.space, size: v.size.unwrap_or(0), init, span: v.span, origin: Some(m.origin.clone()) });
         }
         names.push(map);
     }
