@@ -167,6 +167,8 @@ impl Ctx<'_> {
             InstrKind::Branch { cond, target } => return Ok(self.branch(cond, target)),
             InstrKind::Label(l) => return Ok(self.label(l)),
             InstrKind::Nop => return Ok(vec![]),
+            InstrKind::Refused(m) => return Err(m.clone()),
+            InstrKind::Timer { .. } => return Err("timer reads come from PTX modules, which are not emitted for the GPU runner".to_string()),
             InstrKind::Call { name, .. } => return Err(format!("`call {}`: calls into PTX modules are not emitted for the GPU runner", name)),
         };
         Ok(vec![line])

@@ -273,10 +273,23 @@ impl<'a> Inliner<'a> {
                 let kind = InstrKind::Branch { cond: BranchCond::Always, target: self.exit_label() };
                 return Ok(self.emit(fr, &raw, kind));
             }
-            "nanosleep" | "pmevent" | "prefetch" | "prefetchu" | "trap" | "brkpt" => {
-                // No memory effect the model sees (`trap` ends the program: not modelled).
+            "nanosleep" | "pmevent" | "prefetch" | "prefetchu" | "brkpt" => {
+                // No memory effect the model sees.
                 return Ok(self.emit(fr, &raw, InstrKind::Nop));
             }
+            "trap" => {
+                let why = "`trap` aborts the kernel, which the memory model does not describe: no path of a litmus test may reach it";
+                return Ok(self.emit(fr, &raw, InstrKind::Refused(why.to_string())));
+            }
+            _ => {}
+        }
+        if let Err(e) = self.check_names(fr, &raw) {
+            return self.refuse(fr, &raw, e);
+        }
+        if let Some(kind) = self.timer_read(fr, &raw) {
+            return Ok(self.emit(fr, &raw, kind));
+        }
+        match raw.opcode.as_str() {
             "ld" | "st" if raw.quals.iter().any(|q| q.text.starts_with("param")) => return self.param_access(fr, &raw),
             "cvta" | "isspacep" => return self.address_space(fr, &raw),
             _ => {}
@@ -292,15 +305,70 @@ impl<'a> Inliner<'a> {
         }
         self.fresh += 1;
         let tmp = format!("%__tmp{}#f{}", self.fresh, fr.id);
-        let parts = super::compound::expand(&raw, &tmp)?.unwrap_or_else(|| vec![raw.clone()]);
+        let parts = match super::compound::expand(&raw, &tmp) {
+            Ok(parts) => parts.unwrap_or_else(|| vec![raw.clone()]),
+            Err(e) => return self.refuse(fr, &raw, e),
+        };
         let (empty, vars) = (HashSet::new(), &fr.vars);
         let names = Names { regs: &empty, locs: vars, addr_regs: &empty };
-        for part in &parts {
-            for kind in decode_all(part, &names)? {
-                self.emit(fr, &raw, kind);
-            }
+        let decoded: Result<Vec<Vec<InstrKind>>> = parts.iter().map(|part| decode_all(part, &names)).collect();
+        match decoded {
+            Ok(kinds) => kinds.into_iter().flatten().for_each(|kind| self.emit(fr, &raw, kind)),
+            Err(e) => return self.refuse(fr, &raw, e),
         }
         Ok(())
+    }
+
+    /// An instruction the model cannot take: its input error is raised on the
+    /// paths that reach it (a `Refused` instruction), not while inlining, so a
+    /// fallback branch the builder decides is never taken does not block the test.
+    fn refuse(&mut self, fr: &Frame, raw: &RawInstr, e: Error) -> Result<()> {
+        if e.kind != crate::error::ErrorKind::Input || e.origin.is_some() {
+            return Err(e);
+        }
+        let span = e.span.unwrap_or(raw.span);
+        self.out.push(Instr { kind: InstrKind::Refused(e.message), span, text: raw.text.clone(), origin: Some(fr.origin.clone()) });
+        Ok(())
+    }
+
+    /// Every `%name` an instruction uses is declared in scope or is a special
+    /// register: an undeclared one would silently read 0 (issue 23).
+    fn check_names(&self, fr: &Frame, raw: &RawInstr) -> Result<()> {
+        let mut names: Vec<(&str, Span)> = raw.guard.iter().map(|g| (g.reg.as_str(), g.span)).collect();
+        fn collect<'o>(o: &'o RawOperand, out: &mut Vec<(&'o str, Span)>) {
+            match &o.kind {
+                RawKind::Name(n) | RawKind::Not(n) | RawKind::Addr { base: n, .. } => out.push((n.as_str(), o.span)),
+                RawKind::Vector(v) | RawKind::List(v) => v.iter().for_each(|e| collect(e, out)),
+                RawKind::Imm(_) => {}
+            }
+        }
+        raw.operands.iter().for_each(|o| collect(o, &mut names));
+        let timer_mov = raw.opcode == "mov" && raw.operands.len() == 2;
+        for (i, (name, span)) in names.into_iter().enumerate() {
+            if !name.starts_with('%') || fr.lookup(name).is_some() || self.specials.contains_key(name) {
+                continue;
+            }
+            let why = if super::special::timer(name).is_some() {
+                if timer_mov && i == raw.guard.iter().count() + 1 {
+                    continue;
+                }
+                format!("read the timer `{}` with `mov` into a register first", name)
+            } else if let Some(what) = super::special::unsupported(name) {
+                format!("special register `{}` is not supported: it holds {}, which a litmus test does not determine", name, what)
+            } else {
+                format!("`{}` is not declared in function `{}` (a `.reg` declaration is missing)", name, self.stack.last().map_or("?", |s| s.as_str()))
+            };
+            return Err(Error::input(why, span));
+        }
+        Ok(())
+    }
+
+    /// `mov d, %globaltimer` (or another timer): a timer read (D81).
+    fn timer_read(&self, fr: &Frame, raw: &RawInstr) -> Option<InstrKind> {
+        let [d, RawOperand { kind: RawKind::Name(t), .. }] = raw.operands.as_slice() else { return None };
+        let (timer, shift, bits) = super::special::timer(t).filter(|_| raw.opcode == "mov" && fr.lookup(t).is_none())?;
+        let RawKind::Name(dst) = &d.kind else { return None };
+        Some(InstrKind::Timer { dst: self.rename(fr, dst), timer: timer.to_string(), shift, bits })
     }
 
     /// `ld.param`/`st.param`: copies between registers and the parameter's
@@ -372,8 +440,8 @@ impl<'a> Inliner<'a> {
 
     /// PTX's own `call (rets), f, (args);` inside a body.
     fn call(&mut self, fr: &mut Frame, c: &CallStmt) -> Result<()> {
-        if c.proto {
-            return Err(Error::input("indirect calls through a prototype are not supported: call the function by name", c.span));
+        if c.proto || c.func.starts_with('%') {
+            return Err(Error::input("indirect calls are not supported (through a register or a prototype): call the function by name", c.span));
         }
         let (mi, fi) = self.resolve(&c.func).ok_or_else(|| Error::input(format!("unknown function `{}`: no loaded module defines it", c.func), c.span))?;
         let f = &self.modules[mi].funcs[fi];

@@ -62,6 +62,12 @@ pub fn expand(lit: &mut Litmus, base: &Path) -> Result<Vec<String>> {
     Ok(warnings)
 }
 
+/// A register, `.param` or `.local` name as the module writes it: inlining
+/// renames `%rd4` to `%rd4#f1s1` per call (D40), which messages never show.
+pub fn written_name(name: &str) -> &str {
+    name.split('#').next().unwrap_or(name)
+}
+
 /// Read and parse one module.
 pub fn load(path: &Path, shown: &str) -> Result<Module> {
     let text = crate::input::read_text_capped(path, MAX_MODULE_BYTES).map_err(|m| Error::input_nospan(format!("cannot load PTX module `{}`: {}", shown, m)))?;
