@@ -121,15 +121,24 @@ fn run_explain(a: ExplainArgs) -> i32 {
     let work = |f: &std::path::Path| match read_source(f, opts.max_file_bytes) {
         Ok(src) => {
             let base = f.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
-            let r = guarded(&opts, || explain::pairs::explain_source(&src, base, &opts));
+            let r = guarded(&opts, || explain::pairs::explanation_of_source(&src, base, &opts));
             (f.to_path_buf(), src, r)
         }
         Err((src, e)) => (f.to_path_buf(), src, Err(e)),
     };
     batch::run_ordered(&files, a.limits.jobs(), work, |(f, src, r)| match r {
-        Ok(text) => out::print(&text),
+        Ok(x) if a.json => {
+            let mut obj = serde_json::to_value(&x).expect("an explanation is JSON");
+            obj["file"] = f.display().to_string().into();
+            out::println(&obj.to_string());
+        }
+        Ok(x) => out::print(&x.text()),
         Err(e) => {
             out::eprintln(&e.render(&f.display().to_string(), &src));
+            if a.json {
+                // The failure object of `check --json` (schema/result.schema.json).
+                out::println(&report::json(&FileReport { path: f, source: src, result: Err(e.clone()), shown: None }).to_string());
+            }
             worst = worst.max(e.exit_code());
             out::note_code(worst);
         }
@@ -142,6 +151,10 @@ struct Emitter<'a> {
     a: &'a CheckArgs,
     exp: Option<&'a Expectations>,
     stems: BTreeMap<PathBuf, String>,
+    /// The file each test name came from first: two tests of one name make
+    /// herd's log tools reject the whole log.
+    names: BTreeMap<String, PathBuf>,
+    dup_names: std::collections::BTreeSet<String>,
     progress: Progress,
     summary: Summary,
     tally: report::expect::Tally,
@@ -154,6 +167,23 @@ impl Emitter<'_> {
         self.progress.eprintln(msg);
         self.worst = self.worst.max(code);
         out::note_code(self.worst);
+    }
+
+    /// Warn (once per name) when a second file of the batch has a test name
+    /// already seen: herd's `mcompare7` and `msum7` drop a log with two tests
+    /// of one name.
+    fn note_name(&mut self, name: &str, path: &std::path::Path) {
+        match self.names.get(name) {
+            None => {
+                self.names.insert(name.to_string(), path.to_path_buf());
+            }
+            Some(first) if first != path && !self.dup_names.contains(name) => {
+                let msg = format!("warning: test name `{}` is used by {} and {}: herd's log tools reject a log with two tests of one name", name, first.display(), path.display());
+                self.dup_names.insert(name.to_string());
+                self.progress.eprintln(&msg);
+            }
+            Some(_) => {}
+        }
     }
 
     /// Print one test's result at once (stdout: herd text or one JSON line).
@@ -185,8 +215,9 @@ impl Emitter<'_> {
         }
         match &r.result {
             Ok(res) => {
+                self.note_name(&res.program.name, &r.path);
                 if !self.a.json {
-                    let mut text = report::text(res);
+                    let mut text = report::text(res, &r.source);
                     if let Some(s) = shown {
                         text.push_str(&explain::show::text(&res.program, s));
                     }
@@ -248,6 +279,8 @@ fn run_check(a: CheckArgs) -> i32 {
         a: &a,
         exp: expectations.as_ref(),
         stems: batch::picture_stems(&files),
+        names: BTreeMap::new(),
+        dup_names: Default::default(),
         progress: Progress::new(files.len()),
         summary: Summary::default(),
         tally: Default::default(),
@@ -285,10 +318,14 @@ fn run_advise(a: AdviseArgs) -> i32 {
             }
         },
     };
-    let check = CheckOptions { build: BuildOptions { unroll: a.unroll, ..Default::default() }, timeout: a.limits.timeout, max_memory: a.limits.max_bytes(), ..Default::default() };
+    // The advice decides one variant per candidate edit: a large test can take
+    // hours, so without --timeout each test gets a default deadline.
+    let timeout = a.limits.timeout.or(Some(std::time::Duration::from_secs(advise::DEFAULT_TIMEOUT_S)));
+    let check = CheckOptions { build: BuildOptions { unroll: a.unroll, ..Default::default() }, timeout, max_memory: a.limits.max_bytes(), ..Default::default() };
     let table = a.paths.iter().any(|p| p.is_dir());
     let opts = AdviseOptions { check, costs, weaken_only: a.weaken, explain: !table || a.json || a.out.is_some() };
     let files = inputs(&a.paths, None);
+    let progress = Progress::new(files.len());
     let mut worst = EXIT_OK;
     if table && !a.json {
         out::println(&render::summary_header());
@@ -302,6 +339,7 @@ fn run_advise(a: AdviseArgs) -> i32 {
         Err((src, e)) => (f.to_path_buf(), src, Err(e)),
     };
     batch::run_ordered(&files, a.limits.jobs(), work, |(f, src, r)| {
+        progress.tick();
         let name = f.display().to_string();
         match r {
             Ok(adv) => {
@@ -325,11 +363,16 @@ fn run_advise(a: AdviseArgs) -> i32 {
                 if a.json {
                     out::println(&render::failure_json(&name, &e).to_string());
                 }
-                out::eprintln(&e.render(&name, &src));
+                let default_deadline = a.limits.timeout.is_none() && e.message.starts_with("timeout");
+                progress.eprintln(&e.render(&name, &src));
+                if default_deadline {
+                    progress.eprintln(&format!("{}: note: advise stops each test after {} s by default; --timeout sets another limit", name, advise::DEFAULT_TIMEOUT_S));
+                }
                 worst = worst.max(e.exit_code());
             }
         }
         out::note_code(worst);
     });
+    progress.finish();
     worst
 }

@@ -416,4 +416,15 @@ fn module_errors_name_the_module_and_the_written_names() {
         assert!(r.stderr.contains(&at) && r.stderr.contains(msg), "{}: want `{}` and `{}`:\n{}", name, at, msg, r.stderr);
         assert!(!r.stderr.contains('#'), "{}: an internal name leaked:\n{}", name, r.stderr);
     }
+    // Two CTAs numbered 0 in two clusters: no launch gives both `%ctaid.x = 0`.
+    let body = " mov.u32 %r1, %ctaid.x;\n st.relaxed.gpu.u32 [%rd1], %r1;";
+    write(&d, "ctaid.ptx", &format!("{}{}", PTX_HEAD, func("ctaid", body)));
+    let f = write(
+        &d,
+        "ctaid.litmus",
+        "PTX ctaid\n{ x = 0; y = 0; }\nptx \"ctaid.ptx\";\n P0@cta 0,cluster 0,gpu 0 | P1@cta 0,cluster 1,gpu 0 ;\n call ctaid, (x) | call ctaid, (y) ;\nexists (x == 0)\n",
+    );
+    let r = run(&["check", s(&f)]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("ctaid.ptx:9:15: error: `%ctaid.x` has no value"), "{}", r.stderr);
 }

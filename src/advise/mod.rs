@@ -109,6 +109,9 @@ pub fn budgeted<T>(opts: &CheckOptions, deadline: Option<Instant>, f: impl FnOnc
     }
 }
 
+/// Seconds one test's advice may take when `--timeout` is not given.
+pub const DEFAULT_TIMEOUT_S: u64 = 300;
+
 /// Advise on one test given as text.
 pub fn advise_source(source: &str, opts: &AdviseOptions) -> Result<Advice> {
     let start = Instant::now();
@@ -168,7 +171,7 @@ pub fn advise_source(source: &str, opts: &AdviseOptions) -> Result<Advice> {
         adv.queries += d.queries - d.reused;
         adv.reused += d.reused;
     }
-    adv.time_ms = start.elapsed().as_secs_f64() * 1e3;
+    adv.time_ms = crate::report::millis(start.elapsed());
     Ok(adv)
 }
 

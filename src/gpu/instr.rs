@@ -170,6 +170,7 @@ impl Ctx<'_> {
             InstrKind::Refused(m) => return Err(m.clone()),
             InstrKind::Timer { .. } => return Err("timer reads come from PTX modules, which are not emitted for the GPU runner".to_string()),
             InstrKind::Call { name, .. } => return Err(format!("`call {}`: calls into PTX modules are not emitted for the GPU runner", name)),
+            InstrKind::IsSpace { .. } => return Err("`isspacep` comes from PTX modules, which are not emitted for the GPU runner".into()),
         };
         Ok(vec![line])
     }
@@ -239,6 +240,9 @@ impl Ctx<'_> {
     fn alu(&mut self, op: AluOp, dst: &str, srcs: &[Operand]) -> Result<Vec<String>, String> {
         let d = reg(self.thread, dst);
         let s: Vec<String> = srcs.iter().map(|o| self.opnd(o)).collect();
+        if let AluOp::Bits(b) = op {
+            return Err(format!("the bit operation {:?} is not emitted for the GPU runner", b));
+        }
         let need = if matches!(op, AluOp::Mov | AluOp::Not | AluOp::Neg) { 1 } else { 2 };
         if s.len() != need {
             return Err(format!("{:?} with {} operands", op, s.len()));
@@ -258,6 +262,7 @@ impl Ctx<'_> {
             AluOp::Xor => "xor.b64",
             AluOp::Min => "min.s64",
             AluOp::Max => "max.s64",
+            AluOp::Bits(_) => return Err("bit operations are not emitted".into()),
             // The model shifts 64-bit values (arithmetic right shift); PTX wants a .u32 amount.
             AluOp::Shl | AluOp::Shr => {
                 let name = if op == AluOp::Shl { "shl.b64" } else { "shr.s64" };

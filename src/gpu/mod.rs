@@ -106,6 +106,9 @@ pub fn unsupported(lit: &Litmus) -> Option<String> {
         if let InitItem::Alias { name, proxy, .. } = item {
             return Some(format!("`{}` is a {:?} alias: virtual aliases and proxy objects are not emitted", name, proxy).to_lowercase());
         }
+        if let InitItem::Array { name, .. } = item {
+            return Some(format!("`{}` is an array: the emitter lays out scalar locations only", name));
+        }
     }
     for (t, code) in lit.code.iter().enumerate() {
         let barrier = code.iter().any(|i| matches!(i.kind, InstrKind::Barrier { .. }));

@@ -56,7 +56,13 @@ pub fn registers(lit: &Litmus) -> Vec<HashMap<String, i64>> {
             };
             xyz("tid", tid, 0);
             xyz("ntid", ntid_x, 1);
-            xyz("ctaid", h.cta as i64, 0);
+            // ISA 2.2.3: "Each CTA has a unique identifier (ctaid) within a
+            // grid": a `cta` number the header reuses in another cluster of
+            // this GPU gives no `%ctaid` (reading it is an input error, D80).
+            let reused = (0..n).any(|u| same_gpu(u) && lit.threads[u].cta == h.cta && lit.threads[u].cluster != h.cluster);
+            if !reused {
+                xyz("ctaid", h.cta as i64, 0);
+            }
             xyz("nctaid", nctaid, 1);
             xyz("clusterid", cluster_id, 0);
             xyz("nclusterid", nclusters, 1);

@@ -1,6 +1,7 @@
 //! The launch a thread header describes must be one a GPU can run
-//! (decisions.md D80): every thread placed, each CTA in one cluster, and
-//! `%tid.x` distinct within a CTA and below the CTA size limit.
+//! (decisions.md D80): every thread placed, and `%tid.x` distinct within a
+//! CTA and below the CTA size limit. (A `cta` number reused in two clusters
+//! is allowed by the format; reading `%ctaid` there is refused, D80.)
 
 use crate::ast::{Span, ThreadHeader};
 use crate::error::{Error, Result};
@@ -13,7 +14,6 @@ pub(crate) const MAX_CTA_THREADS: u32 = 1024;
 /// Check the headers; `cta_given[t]` says whether thread t's header names its `cta`.
 pub(crate) fn check(threads: &[ThreadHeader], cta_given: &[bool]) -> Result<()> {
     unplaced(threads, cta_given)?;
-    one_cluster_per_cta(threads)?;
     distinct_tids(threads)
 }
 
@@ -31,42 +31,19 @@ fn unplaced(threads: &[ThreadHeader], cta_given: &[bool]) -> Result<()> {
     }
 }
 
-/// ISA 2.2.3: "Each CTA has a unique identifier (ctaid) within a grid", so
-/// `cta C` on one GPU is one CTA, which is in one cluster.
-fn one_cluster_per_cta(threads: &[ThreadHeader]) -> Result<()> {
-    let mut first: BTreeMap<(u32, u32), &ThreadHeader> = BTreeMap::new();
-    for h in threads {
-        let f = *first.entry((h.gpu, h.cta)).or_insert(h);
-        if f.cluster != h.cluster {
-            let name = |c: Option<u32>| c.map_or_else(|| "no cluster".to_string(), |k| format!("cluster {}", k));
-            let msg = format!(
-                "CTA {} of GPU {} is in {} for P{} but in {} for P{}: a CTA id is unique in the grid, so a CTA is in one cluster",
-                h.cta,
-                h.gpu,
-                name(f.cluster),
-                f.id,
-                name(h.cluster),
-                h.id
-            );
-            return Err(Error::input(msg, h.span));
-        }
-    }
-    Ok(())
-}
-
 /// ISA 2.2.1: "Each thread has a unique thread identifier within the CTA";
 /// `%tid.x` is `tid N` or the thread's rank among its CTA's threads (D41).
 fn distinct_tids(threads: &[ThreadHeader]) -> Result<()> {
-    let mut rank: BTreeMap<(u32, u32), u32> = BTreeMap::new();
-    let mut taken: BTreeMap<(u32, u32, u32), usize> = BTreeMap::new();
+    let mut rank: BTreeMap<(u32, Option<u32>, u32), u32> = BTreeMap::new();
+    let mut taken: BTreeMap<(u32, Option<u32>, u32, u32), usize> = BTreeMap::new();
     for h in threads {
-        let next = rank.entry((h.gpu, h.cta)).or_insert(0);
+        let next = rank.entry((h.gpu, h.cluster, h.cta)).or_insert(0);
         let tid = h.tid.unwrap_or(*next);
         *next += 1;
         if tid >= MAX_CTA_THREADS {
             return Err(too_large(h, tid));
         }
-        if let Some(other) = taken.insert((h.gpu, h.cta, tid), h.id) {
+        if let Some(other) = taken.insert((h.gpu, h.cluster, h.cta, tid), h.id) {
             let how = if h.tid.is_some() { format!("P{} says `tid {}`", h.id, tid) } else { format!("P{} has no `tid`, so its `%tid.x` is its rank in the CTA", h.id) };
             let msg = format!("P{} and P{} are both thread {} of CTA {} ({}): give each thread of a CTA its own `tid`", other, h.id, tid, h.cta, how);
             return Err(Error::input(msg, h.span));
