@@ -3,7 +3,7 @@
 # without a GPU: ptxas comes from the PyPI wheel nvidia-cuda-nvcc-cu12,
 # installed into a virtual environment. Not part of CI (it downloads ~100 MB).
 #
-#   scripts/validate-ptx.sh [LITMUS_DIR...]     (default: litmus/ and the public corpus)
+#   scripts/validate-ptx.sh [LITMUS_DIR...]     (default: litmus/ and tests/conformance/litmus/)
 #
 # Modules whose .target is sm_70 are assembled for sm_70 and sm_90; modules
 # that need sm_90 (clusters, .cluster scope) for sm_90 only.
@@ -13,8 +13,7 @@ cd "$(dirname "$0")/.."
 VENV=${VENV:-target/ptxas-venv}
 OUT=${OUT:-target/ptx-validate}
 if [ $# -eq 0 ]; then
-  set -- litmus
-  [ -d /work/shared/conformance/litmus ] && set -- "$@" /work/shared/conformance/litmus
+  set -- litmus tests/conformance/litmus
 fi
 
 ptxas=$(ls "$VENV"/lib/python3*/site-packages/nvidia/cuda_nvcc/bin/ptxas 2>/dev/null | head -1 || true)

@@ -26,6 +26,9 @@ const EXIT_CODES: &str = "Exit codes (a batch exits with the highest that applie
 #[derive(Parser)]
 #[command(name = "ptx-litmus", version, about = "Decide PTX litmus tests exactly under the PTX memory consistency model (PTX ISA 9.2, chapter 8).", after_help = EXIT_CODES)]
 struct Cli {
+    /// No warnings on stderr (a newer `.version`, duplicate test names); errors are still printed.
+    #[arg(short, long, global = true)]
+    quiet: bool,
     #[command(subcommand)]
     cmd: Cmd,
 }
@@ -52,14 +55,32 @@ enum Cmd {
     /// Print the model, cat-style: every derived relation and axiom as one row
     /// under its ISA section, then the primitives the rows are written over.
     Model(opts::ModelArgs),
+    /// Check a compilation mapping: compile C tests to PTX by a mapping table,
+    /// decide both, report each test sound or unsound (README "Checking a
+    /// compilation mapping"). Exit 1 when a test is unsound.
+    #[command(after_help = EXIT_CODES)]
+    Map(ptx_litmus::c11::map::MapArgs),
     /// Print a harness skeleton for a PTX module: one thread per `.entry`/`.func`,
     /// a location per pointer parameter, a placeholder condition (README
     /// "Checking compiler output").
     Scaffold(ScaffoldArgs),
+    /// Print the manual page (roff), generated from these options:
+    /// `ptx-litmus man > ptx-litmus.1`, `ptx-litmus man check > ptx-litmus-check.1`.
+    Man {
+        /// The page of one subcommand (`check`, `explain`, ...) instead of the overview.
+        subcommand: Option<String>,
+    },
+    /// Print a completion script for SHELL: `ptx-litmus completions bash >
+    /// ~/.local/share/bash-completion/completions/ptx-litmus`.
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
 }
 
 fn main() {
     let cli = Cli::parse();
+    out::set_quiet(cli.quiet);
     let code = match cli.cmd {
         Cmd::Check(a) => run_check(a),
         Cmd::Gen(a) => ptx_litmus::gen::run(&a),
@@ -67,9 +88,48 @@ fn main() {
         Cmd::Run(a) => ptx_litmus::gpu::run::run(&a),
         Cmd::Advise(a) => run_advise(a),
         Cmd::Model(a) => opts::run_model(&a),
+        Cmd::Map(a) => ptx_litmus::c11::map::run(&a),
         Cmd::Scaffold(a) => ptx_litmus::module::scaffold::run(&a.module),
+        Cmd::Man { subcommand } => print_generated(|cmd, buf| man_page(cmd, subcommand.as_deref(), buf)),
+        Cmd::Completions { shell } => print_generated(|mut cmd, buf| {
+            clap_complete::generate(shell, &mut cmd, "ptx-litmus", buf);
+            Ok(())
+        }),
     };
     std::process::exit(out::exit_code(code));
+}
+
+/// The man page of the whole command or of one subcommand (`ptx-litmus-check(1)`).
+fn man_page(cmd: clap::Command, subcommand: Option<&str>, buf: &mut Vec<u8>) -> std::io::Result<()> {
+    let Some(name) = subcommand else { return clap_mangen::Man::new(cmd).render(buf) };
+    let names: Vec<String> = cmd.get_subcommands().map(|c| c.get_name().to_string()).collect();
+    let sub = cmd
+        .find_subcommand(name)
+        .cloned()
+        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, format!("no subcommand `{}` (one of: {})", name, names.join(", "))))?;
+    let page = format!("ptx-litmus-{}", name);
+    clap_mangen::Man::new(sub.bin_name(format!("ptx-litmus {}", name))).title(page).render(buf)
+}
+
+/// Print what a generator writes from the command-line definition (the man
+/// page, a completion script), so that both always match the options.
+fn print_generated(write: impl FnOnce(clap::Command, &mut Vec<u8>) -> std::io::Result<()>) -> i32 {
+    use clap::CommandFactory;
+    let mut buf = Vec::new();
+    match write(Cli::command(), &mut buf) {
+        Ok(()) => {
+            out::print(&String::from_utf8_lossy(&buf));
+            EXIT_OK
+        }
+        Err(e) => {
+            out::eprintln(&format!("error: {}", e));
+            if e.kind() == std::io::ErrorKind::InvalidInput {
+                EXIT_INPUT
+            } else {
+                EXIT_INTERNAL
+            }
+        }
+    }
 }
 
 /// `--show`, `--dot`, `--svg`: what to explain (None: nothing).
@@ -83,7 +143,7 @@ fn show_options(a: &CheckArgs) -> Option<ShowOptions> {
         forbidden: both || a.show.contains(&ShowKind::Forbidden),
         max: a.max_show as usize,
         deadline: None,
-        model: a.model.kind().shared(),
+        model: a.model.map_or(ptx_litmus::model::ModelKind::Ptx, |m| m.kind()).shared(),
     })
 }
 
@@ -180,7 +240,9 @@ impl Emitter<'_> {
             Some(first) if first != path && !self.dup_names.contains(name) => {
                 let msg = format!("warning: test name `{}` is used by {} and {}: herd's log tools reject a log with two tests of one name", name, first.display(), path.display());
                 self.dup_names.insert(name.to_string());
-                self.progress.eprintln(&msg);
+                if !out::quiet() {
+                    self.progress.eprintln(&msg);
+                }
             }
             Some(_) => {}
         }
@@ -249,7 +311,8 @@ fn run_check(a: CheckArgs) -> i32 {
     let opts = CheckOptions {
         build: BuildOptions { unroll: a.unroll, max_events: a.max_events, ..Default::default() },
         engine,
-        model: a.model.kind(),
+        model: a.model.map_or(ptx_litmus::model::ModelKind::Ptx, |m| m.kind()),
+        model_explicit: a.model.is_some(),
         timeout: a.limits.timeout,
         max_states: a.max_states,
         max_memory: a.limits.max_bytes(),

@@ -63,8 +63,11 @@ impl Ctx<'_> {
         let InstrKind::Alu { op, dst, srcs, ty, src_ty } = &ins.kind else { return Err(Error::internal("step_alu on another instruction")) };
         if *op == AluOp::Mov && srcs.len() == 1 {
             let v = self.operand(st, &srcs[0]);
-            // A copy that cannot change the value keeps a read symbolic.
-            if self.keeps(st, &v, *ty) && (src_ty == ty || src_ty.is_none()) {
+            // A copy that cannot change the value keeps a read symbolic; an
+            // address converted at 32 bits or wider stays the address (D90:
+            // nvcc's `mov.u32 %r, sym; cvt.u64.u32; cvta.shared.u64`).
+            let address_kept = matches!(v.v, V::Addr(..)) && [*ty, *src_ty].iter().flatten().all(|t| t.bits >= 32);
+            if self.keeps(st, &v, *ty) && (src_ty == ty || src_ty.is_none() || address_kept) {
                 st.regs.insert(dst.clone(), v);
                 return Ok(Step::Next);
             }
@@ -252,7 +255,7 @@ impl Ctx<'_> {
     /// A private variable's declared bytes bound its accesses (8.2).
     fn check_private_bounds(&self, key: &LocKey, size: u8, ins: &ast::Instr) -> Result<()> {
         let Some(d) = self.vars.get(&key.root) else { return Ok(()) };
-        if key.offset >= 0 && key.offset as u64 + u64::from(size) <= d.size {
+        if d.size == 0 || (key.offset >= 0 && key.offset as u64 + u64::from(size) <= d.size) {
             return Ok(());
         }
         let shown = key.root.split('#').next().unwrap_or(&key.root);
@@ -344,6 +347,9 @@ impl Ctx<'_> {
                 Expected::Count(v as usize)
             }
         };
+        if *op == BarrierOp::Warp {
+            return self.step_warp_sync(t, st, ins, idv, logical_v, expected);
+        }
         if !(0..=15).contains(&idv) {
             return Err(Error::input(format!("barrier id {} is out of range (0 to 15)", idv), ins.span));
         }
@@ -358,6 +364,18 @@ impl Ctx<'_> {
         if *op != BarrierOp::Arrive {
             self.push_other(st, EventKind::BarrierWait { key, expected }, ins);
         }
+        Ok(Step::Next)
+    }
+
+    /// `bar.warp.sync`: a barrier of the warp's lanes named by the mask, kept
+    /// apart from the CTA's barriers 0-15 (D92).
+    fn step_warp_sync(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr, warp: i64, mask: Option<i64>, expected: Expected) -> Result<Step> {
+        let id = -1 - warp;
+        let gen = st.bar_gen.entry((id, mask)).or_insert(0);
+        let key = BarrierKey { cta: self.placements[t].cta, id, logical: mask, generation: *gen };
+        *gen += 1;
+        self.push_other(st, EventKind::BarrierArrive { key: key.clone(), expected }, ins);
+        self.push_other(st, EventKind::BarrierWait { key, expected }, ins);
         Ok(Step::Next)
     }
 
