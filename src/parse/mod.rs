@@ -16,7 +16,7 @@ mod launch;
 mod mem;
 pub(crate) mod pest_err;
 pub(crate) mod regs;
-mod suggest;
+pub(crate) mod suggest;
 mod sync;
 pub(crate) mod text;
 mod vector;
