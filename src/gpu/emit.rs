@@ -18,7 +18,7 @@ pub fn kernel(lit: &Litmus, m: &Module, observed: &[(usize, String)], opts: &Emi
     let mut needs = Needs::default();
     let lay = &m.layout;
     if lay.cluster_dim > 1 {
-        needs.require(78, 90, "thread block clusters (.reqnctapercluster)");
+        needs.require(super::needs::CLUSTER_LAUNCH);
     }
     let mut decls = String::new();
     let mut bodies = String::new();

@@ -3,7 +3,7 @@
 //! (`.b64`, the model's values are 64-bit) or predicates; an `Err` is the reason
 //! the instruction cannot be run faithfully (the test is skipped, D32).
 
-use super::Needs;
+use super::{needs, Needs};
 use crate::ast::*;
 
 /// What one thread's translation needs from the kernel around it.
@@ -89,7 +89,7 @@ fn bits(size: u8) -> Result<u32, String> {
 }
 
 impl Ctx<'_> {
-    fn opnd(&self, o: &Operand) -> String {
+    pub(super) fn opnd(&self, o: &Operand) -> String {
         match o {
             Operand::Reg(r) => reg(self.thread, r),
             Operand::Imm(i) => i.to_string(),
@@ -109,7 +109,7 @@ impl Ctx<'_> {
     }
     fn note_scope(&mut self, s: Option<Scope>) {
         if s == Some(Scope::Cluster) {
-            self.needs.require(78, 90, ".cluster scope");
+            self.needs.require(needs::CLUSTER_SCOPE);
         }
     }
     /// `.global` when the litmus instruction says so; generic addressing
@@ -150,20 +150,14 @@ impl Ctx<'_> {
                 if *proxy != Proxy::Generic {
                     return Err("texture/surface/constant proxy fences need proxy objects".into());
                 }
-                self.needs.require(75, 70, "fence.proxy.alias");
+                self.needs.require(needs::FENCE_PROXY);
                 "fence.proxy.alias;".to_string()
             }
             InstrKind::Barrier { .. } => return self.barrier(ins),
             InstrKind::ClusterBarrier { arrive, relaxed } => self.cluster_barrier(*arrive, *relaxed),
-            InstrKind::Alu { op, dst, srcs, ty, src_ty } => {
-                only_64_bit(&[*ty, *src_ty])?;
-                return self.alu(*op, dst, srcs);
-            }
+            InstrKind::Alu { op, dst, srcs, ty, src_ty } => return self.alu(*op, dst, srcs, *ty, *src_ty),
             InstrKind::Setp { cmp, dst, a, b, ty } => return Ok(self.setp(*cmp, dst, a, b, *ty)),
-            InstrKind::Selp { dst, a, b, pred, ty } => {
-                only_64_bit(&[*ty])?;
-                format!("selp.b64 {}, {}, {}, {};", reg(t, dst), self.opnd(a), self.opnd(b), self.opnd(pred))
-            }
+            InstrKind::Selp { dst, a, b, pred, ty } => return self.selp(dst, a, b, pred, *ty),
             InstrKind::Branch { cond, target } => return Ok(self.branch(cond, target)),
             InstrKind::Label(l) => return Ok(self.label(l)),
             InstrKind::Nop => return Ok(vec![]),
@@ -187,20 +181,24 @@ impl Ctx<'_> {
             let s = match sem {
                 FenceSem::Sc => ".sc",
                 FenceSem::AcqRel => ".acq_rel",
-                // ptxas 12.9 accepts these at PTX 6.0 / sm_70 (it names the version
-                // other features need): no extra requirement (hardware.md).
-                FenceSem::Acquire => ".acquire",
-                FenceSem::Release => ".release",
+                FenceSem::Acquire | FenceSem::Release => {
+                    self.needs.require(needs::FENCE_ACQUIRE_RELEASE);
+                    if sem == FenceSem::Acquire {
+                        ".acquire"
+                    } else {
+                        ".release"
+                    }
+                }
             };
             Ok(format!("fence{}{};", s, scope_q(scope)))
         }
     }
 
     fn cluster_barrier(&mut self, arrive: bool, relaxed: bool) -> String {
-        self.needs.require(78, 90, "barrier.cluster");
+        self.needs.require(needs::BARRIER_CLUSTER);
         match (arrive, relaxed) {
             (true, true) => {
-                self.needs.require(80, 90, "barrier.cluster.arrive.relaxed");
+                self.needs.require(needs::BARRIER_CLUSTER_RELAXED);
                 "barrier.cluster.arrive.relaxed;".into()
             }
             (true, false) => "barrier.cluster.arrive;".into(),
@@ -216,7 +214,7 @@ impl Ctx<'_> {
             Sem::Weak => (if text.contains(".weak") { ".weak" } else { "" }).to_string(),
             Sem::Volatile => ".volatile".into(),
             Sem::Mmio => {
-                self.needs.require(82, 70, ".mmio");
+                self.needs.require(needs::MMIO);
                 ".mmio.relaxed.sys".into()
             }
             Sem::Relaxed | Sem::Acquire | Sem::Release => {
@@ -232,44 +230,6 @@ impl Ctx<'_> {
             }
             Sem::AcqRel => return Err("ld/st .acq_rel".into()),
         })
-    }
-
-    fn alu(&mut self, op: AluOp, dst: &str, srcs: &[Operand]) -> Result<Vec<String>, String> {
-        let d = reg(self.thread, dst);
-        let s: Vec<String> = srcs.iter().map(|o| self.opnd(o)).collect();
-        let need = if matches!(op, AluOp::Mov | AluOp::Not | AluOp::Neg) { 1 } else { 2 };
-        if s.len() != need {
-            return Err(format!("{:?} with {} operands", op, s.len()));
-        }
-        let name = match op {
-            AluOp::Mov => "mov.b64",
-            AluOp::Not => "not.b64",
-            AluOp::Neg => "neg.s64",
-            AluOp::Add => "add.s64",
-            AluOp::Sub => "sub.s64",
-            AluOp::Mul => "mul.lo.s64",
-            AluOp::MulHi => "mul.hi.s64",
-            AluOp::Div => "div.s64",
-            AluOp::Rem => "rem.s64",
-            AluOp::And => "and.b64",
-            AluOp::Or => "or.b64",
-            AluOp::Xor => "xor.b64",
-            AluOp::Min => "min.s64",
-            AluOp::Max => "max.s64",
-            // The model shifts 64-bit values (arithmetic right shift); PTX wants a .u32 amount.
-            AluOp::Shl | AluOp::Shr => {
-                let name = if op == AluOp::Shl { "shl.b64" } else { "shr.s64" };
-                let amount = match &srcs[1] {
-                    Operand::Imm(i) => {
-                        // PTX clamps amounts past the width, as the model does (D15).
-                        return Ok(vec![format!("{} {}, {}, {};", name, d, s[0], (*i as u64).min(64))]);
-                    }
-                    _ => "%s32_0",
-                };
-                return Ok(vec![format!("cvt.u32.u64 {}, {};", amount, s[1]), format!("{} {}, {}, {};", name, d, s[0], amount)]);
-            }
-        };
-        Ok(vec![format!("{} {}, {};", name, d, s.join(", "))])
     }
 
     fn branch(&self, cond: &BranchCond, target: &str) -> Vec<String> {
@@ -310,15 +270,6 @@ fn no_proxy(p: Proxy) -> Result<(), String> {
 fn no_private(private: bool) -> Result<(), String> {
     if private {
         return Err("private .local/.param memory is not emitted".into());
-    }
-    Ok(())
-}
-
-/// The emitted arithmetic is 64-bit; a narrower or signed type would wrap and
-/// compare differently from the model (D15), so such a test is skipped.
-fn only_64_bit(types: &[Option<crate::ast::IntTy>]) -> Result<(), String> {
-    if types.iter().flatten().any(|t| t.bits != 64 || t.signed) {
-        return Err("typed arithmetic narrower than 64 bits (or signed) is not emitted yet".into());
     }
     Ok(())
 }

@@ -52,6 +52,11 @@ fn uses(kind: &InstrKind, vals: &mut BTreeSet<String>, preds: &mut BTreeSet<Stri
                 vals.insert(r.clone());
             }
         }
+        // `.pred` logic works on predicate registers (instr_alu.rs).
+        InstrKind::Alu { dst, srcs, ty: Some(t), .. } if t.bits == 1 => {
+            preds.insert(dst.clone());
+            srcs.iter().for_each(|o| op(o, preds));
+        }
         InstrKind::Alu { dst, srcs, .. } => {
             vals.insert(dst.clone());
             srcs.iter().for_each(|o| op(o, vals));
