@@ -39,7 +39,7 @@ pub fn read_text_capped(path: &Path, max: usize) -> Result<String, String> {
     String::from_utf8(bytes).map_err(|e| format!("the file is not UTF-8 text (byte {})", e.utf8_error().valid_up_to()))
 }
 
-fn kind_of(m: &std::fs::Metadata) -> &'static str {
+pub(crate) fn kind_of(m: &std::fs::Metadata) -> &'static str {
     use std::os::unix::fs::FileTypeExt;
     let t = m.file_type();
     if t.is_dir() {

@@ -276,7 +276,8 @@ fn run_advise(a: AdviseArgs) -> i32 {
     use ptx_litmus::advise::{self, render, AdviseOptions};
     let costs = match &a.cost {
         None => advise::menu::CostTable::default(),
-        Some(f) => match std::fs::read_to_string(f).map_err(|e| e.to_string()).and_then(|t| advise::menu::CostTable::parse(&t)) {
+        // A regular file of at most 1 MiB: a FIFO or a device is refused, not read forever.
+        Some(f) => match ptx_litmus::input::read_text_capped(f, 1 << 20).and_then(|t| advise::menu::CostTable::parse(&t)) {
             Ok(c) => c,
             Err(e) => {
                 out::eprintln(&format!("{}: error: {}", f.display(), e));

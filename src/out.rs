@@ -61,12 +61,33 @@ fn stdout_failed(e: std::io::Error) -> ! {
 
 /// Write a whole file or nothing: the bytes go to a temporary file in the same
 /// folder, which is renamed over `path` only once complete (a full disk leaves
-/// no empty or truncated file behind).
+/// no empty or truncated file behind). Only a regular file is ever replaced
+/// ([`output_target`]): a FIFO, a device or a socket is refused, never renamed over.
 pub fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
+    let path = output_target(path)?;
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
     let mut tmp = tempfile::Builder::new().prefix(".ptxl-").suffix(".tmp").tempfile_in(dir)?;
     tmp.write_all(bytes)?;
     tmp.as_file().sync_data()?;
-    tmp.persist(path).map_err(|e| e.error)?;
+    tmp.persist(&path).map_err(|e| e.error)?;
     Ok(())
+}
+
+/// The file an output named `path` may replace: `path` itself when nothing is
+/// there or a regular file is; the file a symlink points to when that is a
+/// regular file (the link stays). Anything else (a FIFO, a device, a socket, a
+/// folder, a dangling link) is an error: renaming over it would destroy it.
+pub fn output_target(path: &std::path::Path) -> std::io::Result<std::path::PathBuf> {
+    let refuse = |what: &str| std::io::Error::new(ErrorKind::InvalidInput, format!("it is {}, not a regular file, and is never replaced", what));
+    match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == ErrorKind::NotFound => Ok(path.to_path_buf()),
+        Err(e) => Err(e),
+        Ok(m) if m.is_file() => Ok(path.to_path_buf()),
+        Ok(m) if m.file_type().is_symlink() => match std::fs::metadata(path) {
+            Ok(t) if t.is_file() => path.canonicalize(),
+            Ok(t) => Err(refuse(&format!("a symlink to {}", crate::input::kind_of(&t)))),
+            Err(_) => Err(refuse("a symlink to nothing")),
+        },
+        Ok(m) => Err(refuse(crate::input::kind_of(&m))),
+    }
 }

@@ -250,3 +250,142 @@ fn pictures_on_a_full_disk_leave_no_partial_files() {
         assert!(text.trim_end().ends_with("</svg>") || text.trim_end().ends_with('}'), "partial file {}", name);
     }
 }
+
+// Issue 23: crashes, runaway memory and destroyed files.
+
+/// A module and a test that calls `entry` of it with `args`.
+fn module_test(d: &std::path::Path, name: &str, ptx: &str, call: &str) -> std::path::PathBuf {
+    write(d, &format!("{}.ptx", name), ptx);
+    write(d, &format!("{}.litmus", name), &format!("PTX {}\n{{ x = 0; }}\nptx \"{}.ptx\";\n P0@cta 0,gpu 0 ;\n {} ;\nexists (x == 0)\n", name, name, call))
+}
+
+const PTX_HEAD: &str = ".version 8.0\n.target sm_90\n.address_size 64\n";
+
+/// A chain of `n` functions, each calling the next.
+fn call_chain(n: usize) -> String {
+    let mut t = PTX_HEAD.to_string();
+    for i in (0..n).rev() {
+        let body = if i + 1 == n { String::new() } else { format!(" call f{}, ();\n", i + 1) };
+        t.push_str(&format!(".func f{}()\n{{\n{} ret;\n}}\n", i, body));
+    }
+    t
+}
+
+/// 40,000 nested calls used to overflow the stack (an abort that lost every
+/// other result of the batch); 50,000 scopes behind `// }` comments passed the
+/// depth check. Both are input errors in the module, and the batch goes on.
+#[test]
+fn deep_calls_and_scopes_are_input_errors_and_the_batch_goes_on() {
+    let d = temp_dir("deep");
+    fs::copy(root().join(MP), d.join("MP.litmus")).unwrap();
+    module_test(&d, "chain", &call_chain(40_000), "call f0, ()");
+    let scopes = format!("{}.func g()\n{{\n{} ret;\n}}\n", PTX_HEAD, "{ // }}}\n".repeat(50_000));
+    module_test(&d, "scopes", &scopes, "call g, ()");
+    let r = run(&["check", s(&d)]);
+    r.assert_clean("deep");
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stdout.contains("Test MP Allowed"), "the good file is still reported:\n{}", r.stdout);
+    assert!(r.stderr.contains("chain.ptx:") && r.stderr.contains("calls are nested more than 256 levels deep"), "{}", r.stderr);
+    assert!(r.stderr.contains("scopes.ptx:") && r.stderr.contains("scopes are nested deeper than 64 levels"), "{}", r.stderr);
+    // Braces in comments and strings are not scopes: 100 of them are fine.
+    let fine = format!("{}// {}\n/* {} */\n.func g()\n{{\n ret;\n}}\n", PTX_HEAD, "{".repeat(100), "{".repeat(100));
+    let f = module_test(&d, "comments", &fine, "call g, ()");
+    let r = run(&["check", s(&f)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // A chain of 200 calls is compiler-like depth: it is inlined.
+    let f = module_test(&d, "chain200", &call_chain(200), "call f0, ()");
+    let r = run(&["check", s(&f)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
+
+/// `.reg .b32 %r<100000>` x 400 (10 KB) expanded 40 million names: 7.5 GB and
+/// past `--timeout`. Declared ranges are kept as ranges, so it costs nothing.
+#[test]
+fn huge_register_ranges_cost_nothing() {
+    let d = temp_dir("ranges");
+    let decls: String = (0..400).map(|i| format!(".reg .b32 %r{}x<100000>;\n", i)).collect();
+    let ptx = format!(
+        "{}.func g(.param .b64 p)\n{{\n{}.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\nst.relaxed.gpu.u32 [%rd1], 1;\n mov.u32 %r399x99999, 7;\n ret;\n}}\n",
+        PTX_HEAD, decls
+    );
+    let f = module_test(&d, "regs", &ptx, "call g, (x)");
+    let r = run(&["check", s(&f), "--max-memory", "64", "--timeout", "20"]);
+    r.assert_clean("ranges");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("x=1;"), "the store through the declared register is seen:\n{}", r.stdout);
+}
+
+/// A module calling twice, 15 levels deep (2^15 calls): inlining counts
+/// against `--max-memory` (and the clock) like the rest of the test.
+#[test]
+fn inlining_counts_against_the_memory_budget() {
+    let d = temp_dir("fanout");
+    let mut ptx = PTX_HEAD.to_string();
+    ptx.push_str(".func f15(.param .b64 p)\n{\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\nret;\n}\n");
+    for i in (0..15).rev() {
+        ptx.push_str(&format!(".func f{i}(.param .b64 p)\n{{\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\ncall f{j}, (%rd1);\ncall f{j}, (%rd1);\nret;\n}}\n", i = i, j = i + 1));
+    }
+    let f = module_test(&d, "fan", &ptx, "call f0, (x)");
+    let r = run(&["check", s(&f), "--max-memory", "16"]);
+    r.assert_clean("fan-out");
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    assert!(r.stderr.contains("--max-memory 16 MB") && r.stderr.contains("inlined calls"), "{}", r.stderr);
+}
+
+/// `advise --cost` read `/dev/zero` forever and blocked on a FIFO.
+#[test]
+fn advise_cost_files_must_be_regular() {
+    let d = temp_dir("cost");
+    let fifo = d.join("cost.fifo");
+    mkfifo(&fifo);
+    for cost in [s(&fifo), "/dev/zero"] {
+        let r = run(&["advise", "--cost", cost, MP]);
+        r.assert_clean(cost);
+        assert_eq!(r.code, 2, "{}: {}", cost, r.stderr);
+        assert!(r.stderr.contains("not a regular file"), "{}", r.stderr);
+    }
+}
+
+/// `gen --expect-csv FIFO` (or a symlink to something that is not a regular
+/// file) was replaced by a regular file. Such outputs are refused before
+/// anything is written; a symlink to a regular file is written through.
+#[test]
+fn outputs_never_replace_what_is_not_a_regular_file() {
+    use std::os::unix::fs::FileTypeExt;
+    let d = temp_dir("outputs");
+    let fifo = d.join("exp.csv");
+    mkfifo(&fifo);
+    let link = d.join("link.csv");
+    std::os::unix::fs::symlink(&fifo, &link).unwrap();
+    let out = d.join("tests");
+    for csv in [&fifo, &link] {
+        let r = run(&["gen", "MP", "--out", s(&out), "--expect-csv", s(csv), "-q"]);
+        r.assert_clean("gen --expect-csv");
+        assert_eq!(r.code, 2, "{}", r.stderr);
+        assert!(r.stderr.contains("not a regular file, and is never replaced"), "{}", r.stderr);
+    }
+    assert!(fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo(), "the FIFO was replaced");
+    assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link was replaced");
+    // A FIFO where a generated test would go.
+    fs::create_dir_all(&out).unwrap();
+    mkfifo(&out.join("MP+weak+same-gpu.litmus"));
+    let r = run(&["gen", "MP", "--out", s(&out), "-q"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(fs::symlink_metadata(out.join("MP+weak+same-gpu.litmus")).unwrap().file_type().is_fifo());
+    // A symlink to a regular file: the file gets the CSV, the link stays.
+    let real = write(&d, "real.csv", "old\n");
+    let to_real = d.join("to-real.csv");
+    std::os::unix::fs::symlink(&real, &to_real).unwrap();
+    let out2 = d.join("tests2");
+    let r = run(&["gen", "MP", "--out", s(&out2), "--expect-csv", s(&to_real), "-q"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(fs::symlink_metadata(&to_real).unwrap().file_type().is_symlink());
+    assert!(fs::read_to_string(&real).unwrap().starts_with("test,expected"));
+    // Pictures and advisor answers go through the same check.
+    let svg = d.join("svg");
+    fs::create_dir_all(&svg).unwrap();
+    mkfifo(&svg.join("MP-forbidden-1-1.svg"));
+    let r = run(&["check", MP, "--show", "forbidden", "--svg", s(&svg)]);
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    assert!(r.stderr.contains("never replaced"), "{}", r.stderr);
+}

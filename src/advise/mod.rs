@@ -223,7 +223,7 @@ pub fn write_out(dir: &std::path::Path, adv: &Advice) -> Result<Vec<std::path::P
     let mut out = Vec::new();
     for (name, a) in files {
         let path = dir.join(name);
-        std::fs::write(&path, &a.source).map_err(|e| Error::input_nospan(format!("cannot write {}: {}", path.display(), e)))?;
+        crate::out::write_atomic(&path, a.source.as_bytes()).map_err(|e| Error::input_nospan(format!("cannot write {}: {}", path.display(), e)))?;
         out.push(path);
     }
     Ok(out)

@@ -133,6 +133,45 @@ pub enum AluOp {
     Neg,
     Min,
     Max,
+    /// The bit operations (ISA 9.7.1 `popc`, `clz`, `bfind`, `brev`, `bfe`,
+    /// `bfi`, 9.7.8 `prmt`, `lop3`, `shf`): see `program::bits`.
+    Bits(BitOp),
+}
+
+/// A bit operation; its definition is `program::bits::eval`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BitOp {
+    /// `popc d, a`: the number of one bits.
+    Popc,
+    /// `clz d, a`: the number of leading zeros.
+    Clz,
+    /// `brev d, a`: the bits in reverse order.
+    Brev,
+    /// `bfind{.shiftamt} d, a`: the position of the most significant non-sign bit.
+    Bfind { shiftamt: bool },
+    /// `bfe d, a, pos, len`: a bit field, zero- or sign-extended.
+    Bfe,
+    /// `bfi f, a, b, pos, len`: `a`'s low bits inserted into `b`.
+    Bfi,
+    /// `prmt.b32{.mode} d, a, b, c`: bytes of {b, a} picked by `c`.
+    Prmt(PrmtMode),
+    /// `lop3.b32 d, a, b, c, lut`: any logic function of three inputs.
+    Lop3,
+    /// `shf.{l,r}.{clamp,wrap}.b32 d, a, b, c`: a funnel shift of {b, a}.
+    Shf { left: bool, clamp: bool },
+}
+
+/// `prmt`'s modes: the generic selector (`Index`) or one of the six
+/// specialised ones driven by the two low bits of `c`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PrmtMode {
+    Index,
+    F4e,
+    B4e,
+    Rc8,
+    Ecl,
+    Ecr,
+    Rc16,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -157,6 +157,15 @@ pub fn run(args: &GenArgs) -> i32 {
             return EXIT_INPUT;
         }
     };
+    // Every output is refused before anything is written if it would replace
+    // something other than a regular file (a FIFO, a device).
+    let targets = tests.iter().map(|t| args.out.join(format!("{}.litmus", t.name))).chain(args.expect_csv.clone());
+    for p in targets {
+        if let Err(e) = crate::out::output_target(&p) {
+            crate::out::eprintln(&format!("error: cannot write {}: {}", p.display(), e));
+            return EXIT_INPUT;
+        }
+    }
     if let Err(e) = std::fs::create_dir_all(&args.out) {
         crate::out::eprintln(&format!("error: cannot create {}: {}", args.out.display(), e));
         return EXIT_INPUT;

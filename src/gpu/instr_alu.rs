@@ -29,11 +29,14 @@ fn extend(r: &str, bits: u32, signed: bool) -> Vec<String> {
 impl Ctx<'_> {
     /// `dst = op(srcs)`, typed or untyped.
     pub(super) fn alu(&mut self, op: AluOp, dst: &str, srcs: &[Operand], ty: Option<IntTy>, src_ty: Option<IntTy>) -> Result<Vec<String>, String> {
+        if let AluOp::Bits(b) = op {
+            return Err(format!("the bit operation {:?} is not emitted for the GPU runner", b));
+        }
         if srcs.len() != arity(op) {
             return Err(format!("{:?} with {} operands", op, srcs.len()));
         }
         match ty {
-            None => Ok(self.alu_untyped(op, dst, srcs)),
+            None => self.alu_untyped(op, dst, srcs),
             Some(ty) if ty.bits == 1 => self.alu_pred(op, dst, srcs),
             Some(ty) => self.alu_typed(op, dst, srcs, ty, src_ty.unwrap_or(ty)),
         }
@@ -63,7 +66,7 @@ impl Ctx<'_> {
 
     /// Untyped corpus arithmetic (`arith::untyped`): signed 64-bit, wrapping;
     /// shift amounts are taken modulo 64, as the model's wrapping shifts do.
-    fn alu_untyped(&mut self, op: AluOp, dst: &str, srcs: &[Operand]) -> Vec<String> {
+    fn alu_untyped(&mut self, op: AluOp, dst: &str, srcs: &[Operand]) -> Result<Vec<String>, String> {
         let d = reg(self.thread, dst);
         let s: Vec<String> = srcs.iter().map(|o| self.opnd(o)).collect();
         let name = match op {
@@ -81,15 +84,16 @@ impl Ctx<'_> {
             AluOp::Xor => "xor.b64",
             AluOp::Min => "min.s64",
             AluOp::Max => "max.s64",
+            AluOp::Bits(_) => return Err("bit operations are not emitted".into()),
             AluOp::Shl | AluOp::Shr => {
                 let name = if op == AluOp::Shl { "shl.b64" } else { "shr.s64" };
                 if let Operand::Imm(i) = &srcs[1] {
-                    return vec![format!("{} {}, {}, {};", name, d, s[0], i & 63)];
+                    return Ok(vec![format!("{} {}, {}, {};", name, d, s[0], i & 63)]);
                 }
-                return vec![format!("cvt.u32.u64 %s32_0, {};", s[1]), "and.b32 %s32_0, %s32_0, 63;".into(), format!("{} {}, {}, %s32_0;", name, d, s[0])];
+                return Ok(vec![format!("cvt.u32.u64 %s32_0, {};", s[1]), "and.b32 %s32_0, %s32_0, 63;".into(), format!("{} {}, {}, %s32_0;", name, d, s[0])]);
             }
         };
-        vec![format!("{} {}, {};", name, d, s.join(", "))]
+        Ok(vec![format!("{} {}, {};", name, d, s.join(", "))])
     }
 
     /// A typed operation: sources widened from `src` (scratch registers
@@ -135,6 +139,7 @@ impl Ctx<'_> {
             AluOp::Xor => format!("xor.b64 {}, {}, {};", d, a, args[1]),
             AluOp::Min => format!("min.{} {}, {}, {};", k, d, a, args[1]),
             AluOp::Max => format!("max.{} {}, {}, {};", k, d, a, args[1]),
+            AluOp::Bits(_) => return Err("bit operations are not emitted".into()),
             AluOp::Shl | AluOp::Shr => {
                 // The amount is a .u32, clamped to the width (ISA shl, shr); the
                 // model shifts the widened value, so a right shift of a signed

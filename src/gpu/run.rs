@@ -198,7 +198,7 @@ fn write_module(a: &RunArgs, dir: &std::path::Path, shown: &str, m: &Module, wri
         file = format!("{}-{}", stem, k);
     }
     let path = dir.join(format!("{}.ptx", file));
-    if let Err(e) = std::fs::create_dir_all(dir).and_then(|_| std::fs::write(&path, &m.ptx)) {
+    if let Err(e) = std::fs::create_dir_all(dir).and_then(|_| crate::out::write_atomic(&path, m.ptx.as_bytes())) {
         eprintln!("{}: error: cannot write {}: {}", shown, path.display(), e);
         return EXIT_INPUT;
     }

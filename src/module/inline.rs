@@ -16,6 +16,10 @@ use std::sync::Arc;
 /// Most instructions one thread may have after inlining.
 const MAX_INLINED: usize = 200_000;
 
+/// Deepest chain of calls inlined (each level is a native stack frame of the
+/// inliner; compiler output for a litmus kernel nests a few levels).
+const MAX_CALL_DEPTH: usize = 256;
+
 pub struct Inliner<'a> {
     modules: &'a [Module],
     funcs: &'a HashMap<String, (usize, usize)>,
@@ -27,6 +31,8 @@ pub struct Inliner<'a> {
     /// Functions being inlined, outermost first (recursion is refused).
     stack: Vec<String>,
     exit_used: bool,
+    /// Instructions of `out` already charged to the budget.
+    charged: usize,
 }
 
 /// One call being inlined.
@@ -34,7 +40,7 @@ struct Frame {
     id: usize,
     origin: Arc<Origin>,
     /// Declared names (registers, `.param`, `.local`) -> renamed, innermost scope last.
-    scopes: Vec<HashMap<String, String>>,
+    scopes: Vec<Scope>,
     scope_count: usize,
     /// The function's parameters and return parameters -> the register base bound to them.
     params: HashMap<String, String>,
@@ -42,15 +48,52 @@ struct Frame {
     vars: HashSet<String>,
 }
 
+/// The names one `{ }` scope declares.
+#[derive(Default)]
+struct Scope {
+    names: HashMap<String, String>,
+    /// `%r<N>` declarations: (`%r`, N, the space), renamed as `names` would be.
+    ranges: Vec<(String, u32, String)>,
+    /// Frame and scope numbers, for renaming a name of `ranges`.
+    at: (usize, usize),
+}
+
+impl Scope {
+    fn get(&self, name: &str) -> Option<String> {
+        if let Some(r) = self.names.get(name) {
+            return Some(r.clone());
+        }
+        self.ranges.iter().rev().find_map(|(base, n, space)| {
+            let digits = name.strip_prefix(base.as_str())?;
+            // `%r<10>` declares `%r0`..`%r9`: a decimal index without leading zeros.
+            let canonical = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) && (digits == "0" || !digits.starts_with('0'));
+            let index: u32 = digits.parse().ok().filter(|_| canonical)?;
+            (index < *n).then(|| renamed(name, space, self.at)).flatten()
+        })
+    }
+}
+
+/// A name declared in `space` in scope `sc` of frame `id`, renamed so that no
+/// other call or scope shares it; `None` for `.shared`/`.global`/`.const`
+/// declared in a body, which are static: one per program.
+fn renamed(name: &str, space: &str, (id, sc): (usize, usize)) -> Option<String> {
+    let bare = name.trim_start_matches('%');
+    match space {
+        "reg" | "param" => Some(format!("%{}#f{}s{}", bare, id, sc)),
+        "local" => Some(format!("{}#f{}", bare, id)),
+        _ => None,
+    }
+}
+
 impl Frame {
-    fn lookup(&self, name: &str) -> Option<&String> {
-        self.scopes.iter().rev().find_map(|s| s.get(name)).or_else(|| self.params.get(name))
+    fn lookup(&self, name: &str) -> Option<String> {
+        self.scopes.iter().rev().find_map(|s| s.get(name)).or_else(|| self.params.get(name).cloned())
     }
 }
 
 impl<'a> Inliner<'a> {
     pub fn new(modules: &'a [Module], funcs: &'a HashMap<String, (usize, usize)>, thread: usize, specials: &'a HashMap<String, i64>) -> Self {
-        Inliner { modules, funcs, thread, specials, out: Vec::new(), frames: 0, fresh: 0, stack: Vec::new(), exit_used: false }
+        Inliner { modules, funcs, thread, specials, out: Vec::new(), frames: 0, fresh: 0, stack: Vec::new(), exit_used: false, charged: 0 }
     }
 
     /// An instruction of the cell itself.
@@ -112,6 +155,10 @@ impl<'a> Inliner<'a> {
         if self.stack.iter().any(|s| *s == f.name) {
             return Err(Error::input(format!("`{}` calls itself (recursion cannot be inlined)", f.name), f.span).in_origin(&Some(origin)));
         }
+        if self.stack.len() >= MAX_CALL_DEPTH {
+            let msg = format!("calls are nested more than {} levels deep (`{}` is level {})", MAX_CALL_DEPTH, f.name, self.stack.len() + 1);
+            return Err(Error::input(msg, f.span).in_origin(&Some(origin)));
+        }
         self.stack.push(f.name.clone());
         let mut fr = Frame { id, origin, scopes: Vec::new(), scope_count: 0, params, vars: m.vars.iter().cloned().collect() };
         for s in f.body.iter().flatten() {
@@ -119,6 +166,7 @@ impl<'a> Inliner<'a> {
                 return Err(Error::limit(format!("thread P{} has more than {} instructions once its calls are inlined", self.thread, MAX_INLINED)));
             }
             self.stmt(&mut fr, s).map_err(|e| e.in_origin(&Some(fr.origin.clone())))?;
+            self.charge_new();
         }
         let l = format!("__ret#f{}", id);
         self.out.push(Instr { kind: InstrKind::Label(l.clone()), span: f.span, text: format!("{}:", l), origin: Some(fr.origin.clone()) });
@@ -126,27 +174,32 @@ impl<'a> Inliner<'a> {
         Ok(())
     }
 
+    /// Inlining counts against the test's memory and time budgets: each
+    /// instruction once, when it is made (its text, its names, its slot).
+    fn charge_new(&mut self) {
+        let new = &self.out[self.charged.min(self.out.len())..];
+        let bytes: u64 = new.iter().map(|i| (std::mem::size_of::<Instr>() + 2 * i.text.len() + 128) as u64).sum();
+        self.charged = self.out.len();
+        crate::budget::charge(bytes);
+    }
+
     fn stmt(&mut self, fr: &mut Frame, s: &Stmt) -> Result<()> {
         match s {
             Stmt::Open => {
                 fr.scope_count += 1;
-                fr.scopes.push(HashMap::new());
+                fr.scopes.push(Scope { at: (fr.id, fr.scope_count), ..Scope::default() });
             }
             Stmt::Close => {
                 fr.scopes.pop();
             }
-            Stmt::Decl { space, names } => {
+            Stmt::Decl { space, names, ranges } => {
                 let (id, sc) = (fr.id, fr.scope_count);
                 let Some(scope) = fr.scopes.last_mut() else { return Ok(()) };
+                scope.ranges.extend(ranges.iter().map(|(base, n)| (base.clone(), *n, space.clone())));
                 for n in names {
-                    let bare = n.trim_start_matches('%');
-                    let renamed = match space.as_str() {
-                        "reg" | "param" => format!("%{}#f{}s{}", bare, id, sc),
-                        "local" => format!("{}#f{}", bare, id),
-                        // `.shared`/`.global`/`.const` in a body are static: one per program.
-                        _ => continue,
-                    };
-                    scope.insert(n.clone(), renamed);
+                    if let Some(r) = renamed(n, space, (id, sc)) {
+                        scope.names.insert(n.clone(), r);
+                    }
                 }
             }
             Stmt::Label { name, span, text } => {
@@ -178,7 +231,7 @@ impl<'a> Inliner<'a> {
     /// special register as its constant (`Err`); other names unchanged.
     fn rename(&self, fr: &Frame, name: &str) -> String {
         if let Some(r) = fr.lookup(name) {
-            return r.clone();
+            return r;
         }
         match name.strip_prefix('%') {
             Some(bare) => format!("%{}#f{}", bare, fr.id),
@@ -194,6 +247,7 @@ impl<'a> Inliner<'a> {
             },
             RawKind::Addr { base, offset } => RawKind::Addr { base: self.rename(fr, base), offset: *offset },
             RawKind::Not(n) => RawKind::Not(self.rename(fr, n)),
+            RawKind::Pair(a, b) => RawKind::Pair(self.rename(fr, a), self.rename(fr, b)),
             RawKind::Vector(v) => RawKind::Vector(v.iter().map(|o| self.operand(fr, o)).collect()),
             RawKind::List(v) => RawKind::List(v.iter().map(|o| self.operand(fr, o)).collect()),
             RawKind::Imm(i) => RawKind::Imm(*i),
@@ -262,7 +316,7 @@ impl<'a> Inliner<'a> {
         let RawKind::Addr { base, offset } = &addr.kind else {
             return Err(Error::input(format!("expected a parameter address such as `[param0]`, found `{}`", addr.text), addr.span));
         };
-        let Some(pbase) = fr.lookup(base).cloned() else {
+        let Some(pbase) = fr.lookup(base) else {
             return Err(Error::input(format!("`{}` is not a parameter of this function or a `.param` variable in scope", base), addr.span));
         };
         let elems: Vec<RawOperand> = match &value.kind {
@@ -337,7 +391,7 @@ impl<'a> Inliner<'a> {
         let rets = f.rets.iter().zip(&c.rets).map(|(p, a)| (p, a, true));
         for (p, a, is_ret) in formals.chain(rets).collect::<Vec<_>>() {
             let bound = match &a.kind {
-                RawKind::Name(n) if fr.lookup(n).is_some_and(|r| r.contains('#')) && !n.starts_with('%') => fr.lookup(n).cloned(),
+                RawKind::Name(n) if fr.lookup(n).is_some_and(|r| r.contains('#')) && !n.starts_with('%') => fr.lookup(n),
                 _ => None,
             };
             let base = match bound {

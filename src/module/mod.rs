@@ -32,6 +32,7 @@ pub fn expand(lit: &mut Litmus, base: &Path) -> Result<Vec<String>> {
     if lit.modules.is_empty() && !has_call {
         return Ok(Vec::new());
     }
+    crate::budget::phase("the PTX modules and their inlined calls");
     let mut warnings = Vec::new();
     let mut modules = Vec::new();
     for m in &lit.modules {
@@ -57,6 +58,7 @@ pub fn expand(lit: &mut Litmus, base: &Path) -> Result<Vec<String>> {
         }
         lit.code[t] = inl.finish();
     }
+    crate::budget::phase("the program");
     Ok(warnings)
 }
 

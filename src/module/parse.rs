@@ -73,10 +73,13 @@ pub(crate) enum Stmt {
     Open,
     Close,
     /// `.reg`/`.local`/`.shared`/`.param`/`.global`/`.const` declarations:
-    /// the space (without the dot) and the names (`%r<10>` gives `%r0`..`%r9`).
+    /// the space (without the dot), the names, and the parameterized names
+    /// (`%r<10>` is `("%r", 10)`: `%r0`..`%r9`, kept as a range so that a
+    /// huge count costs nothing until a name of it is used).
     Decl {
         space: String,
         names: Vec<String>,
+        ranges: Vec<(String, u32)>,
     },
     Label {
         name: String,
@@ -91,7 +94,7 @@ pub(crate) enum Stmt {
 pub fn parse_module(origin: Arc<Origin>) -> Result<Module> {
     let text: &str = &origin.source;
     let src = Src::new(text);
-    check_depth(&src)?;
+    check_depth(&src).map_err(|e| e.in_origin(&Some(origin.clone())))?;
     let mut pairs = PtxParser::parse(Rule::module, text).map_err(|e| syntax(e, &src).in_origin(&Some(origin.clone())))?;
     let mut m = Module { origin: origin.clone(), version: None, funcs: Vec::new(), vars: Vec::new() };
     let Some(top) = pairs.next() else { return Err(Error::internal("the PTX parser returned no parse tree")) };
@@ -104,8 +107,13 @@ pub fn parse_module(origin: Arc<Origin>) -> Result<Module> {
             }
             Rule::func => m.funcs.push(reader.func(p).map_err(|e| e.in_origin(&Some(origin.clone())))?),
             Rule::var_decl => {
-                if let Stmt::Decl { names, .. } = reader.decl(p) {
+                if let Stmt::Decl { names, ranges, .. } = reader.decl(p) {
                     m.vars.extend(names);
+                    for (base, n) in ranges {
+                        // Module variables are few: each name is charged as it is made.
+                        crate::budget::charge(u64::from(n) * 64);
+                        m.vars.extend((0..n).map(|i| format!("{}{}", base, i)));
+                    }
                 }
             }
             _ => {}
@@ -114,10 +122,27 @@ pub fn parse_module(origin: Arc<Origin>) -> Result<Module> {
     Ok(m)
 }
 
-/// `{ }` nesting is bounded before parsing, so the parser never recurses deeply.
+/// `{ }` nesting is bounded before parsing, so the parser never recurses
+/// deeply. Braces inside comments and strings are not scopes: they are skipped
+/// as the grammar skips them (`//` to the end of the line, `/* ... */`, `"..."`).
 fn check_depth(src: &Src) -> Result<()> {
-    let mut depth = 0usize;
-    for (i, c) in src.text.char_indices() {
+    let text = src.text;
+    let (mut depth, mut i) = (0usize, 0usize);
+    while let Some(c) = text[i..].chars().next() {
+        let rest = &text[i..];
+        let skip_to = if rest.starts_with("//") {
+            Some(rest.find('\n').map_or(text.len(), |n| i + n))
+        } else if rest.starts_with("/*") {
+            Some(rest[2..].find("*/").map_or(text.len(), |n| i + 2 + n + 2))
+        } else if c == '"' {
+            Some(rest[1..].find('"').map_or(text.len(), |n| i + 1 + n + 1))
+        } else {
+            None
+        };
+        if let Some(end) = skip_to {
+            i = end;
+            continue;
+        }
         match c {
             '{' => depth += 1,
             '}' => depth = depth.saturating_sub(1),
@@ -126,6 +151,7 @@ fn check_depth(src: &Src) -> Result<()> {
         if depth > MAX_SCOPE_DEPTH {
             return Err(Error::input(format!("scopes are nested deeper than {} levels", MAX_SCOPE_DEPTH), src.span(i, i + 1)));
         }
+        i += c.len_utf8();
     }
     Ok(())
 }
@@ -189,7 +215,7 @@ impl Reader<'_> {
 
     fn decl(&self, pair: Pair<Rule>) -> Stmt {
         let mut space = String::new();
-        let mut names = Vec::new();
+        let (mut names, mut ranges) = (Vec::new(), Vec::new());
         for p in pair.into_inner() {
             match p.as_rule() {
                 Rule::space_kw => space = p.as_str().trim_start_matches('.').to_string(),
@@ -204,16 +230,15 @@ impl Reader<'_> {
                         }
                     }
                     match count {
-                        // `%r<10>` declares %r0 .. %r9 (ISA 5.3.1.1); the names
-                        // are only recorded, so a bound keeps the list small.
-                        Some(n) => names.extend((0..n.min(100_000)).map(|i| format!("{}{}", base, i))),
+                        // `%r<10>` declares %r0 .. %r9 (ISA 5.3.1.1).
+                        Some(n) => ranges.push((base, n)),
                         None => names.push(base),
                     }
                 }
                 _ => {}
             }
         }
-        Stmt::Decl { space, names }
+        Stmt::Decl { space, names, ranges }
     }
 
     fn call(&self, pair: Pair<Rule>) -> Result<CallStmt> {
@@ -292,6 +317,11 @@ impl Reader<'_> {
             Rule::not_operand => RawKind::Not(p.as_str().trim_start_matches('!').trim().to_string()),
             Rule::vector => RawKind::Vector(p.into_inner().filter(|q| q.as_rule() == Rule::operand).map(|q| self.operand(q)).collect::<Result<_>>()?),
             Rule::address => self.address(p, span)?,
+            Rule::pred_pair => {
+                let mut regs = p.into_inner().map(|r| r.as_str().to_string());
+                let (Some(a), Some(b)) = (regs.next(), regs.next()) else { return Err(Error::internal("a register pair without two registers")) };
+                RawKind::Pair(a, b)
+            }
             _ => RawKind::Name(p.as_str().to_string()),
         };
         Ok(RawOperand { kind, span, text })

@@ -12,7 +12,7 @@
 use super::alu::{self, alu_op};
 use super::grammar::Rule;
 use super::text::{parse_int, Src};
-use super::{mem, suggest, sync, vector};
+use super::{bits, mem, suggest, sync, vector};
 use crate::ast::{Addr, AddrBase, BranchCond, Cmp, InstrKind, Operand, Span};
 use crate::error::{Error, Result};
 use pest::iterators::Pair;
@@ -44,6 +44,8 @@ pub(crate) enum RawKind {
     },
     /// `!%p` (bar.red predicate).
     Not(String),
+    /// `%r1|%p1`: a value and a predicate written by one instruction (PTX modules only).
+    Pair(String, String),
     /// `{%r1, %r2}`: the elements of a vector access.
     Vector(Vec<RawOperand>),
     /// `(x, 1)`: the arguments of a call.
@@ -115,10 +117,8 @@ impl RawInstr {
             return Error::input(format!("vector accesses (`.{}`) are not supported", q.text), q.span);
         }
         // Real PTX qualifiers whose meaning the checker does not model: say so.
-        let unmodelled = matches!(
-            q.text.as_str(),
-            "sat" | "cc" | "ftz" | "approx" | "full" | "rn" | "rz" | "rm" | "rp" | "rni" | "rzi" | "rmi" | "rpi" | "relu" | "satfinite" | "shiftamt" | "clamp" | "wrap"
-        ) || q.text.contains('x') && alu::type_of(q.text.split('x').next().unwrap_or("")).is_some();
+        let unmodelled = matches!(q.text.as_str(), "sat" | "cc" | "ftz" | "approx" | "full" | "rn" | "rz" | "rm" | "rp" | "rni" | "rzi" | "rmi" | "rpi" | "relu" | "satfinite")
+            || q.text.contains('x') && alu::type_of(q.text.split('x').next().unwrap_or("")).is_some();
         if unmodelled {
             return Error::input(format!("`.{}` on `{}` is not supported: its meaning is not modelled", q.text, self.opcode), q.span);
         }
@@ -137,6 +137,7 @@ impl RawInstr {
     pub fn written_name(&self) -> Option<&str> {
         let writes = matches!(self.opcode.as_str(), "ld" | "tld" | "suld" | "cold" | "ldc" | "atom" | "suatom" | "setp" | "selp")
             || alu_op(&self.opcode).is_some()
+            || bits::is_bit_op(&self.opcode)
             || (matches!(self.opcode.as_str(), "bar" | "barrier") && self.quals.iter().any(|q| q.text == "red"));
         match self.operands.first().map(|o| &o.kind) {
             Some(RawKind::Name(n)) if writes => Some(n),
@@ -248,7 +249,7 @@ impl Names<'_> {
             RawKind::Imm(v) => Ok(Operand::Imm(*v)),
             RawKind::Name(n) if self.is_reg(n) => Ok(Operand::Reg(n.clone())),
             RawKind::Name(n) => Ok(Operand::Sym(n.clone())),
-            RawKind::Addr { .. } | RawKind::Not(_) | RawKind::Vector(_) | RawKind::List(_) => {
+            RawKind::Addr { .. } | RawKind::Not(_) | RawKind::Pair(..) | RawKind::Vector(_) | RawKind::List(_) => {
                 Err(Error::input(format!("expected a register or a number, found `{}`", op.text), op.span))
             }
         }
@@ -259,7 +260,7 @@ impl Names<'_> {
         let (name, offset) = match &op.kind {
             RawKind::Name(n) => (n, 0),
             RawKind::Addr { base, offset } => (base, *offset),
-            RawKind::Imm(_) | RawKind::Not(_) | RawKind::Vector(_) | RawKind::List(_) => {
+            RawKind::Imm(_) | RawKind::Not(_) | RawKind::Pair(..) | RawKind::Vector(_) | RawKind::List(_) => {
                 return Err(Error::input(format!("expected an address such as `x` or `[x]`, found `{}`", op.text), op.span))
             }
         };
@@ -291,7 +292,20 @@ pub(crate) fn decode_all(raw: &RawInstr, names: &Names) -> Result<Vec<InstrKind>
     if vector && matches!(raw.opcode.as_str(), "ld" | "st") {
         return vector::vector(raw, names);
     }
+    if let (Some(RawKind::Pair(p, q)), "setp") = (raw.operands.first().map(|o| &o.kind), raw.opcode.as_str()) {
+        return setp_pair(raw, names, p, q);
+    }
     Ok(vec![decode(raw, names)?])
+}
+
+/// `setp.cmp.type p|q, a, b`: "p = (a cmp b); q = !(a cmp b)" (ISA setp).
+fn setp_pair(raw: &RawInstr, names: &Names, p: &str, q: &str) -> Result<Vec<InstrKind>> {
+    let mut first = raw.clone();
+    first.operands[0].kind = RawKind::Name(p.to_string());
+    let set = alu::setp(&first, names)?;
+    let pred = crate::ast::IntTy { bits: 1, signed: false };
+    let not = InstrKind::Alu { op: crate::ast::AluOp::Not, dst: q.to_string(), srcs: vec![Operand::Reg(p.to_string())], ty: Some(pred), src_ty: Some(pred) };
+    Ok(vec![set, not])
 }
 
 /// Decode one instruction of a thread whose register names are `names`.
@@ -318,6 +332,7 @@ pub(crate) fn decode(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
             raw.no_operands()?;
             Ok(InstrKind::Nop)
         }
+        op if bits::is_bit_op(op) => bits::decode(raw, names),
         op => match alu_op(op) {
             Some(_) => alu::alu(raw, names),
             None => Err(Error::input(format!("unknown instruction `{}`{}", raw.mnemonic, suggest::hint(&raw.opcode, suggest::OPCODES, "")), raw.opcode_span)),

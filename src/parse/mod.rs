@@ -6,6 +6,7 @@
 //! thread in `instr`, `mem`, `sync`), and `cond` for locations, filter and condition.
 
 pub(crate) mod alu;
+mod bits;
 mod compat;
 mod cond;
 mod grammar;

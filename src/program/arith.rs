@@ -50,6 +50,11 @@ pub enum NoValue {
 
 /// `op(srcs)` for an ALU instruction: sources read as `src_ty`, result truncated to `ty`.
 pub fn alu(op: AluOp, v: &[i64], ty: Option<IntTy>, src_ty: Option<IntTy>) -> Result<i64, NoValue> {
+    if let AluOp::Bits(b) = op {
+        // The decoder always gives a bit operation its types.
+        let (Some(ty), Some(src)) = (ty, src_ty.or(ty)) else { return Err(NoValue::Arity) };
+        return super::bits::eval(b, v, ty, src);
+    }
     let (Some(ty), Some(src)) = (ty, src_ty.or(ty)) else {
         return untyped(op, v);
     };
@@ -93,6 +98,7 @@ pub fn alu(op: AluOp, v: &[i64], ty: Option<IntTy>, src_ty: Option<IntTy>) -> Re
         AluOp::Shr => a >> amount(need_b()?).min(127),
         AluOp::Min => a.min(need_b()?),
         AluOp::Max => a.max(need_b()?),
+        AluOp::Bits(_) => return Err(NoValue::Arity),
     };
     Ok(norm(ty, r))
 }
@@ -120,6 +126,7 @@ fn untyped(op: AluOp, v: &[i64]) -> Result<i64, NoValue> {
         AluOp::Shr => a.wrapping_shr(need_b()? as u32),
         AluOp::Min => a.min(need_b()?),
         AluOp::Max => a.max(need_b()?),
+        AluOp::Bits(_) => return Err(NoValue::Arity),
     })
 }
 

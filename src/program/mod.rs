@@ -7,6 +7,7 @@
 
 pub mod access;
 pub mod arith;
+pub mod bits;
 pub mod build;
 pub mod cells;
 pub mod event;

@@ -52,7 +52,7 @@ impl Ctx<'_> {
             AddrBase::Reg(r) => {
                 let v = st.regs.get(r).cloned().unwrap_or_else(|| Val::konst(0));
                 match v.v {
-                    V::Addr(name, o) => (name, o + addr.offset, v.deps),
+                    V::Addr(name, o) => (name, o.checked_add(addr.offset).unwrap_or(i64::MAX), v.deps),
                     V::Free(i) => return Ok(Err(i)),
                     V::Const(_) => {
                         return Err(Error::input(format!("register `{}` does not hold an address here (initialise it with `P{}:{} = x` or `mov {}, x`)", r, t, r, r), ins.span))
@@ -60,6 +60,11 @@ impl Ctx<'_> {
                 }
             }
         };
+        // Byte offsets are 64-bit addresses: the last byte of the widest access
+        // must still be one (`[x+9223372036854775807]` is past every variable).
+        if off.checked_add(i64::from(u8::MAX)).is_none() {
+            return Err(Error::input(format!("the address offset {} leaves the 64-bit address space", off), ins.span));
+        }
         let info = self.resolve_name(&name);
         let shared_cluster = if shared { Some(self.placements[t].cluster) } else { None };
         let key = LocKey { root: info.root.clone(), offset: off, shared_cluster };
