@@ -40,6 +40,9 @@ pub struct ExplainArgs {
     /// Litmus files or directories (recursive *.litmus); `-` reads standard input.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
+    /// One JSON object per test (schema/explain.schema.json) instead of text.
+    #[arg(long)]
+    pub json: bool,
     /// How many times one instruction may run on a path (loop unrolling bound).
     #[arg(long, default_value_t = 2, value_parser = opts::unroll)]
     pub unroll: u32,

@@ -61,6 +61,43 @@ pub enum InitItem {
     Array { name: String, ty: IntTy, len: u32, span: Span },
     /// `out[2] = 5;`: one element's initial value.
     Element { name: String, index: u32, value: i64, span: Span },
+    /// A variable a loaded PTX module declares (`.global .u32 g = 7;`,
+    /// `.shared .u32 s;`, a call's `.param` or `.local` variable): ISA 5.1, 5.4.
+    Var(VarDecl),
+}
+
+/// A variable declared in a PTX module, under the name the program uses.
+#[derive(Clone, Debug)]
+pub struct VarDecl {
+    pub name: String,
+    pub space: VarSpace,
+    /// Size in bytes (element size times the number of elements).
+    pub size: u64,
+    /// The initial bytes, little-endian, from offset 0 (bytes past them are
+    /// 0); `None`: no initial value (8.2.6, see decisions.md D71).
+    pub init: Option<Vec<u8>>,
+    pub span: Span,
+    pub origin: Option<std::sync::Arc<crate::error::Origin>>,
+}
+
+/// The state space of a declared variable (ISA 5.1): it decides who shares it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum VarSpace {
+    Global,
+    Const,
+    /// One instance per CTA (5.1.7).
+    Shared,
+    /// Private to a thread (5.1.5).
+    Local,
+    /// Private to a call (5.1.6).
+    Param,
+}
+
+impl VarSpace {
+    /// Each thread has its own copy: no other thread can observe it.
+    pub fn is_private(self) -> bool {
+        matches!(self, VarSpace::Local | VarSpace::Param)
+    }
 }
 
 /// The kind of proxy an alias declaration or an access goes through (ISA 8.6).

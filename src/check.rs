@@ -108,8 +108,32 @@ pub fn check_source_at(source: &str, base: &Path, opts: &CheckOptions) -> Result
     let program = build_program(&ast, &opts.build)?;
     let outcome = run_engine(&program, opts, crate::budget::deadline())?;
     vacuous_unroll(&program, &outcome, opts.build.unroll)?;
+    if let Some(var) = &program.reads_unknown {
+        same_for_other_unknown_bytes(&ast, &program, &outcome, var, opts)?;
+    }
     let summary = outcome.summary(&program);
     Ok(TestResult { program, outcome, summary, time: start.elapsed() })
+}
+
+/// ISA 8.2.6: a byte of a variable without an initial value (`.shared`,
+/// `.local`) holds "an unknown but constant value". The program is built
+/// with those bytes 0 and again with every such byte 0xa5; when the final
+/// states or the verdict differ, the answer depends on a value the ISA does
+/// not give, and the test is refused at the variable (D71).
+fn same_for_other_unknown_bytes(ast: &crate::ast::Litmus, p: &Program, o: &Outcome, var: &crate::ast::VarDecl, opts: &CheckOptions) -> Result<()> {
+    let build = crate::program::BuildOptions { unknown_fill: 0xa5, ..opts.build.clone() };
+    let other = build_program(ast, &build)?;
+    let o2 = run_engine(&other, opts, crate::budget::deadline())?;
+    let states = |o: &Outcome| o.states.keys().cloned().collect::<std::collections::BTreeSet<_>>();
+    if states(o) == states(&o2) && o.summary(p).verdict == o2.summary(&other).verdict {
+        return Ok(());
+    }
+    let name = var.name.split('#').next().unwrap_or(&var.name);
+    let msg = format!(
+        "the outcome depends on the initial value of `{}`, which the ISA leaves unknown (8.2.6: no initializer gives it one); store to it before any thread reads it",
+        name
+    );
+    Err(Error::input(msg, var.span).in_origin(&var.origin))
 }
 
 fn run_engine(p: &Program, opts: &CheckOptions, deadline: Option<Instant>) -> Result<Outcome> {

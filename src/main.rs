@@ -121,15 +121,24 @@ fn run_explain(a: ExplainArgs) -> i32 {
     let work = |f: &std::path::Path| match read_source(f, opts.max_file_bytes) {
         Ok(src) => {
             let base = f.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
-            let r = guarded(&opts, || explain::pairs::explain_source(&src, base, &opts));
+            let r = guarded(&opts, || explain::pairs::explanation_of_source(&src, base, &opts));
             (f.to_path_buf(), src, r)
         }
         Err((src, e)) => (f.to_path_buf(), src, Err(e)),
     };
     batch::run_ordered(&files, a.limits.jobs(), work, |(f, src, r)| match r {
-        Ok(text) => out::print(&text),
+        Ok(x) if a.json => {
+            let mut obj = serde_json::to_value(&x).expect("an explanation is JSON");
+            obj["file"] = f.display().to_string().into();
+            out::println(&obj.to_string());
+        }
+        Ok(x) => out::print(&x.text()),
         Err(e) => {
             out::eprintln(&e.render(&f.display().to_string(), &src));
+            if a.json {
+                // The failure object of `check --json` (schema/result.schema.json).
+                out::println(&report::json(&FileReport { path: f, source: src, result: Err(e.clone()), shown: None }).to_string());
+            }
             worst = worst.max(e.exit_code());
             out::note_code(worst);
         }
@@ -142,6 +151,10 @@ struct Emitter<'a> {
     a: &'a CheckArgs,
     exp: Option<&'a Expectations>,
     stems: BTreeMap<PathBuf, String>,
+    /// The file each test name came from first: two tests of one name make
+    /// herd's log tools reject the whole log.
+    names: BTreeMap<String, PathBuf>,
+    dup_names: std::collections::BTreeSet<String>,
     progress: Progress,
     summary: Summary,
     tally: report::expect::Tally,
@@ -154,6 +167,23 @@ impl Emitter<'_> {
         self.progress.eprintln(msg);
         self.worst = self.worst.max(code);
         out::note_code(self.worst);
+    }
+
+    /// Warn (once per name) when a second file of the batch has a test name
+    /// already seen: herd's `mcompare7` and `msum7` drop a log with two tests
+    /// of one name.
+    fn note_name(&mut self, name: &str, path: &std::path::Path) {
+        match self.names.get(name) {
+            None => {
+                self.names.insert(name.to_string(), path.to_path_buf());
+            }
+            Some(first) if first != path && !self.dup_names.contains(name) => {
+                let msg = format!("warning: test name `{}` is used by {} and {}: herd's log tools reject a log with two tests of one name", name, first.display(), path.display());
+                self.dup_names.insert(name.to_string());
+                self.progress.eprintln(&msg);
+            }
+            Some(_) => {}
+        }
     }
 
     /// Print one test's result at once (stdout: herd text or one JSON line).
@@ -185,8 +215,9 @@ impl Emitter<'_> {
         }
         match &r.result {
             Ok(res) => {
+                self.note_name(&res.program.name, &r.path);
                 if !self.a.json {
-                    let mut text = report::text(res);
+                    let mut text = report::text(res, &r.source);
                     if let Some(s) = shown {
                         text.push_str(&explain::show::text(&res.program, s));
                     }
@@ -248,6 +279,8 @@ fn run_check(a: CheckArgs) -> i32 {
         a: &a,
         exp: expectations.as_ref(),
         stems: batch::picture_stems(&files),
+        names: BTreeMap::new(),
+        dup_names: Default::default(),
         progress: Progress::new(files.len()),
         summary: Summary::default(),
         tally: Default::default(),

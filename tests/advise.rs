@@ -191,10 +191,7 @@ fn bad_inputs_exit_2() {
 
 // JSON against schema/advise.schema.json.
 fn errors(v: &Value) -> Vec<String> {
-    let root: Value = serde_json::from_str(&read("schema/advise.schema.json")).expect("the schema is JSON");
-    let mut errs = Vec::new();
-    common::schema::validate(&root, &root, v, "$", &mut errs);
-    errs
+    common::schema::errors("advise.schema.json", v)
 }
 
 fn assert_valid(v: &Value) {

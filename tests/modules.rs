@@ -239,6 +239,37 @@ fn explain_reads_harnesses_and_advise_refuses_them() {
     assert!(err.contains("MP-gpu.sm_90.litmus:4:1: error: advise edits the instructions written in the litmus file"), "{}", err);
 }
 
+/// 8.2.6: a `.shared` variable has no initial value ("an unknown but constant
+/// value"). Read before any store, the answer depends on it and the test is
+/// refused at the declaration (D71); read only after the CTA's store and
+/// barrier, W0 is never read and the verdict stands.
+#[test]
+fn uninitialised_shared_memory_is_refused_when_the_answer_depends_on_it() {
+    let m = format!(
+        "{HEAD}.shared .align 4 .u32 s;\n.entry peek(.param .u64 o)\n{{\n .reg .b32 %r<2>;\n .reg .b64 %rd<2>;\n ld.param.u64 %rd1, [o];\n ld.shared.u32 %r1, [s];\n st.global.u32 [%rd1], %r1;\n ret;\n}}\n.entry put_then_peek(.param .u64 o)\n{{\n .reg .b32 %r<2>;\n .reg .b64 %rd<2>;\n ld.param.u64 %rd1, [o];\n st.shared.u32 [s], 5;\n bar.sync 0;\n ld.shared.u32 %r1, [s];\n st.global.u32 [%rd1], %r1;\n ret;\n}}\n"
+    );
+    let h = "PTX u\n{ u32 out[1]; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0 ;\n call peek, (out) ;\nexists (out[0] == 0)\n";
+    let shown = module_error("unknown-init", &m, h);
+    assert!(shown.contains("m.ptx:4:1: error: the outcome depends on the initial value of `s`"), "{}", shown);
+    let h = "PTX u\n{ u32 out[1]; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0 ;\n call put_then_peek, (out) ;\nforall (out[0] == 5)\n";
+    let r = run("unknown-init-unread", &m, h).unwrap_or_else(|e| panic!("{}", e.1));
+    assert_eq!(r.summary.verdict, Verdict::Ok);
+}
+
+/// Module memory is bounded by its declarations (ISA 8.2: a location is bytes
+/// of a variable): a store past a module variable's end and an initializer
+/// holding an address are input errors pointing into the module.
+#[test]
+fn module_variables_are_bounded_and_initialised_with_numbers() {
+    let m = format!("{HEAD}.global .align 4 .u32 g;\n.entry f()\n{{\n st.global.u32 [g+4], 1;\n ret;\n}}\n");
+    let h = "PTX b\n{ x = 0; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0 ;\n call f ;\nexists (x == 0)\n";
+    let shown = module_error("past-end", &m, h);
+    assert!(shown.contains("m.ptx:7:2: error: this access of bytes 4..8 lies outside `g`, which is 4 bytes"), "{}", shown);
+    let m = format!("{HEAD}.global .align 8 .u64 p = generic(g);\n.entry f()\n{{\n ret;\n}}\n");
+    let shown = module_error("address-init", &m, h);
+    assert!(shown.contains("m.ptx:4:") && shown.contains("initializers holding addresses"), "{}", shown);
+}
+
 /// The bit operations compilers emit at -O3 (issue 26), with operands read
 /// from memory so their values are not known before the run: x is 0xf0f0
 /// initially and P1 may overwrite it with 7. Expected values worked by hand

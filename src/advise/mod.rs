@@ -168,7 +168,7 @@ pub fn advise_source(source: &str, opts: &AdviseOptions) -> Result<Advice> {
         adv.queries += d.queries - d.reused;
         adv.reused += d.reused;
     }
-    adv.time_ms = start.elapsed().as_secs_f64() * 1e3;
+    adv.time_ms = crate::report::millis(start.elapsed());
     Ok(adv)
 }
 

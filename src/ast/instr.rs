@@ -314,6 +314,13 @@ pub enum InstrKind {
     },
     Label(String),
     Nop,
+    /// `isspacep.SPACE dst, a` (ISA 6.4.1.1 windows): 1 when the generic
+    /// address `a` lies in `space`, decided from the variable it points into.
+    IsSpace {
+        dst: String,
+        addr: Operand,
+        space: super::VarSpace,
+    },
     /// `call NAME, (ARGS);` in a cell: replaced by the function's body
     /// (`module::expand`) before the program is built.
     Call {

@@ -19,9 +19,14 @@ use std::collections::BTreeMap;
 /// Parse, build and explain a litmus test given as text; `base` is the folder
 /// its `ptx "FILE";` modules are relative to (calls are inlined first).
 pub fn explain_source(source: &str, base: &std::path::Path, opts: &CheckOptions) -> Result<String> {
+    Ok(explanation_of_source(source, base, opts)?.text())
+}
+
+/// `explain_source` as data (`explain --json`, schema/explain.schema.json).
+pub fn explanation_of_source(source: &str, base: &std::path::Path, opts: &CheckOptions) -> Result<Explanation> {
     let ast = crate::check::parse_and_expand(source, base)?;
     let p = build_program(&ast, &opts.build)?;
-    explain_program(&p)
+    explanation(&p)
 }
 
 fn scope_name(s: Scope) -> &'static str {
@@ -193,78 +198,161 @@ fn acquire_rule(p: &Program, y: &Pattern) -> &'static str {
     }
 }
 
+/// The static explanation of one test: what `explain` prints.
+#[derive(serde::Serialize)]
+pub struct Explanation {
+    pub name: String,
+    pub threads: Vec<ThreadRow>,
+    pub operations: Vec<OperationRow>,
+    /// Every pair of operations some path has both of (8.7).
+    pub morally_strong: Vec<PairRow>,
+    pub release_patterns: Vec<PatternRow>,
+    pub acquire_patterns: Vec<PatternRow>,
+    /// The pairs that may synchronize (8.9.4), each decided by the SAT engine.
+    pub synchronization: Vec<SyncRow>,
+}
+
+#[derive(serde::Serialize)]
+pub struct ThreadRow {
+    pub thread: usize,
+    pub placement: String,
+    pub paths: usize,
+}
+
+#[derive(serde::Serialize)]
+pub struct OperationRow {
+    pub event: String,
+    pub thread: usize,
+    pub line: usize,
+    pub text: String,
+    pub description: String,
+    /// Which of its thread's paths (from 1), when the thread has several.
+    pub path: Option<usize>,
+}
+
+#[derive(serde::Serialize)]
+pub struct PairRow {
+    pub a: String,
+    pub b: String,
+    pub morally_strong: bool,
+    /// Why they are, or the first condition of 8.7 that fails.
+    pub reason: String,
+}
+
+#[derive(serde::Serialize)]
+pub struct PatternRow {
+    pub pattern: String,
+    pub location: String,
+    pub rule: String,
+}
+
+#[derive(serde::Serialize)]
+pub struct SyncRow {
+    pub from: String,
+    pub to: String,
+    pub in_some_allowed_execution: bool,
+    pub rules: String,
+}
+
 /// The whole explanation of a program, as text.
 pub fn explain_program(p: &Program) -> Result<String> {
+    Ok(explanation(p)?.text())
+}
+
+/// The whole explanation of a program, as data.
+pub fn explanation(p: &Program) -> Result<Explanation> {
     let ids: Vec<EventId> = p.events.iter().filter(|e| e.thread.is_some()).map(|e| e.id).collect();
     let names: BTreeMap<EventId, String> = ids.iter().copied().zip(event_names(p, &ids)).collect();
     let n = |e: EventId| names.get(&e).cloned().unwrap_or_default();
-    let mut out = String::new();
-    out.push_str(&format!("Test {}\n", p.name));
-    out.push_str("Threads\n");
-    for t in &p.threads {
-        let paths = if t.traces.len() > 1 { format!(" ({} paths)", t.traces.len()) } else { String::new() };
-        out.push_str(&format!("  P{}: {}{}\n", t.id, placement(p, t.id), paths));
-    }
-    out.push_str("Operations\n");
-    let width = ids.iter().map(|&e| p.events[e].text.chars().count()).max().unwrap_or(0);
-    for &e in &ids {
-        let ev = &p.events[e];
-        let t = ev.thread.unwrap_or(0);
-        let path =
-            if p.threads[t].traces.len() > 1 { format!(" [path {}]", p.threads[t].traces.iter().position(|&x| Some(x) == ev.trace).map_or(0, |i| i + 1)) } else { String::new() };
-        out.push_str(&format!("  {:<5} P{:<2} line {:<3} {:<w$}  {}{}\n", n(e), t, ev.line, ev.text, describe(p, ev), path, w = width));
-    }
-    out.push_str("Morally strong pairs (8.7)\n");
+    let threads = p.threads.iter().map(|t| ThreadRow { thread: t.id, placement: placement(p, t.id), paths: t.traces.len() }).collect();
+    let operations = ids
+        .iter()
+        .map(|&e| {
+            let ev = &p.events[e];
+            let t = ev.thread.unwrap_or(0);
+            let path = (p.threads[t].traces.len() > 1).then(|| p.threads[t].traces.iter().position(|&x| Some(x) == ev.trace).map_or(0, |i| i + 1));
+            OperationRow { event: n(e), thread: t, line: ev.line, text: ev.text.clone(), description: describe(p, ev), path }
+        })
+        .collect();
+    let mut pairs = Vec::new();
     for (i, &a) in ids.iter().enumerate() {
-        for &b in &ids[i + 1..] {
-            if !p.compatible(a, b) {
-                continue;
-            }
+        for &b in ids[i + 1..].iter().filter(|&&b| p.compatible(a, b)) {
             let (ea, eb) = (&p.events[a], &p.events[b]);
             let r = moral_strength(p, ea, eb, &n(a), &n(b));
             debug_assert_eq!(r.is_ok(), morally_strong(p, ea, eb), "{} {}", n(a), n(b));
-            let line = match r {
-                Ok(why) => format!("yes: {}", why),
-                Err(why) => format!("no: {}", why),
+            let (strong, reason) = match r {
+                Ok(why) => (true, why),
+                Err(why) => (false, why),
             };
-            out.push_str(&format!("  {} {}: {}\n", n(a), n(b), line));
+            pairs.push(PairRow { a: n(a), b: n(b), morally_strong: strong, reason });
         }
     }
     let rels = release_patterns(p);
     let acqs = acquire_patterns(p);
-    out.push_str("Release patterns (8.8)\n");
-    if rels.is_empty() {
-        out.push_str("  none\n");
-    }
-    for x in &rels {
-        let on = p.events[x.access].access().map(|a| p.locations[a.loc].name.clone()).unwrap_or_default();
-        let pat = if x.bound == x.access { n(x.access) } else { format!("{}; {}", n(x.bound), n(x.access)) };
-        out.push_str(&format!("  {} on {}: {}\n", pat, on, release_rule(p, x)));
-    }
-    out.push_str("Acquire patterns (8.8)\n");
-    if acqs.is_empty() {
-        out.push_str("  none\n");
-    }
-    for y in &acqs {
-        let on = p.events[y.access].access().map(|a| p.locations[a.loc].name.clone()).unwrap_or_default();
-        let pat = if y.bound == y.access { n(y.access) } else { format!("{}; {}", n(y.access), n(y.bound)) };
-        out.push_str(&format!("  {} on {}: {}\n", pat, on, acquire_rule(p, y)));
-    }
-    out.push_str("Synchronization (8.9.4): pairs that may synchronize, and whether some allowed execution has it\n");
+    let on = |x: &Pattern| p.events[x.access].access().map(|a| p.locations[a.loc].name.clone()).unwrap_or_default();
+    let release = rels.iter().map(|x| {
+        let pattern = if x.bound == x.access { n(x.access) } else { format!("{}; {}", n(x.bound), n(x.access)) };
+        PatternRow { pattern, location: on(x), rule: release_rule(p, x).to_string() }
+    });
+    let acquire = acqs.iter().map(|y| {
+        let pattern = if y.bound == y.access { n(y.access) } else { format!("{}; {}", n(y.access), n(y.bound)) };
+        PatternRow { pattern, location: on(y), rule: acquire_rule(p, y).to_string() }
+    });
+    let (release_patterns, acquire_patterns) = (release.collect(), acquire.collect());
     let mut cands = Candidates::new(p);
     // One query per pair: the test's deadline (crate::budget) is checked before each.
     cands.deadline = crate::budget::deadline();
     let mut keys: Vec<(EventId, EventId)> = cands.enc.sw.keys().copied().collect();
     keys.sort();
-    if keys.is_empty() {
-        out.push_str("  none: no two operations can synchronize\n");
-    }
+    let mut synchronization = Vec::new();
     for (a, b) in keys {
-        let how = sync_rules(p, a, b, &rels, &acqs, &n);
+        let rules = sync_rules(p, a, b, &rels, &acqs, &n);
         let yes = cands.can_synchronize(a, b)?;
-        out.push_str(&format!("  {} -> {}: {} ({})\n", n(a), n(b), if yes { "yes, in some allowed execution" } else { "never in an allowed execution" }, how));
+        synchronization.push(SyncRow { from: n(a), to: n(b), in_some_allowed_execution: yes, rules });
     }
-    Ok(out)
+    Ok(Explanation { name: p.name.clone(), threads, operations, morally_strong: pairs, release_patterns, acquire_patterns, synchronization })
+}
+
+impl Explanation {
+    /// The text `explain` prints.
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        out.push_str(&format!("Test {}\n", self.name));
+        out.push_str("Threads\n");
+        for t in &self.threads {
+            let paths = if t.paths > 1 { format!(" ({} paths)", t.paths) } else { String::new() };
+            out.push_str(&format!("  P{}: {}{}\n", t.thread, t.placement, paths));
+        }
+        out.push_str("Operations\n");
+        let width = self.operations.iter().map(|o| o.text.chars().count()).max().unwrap_or(0);
+        for o in &self.operations {
+            let path = o.path.map(|k| format!(" [path {}]", k)).unwrap_or_default();
+            out.push_str(&format!("  {:<5} P{:<2} line {:<3} {:<w$}  {}{}\n", o.event, o.thread, o.line, o.text, o.description, path, w = width));
+        }
+        out.push_str("Morally strong pairs (8.7)\n");
+        for x in &self.morally_strong {
+            out.push_str(&format!("  {} {}: {}: {}\n", x.a, x.b, if x.morally_strong { "yes" } else { "no" }, x.reason));
+        }
+        for (title, rows) in [("Release patterns (8.8)", &self.release_patterns), ("Acquire patterns (8.8)", &self.acquire_patterns)] {
+            out.push_str(title);
+            out.push('\n');
+            if rows.is_empty() {
+                out.push_str("  none\n");
+            }
+            for x in rows {
+                out.push_str(&format!("  {} on {}: {}\n", x.pattern, x.location, x.rule));
+            }
+        }
+        out.push_str("Synchronization (8.9.4): pairs that may synchronize, and whether some allowed execution has it\n");
+        if self.synchronization.is_empty() {
+            out.push_str("  none: no two operations can synchronize\n");
+        }
+        for x in &self.synchronization {
+            let yes = if x.in_some_allowed_execution { "yes, in some allowed execution" } else { "never in an allowed execution" };
+            out.push_str(&format!("  {} -> {}: {} ({})\n", x.from, x.to, yes, x.rules));
+        }
+        out
+    }
 }
 
 /// The 8.9.4 rules by which `a` may synchronize with `b`.

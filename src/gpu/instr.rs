@@ -20,6 +20,12 @@ pub struct Ctx<'a> {
     pub labels: &'a [String],
 }
 
+/// The kernel's `.local` variable holding this thread's private variable
+/// `name` (`.local`/`.param` memory of the litmus thread, D125).
+pub fn private_var(t: usize, name: &str) -> String {
+    label(t, &format!("priv_{}", name))
+}
+
 pub fn reg(t: usize, r: &str) -> String {
     let clean: String = r.trim_start_matches('%').chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
     format!("%t{}_{}", t, clean)
@@ -121,28 +127,42 @@ impl Ctx<'_> {
         Ok(if text.contains(".global") { ".global" } else { "" })
     }
 
+    /// The sem qualifiers, state space and address of an `ld`/`st`: a private
+    /// access (`.local`/`.param`, D17) goes to the thread's `.local` copy of
+    /// its variable (D125), anything else to the instance's global memory.
+    fn access(&mut self, sem: Sem, scope: Option<Scope>, a: &Addr, shared: bool, private: bool, text: &str) -> Result<(String, &'static str, String), String> {
+        let q = self.ld_st_sem(sem, scope, text)?;
+        if !private {
+            return Ok((q, Self::space(text, shared)?, self.addr(a)));
+        }
+        let AddrBase::Sym(name) = &a.base else {
+            return Err("private memory reached through a register".into());
+        };
+        let var = private_var(self.thread, name);
+        let at = if a.offset == 0 { format!("[{}]", var) } else { format!("[{}+{}]", var, a.offset) };
+        Ok((q, ".local", at))
+    }
+
     /// The PTX lines of one instruction.
     pub fn emit(&mut self, ins: &Instr) -> Result<Vec<String>, String> {
         let t = self.thread;
         let line = match &ins.kind {
             InstrKind::Load { sem, scope, proxy, dst, addr, size, ty, shared, private } => {
                 no_proxy(*proxy)?;
-                no_private(*private)?;
-                let q = self.ld_st_sem(*sem, *scope, &ins.text)?;
+                let (q, space, at) = self.access(*sem, *scope, addr, *shared, *private, &ins.text)?;
                 // A signed type sign-extends into the 64-bit register, as the model reads it (D15).
                 let sign = if ty.is_some_and(|t| t.signed) { "s" } else { "u" };
-                format!("ld{}{}.{}{} {}, {};", q, Self::space(&ins.text, *shared)?, sign, bits(*size)?, reg(t, dst), self.addr(addr))
+                format!("ld{}{}.{}{} {}, {};", q, space, sign, bits(*size)?, reg(t, dst), at)
             }
             InstrKind::Store { sem, scope, proxy, addr, src, size, shared, private, .. } => {
                 no_proxy(*proxy)?;
-                no_private(*private)?;
-                let q = self.ld_st_sem(*sem, *scope, &ins.text)?;
-                let st = format!("st{}{}.u{}", q, Self::space(&ins.text, *shared)?, bits(*size)?);
+                let (q, space, at) = self.access(*sem, *scope, addr, *shared, *private, &ins.text)?;
+                let st = format!("st{}{}.u{}", q, space, bits(*size)?);
                 // st takes a register source: a constant goes through a scratch register.
                 if let Operand::Imm(v) = src {
-                    return Ok(vec![format!("mov.b64 %s64_0, {};", v), format!("{} {}, %s64_0;", st, self.addr(addr))]);
+                    return Ok(vec![format!("mov.b64 %s64_0, {};", v), format!("{} {}, %s64_0;", st, at)]);
                 }
-                format!("{} {}, {};", st, self.addr(addr), self.opnd(src))
+                format!("{} {}, {};", st, at, self.opnd(src))
             }
             InstrKind::Atomic { .. } => return self.atomic(ins),
             InstrKind::Fence { sem, scope } => self.fence(*sem, *scope, &ins.text)?,
@@ -162,6 +182,7 @@ impl Ctx<'_> {
             InstrKind::Label(l) => return Ok(self.label(l)),
             InstrKind::Nop => return Ok(vec![]),
             InstrKind::Call { name, .. } => return Err(format!("`call {}`: calls into PTX modules are not emitted for the GPU runner", name)),
+            InstrKind::IsSpace { .. } => return Err("`isspacep` asks which state space an address is in; the emitter moves every variable to its own space (D125)".into()),
         };
         Ok(vec![line])
     }
@@ -264,14 +285,6 @@ fn no_proxy(p: Proxy) -> Result<(), String> {
     } else {
         Err(format!("{:?} proxy accesses need texture/surface/constant objects", p).to_lowercase())
     }
-}
-
-/// Private `.local`/`.param` memory has no litmus location to emit (D17).
-fn no_private(private: bool) -> Result<(), String> {
-    if private {
-        return Err("private .local/.param memory is not emitted".into());
-    }
-    Ok(())
 }
 
 impl Ctx<'_> {

@@ -174,11 +174,16 @@ pub fn memory(lit: &Litmus, stride: u64) -> Memory {
             names.insert(root.to_string());
         }
     }
+    // Private variables live in each GPU thread's `.local` memory instead (D125).
+    let private = super::scan::private_names(lit);
+    names.retain(|n| !private.contains(n));
+    // A module's `.global` variable owns its declared bytes.
+    let declared: BTreeMap<&String, u64> = lit.init.iter().filter_map(|i| if let crate::ast::InitItem::Var(d) = i { Some((&d.name, d.size)) } else { None }).collect();
     let sizes: BTreeMap<String, u64> = names
         .into_iter()
         .map(|n| {
-            let bytes = arrays.get(&n).map_or(stride, |&(elem, len)| (elem * len as u64).div_ceil(stride).max(1) * stride);
-            (n, bytes)
+            let own = arrays.get(&n).map(|&(elem, len)| elem * len as u64).or_else(|| declared.get(&n).copied()).unwrap_or(stride);
+            (n, own.div_ceil(stride).max(1) * stride)
         })
         .collect();
     let mut offsets = BTreeMap::new();

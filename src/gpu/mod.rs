@@ -183,7 +183,8 @@ pub fn emit_module(lit: &Litmus, obs: &[Observable], program: &crate::program::P
 /// The initial bytes of an instance: each location's value (8 bytes, or its
 /// stride if smaller) and each array element's (its element size).
 fn initial_values(lit: &Litmus, memory: &layout::Memory) -> Vec<Init> {
-    lit.init
+    let mut out: Vec<Init> = lit
+        .init
         .iter()
         .filter_map(|i| match i {
             InitItem::Location { name, value, .. } => memory.offsets.get(name).map(|&offset| Init { offset, value: *value, bytes: memory.stride.min(8) as u8 }),
@@ -194,7 +195,18 @@ fn initial_values(lit: &Litmus, memory: &layout::Memory) -> Vec<Init> {
             }
             _ => None,
         })
-        .collect()
+        .collect();
+    // A module's `.global` variable with an initialiser: its bytes, 8 at a time.
+    for item in &lit.init {
+        let InitItem::Var(d) = item else { continue };
+        let (Some(bytes), Some(&base)) = (&d.init, memory.offsets.get(&d.name)) else { continue };
+        for (i, chunk) in bytes.chunks(8).enumerate() {
+            let mut v = [0u8; 8];
+            v[..chunk.len()].copy_from_slice(chunk);
+            out.push(Init { offset: base + 8 * i as u64, value: i64::from_le_bytes(v), bytes: chunk.len() as u8 });
+        }
+    }
+    out
 }
 
 /// Parse a litmus test and emit its kernel (`Err` with a skip reason or input error).

@@ -1,12 +1,13 @@
 //! Inlining calls into a thread's code (decisions.md D40). Each call gets a
 //! frame number; its registers, `.param` variables, `.local` variables and
 //! labels are renamed with it (`%r1` -> `%r1#f2`), so two calls never share
-//! them. `.param` loads and stores become register copies: a parameter is a
-//! register per byte offset (`%param0#f1s2@0`), which keeps an address an
-//! address (a pointer argument stays a location the builder can resolve).
+//! them. A `.param` or `.local` variable becomes a variable of the call's
+//! private memory (`param0#f1s2`, D72): bytes like any other memory, which
+//! the program builder keeps per thread (an address stored there stays an
+//! address).
 
-use super::parse::{CallStmt, Func, Module, Stmt};
-use crate::ast::{AluOp, BranchCond, Instr, InstrKind, IntTy, Operand, Span};
+use super::parse::{CallStmt, Decl, Func, Module, Param, Stmt};
+use crate::ast::{Addr, AddrBase, AluOp, BranchCond, Instr, InstrKind, IntTy, Operand, Proxy, Sem, Span, VarDecl, VarSpace};
 use crate::error::{Error, Origin, Result};
 use crate::parse::alu::type_of;
 use crate::parse::instr::{decode_all, Names, RawInstr, RawKind, RawOperand};
@@ -22,6 +23,10 @@ const MAX_CALL_DEPTH: usize = 256;
 
 pub struct Inliner<'a> {
     modules: &'a [Module],
+    /// For each module, its variables' names in the program (D73).
+    var_names: &'a [HashMap<String, String>],
+    /// The `.param` and `.local` variables of the calls inlined so far.
+    decls: Vec<VarDecl>,
     funcs: &'a HashMap<String, (usize, usize)>,
     thread: usize,
     specials: &'a HashMap<String, i64>,
@@ -36,7 +41,7 @@ pub struct Inliner<'a> {
 }
 
 /// One call being inlined.
-struct Frame {
+struct Frame<'a> {
     id: usize,
     origin: Arc<Origin>,
     /// Declared names (registers, `.param`, `.local`) -> renamed, innermost scope last.
@@ -44,8 +49,8 @@ struct Frame {
     scope_count: usize,
     /// The function's parameters and return parameters -> the register base bound to them.
     params: HashMap<String, String>,
-    /// Module-scope variables: names that are memory locations.
-    vars: HashSet<String>,
+    /// The module's variables: name in the module -> name in the program.
+    vars: &'a HashMap<String, String>,
 }
 
 /// The names one `{ }` scope declares.
@@ -79,21 +84,28 @@ impl Scope {
 fn renamed(name: &str, space: &str, (id, sc): (usize, usize)) -> Option<String> {
     let bare = name.trim_start_matches('%');
     match space {
-        "reg" | "param" => Some(format!("%{}#f{}s{}", bare, id, sc)),
+        "reg" => Some(format!("%{}#f{}s{}", bare, id, sc)),
+        "param" => Some(format!("{}#f{}s{}", bare, id, sc)),
         "local" => Some(format!("{}#f{}", bare, id)),
         _ => None,
     }
 }
 
-impl Frame {
+impl Frame<'_> {
     fn lookup(&self, name: &str) -> Option<String> {
         self.scopes.iter().rev().find_map(|s| s.get(name)).or_else(|| self.params.get(name).cloned())
     }
 }
 
 impl<'a> Inliner<'a> {
-    pub fn new(modules: &'a [Module], funcs: &'a HashMap<String, (usize, usize)>, thread: usize, specials: &'a HashMap<String, i64>) -> Self {
-        Inliner { modules, funcs, thread, specials, out: Vec::new(), frames: 0, fresh: 0, stack: Vec::new(), exit_used: false, charged: 0 }
+    pub fn new(
+        modules: &'a [Module],
+        var_names: &'a [HashMap<String, String>],
+        funcs: &'a HashMap<String, (usize, usize)>,
+        thread: usize,
+        specials: &'a HashMap<String, i64>,
+    ) -> Self {
+        Inliner { modules, var_names, decls: Vec::new(), funcs, thread, specials, out: Vec::new(), frames: 0, fresh: 0, stack: Vec::new(), exit_used: false, charged: 0 }
     }
 
     /// An instruction of the cell itself.
@@ -101,12 +113,18 @@ impl<'a> Inliner<'a> {
         self.out.push(ins);
     }
 
-    pub fn finish(mut self) -> Vec<Instr> {
+    /// The thread's code, and the `.param`/`.local` variables its calls declare.
+    pub fn finish(mut self) -> (Vec<Instr>, Vec<VarDecl>) {
         if self.exit_used {
             let l = self.exit_label();
             self.out.push(Instr { kind: InstrKind::Label(l.clone()), span: Span::default(), text: format!("{}:", l), origin: None });
         }
-        self.out
+        (self.out, self.decls)
+    }
+
+    /// Declare private variable `name` of `size` bytes (a call's `.param` or `.local`).
+    fn declare(&mut self, name: &str, space: VarSpace, size: u64, span: Span, origin: Option<Arc<Origin>>) {
+        self.decls.push(VarDecl { name: name.to_string(), space, size, init: None, span, origin });
     }
 
     fn exit_label(&self) -> String {
@@ -126,14 +144,18 @@ impl<'a> Inliner<'a> {
         }
         let id = self.next_frame();
         let mut params = HashMap::new();
+        let origin = Some(self.modules[mi].origin.clone());
         for (p, a) in f.params.iter().zip(args) {
-            let base = format!("%{}#f{}", p.name, id);
+            let root = format!("{}#f{}", p.name, id);
+            self.declare(&root, VarSpace::Param, p.size, f.span, origin.clone());
             let text = format!("call {}: {} = {}", name, p.name, operand_text(&a));
-            self.out.push(Instr { kind: mov(format!("{}@0", base), a, None), span, text, origin: None });
-            params.insert(p.name.clone(), base);
+            self.out.push(Instr { kind: param_store(&root, p, a), span, text, origin: None });
+            params.insert(p.name.clone(), root);
         }
         for r in &f.rets {
-            params.insert(r.name.clone(), format!("%{}#f{}", r.name, id));
+            let root = format!("{}#f{}", r.name, id);
+            self.declare(&root, VarSpace::Param, r.size, f.span, origin.clone());
+            params.insert(r.name.clone(), root);
         }
         self.body(mi, fi, id, params)
     }
@@ -160,7 +182,7 @@ impl<'a> Inliner<'a> {
             return Err(Error::input(msg, f.span).in_origin(&Some(origin)));
         }
         self.stack.push(f.name.clone());
-        let mut fr = Frame { id, origin, scopes: Vec::new(), scope_count: 0, params, vars: m.vars.iter().cloned().collect() };
+        let mut fr = Frame { id, origin, scopes: Vec::new(), scope_count: 0, params, vars: &self.var_names[mi] };
         for s in f.body.iter().flatten() {
             if self.out.len() > MAX_INLINED {
                 return Err(Error::limit(format!("thread P{} has more than {} instructions once its calls are inlined", self.thread, MAX_INLINED)));
@@ -192,16 +214,7 @@ impl<'a> Inliner<'a> {
             Stmt::Close => {
                 fr.scopes.pop();
             }
-            Stmt::Decl { space, names, ranges } => {
-                let (id, sc) = (fr.id, fr.scope_count);
-                let Some(scope) = fr.scopes.last_mut() else { return Ok(()) };
-                scope.ranges.extend(ranges.iter().map(|(base, n)| (base.clone(), *n, space.clone())));
-                for n in names {
-                    if let Some(r) = renamed(n, space, (id, sc)) {
-                        scope.names.insert(n.clone(), r);
-                    }
-                }
-            }
+            Stmt::Decl(d) => self.decl(fr, d),
             Stmt::Label { name, span, text } => {
                 let kind = InstrKind::Label(format!("{}#f{}", name, fr.id));
                 self.out.push(Instr { kind, span: *span, text: text.clone(), origin: Some(fr.origin.clone()) });
@@ -210,6 +223,27 @@ impl<'a> Inliner<'a> {
             Stmt::Call(c) => self.guarded(fr, c.guard.as_ref().map(|g| (g.reg.clone(), g.negated)), |me, fr| me.call(fr, c))?,
         }
         Ok(())
+    }
+
+    /// Declarations in a body: registers and `.param`/`.local` variables are
+    /// renamed for this frame (a `.param`/`.local` one declared as a private
+    /// variable of its size); `.shared`/`.global`/`.const` ones are static,
+    /// one per program (module variables).
+    fn decl(&mut self, fr: &mut Frame, d: &Decl) {
+        let (id, sc) = (fr.id, fr.scope_count);
+        for (n, size) in &d.names {
+            let Some(r) = renamed(n, &d.space, (id, sc)) else { continue };
+            if d.space != "reg" {
+                let space = if d.space == "param" { VarSpace::Param } else { VarSpace::Local };
+                self.declare(&r, space, size.unwrap_or(0), d.span, Some(fr.origin.clone()));
+            }
+            if let Some(scope) = fr.scopes.last_mut() {
+                scope.names.insert(n.clone(), r);
+            }
+        }
+        if let Some(scope) = fr.scopes.last_mut() {
+            scope.ranges.extend(d.ranges.iter().map(|(base, n)| (base.clone(), *n, d.space.clone())));
+        }
     }
 
     /// `@%p INS` other than a branch: `@!%p bra skip; INS; skip:`.
@@ -230,7 +264,7 @@ impl<'a> Inliner<'a> {
     /// A register, parameter or `.local` name renamed for this frame; a
     /// special register as its constant (`Err`); other names unchanged.
     fn rename(&self, fr: &Frame, name: &str) -> String {
-        if let Some(r) = fr.lookup(name) {
+        if let Some(r) = fr.lookup(name).or_else(|| fr.vars.get(name).cloned()) {
             return r;
         }
         match name.strip_prefix('%') {
@@ -278,7 +312,6 @@ impl<'a> Inliner<'a> {
                 // No memory effect the model sees (`trap` ends the program: not modelled).
                 return Ok(self.emit(fr, &raw, InstrKind::Nop));
             }
-            "ld" | "st" if raw.quals.iter().any(|q| q.text.starts_with("param")) => return self.param_access(fr, &raw),
             "cvta" | "isspacep" => return self.address_space(fr, &raw),
             _ => {}
         }
@@ -294,8 +327,8 @@ impl<'a> Inliner<'a> {
         self.fresh += 1;
         let tmp = format!("%__tmp{}#f{}", self.fresh, fr.id);
         let parts = super::compound::expand(&raw, &tmp)?.unwrap_or_else(|| vec![raw.clone()]);
-        let (empty, vars) = (HashSet::new(), &fr.vars);
-        let names = Names { regs: &empty, locs: vars, addr_regs: &empty };
+        let empty = HashSet::new();
+        let names = Names { regs: &empty, locs: &empty, addr_regs: &empty };
         for part in &parts {
             for kind in decode_all(part, &names)? {
                 self.emit(fr, &raw, kind);
@@ -304,67 +337,33 @@ impl<'a> Inliner<'a> {
         Ok(())
     }
 
-    /// `ld.param`/`st.param`: copies between registers and the parameter's
-    /// per-offset registers (vector accesses: one per element).
-    fn param_access(&mut self, fr: &Frame, raw: &RawInstr) -> Result<()> {
-        let ty = raw.quals.iter().find_map(|q| type_of(&q.text)).map(|(t, _)| t);
-        let size = ty.map_or(4, |t| (t.bits / 8).max(1) as i64);
-        let (addr, value) = match (raw.opcode.as_str(), raw.operands.as_slice()) {
-            ("ld", [v, a]) | ("st", [a, v]) => (a, v),
-            _ => return Err(raw.arity("a register and a parameter address such as `[param0]`")),
-        };
-        let RawKind::Addr { base, offset } = &addr.kind else {
-            return Err(Error::input(format!("expected a parameter address such as `[param0]`, found `{}`", addr.text), addr.span));
-        };
-        let Some(pbase) = fr.lookup(base) else {
-            return Err(Error::input(format!("`{}` is not a parameter of this function or a `.param` variable in scope", base), addr.span));
-        };
-        let elems: Vec<RawOperand> = match &value.kind {
-            RawKind::Vector(v) => v.clone(),
-            _ => vec![value.clone()],
-        };
-        for (i, e) in elems.iter().enumerate() {
-            let preg = format!("{}@{}", pbase, offset + i as i64 * size);
-            let e = self.operand(fr, e);
-            let kind = if raw.opcode == "ld" {
-                let RawKind::Name(dst) = &e.kind else {
-                    return Err(Error::input(format!("expected a destination register, found `{}`", e.text), e.span));
-                };
-                mov(dst.clone(), Operand::Reg(preg), ty)
-            } else {
-                let src = match &e.kind {
-                    RawKind::Imm(v) => Operand::Imm(*v),
-                    RawKind::Name(n) if n.starts_with('%') => Operand::Reg(n.clone()),
-                    RawKind::Name(n) => Operand::Sym(n.clone()),
-                    _ => return Err(Error::input(format!("expected a register or a number, found `{}`", e.text), e.span)),
-                };
-                mov(preg, src, ty)
-            };
-            self.emit(fr, raw, kind);
-        }
-        Ok(())
-    }
-
     /// `cvta{.to}.space.size d, a`: the address itself (a litmus location is
     /// one memory location whatever window names it, D42). `isspacep.space p, a`:
-    /// decided statically, true for `.global` only (D42).
+    /// decided by the builder from the variable `a` points into (D42).
     fn address_space(&mut self, fr: &Frame, raw: &RawInstr) -> Result<()> {
         let [d, a] = raw.operands.as_slice() else { return Err(raw.arity("a destination and an address")) };
         let d = self.operand(fr, d);
         let RawKind::Name(dst) = &d.kind else {
             return Err(Error::input(format!("expected a destination register, found `{}`", d.text), d.span));
         };
+        let a = self.operand(fr, a);
+        let src = match &a.kind {
+            RawKind::Name(n) if n.starts_with('%') => Operand::Reg(n.clone()),
+            RawKind::Name(n) => Operand::Sym(n.clone()),
+            RawKind::Imm(v) => Operand::Imm(*v),
+            _ => return Err(Error::input(format!("expected a register or a variable, found `{}`", a.text), a.span)),
+        };
         let kind = if raw.opcode == "isspacep" {
-            let global = raw.quals.iter().any(|q| q.text == "global");
-            InstrKind::Alu { op: AluOp::Mov, dst: dst.clone(), srcs: vec![Operand::Imm(global as i64)], ty: None, src_ty: None }
-        } else {
-            let a = self.operand(fr, a);
-            let src = match &a.kind {
-                RawKind::Name(n) if n.starts_with('%') => Operand::Reg(n.clone()),
-                RawKind::Name(n) => Operand::Sym(n.clone()),
-                RawKind::Imm(v) => Operand::Imm(*v),
-                _ => return Err(Error::input(format!("expected a register or a variable, found `{}`", a.text), a.span)),
+            let space = match raw.quals.first().map(|q| q.text.split("::").next().unwrap_or("")) {
+                Some("global") => VarSpace::Global,
+                Some("shared") => VarSpace::Shared,
+                Some("local") => VarSpace::Local,
+                Some("const") => VarSpace::Const,
+                Some("param") => VarSpace::Param,
+                _ => return Err(Error::input(format!("`{}`: expected `isspacep` with a state space", raw.mnemonic), raw.opcode_span)),
             };
+            InstrKind::IsSpace { dst: dst.clone(), addr: src, space }
+        } else {
             mov(dst.clone(), src, None)
         };
         self.emit(fr, raw, kind);
@@ -398,7 +397,8 @@ impl<'a> Inliner<'a> {
                 Some(b) => b,
                 None => {
                     // A register or a constant argument: copy it into a fresh parameter.
-                    let base = format!("%{}#f{}", p.name, id);
+                    let base = format!("{}#f{}", p.name, id);
+                    self.declare(&base, VarSpace::Param, p.size, c.span, Some(fr.origin.clone()));
                     let v = self.operand(fr, a);
                     let src = match &v.kind {
                         RawKind::Imm(x) => Operand::Imm(*x),
@@ -407,9 +407,9 @@ impl<'a> Inliner<'a> {
                         _ => return Err(Error::input(format!("unsupported call argument `{}`", a.text), a.span)),
                     };
                     match (is_ret, &src) {
-                        (true, Operand::Reg(r)) => copy_back.push((r.clone(), format!("{}@0", base))),
+                        (true, Operand::Reg(r)) => copy_back.push((r.clone(), base.clone(), p.clone())),
                         (true, _) => return Err(Error::input(format!("a return value must go to a register or a `.param`, found `{}`", a.text), a.span)),
-                        (false, _) => self.out.push(Instr { kind: mov(format!("{}@0", base), src, None), span: c.span, text: c.text.clone(), origin: Some(fr.origin.clone()) }),
+                        (false, _) => self.out.push(Instr { kind: param_store(&base, p, src), span: c.span, text: c.text.clone(), origin: Some(fr.origin.clone()) }),
                     }
                     base
                 }
@@ -417,11 +417,35 @@ impl<'a> Inliner<'a> {
             params.insert(p.name.clone(), base);
         }
         self.body(mi, fi, id, params)?;
-        for (r, p) in copy_back {
-            self.out.push(Instr { kind: mov(r, Operand::Reg(p), None), span: c.span, text: c.text.clone(), origin: Some(fr.origin.clone()) });
+        for (r, root, p) in copy_back {
+            self.out.push(Instr { kind: param_load(r, &root, &p), span: c.span, text: c.text.clone(), origin: Some(fr.origin.clone()) });
         }
         Ok(())
     }
+}
+
+/// The type a parameter's bytes are written and read with (`None`: an
+/// aggregate such as `.b8 p[16]`, copied as given).
+fn param_type(p: &Param) -> (u8, Option<IntTy>) {
+    let ty = type_of(p.ty.trim_start_matches('.')).filter(|(t, float)| !float && t.bits >= 8).map(|(t, _)| t);
+    match ty {
+        Some(t) if p.size == u64::from(t.bits / 8) => ((t.bits / 8) as u8, Some(t)),
+        _ => (p.size.clamp(1, 8) as u8, None),
+    }
+}
+
+/// `st.param [root], value`: binding an argument to parameter `p` (7.1).
+fn param_store(root: &str, p: &Param, src: Operand) -> InstrKind {
+    let (size, ty) = param_type(p);
+    let addr = Addr { base: AddrBase::Sym(root.to_string()), offset: 0 };
+    InstrKind::Store { sem: Sem::Weak, scope: None, proxy: Proxy::Generic, addr, src, size, ty, shared: false, private: true }
+}
+
+/// `ld.param dst, [root]`: a return value into the caller's register.
+fn param_load(dst: String, root: &str, p: &Param) -> InstrKind {
+    let (size, ty) = param_type(p);
+    let addr = Addr { base: AddrBase::Sym(root.to_string()), offset: 0 };
+    InstrKind::Load { sem: Sem::Weak, scope: None, proxy: Proxy::Generic, dst, addr, size, ty, shared: false, private: true }
 }
 
 fn mov(dst: String, src: Operand, ty: Option<IntTy>) -> InstrKind {

@@ -11,10 +11,10 @@ pub mod parse;
 pub mod scaffold;
 mod special;
 
-use crate::ast::{InstrKind, Litmus};
+use crate::ast::{InitItem, InstrKind, Litmus, VarDecl};
 use crate::error::{Error, Origin, Result};
 use parse::Module;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -46,20 +46,63 @@ pub fn expand(lit: &mut Litmus, base: &Path) -> Result<Vec<String>> {
         modules.push(module);
     }
     let funcs = index(&modules)?;
+    let (var_names, decls) = variables(&modules);
     let specials = special::registers(lit);
+    let mut declared: HashSet<String> = HashSet::new();
+    let mut add = |lit: &mut Litmus, d: VarDecl| {
+        if declared.insert(d.name.clone()) {
+            lit.init.push(InitItem::Var(d));
+        }
+    };
+    for d in decls {
+        add(lit, d);
+    }
     for t in 0..lit.code.len() {
         let code = std::mem::take(&mut lit.code[t]);
-        let mut inl = inline::Inliner::new(&modules, &funcs, t, &specials[t]);
+        let mut inl = inline::Inliner::new(&modules, &var_names, &funcs, t, &specials[t]);
         for ins in code {
             match ins.kind {
                 InstrKind::Call { name, args } => inl.call_from_cell(&name, args, ins.span)?,
                 _ => inl.push(ins),
             }
         }
-        lit.code[t] = inl.finish();
+        let (code, private) = inl.finish();
+        lit.code[t] = code;
+        for d in private {
+            add(lit, d);
+        }
     }
     crate::budget::phase("the program");
     Ok(warnings)
+}
+
+/// The variables of the modules under their program names, and their
+/// declarations. A `.visible`/`.extern` variable is one per program, named
+/// as written (a harness location of that name is the same variable); any
+/// other is the module's own (5.4.6, internal linkage): two modules' `g` are
+/// two variables, the second named `g@FILE` (D73).
+fn variables(modules: &[Module]) -> (Vec<HashMap<String, String>>, Vec<VarDecl>) {
+    let mut taken: HashMap<String, usize> = HashMap::new();
+    let mut names = Vec::new();
+    let mut decls = Vec::new();
+    for (mi, m) in modules.iter().enumerate() {
+        let mut map = HashMap::new();
+        for v in &m.vars {
+            let name = match taken.get(&v.name) {
+                Some(&other) if !(v.linked && modules[other].vars.iter().any(|w| w.name == v.name && w.linked)) && other != mi => format!("{}@{}", v.name, m.origin.file),
+                _ => v.name.clone(),
+            };
+            taken.entry(v.name.clone()).or_insert(mi);
+            map.insert(v.name.clone(), name.clone());
+            if v.external {
+                continue;
+            }
+            let size = v.size.unwrap_or(0);
+            decls.push(VarDecl { name, space: v.space, size, init: v.init.clone(), span: v.span, origin: Some(m.origin.clone()) });
+        }
+        names.push(map);
+    }
+    (names, decls)
 }
 
 /// Read and parse one module.

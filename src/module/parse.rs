@@ -2,7 +2,7 @@
 //! `grammar/ptx.pest`). Instructions stay raw (`RawInstr`): they are decoded by
 //! the litmus decoder once inlined, with registers renamed per call frame.
 
-use crate::ast::Span;
+use crate::ast::{Span, VarSpace};
 use crate::error::{Error, Origin, Result};
 use crate::parse::instr::{Guard, RawInstr, RawKind, RawOperand};
 use crate::parse::text::{parse_int, Src};
@@ -24,8 +24,25 @@ pub struct Module {
     /// `.version` as written, and where.
     pub version: Option<(String, Span)>,
     pub funcs: Vec<Func>,
-    /// Module-scope variables (`.global`, `.shared`, `.const`): memory locations.
-    pub vars: Vec<String>,
+    /// Variables in memory: module-scope `.global`/`.const`/`.shared`
+    /// declarations and the static ones declared in function bodies.
+    pub vars: Vec<ModVar>,
+}
+
+/// A variable of a module's memory (ISA 5.1, 5.4).
+#[derive(Clone, Debug)]
+pub struct ModVar {
+    pub name: String,
+    pub space: VarSpace,
+    /// Bytes (element size times elements); `None` for `name[]`.
+    pub size: Option<u64>,
+    /// Initial bytes from offset 0 (the rest 0), or `None`: no initial value (D71).
+    pub init: Option<Vec<u8>>,
+    /// `.visible` or `.extern`: the name is shared with other modules (linkage).
+    pub linked: bool,
+    /// `.extern`: a declaration of a variable another module defines.
+    pub external: bool,
+    pub span: Span,
 }
 
 #[derive(Debug)]
@@ -53,6 +70,8 @@ pub struct Param {
     pub ty: String,
     /// `.ptr` was written (a pointer parameter).
     pub ptr: bool,
+    /// Bytes of parameter memory (`.b8 p[16]` is 16).
+    pub size: u64,
 }
 
 /// A call written in a body: `call.uni (ret), f, (args);`.
@@ -72,15 +91,8 @@ pub(crate) struct CallStmt {
 pub(crate) enum Stmt {
     Open,
     Close,
-    /// `.reg`/`.local`/`.shared`/`.param`/`.global`/`.const` declarations:
-    /// the space (without the dot), the names, and the parameterized names
-    /// (`%r<10>` is `("%r", 10)`: `%r0`..`%r9`, kept as a range so that a
-    /// huge count costs nothing until a name of it is used).
-    Decl {
-        space: String,
-        names: Vec<String>,
-        ranges: Vec<(String, u32)>,
-    },
+    /// `.reg`/`.local`/`.shared`/`.param`/`.global`/`.const` declarations.
+    Decl(Decl),
     Label {
         name: String,
         span: Span,
@@ -88,6 +100,68 @@ pub(crate) enum Stmt {
     },
     Instr(RawInstr),
     Call(CallStmt),
+}
+
+/// A declaration: `.reg .b32 %r<4>;`, `.global .align 4 .u32 g[2] = {1, 2};`.
+#[derive(Clone, Debug)]
+pub(crate) struct Decl {
+    /// The state space without the dot (`reg`, `local`, `shared`, `param`, `global`, `const`).
+    pub space: String,
+    /// `.visible`/`.extern`/`.weak`/`.common` was written.
+    pub linked: bool,
+    pub external: bool,
+    /// The names with their size in bytes (`None`: unknown, as in `name[]`).
+    pub names: Vec<(String, Option<u64>)>,
+    /// Parameterized names (`%r<10>` is `("%r", 10)`: `%r0`..`%r9`, kept as a
+    /// range so that a huge count costs nothing until a name of it is used).
+    pub ranges: Vec<(String, u32)>,
+    /// The size in bytes of one name of `ranges`.
+    pub elem: u64,
+    /// The initializer's bytes (for the last name), little-endian.
+    pub init: Option<Vec<u8>>,
+    pub span: Span,
+}
+
+impl Decl {
+    /// The variables in memory this declaration defines (none for `.reg` and `.param`).
+    fn vars(&self) -> Vec<ModVar> {
+        let space = match self.space.as_str() {
+            "global" => VarSpace::Global,
+            "const" => VarSpace::Const,
+            "shared" => VarSpace::Shared,
+            "local" => VarSpace::Local,
+            _ => return Vec::new(),
+        };
+        let last = self.names.len().saturating_sub(1);
+        let mut named = self.names.clone();
+        for (base, n) in &self.ranges {
+            // Module variables are few: each name is charged as it is made.
+            crate::budget::charge(u64::from(*n) * 64);
+            named.extend((0..*n).map(|i| (format!("{}{}", base, i), Some(self.elem))));
+        }
+        named
+            .iter()
+            .enumerate()
+            .map(|(i, (name, size))| {
+                let given = if i == last { self.init.clone() } else { None };
+                // 5.4.4: "Variables in constant and global state spaces with no
+                // explicit initializer are initialized to zero by default."
+                let init = match space {
+                    VarSpace::Global | VarSpace::Const => Some(given.unwrap_or_default()),
+                    _ => given,
+                };
+                ModVar {
+                    name: name.clone(),
+                    space,
+                    size: size.or_else(|| init.as_ref().map(|b| b.len() as u64)),
+                    init,
+                    linked: self.linked,
+                    external: self.external,
+                    span: self.span,
+                }
+            })
+            .collect()
+    }
 }
 
 /// Parse module `text`, whose errors point at `origin`.
@@ -105,16 +179,21 @@ pub fn parse_module(origin: Arc<Origin>) -> Result<Module> {
                 let v = p.clone().into_inner().find(|q| q.as_rule() == Rule::version_num);
                 m.version = v.map(|v| (v.as_str().to_string(), src.pair_span(&v)));
             }
-            Rule::func => m.funcs.push(reader.func(p).map_err(|e| e.in_origin(&Some(origin.clone())))?),
-            Rule::var_decl => {
-                if let Stmt::Decl { names, ranges, .. } = reader.decl(p) {
-                    m.vars.extend(names);
-                    for (base, n) in ranges {
-                        // Module variables are few: each name is charged as it is made.
-                        crate::budget::charge(u64::from(n) * 64);
-                        m.vars.extend((0..n).map(|i| format!("{}{}", base, i)));
+            Rule::func => {
+                let f = reader.func(p).map_err(|e| e.in_origin(&Some(origin.clone())))?;
+                // `.shared`/`.global`/`.const` in a body are static: one per program (5.1).
+                for s in f.body.iter().flatten() {
+                    if let Stmt::Decl(d) = s {
+                        if matches!(d.space.as_str(), "shared" | "global" | "const") {
+                            m.vars.extend(d.vars());
+                        }
                     }
                 }
+                m.funcs.push(f);
+            }
+            Rule::var_decl => {
+                let d = reader.decl(p).map_err(|e| e.in_origin(&Some(origin.clone())))?;
+                m.vars.extend(d.vars());
             }
             _ => {}
         }
@@ -198,7 +277,7 @@ impl Reader<'_> {
         for p in pair.into_inner() {
             match p.as_rule() {
                 Rule::scope => self.scope(p, out)?,
-                Rule::var_decl => out.push(self.decl(p)),
+                Rule::var_decl => out.push(Stmt::Decl(self.decl(p)?)),
                 Rule::label_def => {
                     let text = p.as_str().to_string();
                     let name = text.trim_end_matches(':').to_string();
@@ -213,32 +292,73 @@ impl Reader<'_> {
         Ok(())
     }
 
-    fn decl(&self, pair: Pair<Rule>) -> Stmt {
-        let mut space = String::new();
-        let (mut names, mut ranges) = (Vec::new(), Vec::new());
+    fn decl(&self, pair: Pair<Rule>) -> Result<Decl> {
+        let span = self.src.pair_span(&pair);
+        let mut d = Decl { space: String::new(), linked: false, external: false, names: Vec::new(), ranges: Vec::new(), elem: 1, init: None, span };
+        let mut elem: Option<u64> = None;
+        let mut lanes = 1u64;
+        let mut init = None;
         for p in pair.into_inner() {
             match p.as_rule() {
-                Rule::space_kw => space = p.as_str().trim_start_matches('.').to_string(),
-                Rule::decl_name => {
-                    let mut base = String::new();
-                    let mut count = None;
-                    for q in p.into_inner() {
-                        match q.as_rule() {
-                            Rule::reg_token => base = q.as_str().to_string(),
-                            Rule::range => count = q.into_inner().next().and_then(|n| n.as_str().parse::<u32>().ok()),
-                            _ => {}
-                        }
-                    }
-                    match count {
-                        // `%r<10>` declares %r0 .. %r9 (ISA 5.3.1.1).
-                        Some(n) => ranges.push((base, n)),
-                        None => names.push(base),
-                    }
+                Rule::linkage => {
+                    d.linked = true;
+                    d.external |= p.as_str() == ".extern";
+                }
+                Rule::space_kw => d.space = p.as_str().trim_start_matches('.').to_string(),
+                Rule::dir_word => match p.as_str() {
+                    ".v2" => lanes = 2,
+                    ".v4" => lanes = 4,
+                    ".v8" => lanes = 8,
+                    w => elem = elem.or_else(|| type_bytes(w)),
+                },
+                Rule::decl_name => match self.decl_name(p) {
+                    Ok(n) => d.names.push(n),
+                    Err(r) => d.ranges.push(r),
+                },
+                Rule::init_val => init = Some((p.as_str().trim_start_matches('=').to_string(), self.src.pair_span(&p))),
+                _ => {}
+            }
+        }
+        let elem = elem.unwrap_or(1) * lanes;
+        d.elem = elem;
+        for (_, size) in d.names.iter_mut() {
+            *size = size.map(|n| n * elem);
+        }
+        if let Some((text, at)) = init {
+            let bytes = initializer(&text, elem, at)?;
+            if let Some((name, Some(size))) = d.names.last() {
+                if bytes.len() as u64 > *size {
+                    return Err(Error::input(format!("the initializer of `{}` has more values than its {} bytes hold", name, size), at));
+                }
+            }
+            d.init = Some(bytes);
+        }
+        Ok(d)
+    }
+
+    /// `buf[16]` (16 elements), `g` (one element), `a[]` (unknown size), with
+    /// sizes in elements here; `Err`: `%r<10>` (ten registers, a range).
+    fn decl_name(&self, p: Pair<Rule>) -> std::result::Result<(String, Option<u64>), (String, u32)> {
+        let mut base = String::new();
+        let mut count = None;
+        let mut elems: Option<u64> = Some(1);
+        for q in p.into_inner() {
+            match q.as_rule() {
+                Rule::reg_token => base = q.as_str().to_string(),
+                Rule::range => count = q.into_inner().next().and_then(|n| n.as_str().parse::<u32>().ok()),
+                Rule::dims => {
+                    // `[]` leaves the size to the initializer; dimensions multiply.
+                    let dims: Vec<Option<u64>> = q.as_str().split('[').skip(1).map(|x| x.trim_end().trim_end_matches(']').trim().parse::<u64>().ok()).collect();
+                    elems = dims.into_iter().try_fold(1u64, |acc, n| n.and_then(|n| acc.checked_mul(n)));
                 }
                 _ => {}
             }
         }
-        Stmt::Decl { space, names, ranges }
+        match count {
+            // `%r<10>` declares %r0 .. %r9 (ISA 5.3.1.1).
+            Some(n) => Err((base, n)),
+            None => Ok((base, elems)),
+        }
     }
 
     fn call(&self, pair: Pair<Rule>) -> Result<CallStmt> {
@@ -345,16 +465,58 @@ impl Reader<'_> {
     }
 }
 
+/// The size in bytes of a fundamental type (`.u32` is 4, `.b8` 1, `.f64` 8,
+/// `.pred` 1); `None` for other directive words (`.align`, `.ptr`).
+pub(crate) fn type_bytes(word: &str) -> Option<u64> {
+    let w = word.strip_prefix('.')?;
+    if w == "pred" {
+        return Some(1);
+    }
+    let (kind, bits) = w.split_at(1);
+    let bits: u64 = bits.parse().ok()?;
+    (matches!(kind, "b" | "u" | "s" | "f") && matches!(bits, 8 | 16 | 32 | 64 | 128)).then_some(bits / 8)
+}
+
+/// The bytes of an initializer (ISA 5.4.4): integers (and `0f`/`0d` bit
+/// patterns) in nested braces, each stored as `elem` bytes, little-endian;
+/// initializers holding addresses (`generic(x)`, `x+4`) are refused.
+fn initializer(text: &str, elem: u64, span: Span) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    for tok in text.split(|c: char| c == '{' || c == '}' || c == ',' || c.is_whitespace()).filter(|t| !t.is_empty()) {
+        let t = tok.trim_end_matches(['U', 'u']);
+        let v = if let Some(hex) = t.strip_prefix("0f").or_else(|| t.strip_prefix("0F")).or_else(|| t.strip_prefix("0d")).or_else(|| t.strip_prefix("0D")) {
+            u64::from_str_radix(hex, 16).map(|b| b as i64).map_err(|_| Error::input(format!("`{}` is not a number this checker reads in an initializer", tok), span))?
+        } else if t.starts_with(|c: char| c.is_ascii_digit() || c == '-') && !t.contains('.') {
+            parse_int(t, span)?
+        } else {
+            return Err(Error::input(format!("initializers holding addresses or floating-point text (`{}`) are not supported: give the value as an integer", tok), span));
+        };
+        out.extend((0..elem.min(16)).map(|i| {
+            if i < 8 {
+                (v >> (8 * i)) as u8
+            } else if v < 0 {
+                0xff
+            } else {
+                0
+            }
+        }));
+    }
+    Ok(out)
+}
+
 /// `.param .u64 .ptr .global .align 1 name`.
 fn param(pair: Pair<Rule>) -> Param {
-    let mut p = Param { name: String::new(), ty: String::new(), ptr: false };
+    let mut p = Param { name: String::new(), ty: String::new(), ptr: false, size: 0 };
+    let mut elems = 1u64;
     for q in pair.into_inner() {
         match q.as_rule() {
             Rule::dir_word if q.as_str() == ".ptr" => p.ptr = true,
             Rule::dir_word if p.ty.is_empty() && q.as_str() != ".align" => p.ty = q.as_str().to_string(),
             Rule::ident => p.name = q.as_str().to_string(),
+            Rule::dims => elems = q.as_str().split('[').skip(1).filter_map(|x| x.trim_end().trim_end_matches(']').trim().parse::<u64>().ok()).product(),
             _ => {}
         }
     }
+    p.size = type_bytes(&p.ty).unwrap_or(8) * elems.max(1);
     p
 }

@@ -157,6 +157,7 @@ fn init_items(pair: Pair<Rule>, src: &Src, threads: usize) -> Result<Vec<InitIte
             }
             InitItem::Element { name, index, span, .. } => ((None, format!("{}[{}]", name, index)), *span),
             InitItem::Register { thread, reg, span, .. } | InitItem::RegisterAddress { thread, reg, span, .. } => ((Some(*thread), reg.clone()), *span),
+            InitItem::Var(d) => ((None, d.name.clone()), d.span),
         };
         if !seen.insert(key.clone()) {
             let what = match key.0 {

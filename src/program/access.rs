@@ -114,8 +114,21 @@ pub struct Rmw {
 }
 
 impl Rmw {
-    /// The value written after reading `old`.
+    /// The value written after reading `old`: a typed operation's bit pattern (D74).
     pub fn apply(&self, old: i64) -> i64 {
-        arith::rmw(self.op, old, &self.operands, self.ty).flatten().unwrap_or(old)
+        let new = arith::rmw(self.op, old, &self.operands, self.ty).flatten().unwrap_or(old);
+        stored(self.ty, self.ty.map_or(8, |t| (t.bits / 8).max(1) as u8), new)
+    }
+}
+
+/// What a write of `v` by an access of type `ty` and `size` bytes leaves in
+/// memory (ISA 8.2: memory is bytes): a typed access its bit pattern, read
+/// as an unsigned number, so one pattern is one value whatever type wrote
+/// it (`st.s32` of -1 and `st.u32` of 0xffffffff leave the same 0xffffffff,
+/// D74); the untyped corpus spelling its value unchanged (D15).
+pub fn stored(ty: Option<crate::ast::IntTy>, size: u8, v: i64) -> i64 {
+    match ty {
+        Some(_) => super::cells::extract(v, 0, size),
+        None => v,
     }
 }

@@ -34,11 +34,14 @@ pub struct BuildOptions {
     pub max_events: usize,
     /// Most paths per thread.
     pub max_traces: usize,
+    /// Every byte of a variable without an initial value (8.2.6: "an unknown
+    /// but constant value") starts as this byte; the check tries two (D71).
+    pub unknown_fill: u8,
 }
 
 impl Default for BuildOptions {
     fn default() -> Self {
-        BuildOptions { unroll: 2, max_events: 20_000, max_traces: 4_096 }
+        BuildOptions { unroll: 2, max_events: 20_000, max_traces: 4_096, unknown_fill: 0 }
     }
 }
 
@@ -71,27 +74,26 @@ struct Ctx<'a> {
     domains: HashMap<LocKey, BTreeSet<i64>>,
     /// `u32 out[4];` arrays of the init block.
     arrays: arrays::Arrays,
+    /// Variables of PTX modules and of the calls inlined from them (D71-D73).
+    vars: BTreeMap<String, ast::VarDecl>,
+    /// Variables some typed access reaches: their bytes hold bit patterns (D74).
+    typed_roots: BTreeSet<String>,
+    /// A variable without an initial value whose bytes some path reads (D71).
+    reads_unknown: Option<String>,
+    /// The widest access at offset 0 of each variable (its width, D74).
+    widest0: HashMap<String, u8>,
+    /// Where each footprint was first accessed, for messages.
+    foot_at: HashMap<Footprint, (Span, Option<std::sync::Arc<crate::error::Origin>>)>,
 }
 
-/// A physical location before numbering: root name, byte offset, cluster for shared memory.
+/// A physical location before numbering: root name, byte offset, and for
+/// shared memory whose copy: the cluster's for a test's own `.shared`
+/// accesses (D19), the CTA's for a module's `.shared` variable (5.1.7, D75).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 struct LocKey {
     root: String,
     offset: i64,
     shared_cluster: Option<usize>,
-}
-
-impl LocKey {
-    fn display(&self) -> String {
-        let mut s = self.root.clone();
-        if self.offset != 0 {
-            s.push_str(&format!("+{}", self.offset));
-        }
-        if let Some(c) = self.shared_cluster {
-            s.push_str(&format!("@cluster{}", c));
-        }
-        s
-    }
 }
 
 /// An event of a path under construction.
@@ -145,9 +147,15 @@ pub fn build_program(lit: &Litmus, opts: &BuildOptions) -> Result<Program> {
     // splits the same way under the cells it was explored with (D18).
     for _ in 0..8 {
         ctx.foot.clear();
+        ctx.widest0.clear();
+        let typed = ctx.typed_roots.clone();
         let (paths, unroll_hit) = ctx.explore_all()?;
-        let cells = Cells::new(&ctx.foot);
-        if ctx.foot.iter().all(|(r, c, o, n)| cells.split(r, *c, *o, *n) == ctx.cells.split(r, *c, *o, *n)) {
+        let all: BTreeSet<Footprint> = ctx.foot.iter().cloned().chain(ctx.extents()).collect();
+        let cells = Cells::new(&all);
+        // A scalar whose initial value a typed access turns into another bit
+        // pattern (x = -1 read as a u32) needs its domains again (D74).
+        let retyped = ctx.typed_roots.difference(&typed).any(|r| ctx.inits.get(r).is_some_and(|&v| v != cells::extract(v, 0, ctx.width(r).min(8) as u8)));
+        if !retyped && all.iter().all(|(r, c, o, n)| cells.split(r, *c, *o, *n) == ctx.cells.split(r, *c, *o, *n)) {
             let p = ctx.assemble(paths, unroll_hit)?;
             if std::env::var("PTXL_DEBUG").is_ok() {
                 // What one event per instruction instance would leave (issue 14).
@@ -195,6 +203,13 @@ impl<'a> Ctx<'a> {
             inits.entry(name.clone()).or_insert(0);
             names.insert(name.clone(), NameInfo { root: name.clone(), vaddr: name.clone() });
         }
+        let mut vars = BTreeMap::new();
+        for item in &lit.init {
+            if let InitItem::Var(d) = item {
+                names.entry(d.name.clone()).or_insert_with(|| NameInfo { root: d.name.clone(), vaddr: d.name.clone() });
+                vars.insert(d.name.clone(), d.clone());
+            }
+        }
         let mut ctx = Ctx {
             lit,
             opts,
@@ -209,6 +224,11 @@ impl<'a> Ctx<'a> {
             foot: BTreeSet::new(),
             cell_len: HashMap::new(),
             arrays,
+            vars,
+            typed_roots: BTreeSet::new(),
+            reads_unknown: None,
+            widest0: HashMap::new(),
+            foot_at: HashMap::new(),
         };
         ctx.address_inits();
         Ok(ctx)
@@ -238,19 +258,104 @@ impl<'a> Ctx<'a> {
         info
     }
 
-    /// The initial value of a cell (see `cells::init_of`).
+    /// The initial value of a cell (8.2.6: W0 writes each byte's initial
+    /// value). A test's own scalar read whole keeps its value as written (the
+    /// untyped corpus convention, D15) unless typed accesses make it a bit
+    /// pattern; every other cell holds its bytes, unsigned (D18, D74).
     fn key_init(&self, key: &LocKey) -> i64 {
-        if let Some(v) = self.arrays.init_of(key) {
-            return v;
-        }
-        let init = self.inits.get(&key.root).copied().unwrap_or(0);
         let len = self.cell_len.get(key).copied().unwrap_or(8);
-        cells::init_of(init, key.offset, len)
+        let scalar = !self.vars.contains_key(&key.root) && !self.arrays.decl.contains_key(&key.root);
+        if scalar && key.offset == 0 && !self.typed_roots.contains(&key.root) && u64::from(len) >= self.width(&key.root) {
+            return self.inits.get(&key.root).copied().unwrap_or(0);
+        }
+        let bytes: Vec<(i64, i64, u8)> = (0..len as i64).map(|i| (self.init_byte(&key.root, key.offset + i) as i64, i, 1)).collect();
+        cells::compose(&bytes) as u64 as i64
+    }
+
+    /// Byte `i` of the initial value of variable `root` (8.2.6): a module
+    /// variable's initializer (0 past it; 5.4.4 for `.global`/`.const`), an
+    /// array's elements, a scalar's 64-bit value (0 past it).
+    fn init_byte(&self, root: &str, i: i64) -> u8 {
+        if let Some(d) = self.vars.get(root) {
+            if let Some(v) = self.inits.get(root).filter(|_| !d.space.is_private()) {
+                return cells::extract(*v, i, 1) as u8;
+            }
+            return match &d.init {
+                Some(b) => usize::try_from(i).ok().and_then(|i| b.get(i)).copied().unwrap_or(0),
+                None => self.opts.unknown_fill,
+            };
+        }
+        if let Some(b) = self.arrays.init_byte(root, i) {
+            return b;
+        }
+        let init = self.inits.get(root).copied().unwrap_or(0);
+        if (0..8).contains(&i) {
+            cells::extract(init, i, 1) as u8
+        } else {
+            0
+        }
+    }
+
+    /// The size of variable `root` in bytes: declared (module variables,
+    /// arrays), or for a test's own scalar its widest access at offset 0,
+    /// at least 4 bytes (an untyped access, D15).
+    fn width(&self, root: &str) -> u64 {
+        if let Some(d) = self.vars.get(root) {
+            return d.size;
+        }
+        if let Some(&(size, len)) = self.arrays.decl.get(root) {
+            return u64::from(size) * u64::from(len);
+        }
+        self.widest0.get(root).map_or(4, |&w| u64::from(w).max(4))
+    }
+
+    /// The bytes of every variable a condition can name, as footprints, so
+    /// that its cells cover it whole (D18, D44): each array element, and the
+    /// whole of each scalar some access reaches (an access of part of it cuts
+    /// the rest into cells of their own, which keep their initial bytes).
+    fn extents(&self) -> Vec<Footprint> {
+        let mut out = self.arrays.extents();
+        let reached: BTreeSet<(String, Option<usize>)> = self.foot.iter().map(|f| (f.0.clone(), f.1)).collect();
+        for (root, cl) in reached {
+            if self.arrays.decl.contains_key(&root) {
+                continue;
+            }
+            let w = self.width(&root);
+            if w <= 8 {
+                out.push((root, cl, 0, w as u8));
+            }
+        }
+        out
+    }
+
+    /// How reports name a location: `x`, `x+4`, `x@cluster1`, `s@cta0`.
+    fn key_name(&self, k: &LocKey) -> String {
+        let mut s = k.root.clone();
+        if k.offset != 0 {
+            s.push_str(&format!("+{}", k.offset));
+        }
+        if let Some(c) = k.shared_cluster {
+            let per = if self.space(&k.root) == ast::VarSpace::Shared { "cta" } else { "cluster" };
+            s.push_str(&format!("@{}{}", per, c));
+        }
+        s
+    }
+
+    /// The state space of variable `root`: declared, or global for the
+    /// test's own locations (litmus-format 5).
+    fn space(&self, root: &str) -> ast::VarSpace {
+        self.vars.get(root).map_or(ast::VarSpace::Global, |d| d.space)
     }
 
     /// The cells an access of `size` bytes at `key` covers, recording its footprint.
-    fn mem_cells(&mut self, key: &LocKey, size: u8) -> Vec<(LocKey, i64, u8)> {
-        self.foot.insert((key.root.clone(), key.shared_cluster, key.offset, size));
+    fn mem_cells(&mut self, key: &LocKey, size: u8, ins: &ast::Instr) -> Vec<(LocKey, i64, u8)> {
+        let f = (key.root.clone(), key.shared_cluster, key.offset, size);
+        self.foot_at.entry(f.clone()).or_insert_with(|| (ins.span, ins.origin.clone()));
+        if key.offset == 0 {
+            let w = self.widest0.entry(key.root.clone()).or_insert(size);
+            *w = (*w).max(size);
+        }
+        self.foot.insert(f);
         let parts = self.cells.split(&key.root, key.shared_cluster, key.offset, size);
         parts
             .into_iter()

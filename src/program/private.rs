@@ -1,64 +1,97 @@
 //! `.local` and `.param` memory (ISA 5.1.5: "private memory for each thread";
 //! 5.1.6: parameters of a call): no other thread can access it, so it needs
 //! no memory-model events. Each path keeps its own bytes, as a thread would
-//! (decisions.md D17). Values are bytes with the reads they depend on, so a
-//! dependency through private memory still counts for No-Thin-Air (8.10.4).
+//! (decisions.md D17, D72). A byte remembers the value it is part of, so a
+//! value read back whole is the value stored: an address stays an address
+//! and a read not yet made concrete stays symbolic; read back in other
+//! pieces, the bytes compose little-endian. Values keep the reads they
+//! depend on, so a dependency through private memory still counts for
+//! No-Thin-Air (8.10.4).
 
-use super::arith;
-use crate::ast::IntTy;
-use std::collections::{BTreeMap, BTreeSet};
+use super::value::{Val, V};
+use std::collections::BTreeMap;
+
+/// Byte `at` of a `size`-byte store of `val`.
+#[derive(Clone, Debug)]
+struct Piece {
+    val: Val,
+    at: u8,
+    size: u8,
+}
 
 /// The private bytes one path has written: (variable, byte offset) -> byte.
 #[derive(Clone, Debug, Default)]
 pub struct PrivateMem {
-    bytes: BTreeMap<(String, i64), (u8, BTreeSet<usize>)>,
+    bytes: BTreeMap<(String, i64), Piece>,
 }
 
-/// Byte `i` (little-endian) of the initial value of a variable: the init
-/// block's 64-bit value, 0 beyond it (8.2.6).
-fn init_byte(init: i64, i: i64) -> u8 {
-    if (0..8).contains(&i) {
-        (init >> (8 * i)) as u8
-    } else {
-        0
-    }
+/// What a private load finds.
+pub enum Found {
+    /// The value one store wrote, read back whole (its own width).
+    Whole(Val),
+    /// Bytes composed little-endian (unsigned), with the reads they depend on.
+    Bytes(i128, std::collections::BTreeSet<usize>),
+    /// A byte of this read's value is needed: make the read concrete first.
+    Symbolic(usize),
 }
 
 impl PrivateMem {
-    /// Write `size` bytes of `value` at `root + off`.
-    pub fn store(&mut self, root: &str, off: i64, size: u8, value: i64, deps: &BTreeSet<usize>) {
-        for i in 0..size as i64 {
-            let byte = (value >> (8 * i.min(7))) as u8;
-            let byte = if i < 8 {
-                byte
-            } else if value < 0 {
-                0xff
-            } else {
-                0
-            };
-            self.bytes.insert((root.to_string(), off + i), (byte, deps.clone()));
+    /// Write `size` bytes of `val` at `root + off`.
+    pub fn store(&mut self, root: &str, off: i64, size: u8, val: &Val) {
+        for i in 0..size {
+            self.bytes.insert((root.to_string(), off + i as i64), Piece { val: val.clone(), at: i, size });
         }
     }
 
-    /// Read `size` bytes at `root + off` (unwritten bytes come from `init`)
-    /// and extend them by `ty`; untyped accesses (4 bytes) read a signed
-    /// 32-bit value, so a value stored untyped reads back unchanged when it fits.
-    pub fn load(&self, root: &str, off: i64, size: u8, init: i64, ty: Option<IntTy>) -> (i64, BTreeSet<usize>) {
-        let mut raw: i128 = 0;
-        let mut deps = BTreeSet::new();
-        for i in 0..size as i64 {
-            let byte = match self.bytes.get(&(root.to_string(), off + i)) {
-                Some((b, d)) => {
-                    deps.extend(d.iter().copied());
-                    *b
-                }
-                None => init_byte(init, off + i),
-            };
-            raw |= (byte as i128) << (8 * i);
+    /// Read `size` bytes at `root + off`. `init(i)` is byte `i` of the
+    /// variable's initial value; `number` gives an address's numeric value.
+    pub fn load(&self, root: &str, off: i64, size: u8, init: &dyn Fn(i64) -> u8, number: &dyn Fn(&str, i64) -> i64) -> Found {
+        let piece = |i: u8| self.bytes.get(&(root.to_string(), off + i as i64));
+        if let Some(first) = piece(0) {
+            let whole = first.size == size && (0..size).all(|i| piece(i).is_some_and(|p| p.at == i && p.size == size && p.val == first.val));
+            if whole {
+                return Found::Whole(first.val.clone());
+            }
         }
-        let read = IntTy { bits: 8 * size as u32, signed: ty.is_none_or(|t| t.signed) };
-        let v = arith::norm(read, raw);
-        (arith::convert(ty, v), deps)
+        let mut raw: i128 = 0;
+        let mut deps = std::collections::BTreeSet::new();
+        for i in 0..size {
+            let byte = match piece(i) {
+                Some(p) => {
+                    deps.extend(p.val.deps.iter().copied());
+                    let v = match &p.val.v {
+                        V::Const(c) => *c,
+                        V::Addr(name, o) => number(name, *o),
+                        V::Free(r) => return Found::Symbolic(*r),
+                    };
+                    byte_of(v, p.at)
+                }
+                None => init(off + i as i64),
+            };
+            raw |= (byte as i128) << (8 * i as u32);
+        }
+        Found::Bytes(raw, deps)
+    }
+
+    /// The read `read` is now known to give `value`: every byte that holds it
+    /// holds that constant.
+    pub fn assume(&mut self, read: usize, value: i64) {
+        for p in self.bytes.values_mut() {
+            if p.val.v == V::Free(read) {
+                p.val.v = V::Const(value);
+            }
+        }
+    }
+}
+
+/// Byte `i` (little-endian) of the 64-bit two's complement `v`, sign bytes past the eighth.
+fn byte_of(v: i64, i: u8) -> u8 {
+    if i < 8 {
+        (v >> (8 * i as u32)) as u8
+    } else if v < 0 {
+        0xff
+    } else {
+        0
     }
 }
 
@@ -66,15 +99,33 @@ impl PrivateMem {
 mod tests {
     use super::*;
 
+    fn bytes(f: Found) -> i128 {
+        match f {
+            Found::Bytes(v, _) => v,
+            Found::Whole(Val { v: V::Const(c), .. }) => c as i128,
+            _ => panic!("not bytes"),
+        }
+    }
+
     #[test]
     fn bytes_compose_little_endian() {
         let mut m = PrivateMem::default();
-        let none = BTreeSet::new();
-        m.store("x", 0, 4, 0x0102_0304, &none);
-        let u8t = Some(IntTy { bits: 8, signed: false });
-        assert_eq!(m.load("x", 1, 1, 0, u8t).0, 3);
-        m.store("y", 0, 1, 300, &none);
-        assert_eq!(m.load("y", 0, 1, 0, u8t).0, 44);
-        assert_eq!(m.load("z", 0, 4, -5, None).0, -5);
+        let zero = |_: i64| 0u8;
+        let num = |_: &str, _: i64| 0i64;
+        m.store("x", 0, 4, &Val::konst(0x0102_0304));
+        assert_eq!(bytes(m.load("x", 1, 1, &zero, &num)), 3);
+        m.store("y", 0, 4, &Val::konst(2));
+        m.store("y", 4, 4, &Val::konst(1));
+        assert_eq!(bytes(m.load("y", 0, 8, &zero, &num)), 0x1_0000_0002);
+        assert_eq!(bytes(m.load("z", 0, 2, &|i| i as u8 + 1, &num)), 0x0201);
+    }
+
+    #[test]
+    fn an_address_read_back_whole_stays_an_address() {
+        let mut m = PrivateMem::default();
+        let a = Val { v: V::Addr("x".into(), 4), deps: Default::default() };
+        m.store("p", 0, 8, &a);
+        assert!(matches!(m.load("p", 0, 8, &|_| 0, &|_, _| 0), Found::Whole(v) if v == a));
+        assert_eq!(bytes(m.load("p", 0, 4, &|_| 0, &|_, o| 0x1000 + o)), 0x1004);
     }
 }

@@ -39,36 +39,44 @@ pub fn flags(r: &TestResult) -> Vec<&'static str> {
     v
 }
 
-/// The block of one test in herd7's log format (README, "Output"): what
-/// herd's own `mcompare7`/`msum7` read. A test without a condition lists its
-/// final states and has no verdict lines.
-pub fn text(r: &TestResult) -> String {
+/// The block of one test in herd7's log format (README, "Reading the
+/// output"): what herd's own `mcompare7`/`msum7` read. `source` is the test's
+/// text, for the `Hash=` line. A test without a condition is written as herd
+/// writes one, `forall (true)`. A listing that `--states N` stopped starts
+/// with a `Fatal:` line, which makes herd's tools skip the test instead of
+/// reading the listed states as all of them (D111).
+pub fn text(r: &TestResult, source: &str) -> String {
     let p = &r.program;
     let mut s = String::new();
     s.push_str(&format!("Test {} {}\n", p.name, herd::kind(p)));
     if r.summary.complete {
         s.push_str(&format!("States {}\n", r.outcome.states.len()));
     } else {
+        s.push_str(&format!("Fatal: {} lists {} of its final states (--states all lists every one)\n", p.name, r.outcome.states.len()));
         s.push_str(&format!("States >= {} (more not listed)\n", r.outcome.states.len()));
     }
     for line in herd::state_lines(r) {
         s.push_str(&line);
         s.push('\n');
     }
-    if p.condition_given {
-        s.push_str(if r.summary.verdict == Verdict::Ok { "Ok\n" } else { "No\n" });
-        s.push_str("Witnesses\n");
-        s.push_str(&format!("Positive: {} Negative: {}\n", r.summary.positive, r.summary.negative));
-    }
+    // Without a condition the verdict is herd's for `forall (true)`: Ok.
+    let ok = r.summary.verdict == Verdict::Ok || !p.condition_given;
+    s.push_str(if ok { "Ok\n" } else { "No\n" });
+    s.push_str("Witnesses\n");
+    s.push_str(&format!("Positive: {} Negative: {}\n", r.summary.positive, r.summary.negative));
     for f in flags(r) {
         s.push_str(&format!("Flag {}\n", f));
     }
-    if p.condition_given {
-        s.push_str(&format!("Condition {}\n", herd::condition(p)));
-        s.push_str(&format!("Observation {} {} {} {}\n", p.name, observation(r), r.summary.positive, r.summary.negative));
-    }
+    s.push_str(&format!("Condition {}\n", herd::condition(r)));
+    s.push_str(&format!("Observation {} {} {} {}\n", p.name, observation(r), r.summary.positive, r.summary.negative));
     s.push_str(&format!("Time {} {:.2}\n", p.name, r.time.as_secs_f64()));
+    s.push_str(&format!("Hash={}\n", herd::hash(source)));
     s
+}
+
+/// Milliseconds to the microsecond: the clock's last digits are noise.
+pub fn millis(d: std::time::Duration) -> f64 {
+    d.as_micros() as f64 / 1000.0
 }
 
 /// The JSON object of one file (result or error). Field names are documented in the README.
@@ -109,7 +117,7 @@ pub fn json(f: &FileReport) -> Value {
                     "unroll_bound_hit": r.outcome.flags.unroll_bound_hit,
                     "mixed_size": r.outcome.flags.mixed_size,
                 },
-                "time_ms": r.time.as_secs_f64() * 1000.0,
+                "time_ms": millis(r.time),
             })
         }
         Err(e) => json!({

@@ -66,7 +66,14 @@ impl Ctx<'_> {
             return Err(Error::input(format!("the address offset {} leaves the 64-bit address space", off), ins.span));
         }
         let info = self.resolve_name(&name);
-        let shared_cluster = if shared { Some(self.placements[t].cluster) } else { None };
+        // A module's `.shared` variable has one copy per CTA (5.1.7: "shared
+        // by all threads in a CTA"), whatever the instruction's window; a
+        // test's own `.shared` access names its cluster's copy (D19).
+        let shared_cluster = match self.space(&info.root) {
+            ast::VarSpace::Shared => Some(self.placements[t].cta),
+            _ if shared => Some(self.placements[t].cluster),
+            _ => None,
+        };
         let key = LocKey { root: info.root.clone(), offset: off, shared_cluster };
         let vaddr = if off == 0 { info.vaddr.clone() } else { format!("{}+{}", info.vaddr, off) };
         Ok(Ok((key, vaddr, deps)))

@@ -37,12 +37,23 @@ impl Arrays {
         Ok(a)
     }
 
-    /// The element initial value of a cell at the start of an element.
-    pub(super) fn init_of(&self, key: &LocKey) -> Option<i64> {
-        match self.decl.get(&key.root) {
-            Some(_) => Some(self.inits.get(&(key.root.clone(), key.offset)).copied().unwrap_or(0)),
-            None => None,
+    /// Byte `i` of array `root`'s initial value (elements little-endian, 0
+    /// unless given); `None` when `root` is not an array.
+    pub(super) fn init_byte(&self, root: &str, i: i64) -> Option<u8> {
+        let &(size, _) = self.decl.get(root)?;
+        let at = i.rem_euclid(size as i64);
+        let v = self.inits.get(&(root.to_string(), i - at)).copied().unwrap_or(0);
+        Some(cells::extract(v, at, 1) as u8)
+    }
+
+    /// Each element's bytes, as footprints: cells are cut at element
+    /// boundaries, so every element is a location of its own (D44).
+    pub(super) fn extents(&self) -> Vec<Footprint> {
+        let mut out = Vec::new();
+        for (name, &(size, len)) in &self.decl {
+            out.extend((0..len).map(|i| (name.clone(), None, i as i64 * size as i64, size)));
         }
+        out
     }
 
     /// Every element as a location key and its name `out[i]`.

@@ -6,20 +6,119 @@ use crate::error::{Error, Result};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 impl Ctx<'_> {
-    /// Variables whose widest access at offset 0 spans several cells: a
-    /// condition sees their bytes composed (see `Program::loc_parts`).
+    /// Names a condition sees as several cells (mixed-size, D18): a variable
+    /// whose bytes (its extent) span several cells, and an array element
+    /// (`out[1]`) that accesses of other sizes cut (D44).
     pub(super) fn loc_parts(&self, key_index: &HashMap<LocKey, usize>) -> BTreeMap<String, Vec<(LocId, u32, u32)>> {
-        let mut out = BTreeMap::new();
+        let mut wanted: Vec<(String, String, i64, u8)> = Vec::new();
         for (name, info) in &self.names {
-            let widest = self.foot.iter().filter(|(r, c, o, _)| *r == info.root && c.is_none() && *o == 0).map(|f| f.3).max();
-            let Some(w) = widest else { continue };
-            let parts = self.cells.split(&info.root, None, 0, w);
-            if parts.len() > 1 {
-                let ids = parts
-                    .iter()
-                    .filter_map(|(off, len)| key_index.get(&LocKey { root: info.root.clone(), offset: *off, shared_cluster: None }).map(|&l| (l, *off as u32, *len as u32)));
-                out.insert(name.clone(), ids.collect());
+            let w = self.width(&info.root);
+            if w <= 8 && !self.arrays.decl.contains_key(&info.root) {
+                wanted.push((name.clone(), info.root.clone(), 0, w as u8));
             }
+        }
+        for (root, _, off, size) in self.arrays.extents() {
+            let name = self.arrays.name_of(&LocKey { root: root.clone(), offset: off, shared_cluster: None }).unwrap_or_default();
+            wanted.push((name, root, off, size));
+        }
+        let mut out = BTreeMap::new();
+        for (name, root, start, size) in wanted {
+            let parts = self.cells.split(&root, None, start, size);
+            if parts.len() > 1 {
+                let ids: Option<Vec<(LocId, u32, u32)>> = parts
+                    .iter()
+                    .map(|(off, len)| key_index.get(&LocKey { root: root.clone(), offset: *off, shared_cluster: None }).map(|&l| (l, (*off - start) as u32, *len as u32)))
+                    .collect();
+                if let Some(ids) = ids {
+                    out.insert(name, ids);
+                }
+            }
+        }
+        out
+    }
+
+    /// Memory outside a variable's bytes is no location: an access past the
+    /// end of a variable is an input error (ISA 8.2: a location is bytes of a
+    /// variable). A test's own scalar is as wide as its widest access at
+    /// offset 0, at least 4 bytes.
+    pub(super) fn check_bounds(&self) -> Result<()> {
+        for f in &self.foot {
+            let (root, _, off, size) = f;
+            let w = self.width(root);
+            if *off >= 0 && (*off as u64) + u64::from(*size) <= w {
+                continue;
+            }
+            let (span, origin) = self.foot_at.get(f).cloned().unwrap_or_default();
+            let end = off + i64::from(*size);
+            let mut msg = format!("this access of bytes {}..{} lies outside `{}`, which is {} bytes", off, end, root, w);
+            if !self.arrays.decl.contains_key(root) && !self.vars.contains_key(root) && *off >= 0 {
+                // A scalar used as an array: suggest the declaration that makes it one.
+                let n = (end as u64).div_ceil(w);
+                msg.push_str(&format!("; declare an array (`u{} {}[{}];`) to give it more elements", 8 * w, root, n));
+            }
+            return Err(Error::input(msg, span).in_origin(&origin));
+        }
+        Ok(())
+    }
+
+    /// A condition compares a location as the bytes it holds (D74): a
+    /// constant compared with a location whose bytes are a bit pattern (a
+    /// typed or declared variable) is reduced to that location's width, two's
+    /// complement, so `z == -1` holds for a 4-byte `z` holding 0xffffffff.
+    pub(super) fn at_location_width(&self, p: &Prop, widths: &BTreeMap<String, u8>) -> Prop {
+        let reduce = |a: &ast::Term, b: &ast::Term| -> (ast::Term, ast::Term) {
+            let fit = |o: &ast::Term, c: &ast::Term| match (o, c) {
+                (ast::Term::Obs(Observable::Loc(l), _), ast::Term::Const(v)) => widths.get(l).map(|&w| ast::Term::Const(cells::extract(*v, 0, w))),
+                _ => None,
+            };
+            (fit(b, a).unwrap_or_else(|| a.clone()), fit(a, b).unwrap_or_else(|| b.clone()))
+        };
+        let rec = |q: &Prop| Box::new(self.at_location_width(q, widths));
+        match p {
+            Prop::Eq(a, b) => {
+                let (x, y) = reduce(a, b);
+                Prop::Eq(x, y)
+            }
+            Prop::Ne(a, b) => {
+                let (x, y) = reduce(a, b);
+                Prop::Ne(x, y)
+            }
+            Prop::Lt(a, b) => {
+                let (x, y) = reduce(a, b);
+                Prop::Lt(x, y)
+            }
+            Prop::Le(a, b) => {
+                let (x, y) = reduce(a, b);
+                Prop::Le(x, y)
+            }
+            Prop::Not(a) => Prop::Not(rec(a)),
+            Prop::And(a, b) => Prop::And(rec(a), rec(b)),
+            Prop::Or(a, b) => Prop::Or(rec(a), rec(b)),
+            Prop::Implies(a, b) => Prop::Implies(rec(a), rec(b)),
+            Prop::True | Prop::False => p.clone(),
+        }
+    }
+
+    /// The width in bytes of each location name whose bytes are a bit pattern (D74).
+    fn bit_pattern_widths(
+        &self,
+        loc_names: &BTreeMap<String, LocId>,
+        locations: &[Location],
+        parts: &BTreeMap<String, Vec<(LocId, u32, u32)>>,
+        keys: &[LocKey],
+    ) -> BTreeMap<String, u8> {
+        let mut out = BTreeMap::new();
+        for (name, &l) in loc_names {
+            let root = &keys[l].root;
+            let bits = self.typed_roots.contains(root) || self.vars.contains_key(root) || self.arrays.decl.contains_key(root);
+            if !bits {
+                continue;
+            }
+            let w = match parts.get(name) {
+                Some(p) => p.iter().map(|x| x.2).sum::<u32>() as u8,
+                None => self.cell_len.get(&keys[l]).copied().unwrap_or_else(|| locations[l].sizes.iter().copied().max().unwrap_or(8)),
+            };
+            out.insert(name.clone(), w.min(8));
         }
         out
     }
@@ -38,7 +137,7 @@ impl Ctx<'_> {
     }
 
     /// Number everything and produce the program.
-    pub(super) fn assemble(self, paths: Vec<Vec<FinishedPath>>, unroll_hit: bool) -> Result<Program> {
+    pub(super) fn assemble(mut self, paths: Vec<Vec<FinishedPath>>, unroll_hit: bool) -> Result<Program> {
         let lit = self.lit;
         // Locations: every key seen, plus declared variables never accessed.
         let mut keys: BTreeSet<LocKey> = BTreeSet::new();
@@ -47,6 +146,14 @@ impl Ctx<'_> {
         }
         let elements = self.arrays.elements();
         keys.extend(elements.iter().map(|(k, _)| k.clone()));
+        for (root, cl, off, size) in self.extents() {
+            for (o, len) in self.cells.split(&root, cl, off, size) {
+                let k = LocKey { root: root.clone(), offset: o, shared_cluster: cl };
+                self.cell_len.entry(k.clone()).or_insert(len);
+                keys.insert(k);
+            }
+        }
+        self.check_bounds()?;
         for tp in &paths {
             for p in tp {
                 for e in &p.events {
@@ -60,7 +167,7 @@ impl Ctx<'_> {
         let key_index: HashMap<LocKey, usize> = keys.iter().cloned().enumerate().map(|(i, k)| (k, i)).collect();
         let mut locations: Vec<Location> = keys
             .iter()
-            .map(|k| Location { name: self.arrays.name_of(k).unwrap_or_else(|| k.display()), init: self.key_init(k), sizes: Vec::new(), values: self.domain(k) })
+            .map(|k| Location { name: self.arrays.name_of(k).unwrap_or_else(|| self.key_name(k)), init: self.key_init(k), sizes: Vec::new(), values: self.domain(k) })
             .collect();
         let mut events = Vec::new();
         let mut init_events = Vec::new();
@@ -193,7 +300,12 @@ impl Ctx<'_> {
         }
         let observables = observables_of(lit);
         check_observables(lit, &loc_names)?;
+        let widths = self.bit_pattern_widths(&loc_names, &locations, &loc_parts, &keys);
+        let condition = self.at_location_width(&lit.condition.prop, &widths);
+        let filter = lit.filter.as_ref().map(|f| self.at_location_width(f, &widths));
         self.check_private_observed(&observables)?;
+        let unknown_read = events.iter().filter_map(|e| e.read_loc()).find_map(|l| self.vars.get(&keys[l].root).filter(|d| d.init.is_none()));
+        let reads_unknown = self.reads_unknown.as_ref().and_then(|r| self.vars.get(r)).or(unknown_read).cloned();
         let proxy_fences = events.iter().filter(|e| matches!(e.kind, EventKind::ProxyFence { .. })).map(|e| e.id).collect();
         Ok(Program {
             proxy_fences,
@@ -207,15 +319,16 @@ impl Ctx<'_> {
             cta_sizes,
             cluster_sizes,
             quantifier: lit.condition.quantifier,
-            condition: lit.condition.prop.clone(),
+            condition,
             condition_text: lit.condition.text.clone(),
             condition_given: lit.condition.given,
-            filter: lit.filter.clone(),
+            filter,
             observables,
             flags: BuildFlags { unroll_bound_hit: unroll_hit, mixed_size },
             unroll_cut: self.unroll_cut.clone(),
             loc_parts,
             guards: None,
+            reads_unknown,
         })
     }
 }

@@ -192,6 +192,7 @@ impl Ctx<'_> {
                     val.v = V::Const(loaded);
                 }
             }
+            c.private.assume(i, loaded);
             children.push(c);
         }
         Step::Fork(children)
@@ -232,6 +233,7 @@ impl Ctx<'_> {
                 val.v = V::Const(konst);
             }
         }
+        eq.private.assume(read, konst);
         if let DraftKind::Mem { access, .. } = &mut ne.events[read].kind {
             access.read_not.push(konst);
         }

@@ -3,6 +3,7 @@
 use super::*;
 use crate::ast::{self, AtomOp, Cmp, IntTy, Operand, Sem};
 use crate::error::{Error, Result};
+use crate::program::access::stored;
 use std::collections::BTreeSet;
 
 impl Ctx<'_> {
@@ -34,7 +35,13 @@ impl Ctx<'_> {
             Err(i) => return Ok(self.fork_read(st, i)),
         };
         deps.extend(adeps);
-        if self.mem_cells(&key, size).len() > 1 {
+        if self.space(&key.root).is_private() {
+            return Err(Error::input("atomic operations take .global or .shared memory, not a thread's private .local/.param memory", ins.span));
+        }
+        if ty.is_some() {
+            self.typed_roots.insert(key.root.clone());
+        }
+        if self.mem_cells(&key, size, ins).len() > 1 {
             return Err(Error::input("an atomic operation over bytes that differently-sized accesses also touch (mixed-size) is not supported", ins.span));
         }
         // atom/red without .sem are .relaxed, without .scope are .gpu.
@@ -44,7 +51,7 @@ impl Ctx<'_> {
         // exch writes its operand whatever it reads: the read can stay symbolic.
         if op == AtomOp::Exch {
             let value = *vals.first().ok_or_else(|| Error::input("exch needs a value operand", ins.span))?;
-            let mut access = mk_rmw(vaddr, proxy, size, msem, mscope, is_red, Some(arith::convert(ty, value)));
+            let mut access = mk_rmw(vaddr, proxy, size, msem, mscope, is_red, Some(stored(ty, size, value)));
             access.conv = ty;
             let idx = self.push_mem(st, key, access, deps, ins);
             if let Some(d) = dst {
@@ -93,7 +100,7 @@ impl Ctx<'_> {
             match read {
                 Some(v) => {
                     access.writes = true;
-                    access.write_value = arith::convert(ty, new);
+                    access.write_value = stored(ty, access.size, new);
                     access.read_value = Some(v);
                 }
                 None => access.read_not = matching.clone(),

@@ -1,8 +1,10 @@
 //! One instruction on one path (split from build.rs by concern).
 
 use super::*;
-use crate::ast::{self, AluOp, BarrierCount, BarrierOp, BranchCond, InstrKind, Operand};
+use crate::ast::{self, AluOp, BarrierCount, BarrierOp, BranchCond, InstrKind, IntTy, Operand};
 use crate::error::{Error, Result};
+use crate::program::access::stored;
+use crate::program::private::Found;
 use std::collections::BTreeSet;
 
 /// A concrete operand value, or (a read still symbolic) one path per value it may have.
@@ -29,6 +31,7 @@ impl Ctx<'_> {
     pub(super) fn step(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
         match &ins.kind {
             InstrKind::Label(_) | InstrKind::Nop => Ok(Step::Next),
+            InstrKind::IsSpace { .. } => self.step_isspace(st, ins),
             // `module::expand` replaces every call by the function's body.
             InstrKind::Call { name, .. } => Err(Error::input(format!("`call {}` needs a `ptx \"FILE.ptx\";` line that loads a module defining it", name), ins.span)),
             InstrKind::Alu { .. } => self.step_alu(st, ins),
@@ -167,16 +170,17 @@ impl Ctx<'_> {
             Ok(x) => x,
             Err(i) => return Ok(self.fork_read(st, i)),
         };
-        self.space_of(&key.root, *private, ins)?;
-        if *private {
-            let init = self.inits.get(&key.root).copied().unwrap_or(0);
-            let (v, mut deps) = st.private.load(&key.root, key.offset, *size, init, *ty);
-            deps.extend(adeps);
-            deps.extend(st.ctrl.iter().copied());
-            st.regs.insert(dst.clone(), Val { v: V::Const(v), deps });
-            return Ok(Step::Next);
+        if ty.is_some() {
+            self.typed_roots.insert(key.root.clone());
         }
-        let parts = self.mem_cells(&key, *size);
+        // `.local`/`.param` memory is private however it is reached (a generic
+        // address from `cvta.local`, 5.1.5; a parameter's address, 5.1.6.1).
+        let private = *private || self.space(&key.root).is_private();
+        self.space_of(&key.root, private, ins)?;
+        if private {
+            return self.private_load(st, ins, &key, *size, *ty, adeps, dst);
+        }
+        let parts = self.mem_cells(&key, *size, ins);
         let (msem, mscope) = normalize(*sem, *scope, Scope::Sys);
         let access = Access { reads: true, conv: *ty, ..Access::new(vaddr, *proxy, *size, msem, mscope) };
         if parts.len() > 1 {
@@ -187,23 +191,82 @@ impl Ctx<'_> {
         Ok(Step::Next)
     }
 
+    /// A load of the path's own private bytes: the value stored, when one
+    /// store's value is read back whole at a type that keeps it; else its
+    /// bytes, extended by the load's type (untyped: a signed value, D17).
+    #[allow(clippy::too_many_arguments)]
+    fn private_load(&mut self, st: &mut PathState, ins: &ast::Instr, key: &LocKey, size: u8, ty: Option<IntTy>, adeps: BTreeSet<usize>, dst: &str) -> Result<Step> {
+        self.check_private_bounds(key, size, ins)?;
+        let unwritten = std::cell::Cell::new(false);
+        let init = |i: i64| {
+            unwritten.set(true);
+            self.init_byte(&key.root, i)
+        };
+        let number = |name: &str, off: i64| address_number(self.names.keys().position(|n| n == name).unwrap_or(0), off);
+        let found = st.private.load(&key.root, key.offset, size, &init, &number);
+        if unwritten.get() && self.vars.get(&key.root).is_some_and(|d| d.init.is_none()) {
+            self.reads_unknown.get_or_insert_with(|| key.root.clone());
+        }
+        let mut v = match found {
+            Found::Symbolic(i) => return Ok(self.fork_read(st, i)),
+            Found::Whole(v) if matches!(v.v, V::Addr(..)) || self.keeps(st, &v, ty) => v,
+            Found::Whole(Val { v: V::Free(i), .. }) => return Ok(self.fork_read(st, i)),
+            Found::Whole(_) => return Err(Error::internal("a private constant read whole")),
+            Found::Bytes(raw, deps) => {
+                let read = IntTy { bits: 8 * size as u32, signed: ty.is_none_or(|t| t.signed) };
+                Val { v: V::Const(arith::convert(ty, arith::norm(read, raw))), deps }
+            }
+        };
+        v.deps.extend(adeps);
+        v.deps.extend(st.ctrl.iter().copied());
+        st.regs.insert(dst.to_string(), v);
+        Ok(Step::Next)
+    }
+
+    /// A private variable's declared bytes bound its accesses (8.2).
+    fn check_private_bounds(&self, key: &LocKey, size: u8, ins: &ast::Instr) -> Result<()> {
+        let Some(d) = self.vars.get(&key.root) else { return Ok(()) };
+        if key.offset >= 0 && key.offset as u64 + u64::from(size) <= d.size {
+            return Ok(());
+        }
+        let shown = key.root.split('#').next().unwrap_or(&key.root);
+        Err(Error::input(format!("this access of bytes {}..{} of `{}` lies outside it: `{}` is {} bytes", key.offset, key.offset + size as i64, shown, shown, d.size), ins.span))
+    }
+
     /// `Store` instructions.
     fn step_store(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
         let InstrKind::Store { sem, scope, proxy, addr, src, size, ty, shared, private } = &ins.kind else { return Err(Error::internal("step_store on another instruction")) };
-        let (value, vdeps) = conc!(self, st, ins, src);
-        // A typed store writes the value truncated to its type (st.u8 of 300 is 44).
-        let value = arith::convert(*ty, value);
         let (key, vaddr, mut deps) = match self.address(st, t, addr, *shared, ins)? {
             Ok(x) => x,
             Err(i) => return Ok(self.fork_read(st, i)),
         };
-        deps.extend(vdeps);
-        self.space_of(&key.root, *private, ins)?;
-        if *private {
-            st.private.store(&key.root, key.offset, *size, value, &deps);
+        if ty.is_some() {
+            self.typed_roots.insert(key.root.clone());
+        }
+        let private = *private || self.space(&key.root).is_private();
+        self.space_of(&key.root, private, ins)?;
+        if private {
+            self.check_private_bounds(&key, *size, ins)?;
+            // An address or a read not yet concrete is kept whole (D72).
+            let v = self.operand(st, src);
+            let mut v = match v.v {
+                V::Addr(..) => v,
+                V::Free(_) if self.keeps(st, &v, *ty) => v,
+                _ => {
+                    let (c, d) = conc!(self, st, ins, src);
+                    Val { v: V::Const(arith::convert(*ty, c)), deps: d }
+                }
+            };
+            v.deps.extend(deps);
+            st.private.store(&key.root, key.offset, *size, &v);
             return Ok(Step::Next);
         }
-        let parts = self.mem_cells(&key, *size);
+        let (value, vdeps) = conc!(self, st, ins, src);
+        deps.extend(vdeps);
+        // A typed store leaves its bit pattern (st.u8 of 300 is 44; st.s32 of
+        // -1 is 0xffffffff, D74); an untyped one its value (D15).
+        let value = stored(*ty, *size, value);
+        let parts = self.mem_cells(&key, *size, ins);
         let (msem, mscope) = normalize(*sem, *scope, Scope::Sys);
         // A store over several cells writes each cell its own bytes (D18).
         let whole = parts.len() == 1;
@@ -213,6 +276,22 @@ impl Ctx<'_> {
             let access = Access { writes: true, write_value: v, start: -at, ..Access::new(va, *proxy, *size, msem, mscope) };
             self.push_mem(st, k, access, deps.clone(), ins);
         }
+        Ok(Step::Next)
+    }
+
+    /// `isspacep.space d, a`: whether `a` points into a variable of `space`
+    /// (ISA 6.4.1.1: a generic address lies in one state space's window). A
+    /// test's own locations are global memory (litmus-format 5).
+    fn step_isspace(&mut self, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
+        let InstrKind::IsSpace { dst, addr, space } = &ins.kind else { return Err(Error::internal("step_isspace on another instruction")) };
+        let v = self.operand(st, addr);
+        let root = match &v.v {
+            V::Addr(name, _) => self.names.get(name).map_or(name.clone(), |i| i.root.clone()),
+            V::Free(i) => return Ok(self.fork_read(st, *i)),
+            V::Const(_) => return Err(Error::input("`isspacep` of a number that is not the address of a variable: its state space is unknown", ins.span)),
+        };
+        let inside = self.space(&root) == *space;
+        st.regs.insert(dst.clone(), Val { v: V::Const(inside as i64), deps: v.deps });
         Ok(Step::Next)
     }
 
