@@ -169,16 +169,17 @@ fn vacuous_unroll(p: &Program, o: &Outcome, unroll: u32) -> Result<()> {
 }
 
 /// Parse a test and inline the calls into its PTX modules (`module::expand`);
-/// a module's warnings go to stderr.
+/// a module's warnings go to stderr (not with `-q`).
 pub fn parse_and_expand(source: &str, base: &Path) -> Result<crate::ast::Litmus> {
     let mut ast = crate::parse::parse_litmus(source)?;
-    // Each warning once per run: a batch loading one module many times says it once.
+    // Each kind of warning once per run: a batch of modules that all declare
+    // `.version 9.5` says so for the first one only.
     static SHOWN: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
     for w in crate::module::expand(&mut ast, base)? {
         let mut shown = SHOWN.lock().unwrap_or_else(|p| p.into_inner());
-        if !shown.contains(&w) {
-            crate::out::eprintln(&w);
-            shown.push(w);
+        if !shown.contains(&w.kind) {
+            crate::out::warn(&w.text);
+            shown.push(w.kind);
         }
     }
     Ok(ast)

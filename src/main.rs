@@ -26,6 +26,9 @@ const EXIT_CODES: &str = "Exit codes (a batch exits with the highest that applie
 #[derive(Parser)]
 #[command(name = "ptx-litmus", version, about = "Decide PTX litmus tests exactly under the PTX memory consistency model (PTX ISA 9.2, chapter 8).", after_help = EXIT_CODES)]
 struct Cli {
+    /// No warnings on stderr (a newer `.version`, duplicate test names); errors are still printed.
+    #[arg(short, long, global = true)]
+    quiet: bool,
     #[command(subcommand)]
     cmd: Cmd,
 }
@@ -56,10 +59,23 @@ enum Cmd {
     /// a location per pointer parameter, a placeholder condition (README
     /// "Checking compiler output").
     Scaffold(ScaffoldArgs),
+    /// Print the manual page (roff), generated from these options:
+    /// `ptx-litmus man > ptx-litmus.1`, `ptx-litmus man check > ptx-litmus-check.1`.
+    Man {
+        /// The page of one subcommand (`check`, `explain`, ...) instead of the overview.
+        subcommand: Option<String>,
+    },
+    /// Print a completion script for SHELL: `ptx-litmus completions bash >
+    /// ~/.local/share/bash-completion/completions/ptx-litmus`.
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
 }
 
 fn main() {
     let cli = Cli::parse();
+    out::set_quiet(cli.quiet);
     let code = match cli.cmd {
         Cmd::Check(a) => run_check(a),
         Cmd::Gen(a) => ptx_litmus::gen::run(&a),
@@ -68,8 +84,46 @@ fn main() {
         Cmd::Advise(a) => run_advise(a),
         Cmd::Model(a) => opts::run_model(&a),
         Cmd::Scaffold(a) => ptx_litmus::module::scaffold::run(&a.module),
+        Cmd::Man { subcommand } => print_generated(|cmd, buf| man_page(cmd, subcommand.as_deref(), buf)),
+        Cmd::Completions { shell } => print_generated(|mut cmd, buf| {
+            clap_complete::generate(shell, &mut cmd, "ptx-litmus", buf);
+            Ok(())
+        }),
     };
     std::process::exit(out::exit_code(code));
+}
+
+/// The man page of the whole command or of one subcommand (`ptx-litmus-check(1)`).
+fn man_page(cmd: clap::Command, subcommand: Option<&str>, buf: &mut Vec<u8>) -> std::io::Result<()> {
+    let Some(name) = subcommand else { return clap_mangen::Man::new(cmd).render(buf) };
+    let names: Vec<String> = cmd.get_subcommands().map(|c| c.get_name().to_string()).collect();
+    let sub = cmd
+        .find_subcommand(name)
+        .cloned()
+        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, format!("no subcommand `{}` (one of: {})", name, names.join(", "))))?;
+    let page = format!("ptx-litmus-{}", name);
+    clap_mangen::Man::new(sub.bin_name(format!("ptx-litmus {}", name))).title(page).render(buf)
+}
+
+/// Print what a generator writes from the command-line definition (the man
+/// page, a completion script), so that both always match the options.
+fn print_generated(write: impl FnOnce(clap::Command, &mut Vec<u8>) -> std::io::Result<()>) -> i32 {
+    use clap::CommandFactory;
+    let mut buf = Vec::new();
+    match write(Cli::command(), &mut buf) {
+        Ok(()) => {
+            out::print(&String::from_utf8_lossy(&buf));
+            EXIT_OK
+        }
+        Err(e) => {
+            out::eprintln(&format!("error: {}", e));
+            if e.kind() == std::io::ErrorKind::InvalidInput {
+                EXIT_INPUT
+            } else {
+                EXIT_INTERNAL
+            }
+        }
+    }
 }
 
 /// `--show`, `--dot`, `--svg`: what to explain (None: nothing).
@@ -180,7 +234,9 @@ impl Emitter<'_> {
             Some(first) if first != path && !self.dup_names.contains(name) => {
                 let msg = format!("warning: test name `{}` is used by {} and {}: herd's log tools reject a log with two tests of one name", name, first.display(), path.display());
                 self.dup_names.insert(name.to_string());
-                self.progress.eprintln(&msg);
+                if !out::quiet() {
+                    self.progress.eprintln(&msg);
+                }
             }
             Some(_) => {}
         }

@@ -13,6 +13,7 @@ use std::io::{ErrorKind, Write};
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
 static WORST: AtomicI32 = AtomicI32::new(0);
+static QUIET: AtomicBool = AtomicBool::new(false);
 static STDERR_FAILED: AtomicBool = AtomicBool::new(false);
 
 /// Record an exit code earned so far (used if stdout closes early).
@@ -43,6 +44,23 @@ pub fn println(text: &str) {
     print(&format!("{}\n", text));
 }
 
+/// `-q`: warnings are not printed (errors still are).
+pub fn set_quiet(quiet: bool) {
+    QUIET.store(quiet, Ordering::Relaxed);
+}
+
+/// Whether `-q` asked for no warnings.
+pub fn quiet() -> bool {
+    QUIET.load(Ordering::Relaxed)
+}
+
+/// Print a warning on stderr, unless `-q`.
+pub fn warn(text: &str) {
+    if !quiet() {
+        eprintln(text);
+    }
+}
+
 /// Write a line to stderr; a failure is remembered, not fatal.
 pub fn eprintln(text: &str) {
     let mut e = std::io::stderr().lock();
@@ -63,10 +81,20 @@ fn stdout_failed(e: std::io::Error) -> ! {
 /// folder, which is renamed over `path` only once complete (a full disk leaves
 /// no empty or truncated file behind). Only a regular file is ever replaced
 /// ([`output_target`]): a FIFO, a device or a socket is refused, never renamed over.
+/// A new file gets the mode every tool gives one, 0666 less the umask (a
+/// temporary file alone would be 0600).
 pub fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
     let path = output_target(path)?;
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
-    let mut tmp = tempfile::Builder::new().prefix(".ptxl-").suffix(".tmp").tempfile_in(dir)?;
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".ptxl-").suffix(".tmp");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        // The mode passed to open(2), which takes the umask off.
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let mut tmp = builder.tempfile_in(dir)?;
     tmp.write_all(bytes)?;
     tmp.as_file().sync_data()?;
     tmp.persist(&path).map_err(|e| e.error)?;

@@ -264,3 +264,30 @@ fn cli_writes_files_and_expectations() {
     assert_eq!(st.code(), Some(2));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Generated tests, their expectation CSV and pictures get the mode every
+/// tool gives a new file: 0666 less the umask (not a temporary file's 0600).
+#[cfg(unix)]
+#[test]
+fn written_files_follow_the_umask() {
+    use std::os::unix::fs::PermissionsExt;
+    let bin = env!("CARGO_BIN_EXE_ptx-litmus");
+    let root = env!("CARGO_MANIFEST_DIR");
+    for (umask, want) in [("022", 0o644), ("027", 0o640)] {
+        let d = tempfile::tempdir().unwrap();
+        let out = d.path().display();
+        let script =
+            format!("umask {umask} && {bin} gen MP --sem relacq --out {out}/gen --expect-csv {out}/gen/expected.csv && {bin} check --svg {out}/svg {root}/litmus/seed/MP.litmus");
+        let run = std::process::Command::new("sh").arg("-c").arg(&script).output().unwrap();
+        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+        let mut files = 0;
+        for sub in ["gen", "svg"] {
+            for e in std::fs::read_dir(d.path().join(sub)).unwrap() {
+                let mode = e.unwrap().metadata().unwrap().permissions().mode() & 0o777;
+                assert_eq!(mode, want, "umask {}", umask);
+                files += 1;
+            }
+        }
+        assert!(files >= 3, "{} files", files);
+    }
+}

@@ -183,7 +183,34 @@ fn a_newer_version_is_read_with_a_warning() {
     let mut lit = ptx_litmus::parse::parse_litmus("PTX v\n{ x = 0; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0 ;\n call f ;\nexists (x == 0)\n").unwrap();
     let w = ptx_litmus::module::expand(&mut lit, &d).unwrap();
     assert_eq!(w.len(), 1);
-    assert!(w[0].contains("m.ptx:1:10: warning: `.version 9.9` is newer than PTX ISA 9.2"), "{}", w[0]);
+    assert!(w[0].text.contains("m.ptx:1:10: warning: `.version 9.9` is newer than PTX ISA 9.2"), "{}", w[0].text);
+}
+
+/// A batch of harnesses whose modules all declare `.version 9.5` (the
+/// compiled corpus: 40-odd modules) warns once, and `-q` silences it.
+#[test]
+fn the_version_warning_comes_once_per_run_and_q_silences_it() {
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_ptx-litmus")).args(args).current_dir(env!("CARGO_MANIFEST_DIR")).output().unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let loud = run(&["check", "litmus/compiled"]);
+    assert_eq!(loud.lines().filter(|l| l.contains("warning: `.version 9.5`")).count(), 1, "{}", loud);
+    let quiet = run(&["check", "-q", "litmus/compiled"]);
+    assert!(!quiet.contains("warning"), "{}", quiet);
+    assert!(!run(&["-q", "check", "litmus/compiled"]).contains("warning"));
+}
+
+/// A UTF-8 byte-order mark at the start of a harness and of a module is skipped.
+#[test]
+fn a_byte_order_mark_is_skipped() {
+    let d = folder("bom");
+    std::fs::write(d.join("m.ptx"), "\u{feff}.version 8.0\n.target sm_90\n.address_size 64\n.func f()\n{\n ret;\n}\n").unwrap();
+    let mut lit =
+        ptx_litmus::parse::parse_litmus("\u{feff}PTX bom\n{ x = 0; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0 ;\n call f ;\nexists (x == 0)\n").expect("a BOM before `PTX` is skipped");
+    assert_eq!(lit.name, "bom");
+    ptx_litmus::module::expand(&mut lit, &d).expect("a BOM before `.version` is skipped");
 }
 
 /// `scaffold` on every module of the compiled corpus: the skeleton, its
@@ -306,4 +333,21 @@ fn register_pairs_parse() {
     let h = "PTX pairs\n{ u32 out[2]; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0 ;\n call one, (out) ;\nforall (out[0] == 20 /\\ out[1] == 30)\n";
     let r = run("pairs", &m, h).unwrap_or_else(|e| panic!("{}", e.1));
     assert_eq!(r.summary.verdict, Verdict::Ok);
+}
+
+/// Dynamic shared memory (`.extern .shared .b8 smem[];`, defined by no
+/// module) is shared memory too: one copy per CTA (5.1.7), with no known end.
+/// A `.local` depot read before any store reads an unknown value (8.2.6):
+/// refused at the depot's declaration (D71).
+#[test]
+fn dynamic_shared_memory_is_per_cta_and_an_unwritten_depot_is_unknown() {
+    let m = format!(
+        "{HEAD}.extern .shared .align 4 .b8 smem[];\n.entry put(.param .u64 o, .param .u32 v)\n{{\n .reg .b32 %r<3>;\n .reg .b64 %rd<2>;\n ld.param.u64 %rd1, [o];\n ld.param.u32 %r1, [v];\n st.shared.u32 [smem+4], %r1;\n bar.sync 0;\n ld.shared.u32 %r2, [smem+4];\n st.global.u32 [%rd1], %r2;\n ret;\n}}\n.entry stale(.param .u64 o)\n{{\n .local .align 4 .b8 __local_depot0[4];\n .reg .b32 %r<2>;\n .reg .b64 %rd<2>;\n ld.param.u64 %rd1, [o];\n ld.local.u32 %r1, [__local_depot0];\n st.global.u32 [%rd1], %r1;\n ret;\n}}\n"
+    );
+    let h = "PTX d\n{ u32 a[1]; u32 b[1]; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n call put, (a, 1) | call put, (b, 2) ;\nforall (a[0] == 1 /\\ b[0] == 2)\n";
+    let r = run("dynamic-shared", &m, h).unwrap_or_else(|e| panic!("{}", e.1));
+    assert_eq!(r.summary.verdict, Verdict::Ok);
+    let h = "PTX d\n{ u32 a[1]; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0 ;\n call stale, (a) ;\nexists (a[0] == 0)\n";
+    let shown = module_error("stale-depot", &m, h);
+    assert!(shown.contains("m.ptx:19:2: error: the outcome depends on the initial value of `__local_depot0`"), "{}", shown);
 }

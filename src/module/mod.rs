@@ -27,7 +27,7 @@ const MAX_MODULE_BYTES: usize = 16 << 20;
 /// Load the modules of `lit` (paths relative to `base`) and replace every
 /// `call` cell by the called function's body. Warnings (a `.version` newer
 /// than the model's) are returned for the caller to print.
-pub fn expand(lit: &mut Litmus, base: &Path) -> Result<Vec<String>> {
+pub fn expand(lit: &mut Litmus, base: &Path) -> Result<Vec<Warning>> {
     let has_call = lit.code.iter().flatten().any(|i| matches!(i.kind, InstrKind::Call { .. }));
     if lit.modules.is_empty() && !has_call {
         return Ok(Vec::new());
@@ -94,11 +94,15 @@ fn variables(modules: &[Module]) -> (Vec<HashMap<String, String>>, Vec<VarDecl>)
             };
             taken.entry(v.name.clone()).or_insert(mi);
             map.insert(v.name.clone(), name.clone());
-            if v.external {
+            // An `.extern` variable no loaded module defines (dynamic shared
+            // memory, `.extern .shared .b8 smem[];`) is still one of its space,
+            // with no initial value and, when unsized, no known end (size 0).
+            let defined = modules.iter().any(|o| o.vars.iter().any(|w| w.name == v.name && w.linked && !w.external));
+            if v.external && defined {
                 continue;
             }
-            let size = v.size.unwrap_or(0);
-            decls.push(VarDecl { name, space: v.space, size, init: v.init.clone(), span: v.span, origin: Some(m.origin.clone()) });
+            let init = if v.external { None } else { v.init.clone() };
+            decls.push(VarDecl { name, space: v.space, size: v.size.unwrap_or(0), init, span: v.span, origin: Some(m.origin.clone()) });
         }
         names.push(map);
     }
@@ -112,17 +116,25 @@ pub fn load(path: &Path, shown: &str) -> Result<Module> {
     parse::parse_module(origin)
 }
 
+/// A warning about a module: `kind` says which warnings are the same one
+/// (a run prints each kind once), `text` is what is printed.
+pub struct Warning {
+    pub kind: String,
+    pub text: String,
+}
+
 /// A `.version` newer than the ISA the model covers: the module is read
 /// anyway (newer versions add instructions, they do not change the model).
-fn version_warning(m: &Module) -> Option<String> {
+fn version_warning(m: &Module) -> Option<Warning> {
     let (v, span) = m.version.as_ref()?;
     let mut parts = v.split('.').map(|x| x.parse::<u32>().unwrap_or(0));
     let ver = (parts.next().unwrap_or(0), parts.next().unwrap_or(0));
-    (ver > ISA_VERSION).then(|| {
-        format!(
-            "{}:{}:{}: warning: `.version {}` is newer than PTX ISA {}.{}, which the model covers; the module is read with that model",
+    (ver > ISA_VERSION).then(|| Warning {
+        kind: format!(".version {}", v),
+        text: format!(
+            "{}:{}:{}: warning: `.version {}` is newer than PTX ISA {}.{}, which the model covers; the module is read with that model (said once per run, -q silences it)",
             m.origin.file, span.line, span.col, v, ISA_VERSION.0, ISA_VERSION.1
-        )
+        ),
     })
 }
 

@@ -9,7 +9,7 @@ use pest::error::{ErrorVariant, InputLocation};
 fn describe(rule: Rule) -> &'static str {
     use Rule::*;
     match rule {
-        arch => "`PTX`",
+        arch | bom => "`PTX`",
         test_name => "a test name",
         docs | doc | doc_word => "a quoted string",
         init_item | alias_decl | reg_init | loc_init | loc_address | loc_copy | type_prefix | type_word => "an initialisation such as `x = 0`",

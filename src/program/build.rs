@@ -321,7 +321,7 @@ impl<'a> Ctx<'a> {
                 continue;
             }
             let w = self.width(&root);
-            if w <= 8 {
+            if (1..=8).contains(&w) {
                 out.push((root, cl, 0, w as u8));
             }
         }

@@ -13,7 +13,7 @@ impl Ctx<'_> {
         let mut wanted: Vec<(String, String, i64, u8)> = Vec::new();
         for (name, info) in &self.names {
             let w = self.width(&info.root);
-            if w <= 8 && !self.arrays.decl.contains_key(&info.root) {
+            if (1..=8).contains(&w) && !self.arrays.decl.contains_key(&info.root) {
                 wanted.push((name.clone(), info.root.clone(), 0, w as u8));
             }
         }
@@ -45,7 +45,8 @@ impl Ctx<'_> {
         for f in &self.foot {
             let (root, _, off, size) = f;
             let w = self.width(root);
-            if *off >= 0 && (*off as u64) + u64::from(*size) <= w {
+            let unsized_var = self.vars.get(root).is_some_and(|d| d.size == 0);
+            if unsized_var || (*off >= 0 && (*off as u64) + u64::from(*size) <= w) {
                 continue;
             }
             let (span, origin) = self.foot_at.get(f).cloned().unwrap_or_default();
