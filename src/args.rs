@@ -65,9 +65,10 @@ pub struct CheckArgs {
     /// Which engine decides (default: sat; reference with --model ptx-alloy).
     #[arg(long, value_enum)]
     pub engine: Option<opts::EngineArg>,
-    /// Which model: ptx (the ISA text) or ptx-alloy (NVIDIA's formalization); see `ptx-litmus model`.
-    #[arg(long, value_enum, default_value = "ptx")]
-    pub model: opts::ModelArg,
+    /// Which model: ptx (the ISA text, default for PTX tests) or ptx-alloy (NVIDIA's
+    /// formalization); rc11 (default for C tests) or scoped-rc11; see `ptx-litmus model`.
+    #[arg(long, value_enum)]
+    pub model: Option<opts::ModelArg>,
     /// How many times one instruction may run on a path (loop unrolling bound).
     #[arg(long, default_value_t = 2, value_parser = opts::unroll)]
     pub unroll: u32,

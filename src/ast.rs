@@ -35,6 +35,9 @@ pub struct Litmus {
     /// `filter (prop)`: keep only executions satisfying prop.
     pub filter: Option<Prop>,
     pub condition: Condition,
+    /// A C test (`C name`): the C memory order of each access and fence,
+    /// which the PTX-level instructions cannot say (`crate::c11`).
+    pub c11: Option<std::sync::Arc<crate::c11::Orders>>,
 }
 
 /// A `ptx "PATH";` line: PATH is relative to the litmus file.

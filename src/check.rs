@@ -28,6 +28,9 @@ pub struct CheckOptions {
     /// The model's rows: `ptx` (ISA text) or `ptx-alloy` (NVIDIA's formalization,
     /// reference engine only).
     pub model: ModelKind,
+    /// `--model` was given: a C test is then decided under `model`, which
+    /// must be a C model; otherwise a C test is decided under rc11 (D102).
+    pub model_explicit: bool,
     /// Per-test wall-clock limit (parsing, encoding, solving and explaining).
     pub timeout: Option<Duration>,
     /// Largest input file accepted, in bytes.
@@ -60,6 +63,7 @@ impl Default for CheckOptions {
             build: BuildOptions::default(),
             engine: Engine::Sat,
             model: ModelKind::Ptx,
+            model_explicit: false,
             timeout: None,
             max_file_bytes: 1 << 20,
             reference_max_candidates: crate::reference::ReferenceOptions::default().max_candidates,
@@ -105,6 +109,7 @@ pub fn check_source_at(source: &str, base: &Path, opts: &CheckOptions) -> Result
     }
     let start = Instant::now();
     let ast = parse_and_expand(source, base)?;
+    let opts = &CheckOptions { model: model_for(ast.c11.is_some(), opts)?, ..opts.clone() };
     let program = build_program(&ast, &opts.build)?;
     let outcome = run_engine(&program, opts, crate::budget::deadline())?;
     vacuous_unroll(&program, &outcome, opts.build.unroll)?;
@@ -113,6 +118,18 @@ pub fn check_source_at(source: &str, base: &Path, opts: &CheckOptions) -> Result
     }
     let summary = outcome.summary(&program);
     Ok(TestResult { program, outcome, summary, time: start.elapsed() })
+}
+
+/// The model a test is decided under (D102): a C test under rc11 unless a C
+/// model is asked for; a PTX test under `opts.model`. A PTX model for a C
+/// test, or a C model for a PTX test, is an input error.
+pub fn model_for(is_c: bool, opts: &CheckOptions) -> Result<ModelKind> {
+    match (is_c, opts.model.is_c()) {
+        (true, true) | (false, false) => Ok(opts.model),
+        (true, false) if !opts.model_explicit => Ok(ModelKind::Rc11),
+        (true, false) => Err(Error::input_nospan(format!("a C test is decided under a C model (rc11, scoped-rc11), not `{}`", opts.model.name()))),
+        (false, true) => Err(Error::input_nospan(format!("the model `{}` decides C tests; this is a PTX test (use ptx or ptx-alloy)", opts.model.name()))),
+    }
 }
 
 /// ISA 8.2.6: a byte of a variable without an initial value (`.shared`,
@@ -171,6 +188,9 @@ fn vacuous_unroll(p: &Program, o: &Outcome, unroll: u32) -> Result<()> {
 /// Parse a test and inline the calls into its PTX modules (`module::expand`);
 /// a module's warnings go to stderr (not with `-q`).
 pub fn parse_and_expand(source: &str, base: &Path) -> Result<crate::ast::Litmus> {
+    if crate::c11::is_c_source(source) {
+        return crate::c11::parse::parse_c_litmus(source);
+    }
     let mut ast = crate::parse::parse_litmus(source)?;
     // Each kind of warning once per run: a batch of modules that all declare
     // `.version 9.5` says so for the first one only.
@@ -214,7 +234,8 @@ pub fn check_file(path: &Path, opts: &CheckOptions) -> FileReport {
         let base = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
         let r = check_source_at(&source, base, opts)?;
         // Explanations read the rows of the model that decided the test.
-        let shown = opts.show.as_ref().map(|so| crate::explain::show(&r, &ShowOptions { model: opts.model.shared(), ..so.clone() }));
+        let model = model_for(r.program.c11.is_some(), opts)?;
+        let shown = opts.show.as_ref().map(|so| crate::explain::show(&r, &ShowOptions { model: model.shared(), ..so.clone() }));
         Ok((r, shown))
     }) {
         Ok((r, s)) => (Ok(r), s),

@@ -9,6 +9,7 @@ pub mod advise;
 pub mod ast;
 pub mod batch;
 pub mod budget;
+pub mod c11;
 pub mod check;
 pub mod error;
 pub mod explain;

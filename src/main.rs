@@ -55,6 +55,11 @@ enum Cmd {
     /// Print the model, cat-style: every derived relation and axiom as one row
     /// under its ISA section, then the primitives the rows are written over.
     Model(opts::ModelArgs),
+    /// Check a compilation mapping: compile C tests to PTX by a mapping table,
+    /// decide both, report each test sound or unsound (README "Checking a
+    /// compilation mapping"). Exit 1 when a test is unsound.
+    #[command(after_help = EXIT_CODES)]
+    Map(ptx_litmus::c11::map::MapArgs),
     /// Print a harness skeleton for a PTX module: one thread per `.entry`/`.func`,
     /// a location per pointer parameter, a placeholder condition (README
     /// "Checking compiler output").
@@ -83,6 +88,7 @@ fn main() {
         Cmd::Run(a) => ptx_litmus::gpu::run::run(&a),
         Cmd::Advise(a) => run_advise(a),
         Cmd::Model(a) => opts::run_model(&a),
+        Cmd::Map(a) => ptx_litmus::c11::map::run(&a),
         Cmd::Scaffold(a) => ptx_litmus::module::scaffold::run(&a.module),
         Cmd::Man { subcommand } => print_generated(|cmd, buf| man_page(cmd, subcommand.as_deref(), buf)),
         Cmd::Completions { shell } => print_generated(|mut cmd, buf| {
@@ -137,7 +143,7 @@ fn show_options(a: &CheckArgs) -> Option<ShowOptions> {
         forbidden: both || a.show.contains(&ShowKind::Forbidden),
         max: a.max_show as usize,
         deadline: None,
-        model: a.model.kind().shared(),
+        model: a.model.map_or(ptx_litmus::model::ModelKind::Ptx, |m| m.kind()).shared(),
     })
 }
 
@@ -305,7 +311,8 @@ fn run_check(a: CheckArgs) -> i32 {
     let opts = CheckOptions {
         build: BuildOptions { unroll: a.unroll, max_events: a.max_events, ..Default::default() },
         engine,
-        model: a.model.kind(),
+        model: a.model.map_or(ptx_litmus::model::ModelKind::Ptx, |m| m.kind()),
+        model_explicit: a.model.is_some(),
         timeout: a.limits.timeout,
         max_states: a.max_states,
         max_memory: a.limits.max_bytes(),

@@ -69,6 +69,10 @@ pub enum ModelArg {
     Ptx,
     /// NVIDIA's formalization (Lustig et al., ASPLOS'19): atom/red split into a read and a write.
     PtxAlloy,
+    /// herd's rc11.cat, for C tests (the default for a C test).
+    Rc11,
+    /// RC11 with scopes (Lustig et al., ASPLOS'19, Figure 10), without No-Thin-Air, for C tests.
+    ScopedRc11,
 }
 
 impl ModelArg {
@@ -76,6 +80,8 @@ impl ModelArg {
         match self {
             ModelArg::Ptx => ptx_litmus::model::ModelKind::Ptx,
             ModelArg::PtxAlloy => ptx_litmus::model::ModelKind::PtxAlloy,
+            ModelArg::Rc11 => ptx_litmus::model::ModelKind::Rc11,
+            ModelArg::ScopedRc11 => ptx_litmus::model::ModelKind::ScopedRc11,
         }
     }
 }

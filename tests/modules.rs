@@ -335,6 +335,20 @@ fn register_pairs_parse() {
     assert_eq!(r.summary.verdict, Verdict::Ok);
 }
 
+/// nvcc's shared-memory addressing: the variable's 32-bit shared address,
+/// widened, then made generic (`mov.u32; cvt.u64.u32; cvta.shared.u64`), is
+/// still the variable (D90): a store through it is read back through `s`'s
+/// 64-bit address.
+#[test]
+fn shared_address_through_32_bits() {
+    let m = format!(
+        "{HEAD}.shared .align 4 .u32 s;\n.entry f(.param .u64 o)\n{{\n .reg .b32 %r<4>;\n .reg .b64 %rd<4>;\n ld.param.u64 %rd3, [o];\n mov.u32 %r1, s;\n cvt.u64.u32 %rd1, %r1;\n cvta.shared.u64 %rd2, %rd1;\n mov.u32 %r2, 5;\n st.u32 [%rd2], %r2;\n mov.u64 %rd1, s;\n ld.u32 %r3, [%rd1];\n st.global.u32 [%rd3], %r3;\n ret;\n}}\n"
+    );
+    let h = "PTX shared32\n{ u32 out[1]; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0 ;\n call f, (out) ;\nforall (out[0] == 5)\n";
+    let r = run("shared32", &m, h).unwrap_or_else(|e| panic!("{}", e.1));
+    assert_eq!(r.summary.verdict, Verdict::Ok);
+}
+
 /// Dynamic shared memory (`.extern .shared .b8 smem[];`, defined by no
 /// module) is shared memory too: one copy per CTA (5.1.7), with no known end.
 /// A `.local` depot read before any store reads an unknown value (8.2.6):

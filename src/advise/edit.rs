@@ -77,7 +77,48 @@ pub fn variant_source(source: &str, lit: &Litmus, sites: &[Site], levels: &[Leve
     for (s, e, r) in edits {
         out.replace_range(s..e, &r);
     }
+    if let Some(h) = lit.threads.first() {
+        // The header comes before every edit: its offset is the same in `out`.
+        let table = source[..h.span.start].rfind('\n').map_or(0, |k| k + 1);
+        out = align_table(&out, table, lit.threads.len());
+    }
     Ok(out)
+}
+
+/// Re-align the thread table that starts at byte `at`: the header line and
+/// the rows after it, each `columns` cells separated by `|` and ended by `;`.
+/// Every column is padded to its widest cell, so a changed instruction longer
+/// or shorter than the one it replaces keeps the `|`s in line. A table with a
+/// line of another shape (a comment, a cell with `|` in it) is left as is.
+fn align_table(text: &str, at: usize, columns: usize) -> String {
+    let rest = &text[at..];
+    let mut rows: Vec<Vec<&str>> = Vec::new();
+    let mut end = at;
+    for line in rest.split_inclusive('\n') {
+        let body = line.trim_end_matches(['\n', '\r']).trim_end();
+        let Some(cells) = body.strip_suffix(';') else { break };
+        let cells: Vec<&str> = cells.split('|').map(str::trim).collect();
+        if cells.len() != columns || cells.iter().any(|c| c.contains("//") || c.contains("(*")) {
+            break;
+        }
+        rows.push(cells);
+        end += line.len();
+    }
+    if rows.len() < 2 {
+        return text.to_string();
+    }
+    let widths: Vec<usize> = (0..columns).map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0)).collect();
+    let mut table = String::new();
+    for r in &rows {
+        let cells: Vec<String> = r.iter().zip(&widths).map(|(cell, &w)| format!(" {:<w$} ", cell, w = w)).collect();
+        table.push_str(&cells.join("|"));
+        table.push_str(";\n");
+    }
+    let newline_at_end = text[at..end].ends_with('\n');
+    if !newline_at_end {
+        table.pop();
+    }
+    format!("{}{}{}", &text[..at], table, &text[end..])
 }
 
 /// Byte offset just after the newline ending the line of `span`'s end.

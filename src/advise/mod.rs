@@ -222,9 +222,29 @@ pub fn write_out(dir: &std::path::Path, adv: &Advice) -> Result<Vec<std::path::P
     files.extend(adv.maximal_weakening.iter().map(|a| (format!("{}.weaken-max.litmus", s), a)));
     let mut out = Vec::new();
     for (name, a) in files {
-        let path = dir.join(name);
-        crate::out::write_atomic(&path, a.source.as_bytes()).map_err(|e| Error::input_nospan(format!("cannot write {}: {}", path.display(), e)))?;
+        let path = dir.join(&name);
+        // Each variant is a test of its own, named like its file: checked
+        // together, no two share a name.
+        let source = renamed(&a.source, &adv.test, name.trim_end_matches(".litmus"));
+        crate::out::write_atomic(&path, source.as_bytes()).map_err(|e| Error::input_nospan(format!("cannot write {}: {}", path.display(), e)))?;
         out.push(path);
     }
     Ok(out)
+}
+
+/// `source` with the name in its `PTX NAME` line changed from `old` to `new`
+/// (unchanged when that line does not name `old`).
+fn renamed(source: &str, old: &str, new: &str) -> String {
+    let Some(line_start) = source.find(|c: char| !c.is_whitespace() && c != '\u{feff}') else { return source.to_string() };
+    let line_end = source[line_start..].find('\n').map_or(source.len(), |k| line_start + k);
+    let line = &source[line_start..line_end];
+    let mut words = line.split_whitespace();
+    match (words.next(), words.next()) {
+        (Some(arch), Some(name)) if name == old => {
+            let at = line_start + line.find(arch).unwrap_or(0) + arch.len();
+            let name_at = at + source[at..line_end].find(name).unwrap_or(0);
+            format!("{}{}{}", &source[..name_at], new, &source[name_at + name.len()..])
+        }
+        _ => source.to_string(),
+    }
 }

@@ -20,6 +20,7 @@ pub mod explain_api;
 pub mod patterns;
 pub mod prims;
 pub mod proxy;
+pub mod rc11;
 pub mod rel;
 pub mod rows;
 pub mod strong;

@@ -9,7 +9,7 @@ use crate::ast::{FenceSem, Proxy, Scope};
 use crate::program::EventKind;
 
 /// Event sets usable inside `[...]`, with what each holds.
-pub const SETS: [(&str, &str); 8] = [
+pub const SETS: [(&str, &str); 16] = [
     ("R", "reads (8.2.6: every memory operation that reads, read parts included)"),
     ("W", "writes, initial writes included (8.2.6)"),
     ("M", "memory operations of the threads (8.4)"),
@@ -18,10 +18,18 @@ pub const SETS: [(&str, &str); 8] = [
     ("FSC", "fence.sc operations (8.9.3)"),
     ("A", "atomic operations that write (8.4: atom, red)"),
     ("ArriveRelaxed", "barrier.cluster.arrive.relaxed (8.9.4: does not synchronize)"),
+    ("IW", "C: the initial writes (herd's IW)"),
+    ("NA", "C: plain (non-atomic) accesses"),
+    ("RLX", "C: memory_order_relaxed accesses and fences"),
+    ("CON", "C: memory_order_consume accesses and fences"),
+    ("ACQ", "C: memory_order_acquire accesses and fences"),
+    ("REL", "C: memory_order_release accesses and fences"),
+    ("ACQ_REL", "C: memory_order_acq_rel accesses and fences"),
+    ("SC", "C: memory_order_seq_cst accesses and fences"),
 ];
 
 /// Static relations, fixed once the traces are chosen.
-pub const STATIC: [(&str, &str); 9] = [
+pub const STATIC: [(&str, &str); 10] = [
     ("id", "identity"),
     ("po", "8.9.1 program order"),
     ("ms", "8.7 morally strong"),
@@ -31,6 +39,7 @@ pub const STATIC: [(&str, &str); 9] = [
     ("rmw", "read part -> write part of one read-modify-write (ptx-alloy)"),
     ("relpat", "8.8 release patterns: first operation -> its write on M"),
     ("acqpat", "8.8 acquire patterns: its read on M -> last operation"),
+    ("incl", "C (scoped-rc11): each event's scope includes the other's thread"),
 ];
 
 /// Relations of one candidate execution, given by the engine.
@@ -51,6 +60,8 @@ pub fn in_set(v: &View, name: &str, i: usize) -> Option<bool> {
         "FSC" => v.event(i).is_fence_sc(),
         "A" => v.access(i).is_some_and(|a| a.atomic && a.writes),
         "ArriveRelaxed" => matches!(kind, EventKind::ClusterArrive { relaxed: true, .. }),
+        "IW" => v.is_init(i),
+        "NA" | "RLX" | "CON" | "ACQ" | "REL" | "ACQ_REL" | "SC" => c_order(v, i).is_some_and(|o| o.set_name() == name),
         _ => return None,
     })
 }
@@ -68,6 +79,7 @@ pub fn relation(v: &View, name: &str) -> Option<Rel> {
         "rmw" => Rel::from_fn(n, |a, b| v.events[a].part == Part::Read && v.events[b].part == Part::Write && v.events[a].orig == v.events[b].orig),
         "relpat" => release_patterns(v, &program_order(v)),
         "acqpat" => acquire_patterns(v, &program_order(v)),
+        "incl" => Rel::from_fn(n, |a, b| scope_includes_c(v, a, b) && scope_includes_c(v, b, a)),
         _ => return None,
     })
 }
@@ -77,6 +89,29 @@ pub fn call(v: &View, name: &str, r: &Rel) -> Option<Rel> {
     match name {
         "proxy-preserved" => Some(proxy_preserved(v, r)),
         _ => None,
+    }
+}
+
+/// The C memory order of a C test's access or fence (`crate::c11`); None in
+/// a PTX test and for initial writes.
+pub fn c_order(v: &View, i: usize) -> Option<crate::c11::Order> {
+    let e = v.event(i);
+    let (t, inst) = (e.thread?, e.instance?);
+    v.p.c11.as_ref()?.get(t, inst.pc)
+}
+
+/// Scoped RC11 (Lustig et al., ASPLOS'19, Figure 10): "The incl relation
+/// ... relates pairs of events with mutually inclusive scopes". Does the
+/// scope of `i` (system for plain accesses) include `j`'s thread?
+fn scope_includes_c(v: &View, i: usize, j: usize) -> bool {
+    let scope = match &v.event(i).kind {
+        EventKind::Fence { scope, .. } => *scope,
+        EventKind::Mem(a) if a.sem.is_strong() => a.scope,
+        _ => Scope::Sys,
+    };
+    match (v.placement(i), v.placement(j)) {
+        (Some(pi), Some(pj)) => pi.scope_includes(scope, &pj),
+        _ => false,
     }
 }
 
@@ -137,7 +172,8 @@ fn overlap_completely(v: &View, i: usize, j: usize) -> bool {
 pub fn morally_strong(v: &View) -> Rel {
     Rel::from_fn(v.n(), |a, b| {
         let (Some(ta), Some(tb)) = (v.thread(a), v.thread(b)) else { return false };
-        let cond1 = ta == tb || (is_strong(v, a) && is_strong(v, b) && scope_includes(v, a, b) && scope_includes(v, b, a));
+        let c_test = v.p.c11.is_some(); // D101: coherence is total in C
+        let cond1 = c_test || ta == tb || (is_strong(v, a) && is_strong(v, b) && scope_includes(v, a, b) && scope_includes(v, b, a));
         let cond3 = !(v.is_mem(a) && v.is_mem(b)) || overlap_completely(v, a, b);
         a != b && cond1 && proxy_of(v, a) == proxy_of(v, b) && cond3
     })

@@ -16,33 +16,50 @@ pub enum ModelKind {
     #[default]
     Ptx,
     PtxAlloy,
+    /// herd's `rc11.cat` (Lahav et al., PLDI'17), for C tests (`crate::c11`).
+    Rc11,
+    /// Lustig et al., ASPLOS'19, Figure 10: RC11 with `incl` for scopes and
+    /// without No-Thin-Air.
+    ScopedRc11,
 }
 
 impl ModelKind {
+    /// The PTX models (every PTX test is decided under one of them).
     pub const ALL: [ModelKind; 2] = [ModelKind::Ptx, ModelKind::PtxAlloy];
+    /// The C models (every C test is decided under one of them).
+    pub const C_MODELS: [ModelKind; 2] = [ModelKind::Rc11, ModelKind::ScopedRc11];
 
     pub fn name(self) -> &'static str {
         match self {
             ModelKind::Ptx => "ptx",
             ModelKind::PtxAlloy => "ptx-alloy",
+            ModelKind::Rc11 => "rc11",
+            ModelKind::ScopedRc11 => "scoped-rc11",
         }
+    }
+
+    /// A model of C tests (its rows read the C orders).
+    pub fn is_c(self) -> bool {
+        Self::C_MODELS.contains(&self)
     }
 
     /// The model, shared (engines hold it by `Arc` so a test can give its own rows).
     pub fn shared(self) -> std::sync::Arc<Model> {
-        static PTX: OnceLock<std::sync::Arc<Model>> = OnceLock::new();
-        static ALLOY: OnceLock<std::sync::Arc<Model>> = OnceLock::new();
-        let cell = if self == ModelKind::Ptx { &PTX } else { &ALLOY };
-        cell.get_or_init(|| std::sync::Arc::new(self.model().clone())).clone()
+        static CELLS: [OnceLock<std::sync::Arc<Model>>; 4] = [OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new()];
+        CELLS[self as usize].get_or_init(|| std::sync::Arc::new(self.model().clone())).clone()
     }
 
     /// The model's rows, parsed once.
     pub fn model(self) -> &'static Model {
         static PTX: OnceLock<Model> = OnceLock::new();
         static ALLOY: OnceLock<Model> = OnceLock::new();
+        static RC11: OnceLock<Model> = OnceLock::new();
+        static SCOPED: OnceLock<Model> = OnceLock::new();
         match self {
             ModelKind::Ptx => PTX.get_or_init(|| Model::from_table("ptx", false, &ptx_table())),
             ModelKind::PtxAlloy => ALLOY.get_or_init(|| Model::from_table("ptx-alloy", true, &alloy_table())),
+            ModelKind::Rc11 => RC11.get_or_init(|| Model::from_table("rc11", true, &super::rc11::rc11_table(false))),
+            ModelKind::ScopedRc11 => SCOPED.get_or_init(|| Model::from_table("scoped-rc11", true, &super::rc11::rc11_table(true))),
         }
     }
 }
@@ -82,7 +99,7 @@ pub struct Model {
     plan: OnceLock<super::eval::Plan>,
 }
 
-type Table = Vec<(&'static str, &'static str, &'static str)>;
+pub(super) type Table = Vec<(&'static str, &'static str, &'static str)>;
 
 impl Model {
     fn from_table(name: &str, split_rmw: bool, table: &Table) -> Model {
@@ -110,7 +127,15 @@ impl Model {
 
     /// The model cat-style, one row per statement under its section and sentence.
     pub fn render(&self) -> String {
-        let mut out = format!("(* model {}: PTX ISA 9.2 chapter 8{} *)\n", self.name, if self.split_rmw { ", atom/red split into read and write (rmw)" } else { "" });
+        let mut out = if self.name.contains("rc11") {
+            format!(
+                "(* model {}: herd's rc11.cat{}, read-modify-writes split into read and write (rmw) *)\n",
+                self.name,
+                if self.name == "scoped-rc11" { " with scopes (Lustig et al., ASPLOS'19, Figure 10)" } else { "" }
+            )
+        } else {
+            format!("(* model {}: PTX ISA 9.2 chapter 8{} *)\n", self.name, if self.split_rmw { ", atom/red split into read and write (rmw)" } else { "" })
+        };
         for r in &self.rows {
             out.push_str(&format!("\n(* {} {} *)\n{}\n", r.section, r.sentence, r.stmt));
         }

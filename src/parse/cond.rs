@@ -10,7 +10,7 @@ use pest::iterators::Pair;
 const MAX_IMPLICATIONS: usize = 64;
 
 /// Thread references are checked against the number of header columns.
-pub(super) struct CondBuilder<'s, 'a> {
+pub(crate) struct CondBuilder<'s, 'a> {
     pub src: &'s Src<'a>,
     pub threads: usize,
 }
@@ -200,7 +200,7 @@ impl CondBuilder<'_, '_> {
 }
 
 /// A thread reference `P3` / `3` that must name a header column.
-pub(super) fn thread_index(text: &str, span: crate::ast::Span, threads: usize) -> Result<usize> {
+pub(crate) fn thread_index(text: &str, span: crate::ast::Span, threads: usize) -> Result<usize> {
     let digits = text.strip_prefix('P').unwrap_or(text);
     match digits.parse::<usize>() {
         Ok(t) if t < threads => Ok(t),

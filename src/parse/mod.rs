@@ -8,13 +8,13 @@
 pub(crate) mod alu;
 mod bits;
 mod compat;
-mod cond;
-mod grammar;
+pub(crate) mod cond;
+pub(crate) mod grammar;
 mod harness;
 pub(crate) mod instr;
 mod mem;
-mod pest_err;
-mod regs;
+pub(crate) mod pest_err;
+pub(crate) mod regs;
 mod suggest;
 mod sync;
 pub(crate) mod text;
@@ -112,7 +112,12 @@ fn build(file: Pair<Rule>, src: &Src) -> Result<Litmus> {
     props.extend(filter.as_ref());
     regs::check_observed(&locations, &props, &init, &code)?;
     let locations = locations.into_iter().map(|(o, _)| o).collect();
-    Ok(Litmus { arch: parts.arch, name: parts.name, docs: parts.docs, init, modules: parts.modules, threads: parts.threads, code, locations, filter, condition })
+    Ok(Litmus { arch: parts.arch, name: parts.name, docs: parts.docs, init, modules: parts.modules, threads: parts.threads, code, locations, filter, condition, c11: None })
+}
+
+/// Every observable of a test without a condition (shared with the C reader).
+pub(crate) fn compat_all_observables(init: &[InitItem], code: &[Vec<Instr>], named: &[crate::ast::Observable]) -> Vec<crate::ast::Observable> {
+    compat::all_observables(init, code, named)
 }
 
 fn source_len(src: &Src) -> usize {

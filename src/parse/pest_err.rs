@@ -60,6 +60,16 @@ fn describe(rule: Rule) -> &'static str {
         init => "an init block `{ ... }`",
         threads => "a thread header such as `P0@cta 0,gpu 0`",
         file | WHITESPACE | COMMENT | cond_start | ident_char => "a litmus test",
+        c_file | c_arch => "a C litmus test (`C NAME`)",
+        c_meta => "a `Key=value` line",
+        c_init | c_init_item | c_addr_of => "an initialisation such as `x = 0;`",
+        c_type => "a C type such as `atomic_int*`",
+        c_thread => "a thread function such as `P0 (atomic_int* x) { ... }`",
+        c_param => "a parameter such as `atomic_int* x`",
+        c_block | c_stmt | c_decl | c_assign | c_store | c_call_stmt | c_if | kw_if | kw_else => "a C statement",
+        c_expr | c_unary | c_neg | c_paren | c_deref | c_binop | c_call | c_arg => "a C expression",
+        c_scope_name => "a scope such as `cuda::thread_scope_device`",
+        c_scopes | kw_scopes | c_scope_tree => "a scope tree such as `scopes: (gpu (cta P0) (cta P1))`",
     }
 }
 

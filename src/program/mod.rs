@@ -132,6 +132,8 @@ pub struct Program {
     /// Only in the SAT engine's merged program (`merge`, D65): the values that
     /// differ between the paths sharing an event. `None` from the builder.
     pub guards: Option<Box<merge::PathFacts>>,
+    /// A C test: the C order of each access and fence (`crate::c11`).
+    pub c11: Option<std::sync::Arc<crate::c11::Orders>>,
     /// A variable without an initial value (8.2.6) whose bytes some path
     /// reads: the answer may depend on them (D71).
     pub reads_unknown: Option<crate::ast::VarDecl>,

@@ -251,6 +251,10 @@ pub(crate) fn violated_axiom_on(ctx: &Ctx, view: &View, model: &Model, x: &Execu
 /// 8.7.1 for a consistent candidate: some conflicting pair neither morally
 /// strong nor ordered by causality (the model's `ms` and `cause`).
 fn races(ev: &mut Evaluator) -> bool {
+    // A model with a `dr` row (the C models: herd's `undefined_unless empty dr`).
+    if let Some(dr) = ev.value("dr") {
+        return !dr.is_empty();
+    }
     match (ev.value("ms"), ev.value("cause")) {
         (Some(ms), Some(cause)) => prims::has_data_race(ev.view(), &ms, &cause),
         _ => false,

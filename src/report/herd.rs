@@ -110,6 +110,15 @@ pub fn observable(o: &Observable) -> String {
     }
 }
 
+/// An observable as herd writes it in this test: a C test's locations are
+/// bracketed (`[x]`), as herd writes them for C.
+pub fn observable_in(p: &Program, o: &Observable) -> String {
+    match o {
+        Observable::Loc(_) if p.c11.is_some() => format!("[{}]", observable(o)),
+        _ => observable(o),
+    }
+}
+
 /// The order herd shows bindings in: registers by thread then name, then
 /// locations by name. Returns indices into `p.observables`.
 fn column_order(p: &Program) -> Vec<usize> {
@@ -133,7 +142,7 @@ pub fn state_lines(r: &TestResult) -> Vec<String> {
     rows.sort();
     rows.iter()
         .map(|row| {
-            let cells: Vec<String> = cols.iter().zip(row).map(|(&c, v)| format!("{}={};", observable(&p.observables[c]), v)).collect();
+            let cells: Vec<String> = cols.iter().zip(row).map(|(&c, v)| format!("{}={};", observable_in(p, &p.observables[c]), v)).collect();
             cells.join(" ")
         })
         .collect()
@@ -214,8 +223,8 @@ fn atom(p: &Program, x: &Prop, states: &[&[i64]]) -> (String, bool) {
         _ => unreachable!("atom is called on comparisons only"),
     };
     match (x, a, b) {
-        (Prop::Eq(..), Term::Obs(o, _), Term::Const(c)) | (Prop::Eq(..), Term::Const(c), Term::Obs(o, _)) => (format!("{}={}", observable(o), c), true),
-        (Prop::Ne(..), Term::Obs(o, _), Term::Const(c)) | (Prop::Ne(..), Term::Const(c), Term::Obs(o, _)) => (format!("~({}={})", observable(o), c), true),
+        (Prop::Eq(..), Term::Obs(o, _), Term::Const(c)) | (Prop::Eq(..), Term::Const(c), Term::Obs(o, _)) => (format!("{}={}", observable_in(p, o), c), true),
+        (Prop::Ne(..), Term::Obs(o, _), Term::Const(c)) | (Prop::Ne(..), Term::Const(c), Term::Obs(o, _)) => (format!("~({}={})", observable_in(p, o), c), true),
         _ => (extension(p, x, [a, b], states), false),
     }
 }
@@ -241,7 +250,7 @@ fn extension(p: &Program, x: &Prop, terms: [&Term; 2], states: &[&[i64]]) -> Str
             fails.insert(row)
         };
     }
-    let conj = |row: &Vec<i64>| obs.iter().zip(row).map(|(o, v)| format!("{}={}", observable(o), v)).collect::<Vec<_>>().join(" /\\ ");
+    let conj = |row: &Vec<i64>| obs.iter().zip(row).map(|(o, v)| format!("{}={}", observable_in(p, o), v)).collect::<Vec<_>>().join(" /\\ ");
     let any = |rows: &BTreeSet<Vec<i64>>| match rows.len() {
         0 => "false".to_string(),
         1 => rows.iter().map(conj).collect(),

@@ -25,7 +25,8 @@ pub fn flags(r: &TestResult) -> Vec<&'static str> {
     let f = &r.outcome.flags;
     let mut v = Vec::new();
     if f.data_race {
-        v.push("data-race");
+        // herd's flag for `undefined_unless` (a race on a plain access in C).
+        v.push(if r.program.c11.is_some() { "*undef*" } else { "data-race" });
     }
     if f.deadlock {
         v.push("deadlock");
@@ -61,7 +62,15 @@ pub fn text(r: &TestResult, source: &str) -> String {
     }
     // Without a condition the verdict is herd's for `forall (true)`: Ok.
     let ok = r.summary.verdict == Verdict::Ok || !p.condition_given;
-    s.push_str(if ok { "Ok\n" } else { "No\n" });
+    // herd prints `Undef` for the verdict of a C test with a racy execution.
+    let undefined = p.c11.is_some() && r.outcome.flags.data_race;
+    s.push_str(if undefined {
+        "Undef\n"
+    } else if ok {
+        "Ok\n"
+    } else {
+        "No\n"
+    });
     s.push_str("Witnesses\n");
     s.push_str(&format!("Positive: {} Negative: {}\n", r.summary.positive, r.summary.negative));
     for f in flags(r) {

@@ -257,6 +257,9 @@ pub fn decode(enc: &Encoding, m: &Model) -> Execution {
 /// neither morally strong nor related in causality order? Causality literals are
 /// least-fixpoint forced, so asking for their absence is exact.
 fn has_race(enc: &mut Encoding, acts: &[B]) -> Result<bool> {
+    if let Some(dr) = enc.dr.clone() {
+        return some_pair(enc, dr, acts);
+    }
     let p = enc.p;
     let mut lits = Vec::new();
     // Over the model's nodes: an RMW split into read and write (D50) races part by part.
@@ -278,6 +281,21 @@ fn has_race(enc: &mut Encoding, acts: &[B]) -> Result<bool> {
             lits.push(r);
         }
     }
+    if lits.is_empty() {
+        return Ok(false);
+    }
+    let q = enc.f.fresh();
+    let mut c = lits;
+    c.push(!q);
+    enc.f.clause(&c);
+    let mut assume = acts.to_vec();
+    assume.push(q);
+    enc.f.solve_assuming(&assume)
+}
+
+/// herd's `undefined_unless empty dr` (the C models): does some allowed
+/// execution have a pair in `dr`? Each literal implies its pair is in it.
+fn some_pair(enc: &mut Encoding, lits: Vec<B>, acts: &[B]) -> Result<bool> {
     if lits.is_empty() {
         return Ok(false);
     }

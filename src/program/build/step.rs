@@ -61,8 +61,11 @@ impl Ctx<'_> {
         let InstrKind::Alu { op, dst, srcs, ty, src_ty } = &ins.kind else { return Err(Error::internal("step_alu on another instruction")) };
         if *op == AluOp::Mov && srcs.len() == 1 {
             let v = self.operand(st, &srcs[0]);
-            // A copy that cannot change the value keeps a read symbolic.
-            if self.keeps(st, &v, *ty) && (src_ty == ty || src_ty.is_none()) {
+            // A copy that cannot change the value keeps a read symbolic; an
+            // address converted at 32 bits or wider stays the address (D90:
+            // nvcc's `mov.u32 %r, sym; cvt.u64.u32; cvta.shared.u64`).
+            let address_kept = matches!(v.v, V::Addr(..)) && [*ty, *src_ty].iter().flatten().all(|t| t.bits >= 32);
+            if self.keeps(st, &v, *ty) && (src_ty == ty || src_ty.is_none() || address_kept) {
                 st.regs.insert(dst.clone(), v);
                 return Ok(Step::Next);
             }

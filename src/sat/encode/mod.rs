@@ -39,6 +39,9 @@ pub struct Encoding<'p> {
     /// event, whether it writes, and its location: what 8.7.1's data race is
     /// decided on, as the reference engine does (`prims::has_data_race`).
     pub cause_nodes: Rel,
+    /// A model with a `dr` row (herd's `undefined_unless empty dr`, the C
+    /// models): its pairs' literals, each implying the pair is in `dr`.
+    pub dr: Option<Vec<B>>,
     pub race_nodes: Vec<(usize, EventId, bool, LocId)>,
     /// Candidate final write per location.
     pub fin: BTreeMap<LocId, Vec<(EventId, B)>>,
@@ -98,6 +101,7 @@ impl<'p> Encoding<'p> {
             cluster_sync: Rel::default(),
             sw: Rel::default(),
             cause_nodes: Rel::default(),
+            dr: None,
             race_nodes: Vec::new(),
             fin: BTreeMap::new(),
             act: BTreeMap::new(),

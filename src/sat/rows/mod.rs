@@ -81,13 +81,19 @@ fn row_phase(s: &Stmt, section: &str) -> String {
 /// Relations other parts of the SAT engine read by name (data races read
 /// `cause`, explanations `sw`).
 fn exported(s: &Stmt) -> bool {
-    matches!(s, Stmt::Let { name, .. } if name == "cause" || name == "sw")
+    matches!(s, Stmt::Let { name, .. } if name == "cause" || name == "sw" || name == "dr")
 }
 
 /// Where each row is used: checks forbid their expression (positive), a
 /// difference flips its right side; a row's uses reach the rows it reads.
 fn polarities(m: &Model) -> Vec<Pol> {
     let mut pol = vec![Pol::default(); m.rows.len()];
+    // The race query asks for a pair of `dr` (herd's `undefined_unless empty dr`).
+    for (i, r) in m.rows.iter().enumerate() {
+        if matches!(&r.stmt, Stmt::Let { name, .. } if name == "dr") {
+            pol[i] = Pol::POS.flip();
+        }
+    }
     for i in (0..m.rows.len()).rev() {
         let (e, p) = match &m.rows[i].stmt {
             Stmt::Let { expr, .. } => (expr, pol[i]),
@@ -209,6 +215,7 @@ impl Compiler<'_, '_> {
             let Some(Val::Lits(l)) = self.rows[i].clone() else { continue };
             match name.as_str() {
                 // Over nodes, as the race is defined (see `Encoding::cause_nodes`).
+                "dr" => self.enc.dr = Some(l.sorted().into_iter().map(|(_, v)| v).collect()),
                 "cause" => self.enc.cause_nodes = l.sorted().into_iter().filter(|((a, b), _)| a != b).collect(),
                 // Over events (explanations): an RMW's parts are one event.
                 "sw" => {

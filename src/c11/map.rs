@@ -1,0 +1,270 @@
+//! `ptx-litmus map`: does the PTX a C test compiles to allow an outcome the
+//! C model forbids? (issue 28; Lustig et al., ASPLOS'19, sections 4-6).
+//!
+//! Each C test is decided under the source model (scoped-rc11 by default,
+//! the model the paper's mapping is proved for), compiled by the mapping
+//! table into a PTX test (`mapping::compile`), printed (`emit`), and that
+//! text is decided under the PTX model like any test given to `check`. The
+//! test is *sound* when every PTX final state is a final state the source
+//! allows, *unsound* otherwise (the PTX execution reaching the extra state is
+//! shown), *racy* when the source has a data race: C gives such a program no
+//! semantics (herd's `Undef`), so no outcome of it is wrong (D105).
+
+use super::mapping::Mapping;
+use crate::check::{check_source_at, read_source, CheckOptions, TestResult};
+use crate::error::{Error, Result};
+use crate::explain::show::{shown_exec, ExecKind, ShowOptions, Shown};
+use crate::model::ModelKind;
+use crate::outcome::State;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// `ptx-litmus map` arguments.
+#[derive(clap::Args, Debug, Clone)]
+pub struct MapArgs {
+    /// C litmus files or directories (recursive *.litmus).
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// A built-in mapping (figure11 (default), sc-rmw-acquire, sc-load-no-fence,
+    /// sc-fence-acq-rel) or a mapping table file.
+    #[arg(long, default_value = "figure11")]
+    pub mapping: String,
+    /// The PTX model that decides the compiled tests.
+    #[arg(long, value_enum, default_value = "ptx")]
+    pub model: TargetModel,
+    /// The C model whose outcomes the PTX must stay within.
+    #[arg(long, value_enum, default_value = "scoped-rc11")]
+    pub source_model: SourceModel,
+    /// Write each compiled PTX test to DIR/NAME.litmus.
+    #[arg(long, value_name = "DIR")]
+    pub emit: Option<PathBuf>,
+    /// Show at most this many unsound PTX final states per test.
+    #[arg(long, default_value_t = 1)]
+    pub max_show: usize,
+    /// Worker threads (default: the number of CPUs).
+    #[arg(short = 'j', long)]
+    pub jobs: Option<usize>,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TargetModel {
+    Ptx,
+    PtxAlloy,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SourceModel {
+    Rc11,
+    ScopedRc11,
+}
+
+/// What `map` found for one test.
+pub enum Soundness {
+    Sound,
+    /// PTX final states the source model does not allow.
+    Unsound(Vec<State>),
+    /// The source has a racy execution: no outcome is forbidden.
+    Racy,
+}
+
+/// One mapped test: both results and the PTX text.
+pub struct Mapped {
+    pub source: TestResult,
+    pub target: TestResult,
+    pub ptx_text: String,
+    pub soundness: Soundness,
+}
+
+/// The models and the mapping of one run.
+pub struct MapSetup {
+    pub mapping: Mapping,
+    pub source: ModelKind,
+    pub target: ModelKind,
+    pub opts: CheckOptions,
+}
+
+impl MapSetup {
+    pub fn new(mapping: Mapping, source: ModelKind, target: ModelKind) -> MapSetup {
+        let opts = CheckOptions { list_states: None, model_explicit: true, ..CheckOptions::default() };
+        MapSetup { mapping, source, target, opts }
+    }
+}
+
+/// The mapping named by `--mapping`: a built-in name or a table file.
+pub fn load_mapping(arg: &str) -> std::result::Result<Mapping, String> {
+    if let Some(m) = Mapping::builtin(arg) {
+        return Ok(m);
+    }
+    let path = Path::new(arg);
+    if !path.exists() {
+        let names: Vec<&str> = super::mapping::BUILTIN.iter().map(|b| b.0).collect();
+        return Err(format!("error: `{}` is neither a built-in mapping ({}) nor a file", arg, names.join(", ")));
+    }
+    let text = crate::input::read_text_capped(path, 1 << 20).map_err(|e| format!("{}: error: {}", arg, e))?;
+    let name = path.file_stem().map_or(arg.to_string(), |s| s.to_string_lossy().into_owned());
+    Mapping::parse(&name, &text).map_err(|(line, col, msg)| {
+        let src = text.lines().nth(line - 1).unwrap_or("");
+        format!("{}:{}:{}: error: {}\n{:>5} | {}\n      | {}^", arg, line, col, msg, line, src, " ".repeat(col.saturating_sub(1)))
+    })
+}
+
+/// Map one C test given as text.
+pub fn map_source(text: &str, base: &Path, s: &MapSetup) -> Result<Mapped> {
+    if !super::is_c_source(text) {
+        return Err(Error::input_nospan("`map` reads C tests (the first word is `C`); this is not one"));
+    }
+    let source = check_source_at(text, base, &CheckOptions { model: s.source, ..s.opts.clone() })?;
+    let c_ast = super::parse::parse_c_litmus(text)?;
+    if c_ast.filter.is_some() {
+        return Err(Error::input_nospan("`map` does not compile a test with a `filter` yet"));
+    }
+    let ptx_ast = super::mapping::compile(&c_ast, &s.mapping)?;
+    let program = crate::program::build_program(&ptx_ast, &s.opts.build)?;
+    let doc = format!("{} compiled by the mapping {}", c_ast.name, s.mapping.name);
+    let ptx_text = super::emit::litmus_text(&ptx_ast, &program, &doc);
+    let target = check_source_at(&ptx_text, base, &CheckOptions { model: s.target, ..s.opts.clone() })?;
+    if source.program.observables != target.program.observables {
+        return Err(Error::internal("the compiled test observes other registers or locations than its source"));
+    }
+    let soundness = if source.outcome.flags.data_race {
+        Soundness::Racy
+    } else {
+        let extra: Vec<State> = target.outcome.states.keys().filter(|st| !source.outcome.states.contains_key(*st)).cloned().collect();
+        if extra.is_empty() {
+            Soundness::Sound
+        } else {
+            Soundness::Unsound(extra)
+        }
+    };
+    Ok(Mapped { source, target, ptx_text, soundness })
+}
+
+/// The report of one mapped test, in text.
+pub fn report(m: &Mapped, s: &MapSetup, max_show: usize) -> String {
+    let p = &m.target.program;
+    let head = format!("Map {} ({} to {} by {})", p.name, s.source.name(), s.target.name(), s.mapping.name);
+    let n = m.target.outcome.states.len();
+    match &m.soundness {
+        Soundness::Sound => format!("{} sound: {} PTX final state{}, each allowed by {}\n", head, n, if n == 1 { "" } else { "s" }, s.source.name()),
+        Soundness::Racy => format!("{} racy: the C test has a data race on a plain access under {} (herd's Undef), so no outcome is forbidden\n", head, s.source.name()),
+        Soundness::Unsound(extra) => {
+            let mut out = format!("{} UNSOUND: {} of {} PTX final states are forbidden by {}\n", head, extra.len(), n, s.source.name());
+            for st in extra.iter().take(max_show.max(1)) {
+                out.push_str(&unsound_state(m, s, st));
+            }
+            if extra.len() > max_show.max(1) {
+                out.push_str("(more unsound states; raise --max-show to see them)\n");
+            }
+            out.push_str("Compiled test:\n");
+            for l in m.ptx_text.lines() {
+                out.push_str(&format!("  {}\n", l));
+            }
+            out
+        }
+    }
+}
+
+/// One unsound state: the PTX execution reaching it (explained like
+/// `--show`), and why the source forbids it when the condition names it.
+fn unsound_state(m: &Mapped, s: &MapSetup, st: &State) -> String {
+    let p = &m.target.program;
+    let mut out = String::new();
+    if let Some(x) = m.target.outcome.states.get(st) {
+        let shown = shown_exec(p, x, s.target.model(), ExecKind::Witness, st.clone(), 1, 1);
+        let one = Shown { want_witness: true, witnesses: vec![shown], ..Shown::default() };
+        for l in crate::explain::show_text::text(p, &one).lines() {
+            out.push_str(&format!("  {}\n", l.replace("Witness 1: allowed execution", "PTX execution allowed by the PTX model,")));
+        }
+    }
+    let so = ShowOptions { witness: false, forbidden: true, max: 1, deadline: None, model: s.source.shared() };
+    if let Ok(sh) = crate::explain::show(&m.source, &so) {
+        if let Some(f) = sh.forbidden.iter().find(|f| &f.state == st) {
+            let one = Shown { want_forbidden: true, forbidden: vec![f.clone()], ..Shown::default() };
+            out.push_str(&format!("  Why {} forbids it (the C test's candidate execution):\n", s.source.name()));
+            for l in crate::explain::show_text::text(&m.source.program, &one).lines() {
+                out.push_str(&format!("    {}\n", l));
+            }
+        }
+    }
+    out
+}
+
+/// `ptx-litmus map`: exit 1 when a test is unsound, 2 on bad input, 3 on a limit.
+pub fn run(a: &MapArgs) -> i32 {
+    let mapping = match load_mapping(&a.mapping) {
+        Ok(m) => m,
+        Err(e) => {
+            crate::out::eprintln(&e);
+            return crate::error::EXIT_INPUT;
+        }
+    };
+    let source = if a.source_model == SourceModel::Rc11 { ModelKind::Rc11 } else { ModelKind::ScopedRc11 };
+    let target = if a.model == TargetModel::Ptx { ModelKind::Ptx } else { ModelKind::PtxAlloy };
+    let setup = MapSetup::new(mapping, source, target);
+    if let Some(dir) = &a.emit {
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            crate::out::eprintln(&format!("error: cannot create {}: {}", dir.display(), e));
+            return crate::error::EXIT_INPUT;
+        }
+    }
+    let files = crate::input::collect(&a.paths).files;
+    let start = Instant::now();
+    let mut tally = [0usize; 5]; // sound, unsound, racy, input errors, limits
+    let jobs = a.jobs.unwrap_or_else(crate::batch::default_jobs);
+    crate::batch::run_ordered(
+        &files,
+        jobs,
+        |f| map_file(f, &setup),
+        |(f, src, r)| match r {
+            Ok(m) => {
+                let k = match m.soundness {
+                    Soundness::Sound => 0,
+                    Soundness::Unsound(_) => 1,
+                    Soundness::Racy => 2,
+                };
+                tally[k] += 1;
+                crate::out::print(&report(&m, &setup, a.max_show));
+                if let Some(dir) = &a.emit {
+                    let path = dir.join(format!("{}.litmus", m.target.program.name));
+                    if let Err(e) = crate::out::output_target(&path).and_then(|p| std::fs::write(p, &m.ptx_text)) {
+                        crate::out::eprintln(&format!("error: cannot write {}: {}", path.display(), e));
+                        tally[3] += 1;
+                    }
+                }
+            }
+            Err(e) => {
+                tally[if e.exit_code() == crate::error::EXIT_INPUT { 3 } else { 4 }] += 1;
+                crate::out::eprintln(&e.render(&f.display().to_string(), &src));
+            }
+        },
+    );
+    crate::out::print(&format!(
+        "{} tests: sound {}, unsound {}, racy {}, errors {}, limits {}, wall time {:.2} s\n",
+        files.len(),
+        tally[0],
+        tally[1],
+        tally[2],
+        tally[3],
+        tally[4],
+        start.elapsed().as_secs_f64()
+    ));
+    if tally[3] > 0 {
+        crate::error::EXIT_INPUT
+    } else if tally[4] > 0 {
+        crate::error::EXIT_INTERNAL
+    } else if tally[1] > 0 {
+        1
+    } else {
+        0
+    }
+}
+
+fn map_file(f: &Path, s: &MapSetup) -> (PathBuf, String, Result<Mapped>) {
+    let (src, text) = match read_source(f, s.opts.max_file_bytes) {
+        Ok(t) => (t.clone(), t),
+        Err((src, e)) => return (f.to_path_buf(), src, Err(e)),
+    };
+    let base = f.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let r = crate::check::guarded(&s.opts, || map_source(&text, base, s));
+    (f.to_path_buf(), src, r)
+}

@@ -1,0 +1,124 @@
+//! C11 litmus tests (herd's C format, as diy7 writes them) and the RC11
+//! models (issue 28).
+//!
+//! A C test is read into the same AST and program as a PTX test: plain
+//! accesses are `.weak`, atomic ones strong with their scope (default
+//! system), read-modify-writes `atom` events, fences `fence` events (D100).
+//! The C memory order of each access or fence, which PTX semantics cannot
+//! say (`memory_order_seq_cst`, `memory_order_consume`), is kept beside the
+//! code in [`Orders`] and read by the RC11 rows through the event sets
+//! `NA`, `RLX`, `CON`, `ACQ`, `REL`, `ACQ_REL`, `SC` (`model::prims`).
+
+pub mod emit;
+pub mod map;
+pub mod mapping;
+pub mod parse;
+
+use std::collections::BTreeMap;
+
+/// A C11 memory order (C11 7.17.3), `Na` for a plain access.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Order {
+    Na,
+    Rlx,
+    Con,
+    Acq,
+    Rel,
+    AcqRel,
+    Sc,
+}
+
+impl Order {
+    /// The order named by `memory_order_X` (with or without `std::`/`cuda::`).
+    pub fn from_name(name: &str) -> Option<Order> {
+        let n = name.rsplit("::").next().unwrap_or(name);
+        Some(match n.strip_prefix("memory_order_")? {
+            "relaxed" => Order::Rlx,
+            "consume" => Order::Con,
+            "acquire" => Order::Acq,
+            "release" => Order::Rel,
+            "acq_rel" => Order::AcqRel,
+            "seq_cst" => Order::Sc,
+            _ => return None,
+        })
+    }
+
+    /// The name of the event set of herd's C model holding this order.
+    pub fn set_name(self) -> &'static str {
+        match self {
+            Order::Na => "NA",
+            Order::Rlx => "RLX",
+            Order::Con => "CON",
+            Order::Acq => "ACQ",
+            Order::Rel => "REL",
+            Order::AcqRel => "ACQ_REL",
+            Order::Sc => "SC",
+        }
+    }
+
+    /// The C spelling, `memory_order_relaxed`.
+    pub fn c_name(self) -> &'static str {
+        match self {
+            Order::Na => "plain",
+            Order::Rlx => "memory_order_relaxed",
+            Order::Con => "memory_order_consume",
+            Order::Acq => "memory_order_acquire",
+            Order::Rel => "memory_order_release",
+            Order::AcqRel => "memory_order_acq_rel",
+            Order::Sc => "memory_order_seq_cst",
+        }
+    }
+}
+
+/// The C order of each access and fence of a C test: (thread, instruction
+/// index in the thread's code) -> order. Events find theirs through their
+/// instruction instance (`Event::instance`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Orders {
+    pub by_instr: BTreeMap<(usize, usize), Order>,
+}
+
+impl Orders {
+    /// The order of the instruction `pc` of thread `t`, if it is a C access or fence.
+    pub fn get(&self, t: usize, pc: usize) -> Option<Order> {
+        self.by_instr.get(&(t, pc)).copied()
+    }
+}
+
+/// Is this text a C litmus test (its first word is `C`)? Comments before it
+/// are skipped like the parsers skip them.
+pub fn is_c_source(text: &str) -> bool {
+    let mut rest = text.trim_start_matches('\u{feff}');
+    loop {
+        rest = rest.trim_start();
+        if let Some(r) = rest.strip_prefix("//") {
+            rest = r.split_once('\n').map_or("", |x| x.1);
+        } else if let Some(r) = rest.strip_prefix("(*") {
+            rest = r.split_once("*)").map_or("", |x| x.1);
+        } else {
+            break;
+        }
+    }
+    let word: String = rest.chars().take_while(|c| !c.is_whitespace()).collect();
+    word == "C"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_c_test_is_known_by_its_first_word() {
+        assert!(is_c_source("C MP\n{}\n"));
+        assert!(is_c_source("// note\nC SB\n"));
+        assert!(!is_c_source("PTX MP\n"));
+        assert!(!is_c_source("Cx y\n"));
+    }
+
+    #[test]
+    fn orders_are_read_from_their_c_names() {
+        assert_eq!(Order::from_name("memory_order_seq_cst"), Some(Order::Sc));
+        assert_eq!(Order::from_name("cuda::memory_order_acquire"), Some(Order::Acq));
+        assert_eq!(Order::from_name("memory_order_bogus"), None);
+    }
+}
