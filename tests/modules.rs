@@ -365,3 +365,21 @@ fn dynamic_shared_memory_is_per_cta_and_an_unwritten_depot_is_unknown() {
     let shown = module_error("stale-depot", &m, h);
     assert!(shown.contains("m.ptx:19:2: error: the outcome depends on the initial value of `__local_depot0`"), "{}", shown);
 }
+
+/// `__syncwarp()` between two lanes of one warp: "bar.warp.sync also
+/// guarantee memory ordering among threads participating in barrier" (ISA
+/// 9.7.13.3), so the store before it is seen after it (D92). A mask naming a
+/// lane no thread of the test occupies is an input error.
+#[test]
+fn warp_sync_orders_its_lanes() {
+    let m = format!(
+        "{HEAD}.entry w(.param .u64 px, .param .u64 o)\n{{\n .reg .b32 %r<3>;\n .reg .b64 %rd<3>;\n ld.param.u64 %rd1, [px];\n ld.param.u64 %rd2, [o];\n mov.u32 %r1, %tid.x;\n setp.ne.s32 %p1, %r1, 0;\n @%p1 bra READ;\n mov.u32 %r2, 1;\n st.global.u32 [%rd1], %r2;\n bar.warp.sync 3;\n ret;\nREAD:\n bar.warp.sync 3;\n ld.global.u32 %r2, [%rd1];\n st.global.u32 [%rd2], %r2;\n ret;\n}}\n.entry wide()\n{{\n bar.warp.sync 7;\n ret;\n}}\n"
+    )
+    .replace(".reg .b64 %rd<3>;", ".reg .b64 %rd<3>;\n .reg .pred %p<2>;");
+    let h = "PTX w\n{ x = 0; u32 out[1]; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n call w, (x, out) | call w, (x, out) ;\nforall (out[0] == 1)\n";
+    let r = run("warp-sync", &m, h).unwrap_or_else(|e| panic!("{}", e.1));
+    assert_eq!(r.summary.verdict, Verdict::Ok, "{:?}", r.outcome.states.keys().collect::<Vec<_>>());
+    let h = "PTX w\n{ x = 0; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n call wide, () | call wide, () ;\nexists (x == 0)\n";
+    let shown = module_error("warp-sync-wide", &m, h);
+    assert!(shown.contains("names lane 2 of warp 0, which no thread of the test occupies"), "{}", shown);
+}

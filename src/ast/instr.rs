@@ -84,6 +84,9 @@ pub enum BarrierOp {
     Arrive,
     /// `bar.red.{popc,and,or}`: arrive, wait, and reduce a predicate.
     Red(RedOp),
+    /// `bar.warp.sync mask` (PTX modules): the lanes of the mask meet; `id`
+    /// is the warp (`%tid.x / 32`), `logical` the mask (D92).
+    Warp,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

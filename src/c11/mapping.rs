@@ -273,10 +273,13 @@ pub fn compile(c: &Litmus, m: &Mapping) -> Result<Litmus> {
                 continue;
             };
             let steps = m.steps(kind, order, scope).ok_or_else(|| {
-                Error::input(
-                    format!("the mapping `{}` has no line for a {:?} with {}", m.name, kind, order.c_name()).to_lowercase().replace("has no line for a", "has no line for a"),
-                    i.span,
-                )
+                let what = match kind {
+                    Kind::Load => "load",
+                    Kind::Store => "store",
+                    Kind::Rmw => "read-modify-write",
+                    Kind::Fence => "fence",
+                };
+                Error::input(format!("the mapping `{}` has no line for a {} with {}", m.name, what, order.c_name()), i.span)
             })?;
             for s in steps {
                 out.push(match *s {

@@ -153,7 +153,7 @@ impl Ctx<'_> {
         let InstrKind::Barrier { op, id, count, red, .. } = &ins.kind else {
             return Err("not a barrier".into());
         };
-        if red.is_some() || matches!(op, BarrierOp::Red(_)) {
+        if red.is_some() || matches!(op, BarrierOp::Red(_) | BarrierOp::Warp) {
             return Err("bar.red reduces over the whole CTA, which runs 32 instances at once".into());
         }
         let Operand::Imm(id) = id else {
@@ -177,7 +177,7 @@ impl Ctx<'_> {
         let what = match op {
             BarrierOp::Sync => "sync",
             BarrierOp::Arrive => "arrive",
-            BarrierOp::Red(_) => unreachable!(),
+            BarrierOp::Red(_) | BarrierOp::Warp => unreachable!(),
         };
         Ok(vec![format!("{}.{} {}, {};", spelled, what, id, threads * 32)])
     }

@@ -48,6 +48,7 @@ pub fn expand(lit: &mut Litmus, base: &Path) -> Result<Vec<Warning>> {
     let funcs = index(&modules)?;
     let (var_names, decls) = variables(&modules);
     let specials = special::registers(lit);
+    let lanes = special::warp_lanes(lit, &specials);
     let mut declared: HashSet<String> = HashSet::new();
     let mut add = |lit: &mut Litmus, d: VarDecl| {
         if declared.insert(d.name.clone()) {
@@ -59,7 +60,7 @@ pub fn expand(lit: &mut Litmus, base: &Path) -> Result<Vec<Warning>> {
     }
     for t in 0..lit.code.len() {
         let code = std::mem::take(&mut lit.code[t]);
-        let mut inl = inline::Inliner::new(&modules, &var_names, &funcs, t, &specials[t]);
+        let mut inl = inline::Inliner::new(&modules, &var_names, &funcs, t, &specials[t], lanes[t]);
         for ins in code {
             match ins.kind {
                 InstrKind::Call { name, args } => inl.call_from_cell(&name, args, ins.span)?,

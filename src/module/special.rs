@@ -8,6 +8,14 @@ use std::collections::{BTreeMap, HashMap};
 /// Threads per warp (ISA 10.2 `%laneid`, 10.3 `%warpid`).
 const WARP: i64 = 32;
 
+/// For each thread, the lanes of its warp (threads of its CTA with the same
+/// `%tid.x / 32`, ISA 10.3) that litmus threads occupy, as a lane mask.
+pub fn warp_lanes(lit: &Litmus, specials: &[HashMap<String, i64>]) -> Vec<u32> {
+    let cta = |t: usize| (lit.threads[t].gpu, lit.threads[t].cluster, lit.threads[t].cta);
+    let tid = |t: usize| specials[t].get("%tid.x").copied().unwrap_or(0);
+    (0..lit.threads.len()).map(|t| (0..lit.threads.len()).filter(|&u| cta(u) == cta(t) && tid(u) / WARP == tid(t) / WARP).fold(0u32, |m, u| m | 1 << (tid(u) % WARP))).collect()
+}
+
 /// For each thread, the value of every special register it may read.
 pub fn registers(lit: &Litmus) -> Vec<HashMap<String, i64>> {
     // A CTA is (gpu, cluster, cta); a cluster is (gpu, cluster) or, without

@@ -321,6 +321,9 @@ impl Ctx<'_> {
                 Expected::Count(v as usize)
             }
         };
+        if *op == BarrierOp::Warp {
+            return self.step_warp_sync(t, st, ins, idv, logical_v, expected);
+        }
         if !(0..=15).contains(&idv) {
             return Err(Error::input(format!("barrier id {} is out of range (0 to 15)", idv), ins.span));
         }
@@ -335,6 +338,18 @@ impl Ctx<'_> {
         if *op != BarrierOp::Arrive {
             self.push_other(st, EventKind::BarrierWait { key, expected }, ins);
         }
+        Ok(Step::Next)
+    }
+
+    /// `bar.warp.sync`: a barrier of the warp's lanes named by the mask, kept
+    /// apart from the CTA's barriers 0-15 (D92).
+    fn step_warp_sync(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr, warp: i64, mask: Option<i64>, expected: Expected) -> Result<Step> {
+        let id = -1 - warp;
+        let gen = st.bar_gen.entry((id, mask)).or_insert(0);
+        let key = BarrierKey { cta: self.placements[t].cta, id, logical: mask, generation: *gen };
+        *gen += 1;
+        self.push_other(st, EventKind::BarrierArrive { key: key.clone(), expected }, ins);
+        self.push_other(st, EventKind::BarrierWait { key, expected }, ins);
         Ok(Step::Next)
     }
 
