@@ -137,7 +137,7 @@ impl<'a> Inliner<'a> {
     /// A cell's `call NAME, (ARGS);`: each argument is copied into the
     /// register bound to the parameter, then the body runs.
     pub fn call_from_cell(&mut self, name: &str, args: Vec<Operand>, span: Span) -> Result<()> {
-        let (mi, fi) = self.resolve(name).ok_or_else(|| Error::input(format!("unknown function `{}`: no `ptx \"...\";` module of this test defines it", name), span))?;
+        let (mi, fi) = self.resolve(name).ok_or_else(|| self.unknown_function(name, "no `ptx \"...\";` module of this test defines it", span))?;
         let f = &self.modules[mi].funcs[fi];
         if args.len() != f.params.len() {
             return Err(Error::input(
@@ -163,8 +163,34 @@ impl<'a> Inliner<'a> {
         self.body(mi, fi, id, params)
     }
 
+    /// The function a cell's `call` names: by its name in the module, or by
+    /// its demangled name when exactly one function has it (`mp_cta` for
+    /// `_Z6mp_ctaPiS_S_`; an overloaded name must be given mangled).
     fn resolve(&self, name: &str) -> Option<(usize, usize)> {
-        self.funcs.get(name).copied()
+        if let Some(&f) = self.funcs.get(name) {
+            return Some(f);
+        }
+        let mut by_plain = self.funcs.iter().filter(|(k, _)| demangled_base(k) == Some(name));
+        match (by_plain.next(), by_plain.next()) {
+            (Some((_, &f)), None) => Some(f),
+            _ => None,
+        }
+    }
+
+    /// `unknown function `NAME`...` with the closest defined name, if any.
+    fn unknown_function(&self, name: &str, what: &str, span: Span) -> Error {
+        let mut names: Vec<&String> = self.funcs.keys().collect();
+        names.sort();
+        let close =
+            names.iter().map(|k| (crate::parse::suggest::distance(name, demangled_base(k).unwrap_or(k)).min(crate::parse::suggest::distance(name, k)), *k)).min_by_key(|(d, _)| *d);
+        let limit = (name.chars().count() / 4).max(2);
+        let overloads: Vec<&str> = names.iter().filter(|k| demangled_base(k) == Some(name)).map(|k| k.as_str()).collect();
+        let hint = match close {
+            _ if overloads.len() > 1 => format!(" (`{}` is overloaded: name one of {})", name, overloads.join(", ")),
+            Some((d, k)) if d <= limit => format!(" (did you mean `{}`?)", k),
+            _ => String::new(),
+        };
+        Error::input(format!("unknown function `{}`: {}{}", name, what, hint), span)
     }
 
     fn next_frame(&mut self) -> usize {
@@ -413,7 +439,7 @@ impl<'a> Inliner<'a> {
         if c.proto {
             return Err(Error::input("indirect calls through a prototype are not supported: call the function by name", c.span));
         }
-        let (mi, fi) = self.resolve(&c.func).ok_or_else(|| Error::input(format!("unknown function `{}`: no loaded module defines it", c.func), c.span))?;
+        let (mi, fi) = self.resolve(&c.func).ok_or_else(|| self.unknown_function(&c.func, "no loaded module defines it", c.span))?;
         let f = &self.modules[mi].funcs[fi];
         if c.args.len() != f.params.len() || c.rets.len() != f.rets.len() {
             return Err(Error::input(
@@ -495,4 +521,13 @@ fn operand_text(o: &Operand) -> String {
         Operand::Reg(r) | Operand::Sym(r) => r.clone(),
         Operand::Imm(v) => v.to_string(),
     }
+}
+
+/// The plain name of an Itanium-mangled C++ function (`_Z6mp_ctaPiS_S_` is
+/// `mp_cta`), or None for a name that is not mangled that way.
+fn demangled_base(mangled: &str) -> Option<&str> {
+    let rest = mangled.strip_prefix("_Z")?;
+    let digits = rest.chars().take_while(|c| c.is_ascii_digit()).count();
+    let len: usize = rest[..digits].parse().ok()?;
+    rest.get(digits..digits + len)
 }

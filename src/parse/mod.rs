@@ -15,7 +15,7 @@ pub(crate) mod instr;
 mod mem;
 pub(crate) mod pest_err;
 pub(crate) mod regs;
-mod suggest;
+pub(crate) mod suggest;
 mod sync;
 pub(crate) mod text;
 mod vector;
