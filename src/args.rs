@@ -30,7 +30,7 @@ pub struct AdviseArgs {
     /// How many times one instruction may run on a path (loop unrolling bound).
     #[arg(long, default_value_t = 2, value_parser = opts::unroll)]
     pub unroll: u32,
-    /// --timeout covers the whole advice for one test; --max-memory each variant decided.
+    /// --timeout covers the whole advice for one test (default 300 s); --max-memory each variant decided.
     #[command(flatten)]
     pub limits: opts::Limits,
 }

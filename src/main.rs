@@ -381,10 +381,14 @@ fn run_advise(a: AdviseArgs) -> i32 {
             }
         },
     };
-    let check = CheckOptions { build: BuildOptions { unroll: a.unroll, ..Default::default() }, timeout: a.limits.timeout, max_memory: a.limits.max_bytes(), ..Default::default() };
+    // The advice decides one variant per candidate edit: a large test can take
+    // hours, so without --timeout each test gets a default deadline.
+    let timeout = a.limits.timeout.or(Some(std::time::Duration::from_secs(advise::DEFAULT_TIMEOUT_S)));
+    let check = CheckOptions { build: BuildOptions { unroll: a.unroll, ..Default::default() }, timeout, max_memory: a.limits.max_bytes(), ..Default::default() };
     let table = a.paths.iter().any(|p| p.is_dir());
     let opts = AdviseOptions { check, costs, weaken_only: a.weaken, explain: !table || a.json || a.out.is_some() };
     let files = inputs(&a.paths, None);
+    let progress = Progress::new(files.len());
     let mut worst = EXIT_OK;
     if table && !a.json {
         out::println(&render::summary_header());
@@ -398,6 +402,7 @@ fn run_advise(a: AdviseArgs) -> i32 {
         Err((src, e)) => (f.to_path_buf(), src, Err(e)),
     };
     batch::run_ordered(&files, a.limits.jobs(), work, |(f, src, r)| {
+        progress.tick();
         let name = f.display().to_string();
         match r {
             Ok(adv) => {
@@ -421,11 +426,16 @@ fn run_advise(a: AdviseArgs) -> i32 {
                 if a.json {
                     out::println(&render::failure_json(&name, &e).to_string());
                 }
-                out::eprintln(&e.render(&name, &src));
+                let default_deadline = a.limits.timeout.is_none() && e.message.starts_with("timeout");
+                progress.eprintln(&e.render(&name, &src));
+                if default_deadline {
+                    progress.eprintln(&format!("{}: note: advise stops each test after {} s by default; --timeout sets another limit", name, advise::DEFAULT_TIMEOUT_S));
+                }
                 worst = worst.max(e.exit_code());
             }
         }
         out::note_code(worst);
     });
+    progress.finish();
     worst
 }

@@ -187,7 +187,7 @@ fn pictures_have_nested_boxes_and_a_red_cycle() {
     assert_eq!(dot.matches('{').count(), dot.matches('}').count());
     let svg = explain::svg::render(&r.program, x);
     assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
-    for want in ["GPU 0", "cluster 1", "CTA 1", ">P1<", "#d50000", "fence.sys", "Causality (8.10.6)"] {
+    for want in ["GPU 0", "cluster of CTA 1", "CTA 1", ">P1<", "#d50000", "fence.sys", "Causality (8.10.6)"] {
         assert!(svg.contains(want), "SVG has {}", want);
     }
     assert_eq!(x.stem(&r.program.name), "MP-fence-forbidden-1-1");

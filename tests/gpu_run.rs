@@ -113,3 +113,64 @@ fn run_without_a_gpu_exits_3() {
         assert_eq!(out.status.code(), Some(0), "{}{}", String::from_utf8_lossy(&out.stdout), err);
     }
 }
+
+/// A run that runs nothing is no pass: every test skipped (here: a test on two
+/// GPUs) says so and exits 3, with and without `--emit` (D121).
+#[test]
+fn a_run_that_skips_every_test_exits_3() {
+    let two_gpus = concat!(env!("CARGO_MANIFEST_DIR"), "/litmus/classic/MP+rel+acq-diff-gpu.litmus");
+    let dir = std::env::temp_dir().join(format!("ptxl-none-{}", std::process::id()));
+    for emit in [true, false] {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_ptx-litmus"));
+        cmd.args(["run", "--iterations", "1k"]);
+        if emit {
+            cmd.arg("--emit").arg(&dir);
+        }
+        let out = cmd.arg(two_gpus).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(3), "emit {}: {}", emit, err);
+        let what = if emit { "no kernel was emitted" } else { "no test ran" };
+        assert!(err.contains(&format!("error: {}: 1 test was skipped", what)), "{}", err);
+    }
+    assert!(!dir.exists(), "nothing was written");
+}
+
+/// A harness over nvcc output finds its module next to itself, wherever `run`
+/// starts, and its kernel reads the harness array back.
+#[test]
+fn compiled_harnesses_emit_from_any_directory() {
+    let dir = std::env::temp_dir().join(format!("ptxl-compiled-{}", std::process::id()));
+    let out = Command::new(env!("CARGO_BIN_EXE_ptx-litmus"))
+        .current_dir(std::env::temp_dir())
+        .args(["run", "--json", "--emit"])
+        .arg(&dir)
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/litmus/compiled/MP-gpu.sm_90.litmus"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{}{}", text, String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
+    // ld.acquire.gpu / st.release.gpu / ld.global: PTX 6.0 and sm_70 suffice, whatever nvcc's own .target was.
+    assert_eq!((v["status"].as_str(), v["version"].as_str(), v["target"].as_str()), (Some("emitted"), Some("6.0"), Some("sm_70")));
+    let ptx = std::fs::read_to_string(dir.join("MP-gpu.sm_90.ptx")).unwrap();
+    assert!(ptx.contains("ld.acquire.gpu.u32") && ptx.contains("st.release.gpu.u32"), "{}", ptx);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Array elements start at their declared values, each written with its element size.
+#[test]
+fn memory_image_holds_array_elements() {
+    let src =
+        "PTX arr\n{ x = 1; u32 out[4]; out[1] = 7; out[3] = -1; }\n P0@cta 0,gpu 0 ;\n ld.global.u32 %r1, [out+4] ;\nexists (P0:%r1 == 7 /\\ out[3] == 0xffffffff /\\ x == 1)\n";
+    let m = emit_source(src, &EmitOptions::default()).unwrap().unwrap();
+    let (out, room) = m.memory.locate("out[0]").unwrap();
+    assert_eq!(room, 128, "16 bytes rounded up to a stride");
+    let img = memory_image(&m, 2);
+    let region = m.memory.region_bytes() as usize;
+    assert_eq!(img.len(), 2 * region);
+    let at = |i: usize, o: u64| u32::from_le_bytes(img[i * region + o as usize..i * region + o as usize + 4].try_into().unwrap());
+    for i in 0..2 {
+        assert_eq!((at(i, out), at(i, out + 4), at(i, out + 8), at(i, out + 12)), (0, 7, 0, u32::MAX));
+    }
+    assert!(m.sources.contains(&Source::Mem { offset: out + 12, size: 4 }));
+}

@@ -139,6 +139,9 @@ fn every_test_of_both_corpora_is_a_herd_log_block() {
                 assert!(!herd_part.contains(no), "{}: {}", b.name, b.condition);
             }
             assert!(!b.partial, "{}: the default listing is complete here", b.name);
+            for f in &b.flags {
+                assert!(["data-race", "deadlock", "unroll-bound-hit", "mixed-size"].contains(&f.as_str()), "{}: flag {}", b.name, f);
+            }
             let (p, n) = b.counts;
             assert_eq!((p + n) as usize, b.states.len(), "{}", b.name);
         }

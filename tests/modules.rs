@@ -366,6 +366,37 @@ fn dynamic_shared_memory_is_per_cta_and_an_unwritten_depot_is_unknown() {
     assert!(shown.contains("m.ptx:19:2: error: the outcome depends on the initial value of `__local_depot0`"), "{}", shown);
 }
 
+/// A cell may call a function by its demangled name when one function has it
+/// (`mp_cta` for `_Z6mp_ctaPiS_S_`): same final states as the mangled call.
+/// A misspelt name gets the closest defined one.
+#[test]
+fn demangled_names_call_and_misspelt_names_get_a_suggestion() {
+    let d = folder("demangled");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("litmus/compiled");
+    std::fs::create_dir_all(d.join("ptx")).unwrap();
+    std::fs::copy(root.join("ptx/MP.sm_90.ptx"), d.join("ptx/MP.sm_90.ptx")).unwrap();
+    let harness = std::fs::read_to_string(root.join("MP-cta-2cta.sm_90.litmus")).unwrap();
+    assert!(harness.contains("call _Z6mp_ctaPiS_S_,"));
+    let check = |name: &str, call: &str| {
+        let path = d.join(name);
+        std::fs::write(&path, harness.replace("call _Z6mp_ctaPiS_S_,", call)).unwrap();
+        std::process::Command::new(env!("CARGO_BIN_EXE_ptx-litmus")).args(["check", "-q"]).arg(&path).output().unwrap()
+    };
+    let states = |o: &std::process::Output| String::from_utf8_lossy(&o.stdout).lines().filter(|l| l.starts_with("out[")).map(String::from).collect::<Vec<_>>();
+    let mangled = check("mangled.litmus", "call _Z6mp_ctaPiS_S_,");
+    let plain = check("plain.litmus", "call mp_cta,");
+    assert_eq!((mangled.status.code(), plain.status.code()), (Some(0), Some(0)), "{}", String::from_utf8_lossy(&plain.stderr));
+    assert!(!states(&mangled).is_empty());
+    assert_eq!(states(&mangled), states(&plain));
+    let typo = check("typo.litmus", "call _Z6mp_ctPiS_S_,");
+    assert_eq!(typo.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&typo.stderr).contains("unknown function `_Z6mp_ctPiS_S_`: no `ptx \"...\";` module of this test defines it (did you mean `_Z6mp_ctaPiS_S_`?)"),
+        "{}",
+        String::from_utf8_lossy(&typo.stderr)
+    );
+}
+
 /// `__syncwarp()` between two lanes of one warp: "bar.warp.sync also
 /// guarantee memory ordering among threads participating in barrier" (ISA
 /// 9.7.13.3), so the store before it is seen after it (D92). A mask naming a

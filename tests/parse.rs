@@ -317,10 +317,13 @@ filter (P0:r0 == 0)
 
 #[test]
 fn bare_thread_headers_and_missing_last_semicolon() {
-    let lit = parse_litmus("ptx t\n{ P0:r0=0 }\n P0 | P1 ;\n nop | nop ;\nexists 0==0").unwrap();
-    assert_eq!(lit.threads.len(), 2);
+    // One thread needs no placement (it runs in CTA 0 of GPU 0)...
+    let lit = parse_litmus("ptx t\n{ P0:r0=0 }\n P0 ;\n nop ;\nexists 0==0").unwrap();
+    assert_eq!(lit.threads.len(), 1);
     assert!(lit.threads.iter().all(|h| h.cta == 0 && h.gpu == 0 && h.cluster.is_none()));
     assert!(matches!(lit.condition.prop, Prop::Eq(Term::Const(0), Term::Const(0))));
+    // ...but with two, a bare header would put both in CTA 0 (issue 23, D80).
+    check_err("ptx t\n{ P0:r0=0 }\n P0 | P1 ;\n nop | nop ;\nexists 0==0", 3, 2, "P0 does not say where it runs");
 }
 
 #[test]

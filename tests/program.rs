@@ -65,7 +65,7 @@ fn branch_on_a_read_keeps_it_symbolic_and_adds_control_dependencies() {
 fn shared_memory_is_per_cluster() {
     // Two clusters each see their own shared x: a load in cluster 1 never reads
     // the store of cluster 0 (ISA 8.3).
-    let t = "PTX shared\n{ x = 0; }\n P0@cta 0,cluster 0,gpu 0 | P1@cta 0,cluster 1,gpu 0 ;\n st.relaxed.sys.shared.u32 [x], 1 | ld.relaxed.sys.shared.u32 %r0, [x] ;\nexists (P1:%r0 == 1)\n";
+    let t = "PTX shared\n{ x = 0; }\n P0@cta 0,cluster 0,gpu 0 | P1@cta 1,cluster 1,gpu 0 ;\n st.relaxed.sys.shared.u32 [x], 1 | ld.relaxed.sys.shared.u32 %r0, [x] ;\nexists (P1:%r0 == 1)\n";
     let p = program(t);
     let locs: Vec<usize> = p.events.iter().filter_map(|e| e.access().map(|a| a.loc)).collect();
     assert_ne!(locs[0], locs[1]);

@@ -389,3 +389,42 @@ fn outputs_never_replace_what_is_not_a_regular_file() {
     assert_eq!(r.code, 3, "{}", r.stderr);
     assert!(r.stderr.contains("never replaced"), "{}", r.stderr);
 }
+
+/// Errors inside a module name the module's file and line, say the name as the
+/// module writes it (never the inliner's `%rd4#f1s1`), and refuse what the
+/// model cannot answer: machine-dependent special registers, undeclared
+/// registers (both used to read 0), indirect calls, a reached `trap`.
+#[test]
+fn module_errors_name_the_module_and_the_written_names() {
+    let d = temp_dir("module-errors");
+    let func = |name: &str, body: &str| format!(".func {}(.param .b64 out)\n{{\n .reg .b64 %rd<5>;\n .reg .b32 %r<3>;\n ld.param.u64 %rd1, [out];\n{}\n ret;\n}}\n", name, body);
+    let cases = [
+        ("smid", " mov.u32 %r1, %smid;\n st.relaxed.gpu.u32 [%rd1], %r1;", ":9:15:", "special register `%smid` is not supported"),
+        ("envreg", " mov.u32 %r1, %envreg3;", ":9:15:", "special register `%envreg3` is not supported"),
+        ("undeclared", " st.relaxed.gpu.u32 [%rd1], %foo;", ":9:29:", "`%foo` is not declared in function `undeclared`"),
+        ("number", " mov.u64 %rd4, 16;\n st.relaxed.gpu.u32 [%rd4], 1;", ":10:2:", "`%rd4` holds a number here, not an address"),
+        ("indirect", " call.uni (%r1), %rd1, (%rd1);", ":9:2:", "indirect calls are not supported"),
+        ("trap", " trap;", ":9:2:", "`trap` aborts the kernel"),
+        ("timer_add", " add.u32 %r1, %clock, 1;", ":9:15:", "read the timer `%clock` with `mov`"),
+    ];
+    for (name, body, loc, msg) in cases {
+        let f = module_test(&d, name, &format!("{}{}", PTX_HEAD, func(name, body)), &format!("call {}, (x)", name));
+        let r = run(&["check", s(&f)]);
+        r.assert_clean(name);
+        assert_eq!(r.code, 2, "{}: {}", name, r.stderr);
+        let at = format!("{}.ptx{} error: ", name, loc);
+        assert!(r.stderr.contains(&at) && r.stderr.contains(msg), "{}: want `{}` and `{}`:\n{}", name, at, msg, r.stderr);
+        assert!(!r.stderr.contains('#'), "{}: an internal name leaked:\n{}", name, r.stderr);
+    }
+    // Two CTAs numbered 0 in two clusters: no launch gives both `%ctaid.x = 0`.
+    let body = " mov.u32 %r1, %ctaid.x;\n st.relaxed.gpu.u32 [%rd1], %r1;";
+    write(&d, "ctaid.ptx", &format!("{}{}", PTX_HEAD, func("ctaid", body)));
+    let f = write(
+        &d,
+        "ctaid.litmus",
+        "PTX ctaid\n{ x = 0; y = 0; }\nptx \"ctaid.ptx\";\n P0@cta 0,cluster 0,gpu 0 | P1@cta 0,cluster 1,gpu 0 ;\n call ctaid, (x) | call ctaid, (y) ;\nexists (x == 0)\n",
+    );
+    let r = run(&["check", s(&f)]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("ctaid.ptx:9:15: error: `%ctaid.x` has no value"), "{}", r.stderr);
+}

@@ -109,6 +109,9 @@ pub fn budgeted<T>(opts: &CheckOptions, deadline: Option<Instant>, f: impl FnOnc
     }
 }
 
+/// Seconds one test's advice may take when `--timeout` is not given.
+pub const DEFAULT_TIMEOUT_S: u64 = 300;
+
 /// Advise on one test given as text.
 pub fn advise_source(source: &str, opts: &AdviseOptions) -> Result<Advice> {
     let start = Instant::now();

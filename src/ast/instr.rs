@@ -317,6 +317,20 @@ pub enum InstrKind {
     },
     Label(String),
     Nop,
+    /// An instruction the model does not support (`trap`, an unknown or
+    /// unsupported instruction in a PTX module): an input error with this
+    /// message on every path that reaches it, nothing on paths that do not
+    /// (a fallback branch decided never taken does not block the test).
+    Refused(String),
+    /// A read of a timer (`mov dst, %globaltimer`, D81): the thread's previous
+    /// read of `timer`, or a much later value; `dst` gets `bits` bits of it
+    /// from bit `shift` (`%globaltimer_hi` is bits 32-63 of `%globaltimer`).
+    Timer {
+        dst: String,
+        timer: String,
+        shift: u8,
+        bits: u8,
+    },
     /// `isspacep.SPACE dst, a` (ISA 6.4.1.1 windows): 1 when the generic
     /// address `a` lies in `space`, decided from the variable it points into.
     IsSpace {

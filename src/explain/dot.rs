@@ -87,9 +87,13 @@ fn boxes(out: &mut String, p: &Program, x: &ShownExec) {
     for (gpu, clusters) in tree.iter().rev() {
         out.push_str(&format!("  subgraph cluster_gpu{} {{\n    label=\"GPU {}\"; style=rounded; color=\"#455a64\";\n", gpu, gpu));
         for (cl, ctas) in clusters.iter().rev() {
-            out.push_str(&format!("    subgraph cluster_cl{} {{\n      label=\"cluster {}\"; style=rounded; color=\"#78909c\";\n", cl, cl));
+            // Labels say what the thread header says (any thread of the box has it).
+            let first = |m: &BTreeMap<usize, Vec<usize>>| m.keys().next().map(|&t| p.threads[t].written);
+            let cl_label = ctas.values().next().and_then(first).map_or_else(|| format!("cluster {}", cl), |w| w.cluster_label());
+            out.push_str(&format!("    subgraph cluster_cl{} {{\n      label=\"{}\"; style=rounded; color=\"#78909c\";\n", cl, cl_label));
             for (cta, threads) in ctas.iter().rev() {
-                out.push_str(&format!("      subgraph cluster_cta{} {{\n        label=\"CTA {}\"; style=rounded; color=\"#90a4ae\";\n", cta, cta));
+                let cta_label = first(threads).map_or(*cta as u32, |w| w.cta);
+                out.push_str(&format!("      subgraph cluster_cta{} {{\n        label=\"CTA {}\"; style=rounded; color=\"#90a4ae\";\n", cta, cta_label));
                 for (t, evs) in threads.iter().rev() {
                     out.push_str(&format!("        subgraph cluster_t{} {{\n          label=\"P{}\"; style=\"rounded,filled\"; fillcolor=\"#eceff1\"; color=\"#b0bec5\";\n", t, t));
                     for &i in evs {

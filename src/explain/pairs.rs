@@ -117,8 +117,7 @@ fn scope_of(e: &Event) -> Option<Scope> {
 }
 
 fn placement(p: &Program, t: usize) -> String {
-    let pl = p.threads[t].placement;
-    format!("CTA {}, cluster {}, GPU {}", pl.cta, pl.cluster, pl.gpu)
+    p.threads[t].written.label()
 }
 
 /// 8.7 for one pair: `Ok(why yes)` or `Err(first reason why not)`.

@@ -13,8 +13,7 @@ fn state_text(p: &Program, s: &[i64]) -> String {
 }
 
 fn placement_text(p: &Program, t: usize) -> String {
-    let pl = p.threads[t].placement;
-    format!("CTA {}, cluster {}, GPU {}", pl.cta, pl.cluster, pl.gpu)
+    p.threads[t].written.label()
 }
 
 /// The events of one execution, per thread.

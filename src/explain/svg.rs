@@ -102,11 +102,12 @@ fn boxes(s: &mut String, p: &Program, l: &Layout, placed: &mut Vec<Rect>) {
             let x1 = l.col_left[d] + l.slot(d) - lf * PAD;
             let y0 = l.box_top + lf * LABEL_H;
             let y1 = l.boxes_bottom - lf * PAD;
-            let pl = p.threads[threads[c]].placement;
+            // Labels say what the thread header says.
+            let w = p.threads[threads[c]].written;
             let label = match level {
-                0 => format!("{} {}", what, pl.gpu),
-                1 => format!("{} {}", what, pl.cluster),
-                2 => format!("{} {}", what, pl.cta),
+                0 => format!("{} {}", what, w.gpu),
+                1 => w.cluster_label(),
+                2 => format!("{} {}", what, w.cta),
                 _ => format!("P{}", threads[c]),
             };
             let _ =

@@ -44,12 +44,31 @@ impl Gpu {
         format!("{}, driver {}.{}, sm_{}{}", self.name, self.driver / 1000, (self.driver % 1000) / 10, self.sm.0, self.sm.1)
     }
 
+    /// Why this device or its driver cannot run `m`, if it cannot: the
+    /// module's `.target` is newer than the device, or its `.version` newer
+    /// than the driver's JIT reads (D120).
+    pub fn cannot_run(&self, m: &Module) -> Option<String> {
+        let have = (self.sm.0 * 10 + self.sm.1) as u32;
+        let why = if m.needs.why.is_empty() { String::new() } else { format!(" for {}", m.needs.why.join(", ")) };
+        if have < m.needs.sm {
+            return Some(format!("needs sm_{}{}; this GPU ({}) is sm_{}", m.needs.sm, why, self.name, have));
+        }
+        match super::needs::min_driver(m.needs.ptx) {
+            Some(d) if self.driver < d => Some(format!(
+                "needs PTX ISA {}{}, which a CUDA {}.{} driver or newer reads; this driver is {}.{}",
+                m.needs.version(),
+                why,
+                d / 1000,
+                (d % 1000) / 10,
+                self.driver / 1000,
+                (self.driver % 1000) / 10
+            )),
+            _ => None,
+        }
+    }
+
     /// JIT-load a module and allocate its buffers for `groups` groups (32 instances each).
     pub fn prepare(&self, m: &Module, groups: u32) -> Result<Prepared, String> {
-        let have = (self.sm.0 * 10 + self.sm.1) as u32;
-        if have < m.needs.sm {
-            return Err(format!("the test needs sm_{} ({}); this GPU is sm_{}", m.needs.sm, m.needs.why.join(", "), have));
-        }
         let module = self.ctx.load_module(cudarc::nvrtc::Ptx::from_src(m.ptx.clone())).map_err(|e| format!("the driver rejected the PTX: {}", e))?;
         let func = module.load_function(super::ENTRY).map_err(|e| e.to_string())?;
         let instances = groups as usize * 32;

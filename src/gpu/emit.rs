@@ -3,11 +3,11 @@
 //! thread's code, store the observed registers and a status word. Extra CTAs
 //! past the test's blocks run the memory stress loop (D30, D34).
 
-use super::instr::{addr_reg, reg, Ctx};
-use super::scan::{arrivals_of, registers};
+use super::instr::{addr_reg, private_var, reg, Ctx};
+use super::scan::{arrivals_of, private_names, private_vars, registers};
 use super::{EmitOptions, Module, Needs, ENTRY};
 use crate::ast::*;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
 /// Scratch lines of the stress loop: 1024 lines of 128 bytes (`--stress`).
@@ -18,11 +18,16 @@ pub fn kernel(lit: &Litmus, m: &Module, observed: &[(usize, String)], opts: &Emi
     let mut needs = Needs::default();
     let lay = &m.layout;
     if lay.cluster_dim > 1 {
-        needs.require(78, 90, "thread block clusters (.reqnctapercluster)");
+        needs.require(super::needs::CLUSTER_LAUNCH);
     }
     let mut decls = String::new();
     let mut bodies = String::new();
+    let private = private_names(lit);
     for t in 0..lit.threads.len() {
+        let privates = private_vars(lit, t, &private).map_err(|e| format!("P{}: {}", t, e))?;
+        for (name, bytes) in &privates {
+            writeln!(decls, "    .local .align 8 .b8 {}[{}];", private_var(t, name), bytes.len()).unwrap();
+        }
         let (vals, preds) = registers(lit, t, observed)?;
         let labels: Vec<String> = lit.code[t].iter().filter_map(|i| if let InstrKind::Label(l) = &i.kind { Some(l.clone()) } else { None }).collect();
         for v in &vals {
@@ -39,7 +44,7 @@ pub fn kernel(lit: &Litmus, m: &Module, observed: &[(usize, String)], opts: &Emi
         for i in 0..labels.len() {
             writeln!(decls, "    .reg .b32 %t{}_visits{};", t, i).unwrap();
         }
-        let body = thread_body(lit, m, t, &vals, &labels, observed, opts, &mut needs)?;
+        let body = thread_body(lit, m, t, (&vals, &labels, &privates), observed, opts, &mut needs)?;
         bodies.push_str(&body);
     }
     let mut s = String::new();
@@ -93,13 +98,27 @@ fn thread_body(
     lit: &Litmus,
     m: &Module,
     t: usize,
-    vals: &BTreeSet<String>,
-    labels: &[String],
+    (vals, labels, privates): (&BTreeSet<String>, &[String], &BTreeMap<String, Vec<u8>>),
     observed: &[(usize, String)],
     opts: &EmitOptions,
     needs: &mut Needs,
 ) -> Result<String, String> {
     let mut s = prelude(lit, m, t, vals, labels);
+    // Private memory starts at its initial bytes, fresh for every instance.
+    for (name, bytes) in privates {
+        for (i, chunk) in bytes.chunks(8).enumerate() {
+            let v = u64::from_le_bytes(chunk.try_into().expect("whole 8-byte chunks"));
+            writeln!(
+                s,
+                "    mov.b64 %s64_0, {};
+    st.local.u64 [{}+{}], %s64_0;",
+                v,
+                private_var(t, name),
+                i * 8
+            )
+            .unwrap();
+        }
+    }
     code(&mut s, lit, m, t, labels, opts, needs)?;
     epilogue(&mut s, m, t, vals, observed);
     Ok(s)

@@ -3,7 +3,7 @@
 //! (`.b64`, the model's values are 64-bit) or predicates; an `Err` is the reason
 //! the instruction cannot be run faithfully (the test is skipped, D32).
 
-use super::Needs;
+use super::{needs, Needs};
 use crate::ast::*;
 
 /// What one thread's translation needs from the kernel around it.
@@ -18,6 +18,12 @@ pub struct Ctx<'a> {
     pub needs: &'a mut Needs,
     /// Labels of this thread, in order: `label_ids[name]` numbers the visit counters.
     pub labels: &'a [String],
+}
+
+/// The kernel's `.local` variable holding this thread's private variable
+/// `name` (`.local`/`.param` memory of the litmus thread, D125).
+pub fn private_var(t: usize, name: &str) -> String {
+    label(t, &format!("priv_{}", name))
 }
 
 pub fn reg(t: usize, r: &str) -> String {
@@ -89,7 +95,7 @@ fn bits(size: u8) -> Result<u32, String> {
 }
 
 impl Ctx<'_> {
-    fn opnd(&self, o: &Operand) -> String {
+    pub(super) fn opnd(&self, o: &Operand) -> String {
         match o {
             Operand::Reg(r) => reg(self.thread, r),
             Operand::Imm(i) => i.to_string(),
@@ -109,7 +115,7 @@ impl Ctx<'_> {
     }
     fn note_scope(&mut self, s: Option<Scope>) {
         if s == Some(Scope::Cluster) {
-            self.needs.require(78, 90, ".cluster scope");
+            self.needs.require(needs::CLUSTER_SCOPE);
         }
     }
     /// `.global` when the litmus instruction says so; generic addressing
@@ -121,28 +127,42 @@ impl Ctx<'_> {
         Ok(if text.contains(".global") { ".global" } else { "" })
     }
 
+    /// The sem qualifiers, state space and address of an `ld`/`st`: a private
+    /// access (`.local`/`.param`, D17) goes to the thread's `.local` copy of
+    /// its variable (D125), anything else to the instance's global memory.
+    fn access(&mut self, sem: Sem, scope: Option<Scope>, a: &Addr, shared: bool, private: bool, text: &str) -> Result<(String, &'static str, String), String> {
+        let q = self.ld_st_sem(sem, scope, text)?;
+        if !private {
+            return Ok((q, Self::space(text, shared)?, self.addr(a)));
+        }
+        let AddrBase::Sym(name) = &a.base else {
+            return Err("private memory reached through a register".into());
+        };
+        let var = private_var(self.thread, name);
+        let at = if a.offset == 0 { format!("[{}]", var) } else { format!("[{}+{}]", var, a.offset) };
+        Ok((q, ".local", at))
+    }
+
     /// The PTX lines of one instruction.
     pub fn emit(&mut self, ins: &Instr) -> Result<Vec<String>, String> {
         let t = self.thread;
         let line = match &ins.kind {
             InstrKind::Load { sem, scope, proxy, dst, addr, size, ty, shared, private } => {
                 no_proxy(*proxy)?;
-                no_private(*private)?;
-                let q = self.ld_st_sem(*sem, *scope, &ins.text)?;
+                let (q, space, at) = self.access(*sem, *scope, addr, *shared, *private, &ins.text)?;
                 // A signed type sign-extends into the 64-bit register, as the model reads it (D15).
                 let sign = if ty.is_some_and(|t| t.signed) { "s" } else { "u" };
-                format!("ld{}{}.{}{} {}, {};", q, Self::space(&ins.text, *shared)?, sign, bits(*size)?, reg(t, dst), self.addr(addr))
+                format!("ld{}{}.{}{} {}, {};", q, space, sign, bits(*size)?, reg(t, dst), at)
             }
             InstrKind::Store { sem, scope, proxy, addr, src, size, shared, private, .. } => {
                 no_proxy(*proxy)?;
-                no_private(*private)?;
-                let q = self.ld_st_sem(*sem, *scope, &ins.text)?;
-                let st = format!("st{}{}.u{}", q, Self::space(&ins.text, *shared)?, bits(*size)?);
+                let (q, space, at) = self.access(*sem, *scope, addr, *shared, *private, &ins.text)?;
+                let st = format!("st{}{}.u{}", q, space, bits(*size)?);
                 // st takes a register source: a constant goes through a scratch register.
                 if let Operand::Imm(v) = src {
-                    return Ok(vec![format!("mov.b64 %s64_0, {};", v), format!("{} {}, %s64_0;", st, self.addr(addr))]);
+                    return Ok(vec![format!("mov.b64 %s64_0, {};", v), format!("{} {}, %s64_0;", st, at)]);
                 }
-                format!("{} {}, {};", st, self.addr(addr), self.opnd(src))
+                format!("{} {}, {};", st, at, self.opnd(src))
             }
             InstrKind::Atomic { .. } => return self.atomic(ins),
             InstrKind::Fence { sem, scope } => self.fence(*sem, *scope, &ins.text)?,
@@ -150,25 +170,21 @@ impl Ctx<'_> {
                 if *proxy != Proxy::Generic {
                     return Err("texture/surface/constant proxy fences need proxy objects".into());
                 }
-                self.needs.require(75, 70, "fence.proxy.alias");
+                self.needs.require(needs::FENCE_PROXY);
                 "fence.proxy.alias;".to_string()
             }
             InstrKind::Barrier { .. } => return self.barrier(ins),
             InstrKind::ClusterBarrier { arrive, relaxed } => self.cluster_barrier(*arrive, *relaxed),
-            InstrKind::Alu { op, dst, srcs, ty, src_ty } => {
-                only_64_bit(&[*ty, *src_ty])?;
-                return self.alu(*op, dst, srcs);
-            }
+            InstrKind::Alu { op, dst, srcs, ty, src_ty } => return self.alu(*op, dst, srcs, *ty, *src_ty),
             InstrKind::Setp { cmp, dst, a, b, ty } => return Ok(self.setp(*cmp, dst, a, b, *ty)),
-            InstrKind::Selp { dst, a, b, pred, ty } => {
-                only_64_bit(&[*ty])?;
-                format!("selp.b64 {}, {}, {}, {};", reg(t, dst), self.opnd(a), self.opnd(b), self.opnd(pred))
-            }
+            InstrKind::Selp { dst, a, b, pred, ty } => return self.selp(dst, a, b, pred, *ty),
             InstrKind::Branch { cond, target } => return Ok(self.branch(cond, target)),
             InstrKind::Label(l) => return Ok(self.label(l)),
             InstrKind::Nop => return Ok(vec![]),
+            InstrKind::Refused(m) => return Err(m.clone()),
+            InstrKind::Timer { .. } => return Err("timer reads come from PTX modules, which are not emitted for the GPU runner".to_string()),
             InstrKind::Call { name, .. } => return Err(format!("`call {}`: calls into PTX modules are not emitted for the GPU runner", name)),
-            InstrKind::IsSpace { .. } => return Err("`isspacep` comes from PTX modules, which are not emitted for the GPU runner".into()),
+            InstrKind::IsSpace { .. } => return Err("`isspacep` asks which state space an address is in; the emitter moves every variable to its own space (D125)".into()),
         };
         Ok(vec![line])
     }
@@ -188,20 +204,24 @@ impl Ctx<'_> {
             let s = match sem {
                 FenceSem::Sc => ".sc",
                 FenceSem::AcqRel => ".acq_rel",
-                // ptxas 12.9 accepts these at PTX 6.0 / sm_70 (it names the version
-                // other features need): no extra requirement (hardware.md).
-                FenceSem::Acquire => ".acquire",
-                FenceSem::Release => ".release",
+                FenceSem::Acquire | FenceSem::Release => {
+                    self.needs.require(needs::FENCE_ACQUIRE_RELEASE);
+                    if sem == FenceSem::Acquire {
+                        ".acquire"
+                    } else {
+                        ".release"
+                    }
+                }
             };
             Ok(format!("fence{}{};", s, scope_q(scope)))
         }
     }
 
     fn cluster_barrier(&mut self, arrive: bool, relaxed: bool) -> String {
-        self.needs.require(78, 90, "barrier.cluster");
+        self.needs.require(needs::BARRIER_CLUSTER);
         match (arrive, relaxed) {
             (true, true) => {
-                self.needs.require(80, 90, "barrier.cluster.arrive.relaxed");
+                self.needs.require(needs::BARRIER_CLUSTER_RELAXED);
                 "barrier.cluster.arrive.relaxed;".into()
             }
             (true, false) => "barrier.cluster.arrive;".into(),
@@ -217,7 +237,7 @@ impl Ctx<'_> {
             Sem::Weak => (if text.contains(".weak") { ".weak" } else { "" }).to_string(),
             Sem::Volatile => ".volatile".into(),
             Sem::Mmio => {
-                self.needs.require(82, 70, ".mmio");
+                self.needs.require(needs::MMIO);
                 ".mmio.relaxed.sys".into()
             }
             Sem::Relaxed | Sem::Acquire | Sem::Release => {
@@ -233,48 +253,6 @@ impl Ctx<'_> {
             }
             Sem::AcqRel => return Err("ld/st .acq_rel".into()),
         })
-    }
-
-    fn alu(&mut self, op: AluOp, dst: &str, srcs: &[Operand]) -> Result<Vec<String>, String> {
-        let d = reg(self.thread, dst);
-        let s: Vec<String> = srcs.iter().map(|o| self.opnd(o)).collect();
-        if let AluOp::Bits(b) = op {
-            return Err(format!("the bit operation {:?} is not emitted for the GPU runner", b));
-        }
-        let need = if matches!(op, AluOp::Mov | AluOp::Not | AluOp::Neg) { 1 } else { 2 };
-        if s.len() != need {
-            return Err(format!("{:?} with {} operands", op, s.len()));
-        }
-        let name = match op {
-            AluOp::Mov => "mov.b64",
-            AluOp::Not => "not.b64",
-            AluOp::Neg => "neg.s64",
-            AluOp::Add => "add.s64",
-            AluOp::Sub => "sub.s64",
-            AluOp::Mul => "mul.lo.s64",
-            AluOp::MulHi => "mul.hi.s64",
-            AluOp::Div => "div.s64",
-            AluOp::Rem => "rem.s64",
-            AluOp::And => "and.b64",
-            AluOp::Or => "or.b64",
-            AluOp::Xor => "xor.b64",
-            AluOp::Min => "min.s64",
-            AluOp::Max => "max.s64",
-            AluOp::Bits(_) => return Err("bit operations are not emitted".into()),
-            // The model shifts 64-bit values (arithmetic right shift); PTX wants a .u32 amount.
-            AluOp::Shl | AluOp::Shr => {
-                let name = if op == AluOp::Shl { "shl.b64" } else { "shr.s64" };
-                let amount = match &srcs[1] {
-                    Operand::Imm(i) => {
-                        // PTX clamps amounts past the width, as the model does (D15).
-                        return Ok(vec![format!("{} {}, {}, {};", name, d, s[0], (*i as u64).min(64))]);
-                    }
-                    _ => "%s32_0",
-                };
-                return Ok(vec![format!("cvt.u32.u64 {}, {};", amount, s[1]), format!("{} {}, {}, {};", name, d, s[0], amount)]);
-            }
-        };
-        Ok(vec![format!("{} {}, {};", name, d, s.join(", "))])
     }
 
     fn branch(&self, cond: &BranchCond, target: &str) -> Vec<String> {
@@ -309,23 +287,6 @@ fn no_proxy(p: Proxy) -> Result<(), String> {
     } else {
         Err(format!("{:?} proxy accesses need texture/surface/constant objects", p).to_lowercase())
     }
-}
-
-/// Private `.local`/`.param` memory has no litmus location to emit (D17).
-fn no_private(private: bool) -> Result<(), String> {
-    if private {
-        return Err("private .local/.param memory is not emitted".into());
-    }
-    Ok(())
-}
-
-/// The emitted arithmetic is 64-bit; a narrower or signed type would wrap and
-/// compare differently from the model (D15), so such a test is skipped.
-fn only_64_bit(types: &[Option<crate::ast::IntTy>]) -> Result<(), String> {
-    if types.iter().flatten().any(|t| t.bits != 64 || t.signed) {
-        return Err("typed arithmetic narrower than 64 bits (or signed) is not emitted yet".into());
-    }
-    Ok(())
 }
 
 impl Ctx<'_> {

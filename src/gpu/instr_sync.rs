@@ -100,7 +100,7 @@ impl Ctx<'_> {
             _ => return Err(format!("atomic with {:?} semantics", sem)),
         };
         if scope == Some(Scope::Cluster) {
-            self.needs.require(78, 90, ".cluster scope");
+            self.needs.require(super::needs::CLUSTER_SCOPE);
         }
         let scq = match scope {
             Some(Scope::Cta) => ".cta",

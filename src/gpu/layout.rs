@@ -108,22 +108,44 @@ pub fn layout(lit: &Litmus) -> Result<Layout, String> {
 
 /// Byte offsets of the test's variables inside one instance's region: each
 /// variable gets its own `stride` bytes (a cache line by default), so
-/// locations never share a line by accident.
+/// locations never share a line by accident; an array (`u32 out[4];`) gets
+/// its elements' bytes, rounded up to whole strides.
 #[derive(Clone, Debug)]
 pub struct Memory {
     pub offsets: BTreeMap<String, u64>,
+    /// Bytes each variable owns (a multiple of `stride`).
+    pub sizes: BTreeMap<String, u64>,
+    /// Declared arrays: element size in bytes and number of elements.
+    pub arrays: BTreeMap<String, (u64, u32)>,
     pub stride: u64,
 }
 
 impl Memory {
     pub fn region_bytes(&self) -> u64 {
-        (self.offsets.len().max(1) as u64) * self.stride
+        self.sizes.values().sum::<u64>().max(self.stride)
+    }
+
+    /// Where a location name lives: its byte offset in the region and the
+    /// bytes left in its variable from there. `x`, `x+4` and array elements
+    /// `out[2]` (at `2 * element size`).
+    pub fn locate(&self, name: &str) -> Option<(u64, u64)> {
+        let (root, off) = match name.strip_suffix(']').and_then(|n| n.split_once('[')) {
+            Some((root, index)) => {
+                let &(elem, len) = self.arrays.get(root)?;
+                let i: u32 = index.trim().parse().ok().filter(|&i| i < len)?;
+                (root, i as u64 * elem)
+            }
+            None => root_of(name),
+        };
+        let (base, size) = (*self.offsets.get(root)?, *self.sizes.get(root)?);
+        (off < size).then(|| (base + off, size - off))
     }
 }
 
 /// Every variable name of the test (declared in the init or used as an address).
 pub fn memory(lit: &Litmus, stride: u64) -> Memory {
     let mut names = std::collections::BTreeSet::new();
+    let mut arrays = BTreeMap::new();
     for item in &lit.init {
         match item {
             crate::ast::InitItem::Location { name, .. } => {
@@ -131,6 +153,10 @@ pub fn memory(lit: &Litmus, stride: u64) -> Memory {
             }
             crate::ast::InitItem::RegisterAddress { location, .. } => {
                 names.insert(location.clone());
+            }
+            crate::ast::InitItem::Array { name, ty, len, .. } => {
+                names.insert(name.clone());
+                arrays.insert(name.clone(), ((ty.bits as u64 / 8).max(1), *len));
             }
             _ => {}
         }
@@ -144,11 +170,29 @@ pub fn memory(lit: &Litmus, stride: u64) -> Memory {
     }
     for o in &lit.locations {
         if let crate::ast::Observable::Loc(l) = o {
-            names.insert(root_of(l).0.to_string());
+            let root = l.split_once('[').map_or(root_of(l).0, |(r, _)| r);
+            names.insert(root.to_string());
         }
     }
-    let offsets = names.into_iter().enumerate().map(|(i, n)| (n, i as u64 * stride)).collect();
-    Memory { offsets, stride }
+    // Private variables live in each GPU thread's `.local` memory instead (D125).
+    let private = super::scan::private_names(lit);
+    names.retain(|n| !private.contains(n));
+    // A module's `.global` variable owns its declared bytes.
+    let declared: BTreeMap<&String, u64> = lit.init.iter().filter_map(|i| if let crate::ast::InitItem::Var(d) = i { Some((&d.name, d.size)) } else { None }).collect();
+    let sizes: BTreeMap<String, u64> = names
+        .into_iter()
+        .map(|n| {
+            let own = arrays.get(&n).map(|&(elem, len)| elem * len as u64).or_else(|| declared.get(&n).copied()).unwrap_or(stride);
+            (n, own.div_ceil(stride).max(1) * stride)
+        })
+        .collect();
+    let mut offsets = BTreeMap::new();
+    let mut next = 0;
+    for (n, bytes) in &sizes {
+        offsets.insert(n.clone(), next);
+        next += bytes;
+    }
+    Memory { offsets, sizes, arrays, stride }
 }
 
 /// `x+4` -> (`x`, 4); `x` -> (`x`, 0).

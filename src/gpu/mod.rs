@@ -10,15 +10,18 @@
 pub mod driver;
 pub mod emit;
 pub mod instr;
+pub mod instr_alu;
 pub mod instr_sync;
 pub mod layout;
+pub mod needs;
 pub mod report;
 pub mod run;
 pub mod scan;
 
 use crate::ast::{InitItem, InstrKind, Litmus, Observable, Proxy};
 
-/// The lowest `.version` / `.target` a module needs, and why (decision D33).
+/// The lowest `.version` / `.target` a module needs, and why (decision D120,
+/// the features in [`needs`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Needs {
     /// PTX ISA version times ten (60 = 6.0).
@@ -29,23 +32,24 @@ pub struct Needs {
 }
 
 impl Default for Needs {
-    /// Scoped `ld`/`st`/`atom`/`fence` with `.weak`/`.relaxed`/`.acquire`/`.release`
-    /// appeared in PTX 6.0 for sm_70 (ISA 9.7.9.8 target notes).
+    /// Every module uses scoped memory operations ([`needs::SCOPED_MEMORY`]).
     fn default() -> Self {
-        Needs { ptx: 60, sm: 70, why: Vec::new() }
+        Needs { ptx: needs::SCOPED_MEMORY.ptx, sm: needs::SCOPED_MEMORY.sm, why: Vec::new() }
     }
 }
 
 impl Needs {
-    pub fn require(&mut self, ptx: u32, sm: u32, why: &str) {
-        if ptx > self.ptx || sm > self.sm {
-            let w = format!("{} (PTX {}.{}, sm_{})", why, ptx / 10, ptx % 10, sm);
+    /// Raise the version and target to what `f` needs; name it when it raises either.
+    pub fn require(&mut self, f: needs::Feature) {
+        let base = needs::SCOPED_MEMORY;
+        if f.ptx > base.ptx || f.sm > base.sm {
+            let w = format!("{} (PTX {}.{}, sm_{})", f.what, f.ptx / 10, f.ptx % 10, f.sm);
             if !self.why.contains(&w) {
                 self.why.push(w);
             }
         }
-        self.ptx = self.ptx.max(ptx);
-        self.sm = self.sm.max(sm);
+        self.ptx = self.ptx.max(f.ptx);
+        self.sm = self.sm.max(f.sm);
     }
     pub fn version(&self) -> String {
         format!("{}.{}", self.ptx / 10, self.ptx % 10)
@@ -76,6 +80,14 @@ pub enum Source {
     Mem { offset: u64, size: u8 },
 }
 
+/// One initial value: `bytes` bytes of `value`, little-endian, at `offset` of an instance's region.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Init {
+    pub offset: u64,
+    pub value: i64,
+    pub bytes: u8,
+}
+
 /// A test turned into a kernel, with what the host needs to run it.
 #[derive(Clone, Debug)]
 pub struct Module {
@@ -85,8 +97,8 @@ pub struct Module {
     pub needs: Needs,
     pub layout: layout::Layout,
     pub memory: layout::Memory,
-    /// Initial value of each variable (at its offset, 8 bytes little-endian).
-    pub inits: Vec<(u64, i64)>,
+    /// Initial value of each variable and array element.
+    pub inits: Vec<Init>,
     /// One source per observable of the program, in the program's order.
     pub sources: Vec<Source>,
     /// u64 slots per instance in the output buffer: observed registers, then one
@@ -103,11 +115,15 @@ pub const ENTRY: &str = "litmus_test";
 /// before emitting; the emitter may still find an instruction it cannot express.
 pub fn unsupported(lit: &Litmus) -> Option<String> {
     for item in &lit.init {
-        if let InitItem::Alias { name, proxy, .. } = item {
-            return Some(format!("`{}` is a {:?} alias: virtual aliases and proxy objects are not emitted", name, proxy).to_lowercase());
-        }
-        if let InitItem::Array { name, .. } = item {
-            return Some(format!("`{}` is an array: the emitter lays out scalar locations only", name));
+        match item {
+            InitItem::Alias { name, proxy, .. } => {
+                return Some(format!("`{}` is a {:?} alias: virtual aliases and proxy objects are not emitted", name, proxy).to_lowercase());
+            }
+            // The model gives `x` a synthetic address number; a real address never equals it.
+            InitItem::LocationAddress { name, target, .. } => {
+                return Some(format!("`{} = &{}` stores an address in memory: the model's address numbers are not the device's addresses", name, target));
+            }
+            _ => {}
         }
     }
     for (t, code) in lit.code.iter().enumerate() {
@@ -145,24 +161,16 @@ pub fn emit_module(lit: &Litmus, obs: &[Observable], program: &crate::program::P
                 regs.push((*thread, reg.clone()));
             }
             Observable::Loc(name) => {
-                let (root, off) = layout::root_of(name);
-                let base = *memory.offsets.get(root).ok_or_else(|| format!("location `{}` has no memory", name))?;
+                let (offset, room) = memory.locate(name).ok_or_else(|| format!("location `{}` has no memory", name))?;
                 let size = program.loc_names.get(name).and_then(|&l| program.locations[l].sizes.iter().max().copied()).unwrap_or(4);
-                if off + size as u64 > memory.stride {
+                if size as u64 > room {
                     return Err(format!("`{}` lies beyond the {} bytes of its variable (--loc-stride)", name, memory.stride));
                 }
-                sources.push(Source::Mem { offset: base + off, size });
+                sources.push(Source::Mem { offset, size });
             }
         }
     }
-    let inits = lit
-        .init
-        .iter()
-        .filter_map(|i| match i {
-            InitItem::Location { name, value, .. } => memory.offsets.get(name).map(|&o| (o, *value)),
-            _ => None,
-        })
-        .collect();
+    let inits = initial_values(lit, &memory);
     let status_slot = regs.len();
     let out_slots = regs.len() + lit.threads.len();
     let mut m = Module { name: lit.name.clone(), ptx: String::new(), needs: Needs::default(), layout: lay, memory, inits, sources, out_slots, status_slot };
@@ -172,13 +180,46 @@ pub fn emit_module(lit: &Litmus, obs: &[Observable], program: &crate::program::P
     Ok(m)
 }
 
-/// Parse a litmus file and emit its kernel (`Err` with a skip reason or input error).
-pub fn emit_source(source: &str, opts: &EmitOptions) -> Result<Result<Module, String>, crate::error::Error> {
-    let lit = crate::parse::parse_litmus(source)?;
-    // A harness of PTX modules already is compiler output: nothing to emit.
-    if !lit.modules.is_empty() {
-        return Ok(Err("calls functions of PTX modules (`ptx \"FILE\";`): run the compiled kernel itself".to_string()));
+/// The initial bytes of an instance: each location's value (8 bytes, or its
+/// stride if smaller) and each array element's (its element size).
+fn initial_values(lit: &Litmus, memory: &layout::Memory) -> Vec<Init> {
+    let mut out: Vec<Init> = lit
+        .init
+        .iter()
+        .filter_map(|i| match i {
+            InitItem::Location { name, value, .. } => memory.offsets.get(name).map(|&offset| Init { offset, value: *value, bytes: memory.stride.min(8) as u8 }),
+            InitItem::Element { name, index, value, .. } => {
+                let (offset, _) = memory.locate(&format!("{}[{}]", name, index))?;
+                let bytes = memory.arrays.get(name)?.0.min(8) as u8;
+                Some(Init { offset, value: *value, bytes })
+            }
+            _ => None,
+        })
+        .collect();
+    // A module's `.global` variable with an initialiser: its bytes, 8 at a time.
+    for item in &lit.init {
+        let InitItem::Var(d) = item else { continue };
+        let (Some(bytes), Some(&base)) = (&d.init, memory.offsets.get(&d.name)) else { continue };
+        for (i, chunk) in bytes.chunks(8).enumerate() {
+            let mut v = [0u8; 8];
+            v[..chunk.len()].copy_from_slice(chunk);
+            out.push(Init { offset: base + 8 * i as u64, value: i64::from_le_bytes(v), bytes: chunk.len() as u8 });
+        }
     }
+    out
+}
+
+/// Parse a litmus test and emit its kernel (`Err` with a skip reason or input error).
+pub fn emit_source(source: &str, opts: &EmitOptions) -> Result<Result<Module, String>, crate::error::Error> {
+    emit_source_at(source, std::path::Path::new("."), opts)
+}
+
+/// [`emit_source`] for a test whose `ptx "FILE";` paths are relative to
+/// `base`: calls into PTX modules are inlined first, so the kernel runs the
+/// module's code as the model reads it (special registers from the thread
+/// header, D41).
+pub fn emit_source_at(source: &str, base: &std::path::Path, opts: &EmitOptions) -> Result<Result<Module, String>, crate::error::Error> {
+    let lit = crate::check::parse_and_expand(source, base)?;
     let program = crate::program::build_program(&lit, &Default::default())?;
     Ok(emit_module(&lit, &program.observables, &program, opts))
 }

@@ -4,7 +4,7 @@
 
 use super::driver::{self, Gpu};
 use super::{emit_module, EmitOptions, Module, Source};
-use crate::check::{check_source, CheckOptions, TestResult};
+use crate::check::{check_source_at, CheckOptions, TestResult};
 use crate::error::{ErrorKind, EXIT_INPUT, EXIT_INTERNAL, EXIT_OK};
 use crate::outcome::{eval, State};
 use std::collections::BTreeMap;
@@ -65,7 +65,7 @@ fn parse_count(s: &str) -> Result<u64, String> {
 
 fn parse_stride(s: &str) -> Result<u64, String> {
     let n: u64 = s.parse().map_err(|_| format!("`{}` is not a number", s))?;
-    if n < 8 || n % 8 != 0 || n > 1 << 20 {
+    if n < 8 || !n.is_multiple_of(8) || n > 1 << 20 {
         return Err("the stride must be a multiple of 8 between 8 and 1048576".into());
     }
     Ok(n)
@@ -87,11 +87,19 @@ pub struct Tally {
     pub launches: u64,
 }
 
+/// How many tests of a run were run (or emitted) and skipped.
+#[derive(Default)]
+struct Counts {
+    ran: usize,
+    skipped: usize,
+}
+
 pub fn run(a: &RunArgs) -> i32 {
     let emit_opts = EmitOptions { loc_stride: a.loc_stride, spin_limit: a.spin_limit };
     let check = CheckOptions { build: crate::program::BuildOptions { unroll: a.unroll, ..Default::default() }, ..Default::default() };
     let mut gpu: Option<Gpu> = None;
     let mut worst = EXIT_OK;
+    let mut counts = Counts::default();
     // Kernel files written so far: two tests of one name get `name-2.ptx`, ...
     let mut written = std::collections::BTreeSet::new();
     for path in crate::check::collect_files(&a.paths) {
@@ -104,7 +112,9 @@ pub fn run(a: &RunArgs) -> i32 {
                 continue;
             }
         };
-        let (res, module) = match prepare(&source, &check, &emit_opts) {
+        // `ptx "FILE";` paths are relative to the test's own folder.
+        let base = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+        let (res, module) = match prepare(&source, base, &check, &emit_opts) {
             Ok(x) => x,
             Err(e) => {
                 eprintln!("{}", e.render(&shown, &source));
@@ -116,11 +126,14 @@ pub fn run(a: &RunArgs) -> i32 {
             Ok(m) => m,
             Err(why) => {
                 report_skip(a, &shown, &res.program.name, &why);
+                counts.skipped += 1;
                 continue;
             }
         };
         if let Some(dir) = &a.emit {
-            worst = worst.max(write_module(a, dir, &shown, &m, &mut written));
+            let code = write_module(a, dir, &shown, &m, &mut written);
+            counts.ran += usize::from(code == EXIT_OK);
+            worst = worst.max(code);
             continue;
         }
         if gpu.is_none() {
@@ -134,6 +147,13 @@ pub fn run(a: &RunArgs) -> i32 {
             }
         }
         let g = gpu.as_ref().expect("opened above");
+        // A module this device or driver cannot load says so and is skipped (D120).
+        if let Some(why) = g.cannot_run(&m) {
+            report_skip(a, &shown, &res.program.name, &why);
+            counts.skipped += 1;
+            continue;
+        }
+        counts.ran += 1;
         match execute(a, g, &m, &res) {
             Ok(t) => worst = worst.max(report(a, g, &shown, &m, &res, &t)),
             Err(e) => {
@@ -142,13 +162,29 @@ pub fn run(a: &RunArgs) -> i32 {
             }
         }
     }
-    worst
+    worst.max(nothing_ran(a, &counts))
+}
+
+/// A run that ran (or emitted) no test says so and exits 3: skipping every
+/// test is not a pass (D121).
+fn nothing_ran(a: &RunArgs, c: &Counts) -> i32 {
+    if c.ran > 0 {
+        return EXIT_OK;
+    }
+    let what = if a.emit.is_some() { "no kernel was emitted" } else { "no test ran" };
+    match c.skipped {
+        0 => eprintln!("error: {}", what),
+        n => eprintln!("error: {}: {} test{} skipped (the reasons are above)", what, n, if n == 1 { " was" } else { "s were" }),
+    }
+    EXIT_INTERNAL
 }
 
 /// The model's allowed states and the kernel (or why the test is skipped).
-fn prepare(source: &str, check: &CheckOptions, opts: &EmitOptions) -> crate::error::Result<(TestResult, Result<Module, String>)> {
-    let res = check_source(source, check)?;
-    let lit = crate::parse::parse_litmus(source)?;
+/// Calls into PTX modules are inlined first (`module::expand`), so a harness
+/// of compiled code runs as the code the model checked.
+fn prepare(source: &str, base: &std::path::Path, check: &CheckOptions, opts: &EmitOptions) -> crate::error::Result<(TestResult, Result<Module, String>)> {
+    let res = check_source_at(source, base, check)?;
+    let lit = crate::check::parse_and_expand(source, base)?;
     let m = emit_module(&lit, &res.program.observables, &res.program, opts);
     Ok((res, m))
 }
@@ -206,10 +242,10 @@ pub fn memory_image(m: &Module, instances: usize) -> Vec<u8> {
     let region = m.memory.region_bytes() as usize;
     let mut image = vec![0u8; instances * region];
     for i in 0..instances {
-        for &(off, v) in &m.inits {
-            let at = i * region + off as usize;
-            let n = (m.memory.stride as usize).min(8);
-            image[at..at + n].copy_from_slice(&v.to_le_bytes()[..n]);
+        for init in &m.inits {
+            let at = i * region + init.offset as usize;
+            let n = init.bytes as usize;
+            image[at..at + n].copy_from_slice(&init.value.to_le_bytes()[..n]);
         }
     }
     image

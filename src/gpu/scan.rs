@@ -52,6 +52,11 @@ fn uses(kind: &InstrKind, vals: &mut BTreeSet<String>, preds: &mut BTreeSet<Stri
                 vals.insert(r.clone());
             }
         }
+        // `.pred` logic works on predicate registers (instr_alu.rs).
+        InstrKind::Alu { dst, srcs, ty: Some(t), .. } if t.bits == 1 => {
+            preds.insert(dst.clone());
+            srcs.iter().for_each(|o| op(o, preds));
+        }
         InstrKind::Alu { dst, srcs, .. } => {
             vals.insert(dst.clone());
             srcs.iter().for_each(|o| op(o, vals));
@@ -108,4 +113,62 @@ pub fn arrivals_of(lit: &Litmus, lay: &super::layout::Layout, block: usize) -> i
         }
         Ok(threads.len() as u32)
     }
+}
+
+/// Every name some thread accesses as private memory (`.local`/`.param`, D17),
+/// or that a module declares in those spaces.
+pub fn private_names(lit: &Litmus) -> BTreeSet<String> {
+    let mut out: BTreeSet<String> = lit.init.iter().filter_map(|i| if let InitItem::Var(d) = i { d.space.is_private().then(|| d.name.clone()) } else { None }).collect();
+    for code in &lit.code {
+        for i in code {
+            if let InstrKind::Load { private: true, addr, .. } | InstrKind::Store { private: true, addr, .. } = &i.kind {
+                if let AddrBase::Sym(s) = &addr.base {
+                    out.insert(s.clone());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The private variables thread `t` uses, each with its initial bytes (a
+/// multiple of 8): the module's initialiser or the init block's value, zeros
+/// past them and without one, as the model reads private memory (D125). A
+/// private variable whose address is taken (an operand, not the base of a
+/// private access) is refused: its `.local` address is not a generic one.
+pub fn private_vars(lit: &Litmus, t: usize, all: &BTreeSet<String>) -> Result<BTreeMap<String, Vec<u8>>, String> {
+    let mut extent: BTreeMap<String, u64> = BTreeMap::new();
+    for i in &lit.code[t] {
+        if let InstrKind::Load { private: true, addr, size, .. } | InstrKind::Store { private: true, addr, size, .. } = &i.kind {
+            let AddrBase::Sym(s) = &addr.base else { continue };
+            let end = (addr.offset.max(0) as u64) + *size as u64;
+            let e = extent.entry(s.clone()).or_default();
+            *e = (*e).max(end);
+        }
+        let mut used = super::instr::symbols(&i.kind);
+        if let InstrKind::Load { private: true, .. } | InstrKind::Store { private: true, .. } = &i.kind {
+            used.retain(|s| !matches!(&i.kind, InstrKind::Load { addr, .. } | InstrKind::Store { addr, .. } if addr.base == AddrBase::Sym(s.clone())));
+        }
+        if let Some(s) = used.iter().find(|s| all.contains(*s)) {
+            return Err(format!("`{}` takes the address of private variable `{}` (a .local address is not a generic one)", i.text, s));
+        }
+    }
+    let mut out = BTreeMap::new();
+    for (name, end) in extent {
+        let mut bytes = Vec::new();
+        for item in &lit.init {
+            match item {
+                InitItem::Var(d) if d.name == name => {
+                    bytes = d.init.clone().unwrap_or_default();
+                    bytes.resize(bytes.len().max(d.size as usize), 0);
+                }
+                InitItem::Location { name: n, value, .. } if *n == name => bytes = value.to_le_bytes().to_vec(),
+                _ => {}
+            }
+        }
+        let len = (bytes.len() as u64).max(end).div_ceil(8) * 8;
+        bytes.resize(len as usize, 0);
+        out.insert(name, bytes);
+    }
+    Ok(out)
 }

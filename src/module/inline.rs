@@ -137,7 +137,7 @@ impl<'a> Inliner<'a> {
     /// A cell's `call NAME, (ARGS);`: each argument is copied into the
     /// register bound to the parameter, then the body runs.
     pub fn call_from_cell(&mut self, name: &str, args: Vec<Operand>, span: Span) -> Result<()> {
-        let (mi, fi) = self.resolve(name).ok_or_else(|| Error::input(format!("unknown function `{}`: no `ptx \"...\";` module of this test defines it", name), span))?;
+        let (mi, fi) = self.resolve(name).ok_or_else(|| self.unknown_function(name, "no `ptx \"...\";` module of this test defines it", span))?;
         let f = &self.modules[mi].funcs[fi];
         if args.len() != f.params.len() {
             return Err(Error::input(
@@ -163,8 +163,34 @@ impl<'a> Inliner<'a> {
         self.body(mi, fi, id, params)
     }
 
+    /// The function a cell's `call` names: by its name in the module, or by
+    /// its demangled name when exactly one function has it (`mp_cta` for
+    /// `_Z6mp_ctaPiS_S_`; an overloaded name must be given mangled).
     fn resolve(&self, name: &str) -> Option<(usize, usize)> {
-        self.funcs.get(name).copied()
+        if let Some(&f) = self.funcs.get(name) {
+            return Some(f);
+        }
+        let mut by_plain = self.funcs.iter().filter(|(k, _)| demangled_base(k) == Some(name));
+        match (by_plain.next(), by_plain.next()) {
+            (Some((_, &f)), None) => Some(f),
+            _ => None,
+        }
+    }
+
+    /// `unknown function `NAME`...` with the closest defined name, if any.
+    fn unknown_function(&self, name: &str, what: &str, span: Span) -> Error {
+        let mut names: Vec<&String> = self.funcs.keys().collect();
+        names.sort();
+        let close =
+            names.iter().map(|k| (crate::parse::suggest::distance(name, demangled_base(k).unwrap_or(k)).min(crate::parse::suggest::distance(name, k)), *k)).min_by_key(|(d, _)| *d);
+        let limit = (name.chars().count() / 4).max(2);
+        let overloads: Vec<&str> = names.iter().filter(|k| demangled_base(k) == Some(name)).map(|k| k.as_str()).collect();
+        let hint = match close {
+            _ if overloads.len() > 1 => format!(" (`{}` is overloaded: name one of {})", name, overloads.join(", ")),
+            Some((d, k)) if d <= limit => format!(" (did you mean `{}`?)", k),
+            _ => String::new(),
+        };
+        Error::input(format!("unknown function `{}`: {}{}", name, what, hint), span)
     }
 
     fn next_frame(&mut self) -> usize {
@@ -311,10 +337,23 @@ impl<'a> Inliner<'a> {
                 let kind = InstrKind::Branch { cond: BranchCond::Always, target: self.exit_label() };
                 return Ok(self.emit(fr, &raw, kind));
             }
-            "nanosleep" | "pmevent" | "prefetch" | "prefetchu" | "trap" | "brkpt" => {
-                // No memory effect the model sees (`trap` ends the program: not modelled).
+            "nanosleep" | "pmevent" | "prefetch" | "prefetchu" | "brkpt" => {
+                // No memory effect the model sees.
                 return Ok(self.emit(fr, &raw, InstrKind::Nop));
             }
+            "trap" => {
+                let why = "`trap` aborts the kernel, which the memory model does not describe: no path of a litmus test may reach it";
+                return Ok(self.emit(fr, &raw, InstrKind::Refused(why.to_string())));
+            }
+            _ => {}
+        }
+        if let Err(e) = self.check_names(fr, &raw) {
+            return self.refuse(fr, &raw, e);
+        }
+        if let Some(kind) = self.timer_read(fr, &raw) {
+            return Ok(self.emit(fr, &raw, kind));
+        }
+        match raw.opcode.as_str() {
             "cvta" | "isspacep" => return self.address_space(fr, &raw),
             "bar" if raw.quals.iter().any(|q| q.text == "warp") => return self.warp_sync(fr, &raw),
             _ => {}
@@ -330,15 +369,76 @@ impl<'a> Inliner<'a> {
         }
         self.fresh += 1;
         let tmp = format!("%__tmp{}#f{}", self.fresh, fr.id);
-        let parts = super::compound::expand(&raw, &tmp)?.unwrap_or_else(|| vec![raw.clone()]);
+        let parts = match super::compound::expand(&raw, &tmp) {
+            Ok(parts) => parts.unwrap_or_else(|| vec![raw.clone()]),
+            Err(e) => return self.refuse(fr, &raw, e),
+        };
         let empty = HashSet::new();
         let names = Names { regs: &empty, locs: &empty, addr_regs: &empty };
-        for part in &parts {
-            for kind in decode_all(part, &names)? {
-                self.emit(fr, &raw, kind);
-            }
+        let decoded: Result<Vec<Vec<InstrKind>>> = parts.iter().map(|part| decode_all(part, &names)).collect();
+        match decoded {
+            Ok(kinds) => kinds.into_iter().flatten().for_each(|kind| self.emit(fr, &raw, kind)),
+            Err(e) => return self.refuse(fr, &raw, e),
         }
         Ok(())
+    }
+
+    /// An instruction the model cannot take: its input error is raised on the
+    /// paths that reach it (a `Refused` instruction), not while inlining, so a
+    /// fallback branch the builder decides is never taken does not block the test.
+    fn refuse(&mut self, fr: &Frame, raw: &RawInstr, e: Error) -> Result<()> {
+        if e.kind != crate::error::ErrorKind::Input || e.origin.is_some() {
+            return Err(e);
+        }
+        let span = e.span.unwrap_or(raw.span);
+        self.out.push(Instr { kind: InstrKind::Refused(e.message), span, text: raw.text.clone(), origin: Some(fr.origin.clone()) });
+        Ok(())
+    }
+
+    /// Every `%name` an instruction uses is declared in scope or is a special
+    /// register: an undeclared one would silently read 0 (issue 23).
+    fn check_names(&self, fr: &Frame, raw: &RawInstr) -> Result<()> {
+        let mut names: Vec<(&str, Span)> = raw.guard.iter().map(|g| (g.reg.as_str(), g.span)).collect();
+        fn collect<'o>(o: &'o RawOperand, out: &mut Vec<(&'o str, Span)>) {
+            match &o.kind {
+                RawKind::Name(n) | RawKind::Not(n) | RawKind::Addr { base: n, .. } => out.push((n.as_str(), o.span)),
+                RawKind::Pair(a, b) => out.extend([(a.as_str(), o.span), (b.as_str(), o.span)]),
+                RawKind::Vector(v) | RawKind::List(v) => v.iter().for_each(|e| collect(e, out)),
+                RawKind::Imm(_) => {}
+            }
+        }
+        raw.operands.iter().for_each(|o| collect(o, &mut names));
+        let timer_mov = raw.opcode == "mov" && raw.operands.len() == 2;
+        for (i, (name, span)) in names.into_iter().enumerate() {
+            if !name.starts_with('%') || fr.lookup(name).is_some() || self.specials.contains_key(name) {
+                continue;
+            }
+            let why = if super::special::timer(name).is_some() {
+                if timer_mov && i == raw.guard.iter().count() + 1 {
+                    continue;
+                }
+                format!("read the timer `{}` with `mov` into a register first", name)
+            } else if name.starts_with("%ctaid") {
+                format!(
+                    "`{}` has no value: the header uses this thread's `cta` number in two clusters of its GPU, but a CTA id is unique in the grid (number the CTAs apart)",
+                    name
+                )
+            } else if let Some(what) = super::special::unsupported(name) {
+                format!("special register `{}` is not supported: it holds {}, which a litmus test does not determine", name, what)
+            } else {
+                format!("`{}` is not declared in function `{}` (a `.reg` declaration is missing)", name, self.stack.last().map_or("?", |s| s.as_str()))
+            };
+            return Err(Error::input(why, span));
+        }
+        Ok(())
+    }
+
+    /// `mov d, %globaltimer` (or another timer): a timer read (D81).
+    fn timer_read(&self, fr: &Frame, raw: &RawInstr) -> Option<InstrKind> {
+        let [d, RawOperand { kind: RawKind::Name(t), .. }] = raw.operands.as_slice() else { return None };
+        let (timer, shift, bits) = super::special::timer(t).filter(|_| raw.opcode == "mov" && fr.lookup(t).is_none())?;
+        let RawKind::Name(dst) = &d.kind else { return None };
+        Some(InstrKind::Timer { dst: self.rename(fr, dst), timer: timer.to_string(), shift, bits })
     }
 
     /// `cvta{.to}.space.size d, a`: the address itself (a litmus location is
@@ -410,10 +510,10 @@ impl<'a> Inliner<'a> {
 
     /// PTX's own `call (rets), f, (args);` inside a body.
     fn call(&mut self, fr: &mut Frame, c: &CallStmt) -> Result<()> {
-        if c.proto {
-            return Err(Error::input("indirect calls through a prototype are not supported: call the function by name", c.span));
+        if c.proto || c.func.starts_with('%') {
+            return Err(Error::input("indirect calls are not supported (through a register or a prototype): call the function by name", c.span));
         }
-        let (mi, fi) = self.resolve(&c.func).ok_or_else(|| Error::input(format!("unknown function `{}`: no loaded module defines it", c.func), c.span))?;
+        let (mi, fi) = self.resolve(&c.func).ok_or_else(|| self.unknown_function(&c.func, "no loaded module defines it", c.span))?;
         let f = &self.modules[mi].funcs[fi];
         if c.args.len() != f.params.len() || c.rets.len() != f.rets.len() {
             return Err(Error::input(
@@ -495,4 +595,13 @@ fn operand_text(o: &Operand) -> String {
         Operand::Reg(r) | Operand::Sym(r) => r.clone(),
         Operand::Imm(v) => v.to_string(),
     }
+}
+
+/// The plain name of an Itanium-mangled C++ function (`_Z6mp_ctaPiS_S_` is
+/// `mp_cta`), or None for a name that is not mangled that way.
+fn demangled_base(mangled: &str) -> Option<&str> {
+    let rest = mangled.strip_prefix("_Z")?;
+    let digits = rest.chars().take_while(|c| c.is_ascii_digit()).count();
+    let len: usize = rest[..digits].parse().ok()?;
+    rest.get(digits..digits + len)
 }

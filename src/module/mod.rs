@@ -77,6 +77,12 @@ pub fn expand(lit: &mut Litmus, base: &Path) -> Result<Vec<Warning>> {
     Ok(warnings)
 }
 
+/// A register, `.param` or `.local` name as the module writes it: inlining
+/// renames `%rd4` to `%rd4#f1s1` per call (D40), which messages never show.
+pub fn written_name(name: &str) -> &str {
+    name.split('#').next().unwrap_or(name)
+}
+
 /// The variables of the modules under their program names, and their
 /// declarations. A `.visible`/`.extern` variable is one per program, named
 /// as written (a harness location of that name is the same variable); any

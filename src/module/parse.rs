@@ -371,7 +371,7 @@ impl Reader<'_> {
             match p.as_rule() {
                 Rule::guard => c.guard = Some(self.guard(p)),
                 Rule::arg_list => lists.push((idents, self.list(p)?)),
-                Rule::ident => {
+                Rule::ident | Rule::callee_reg => {
                     if idents == 0 {
                         c.func = p.as_str().to_string();
                     } else {

@@ -64,7 +64,13 @@ pub fn registers(lit: &Litmus) -> Vec<HashMap<String, i64>> {
             };
             xyz("tid", tid, 0);
             xyz("ntid", ntid_x, 1);
-            xyz("ctaid", h.cta as i64, 0);
+            // ISA 2.2.3: "Each CTA has a unique identifier (ctaid) within a
+            // grid": a `cta` number the header reuses in another cluster of
+            // this GPU gives no `%ctaid` (reading it is an input error, D80).
+            let reused = (0..n).any(|u| same_gpu(u) && lit.threads[u].cta == h.cta && lit.threads[u].cluster != h.cluster);
+            if !reused {
+                xyz("ctaid", h.cta as i64, 0);
+            }
             xyz("nctaid", nctaid, 1);
             xyz("clusterid", cluster_id, 0);
             xyz("nclusterid", nclusters, 1);
@@ -73,6 +79,7 @@ pub fn registers(lit: &Litmus) -> Vec<HashMap<String, i64>> {
             m.insert("%cluster_ctarank".into(), ctarank);
             m.insert("%cluster_nctarank".into(), nctarank);
             m.insert("%laneid".into(), tid % WARP);
+            lane_masks(&mut m, tid % WARP);
             m.insert("%warpid".into(), tid / WARP);
             m.insert("%nwarpid".into(), (ntid_x + WARP - 1) / WARP);
             m.insert("%gridid".into(), 0);
@@ -80,4 +87,45 @@ pub fn registers(lit: &Litmus) -> Vec<HashMap<String, i64>> {
             m
         })
         .collect()
+}
+
+/// `%lanemask_eq` and its kin: 32-bit masks of the lanes below, at or above
+/// this thread's lane (`%laneid`), which the header determines.
+fn lane_masks(m: &mut HashMap<String, i64>, lane: i64) {
+    let eq = 1i64 << lane;
+    let (lt, le) = (eq - 1, (eq << 1) - 1);
+    let all = 0xffff_ffffi64;
+    for (name, v) in [("eq", eq), ("lt", lt), ("le", le), ("gt", all & !le), ("ge", all & !lt)] {
+        m.insert(format!("%lanemask_{}", name), v);
+    }
+}
+
+/// A timer (D81): the counter it reads, and which bits (shift, width).
+pub fn timer(name: &str) -> Option<(&'static str, u8, u8)> {
+    Some(match name {
+        "%clock" => ("clock", 0, 32),
+        "%clock64" => ("clock", 0, 64),
+        "%globaltimer" => ("globaltimer", 0, 64),
+        "%globaltimer_lo" => ("globaltimer", 0, 32),
+        "%globaltimer_hi" => ("globaltimer", 32, 32),
+        _ => return None,
+    })
+}
+
+/// Special registers whose value depends on the machine, the driver or the
+/// launch configuration beyond the thread header: no litmus test fixes them,
+/// so reading one is an input error rather than a guess (issue 23).
+pub fn unsupported(name: &str) -> Option<&'static str> {
+    const MACHINE: [(&str, &str); 9] = [
+        ("%smid", "the number of the multiprocessor running the thread"),
+        ("%nsmid", "the number of multiprocessors"),
+        ("%envreg", "a driver-defined environment value"),
+        ("%dynamic_smem_size", "the launch's shared memory size"),
+        ("%total_smem_size", "the launch's shared memory size"),
+        ("%aggr_smem_size", "the launch's shared memory size"),
+        ("%pm", "a performance counter"),
+        ("%reserved_smem_offset", "a reserved shared memory offset"),
+        ("%current_graph_exec", "the running CUDA graph"),
+    ];
+    MACHINE.iter().find(|(prefix, _)| name.starts_with(prefix)).map(|(_, what)| *what)
 }

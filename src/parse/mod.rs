@@ -12,10 +12,11 @@ pub(crate) mod cond;
 pub(crate) mod grammar;
 mod harness;
 pub(crate) mod instr;
+mod launch;
 mod mem;
 pub(crate) mod pest_err;
 pub(crate) mod regs;
-mod suggest;
+pub(crate) mod suggest;
 mod sync;
 pub(crate) mod text;
 mod vector;
@@ -242,14 +243,18 @@ fn proxy_kind(s: &str) -> Proxy {
 
 /// `P0@cta 0,gpu 0 | P1@cta 1,cluster 0,gpu 0 ;`, or bare `P0 | P1 ;` (cta 0, gpu 0).
 fn thread_headers(pair: Pair<Rule>, src: &Src) -> Result<Vec<ThreadHeader>> {
-    let mut out = Vec::new();
+    let (mut out, mut cta_given) = (Vec::new(), Vec::new());
     for (i, head) in pair.into_inner().filter(|p| p.as_rule() == Rule::thread_head).enumerate() {
-        out.push(thread_header(i, head, src)?);
+        let (h, given) = thread_header(i, head, src)?;
+        out.push(h);
+        cta_given.push(given);
     }
+    launch::check(&out, &cta_given)?;
     Ok(out)
 }
 
-fn thread_header(index: usize, pair: Pair<Rule>, src: &Src) -> Result<ThreadHeader> {
+/// One header, and whether it names its `cta`.
+fn thread_header(index: usize, pair: Pair<Rule>, src: &Src) -> Result<(ThreadHeader, bool)> {
     let span = src.pair_span(&pair);
     let mut h = ThreadHeader { id: index, cta: 0, cluster: None, gpu: 0, tid: None, span };
     let (mut cta, mut gpu) = (None, None);
@@ -276,7 +281,7 @@ fn thread_header(index: usize, pair: Pair<Rule>, src: &Src) -> Result<ThreadHead
     }
     h.cta = cta.unwrap_or(0);
     h.gpu = gpu.unwrap_or(0);
-    Ok(h)
+    Ok((h, cta.is_some()))
 }
 
 /// `cta 3`: keyword, number, keyword span.

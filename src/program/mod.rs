@@ -35,6 +35,32 @@ pub struct Placement {
     pub gpu: u32,
 }
 
+/// `Pn@cta C,cluster K,gpu G` as written (`cluster` may be absent).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WrittenPlacement {
+    pub cta: u32,
+    pub cluster: Option<u32>,
+    pub gpu: u32,
+}
+
+impl WrittenPlacement {
+    /// `CTA 1, cluster 0, GPU 0`, or `CTA 1, GPU 0` without `cluster`.
+    pub fn label(&self) -> String {
+        match self.cluster {
+            Some(k) => format!("CTA {}, cluster {}, GPU {}", self.cta, k, self.gpu),
+            None => format!("CTA {}, GPU {}", self.cta, self.gpu),
+        }
+    }
+
+    /// The cluster's name in pictures: `cluster K`, or the implicit one-CTA cluster.
+    pub fn cluster_label(&self) -> String {
+        match self.cluster {
+            Some(k) => format!("cluster {}", k),
+            None => format!("cluster of CTA {}", self.cta),
+        }
+    }
+}
+
 impl Placement {
     /// The threads of `scope` as seen from this thread include `other` (Table 21).
     pub fn scope_includes(&self, scope: Scope, other: &Placement) -> bool {
@@ -85,6 +111,9 @@ pub struct Trace {
 pub struct Thread {
     pub id: usize,
     pub placement: Placement,
+    /// The placement as the thread header writes it (`cta`, `cluster`, `gpu`):
+    /// what reports print (`placement` numbers CTAs and clusters densely).
+    pub written: WrittenPlacement,
     pub traces: Vec<TraceId>,
 }
 

@@ -12,6 +12,7 @@ impl Ctx<'_> {
         let (mine, other) = if private { (&mut self.private_roots, &self.global_roots) } else { (&mut self.global_roots, &self.private_roots) };
         if let Some(sp) = other.get(root) {
             let (a, b) = if private { ("thread-private .local/.param", "global or shared") } else { ("global or shared", "thread-private .local/.param") };
+            let root = crate::module::written_name(root);
             return Err(Error::input(format!("`{}` is accessed here as {} memory but at line {} as {} memory", root, a, sp.line, b), ins.span));
         }
         mine.entry(root.to_string()).or_insert(ins.span);
@@ -54,6 +55,10 @@ impl Ctx<'_> {
                 match v.v {
                     V::Addr(name, o) => (name, o.checked_add(addr.offset).unwrap_or(i64::MAX), v.deps),
                     V::Free(i) => return Ok(Err(i)),
+                    V::Const(_) if ins.origin.is_some() => {
+                        let msg = format!("`{}` holds a number here, not an address: the access needs the address of a location", crate::module::written_name(r));
+                        return Err(Error::input(msg, ins.span));
+                    }
                     V::Const(_) => {
                         return Err(Error::input(format!("register `{}` does not hold an address here (initialise it with `P{}:{} = x` or `mov {}, x`)", r, t, r, r), ins.span))
                     }

@@ -272,7 +272,9 @@ impl Ctx<'_> {
                 }
                 return Err(e);
             }
-            threads.push(Thread { id: t, placement: self.placements[t], traces: tids });
+            let h = &self.lit.threads[t];
+            let written = WrittenPlacement { cta: h.cta, cluster: h.cluster, gpu: h.gpu };
+            threads.push(Thread { id: t, placement: self.placements[t], written, traces: tids });
         }
         if events.len() > self.opts.max_events {
             return Err(Error::limit(format!("the test has {} events over all paths, more than --max-events {}", events.len(), self.opts.max_events)));

@@ -31,6 +31,8 @@ impl Ctx<'_> {
     pub(super) fn step(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
         match &ins.kind {
             InstrKind::Label(_) | InstrKind::Nop => Ok(Step::Next),
+            InstrKind::Timer { .. } => self.step_timer(st, ins),
+            InstrKind::Refused(message) => Err(Error::input(message.clone(), ins.span)),
             InstrKind::IsSpace { .. } => self.step_isspace(st, ins),
             // `module::expand` replaces every call by the function's body.
             InstrKind::Call { name, .. } => Err(Error::input(format!("`call {}` needs a `ptx \"FILE.ptx\";` line that loads a module defining it", name), ins.span)),
@@ -99,6 +101,30 @@ impl Ctx<'_> {
         })?;
         st.regs.insert(dst.clone(), Val { v: V::Const(r), deps });
         Ok(Step::Next)
+    }
+
+    /// A timer read (D81): one path where no time has passed since the
+    /// thread's previous read of the timer, one where much has (a deadline of
+    /// any loop has passed): the value never decreases along the thread.
+    fn step_timer(&mut self, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
+        let InstrKind::Timer { dst, timer, shift, bits } = &ins.kind else { return Err(Error::internal("step_timer on another instruction")) };
+        // Far past any deadline a loop may set, in both the 32-bit and the 64-bit views.
+        const LATER: i64 = (1 << 40) | (1 << 31);
+        let hidden = format!("%__timer#{}", timer);
+        let last = match st.regs.get(&hidden).map(|v| &v.v) {
+            Some(V::Const(c)) => *c,
+            _ => 0,
+        };
+        let mut out = Vec::new();
+        for now in [last, last.wrapping_add(LATER)] {
+            let mut c = st.clone();
+            let view = ((now as u64) >> shift) & if *bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 };
+            c.regs.insert(hidden.clone(), Val::konst(now));
+            c.regs.insert(dst.clone(), Val::konst(view as i64));
+            c.pc += 1;
+            out.push(c);
+        }
+        Ok(Step::Continue(out))
     }
 
     /// `Setp` instructions.
