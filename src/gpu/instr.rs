@@ -182,7 +182,7 @@ impl Ctx<'_> {
             InstrKind::Label(l) => return Ok(self.label(l)),
             InstrKind::Nop => return Ok(vec![]),
             InstrKind::Refused(m) => return Err(m.clone()),
-            InstrKind::Timer { .. } => return Err("timer reads come from PTX modules, which are not emitted for the GPU runner".to_string()),
+            InstrKind::Timer { .. } => return Err("timer reads are not emitted: the model's timer values (D81) are not a device clock's".to_string()),
             InstrKind::Call { name, .. } => return Err(format!("`call {}`: calls into PTX modules are not emitted for the GPU runner", name)),
             InstrKind::IsSpace { .. } => return Err("`isspacep` asks which state space an address is in; the emitter moves every variable to its own space (D125)".into()),
         };
