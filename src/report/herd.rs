@@ -20,6 +20,19 @@ pub fn kind(p: &Program) -> &'static str {
     }
 }
 
+/// herd's `Witnesses` counts: states that validate the condition as written
+/// and states that do not. For `~exists p` that is the states *without* `p`,
+/// the reverse of the `Observation` line, which always counts `p` first
+/// (herd7 7.58 prints `Positive: 3 Negative: 0` beside `Never 0 3`; `msum7`
+/// re-derives `Ok`/`No` from these counts, so they must be herd's).
+pub fn witnesses(r: &TestResult) -> (usize, usize) {
+    let (p, not_p) = (r.summary.positive, r.summary.negative);
+    match (r.program.condition_given, r.program.quantifier) {
+        (true, Quantifier::NotExists) => (not_p, p),
+        _ => (p, not_p),
+    }
+}
+
 /// Words herd's condition lexer takes as keywords (or `P0` as a thread), so a
 /// register or location of that name cannot be written bare.
 const HERD_WORDS: &[&str] = &[

@@ -72,7 +72,8 @@ pub fn text(r: &TestResult, source: &str) -> String {
         "No\n"
     });
     s.push_str("Witnesses\n");
-    s.push_str(&format!("Positive: {} Negative: {}\n", r.summary.positive, r.summary.negative));
+    let (positive, negative) = herd::witnesses(r);
+    s.push_str(&format!("Positive: {} Negative: {}\n", positive, negative));
     for f in flags(r) {
         s.push_str(&format!("Flag {}\n", f));
     }
