@@ -13,7 +13,14 @@ fn classic(c: &mut Criterion) {
     let opts = AdviseOptions::default();
     let mut g = c.benchmark_group("advise");
     g.sample_size(10);
-    for name in ["classic/MP+weak", "classic/LB+relaxed", "classic/IRIW+acq", "classic/MP+fence.gpu", "classic/IRIW+fence.sc", "advise/SB6+weak"] {
+    for name in [
+        "classic/MP+weak",
+        "classic/LB+relaxed",
+        "classic/IRIW+acq",
+        "classic/MP+fence.gpu",
+        "classic/IRIW+fence.sc",
+        "advise/SB6+weak",
+    ] {
         let text = std::fs::read_to_string(root.join("litmus").join(format!("{}.litmus", name))).expect("test file");
         g.bench_function(name, |b| b.iter(|| advise_source(&text, &opts).expect("advises")));
     }
@@ -30,7 +37,9 @@ fn corpus(c: &mut Criterion) {
     let opts = AdviseOptions { explain: false, ..Default::default() };
     let mut g = c.benchmark_group("advise-corpus");
     g.sample_size(10);
-    g.bench_function("whole_corpus_parallel", |b| b.iter(|| texts.par_iter().filter(|t| advise_source(t, &opts).is_ok()).count()));
+    g.bench_function("whole_corpus_parallel", |b| {
+        b.iter(|| texts.par_iter().filter(|t| advise_source(t, &opts).is_ok()).count())
+    });
     g.finish();
 }
 

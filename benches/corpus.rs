@@ -12,8 +12,12 @@ fn corpus(c: &mut Criterion) {
     let opts = CheckOptions::default();
     let mut g = c.benchmark_group("conformance");
     g.sample_size(10);
-    g.bench_function("whole_corpus_parallel", |b| b.iter(|| files.par_iter().map(|f| check_file(f, &opts).result.is_ok() as usize).sum::<usize>()));
-    g.bench_function("whole_corpus_sequential", |b| b.iter(|| files.iter().map(|f| check_file(f, &opts).result.is_ok() as usize).sum::<usize>()));
+    g.bench_function("whole_corpus_parallel", |b| {
+        b.iter(|| files.par_iter().map(|f| check_file(f, &opts).result.is_ok() as usize).sum::<usize>())
+    });
+    g.bench_function("whole_corpus_sequential", |b| {
+        b.iter(|| files.iter().map(|f| check_file(f, &opts).result.is_ok() as usize).sum::<usize>())
+    });
     g.finish();
 }
 
@@ -21,9 +25,13 @@ fn classic(c: &mut Criterion) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let opts = CheckOptions::default();
     let mut g = c.benchmark_group("classic");
-    for name in
-        ["Manual/MP-gpu.litmus", "Manual/SB+sc-gpu.litmus", "Manual/CoRR-weak-weak.litmus", "Nvidia/Co-Total-3-threads-scope-diff.litmus", "Manual/Ticketlock-same-gpu.litmus"]
-    {
+    for name in [
+        "Manual/MP-gpu.litmus",
+        "Manual/SB+sc-gpu.litmus",
+        "Manual/CoRR-weak-weak.litmus",
+        "Nvidia/Co-Total-3-threads-scope-diff.litmus",
+        "Manual/Ticketlock-same-gpu.litmus",
+    ] {
         let path = root.join("tests/conformance/litmus").join(name);
         let Ok(text) = std::fs::read_to_string(&path) else { continue };
         g.bench_function(name, |b| b.iter(|| check_source(&text, &opts).map(|r| r.summary.positive).unwrap_or(0)));

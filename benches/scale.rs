@@ -30,7 +30,15 @@ fn rf_readers(k: usize) -> String {
     let mut cells: Vec<String> = (0..k).map(|i| format!("st.relaxed.gpu x, {}", i + 1)).collect();
     cells.extend((0..k).map(|_| "ld.relaxed.gpu r0, x".to_string()));
     let heads: Vec<String> = (0..2 * k).map(|i| format!("P{}@cta {},gpu 0", i, i)).collect();
-    format!("PTX RF-readers-{}\n{{\nx = 0;\n}}\n{} ;\n{} ;\nexists (P{}:r0 == {} /\\ P{}:r0 == 1)\n", k, heads.join(" | "), cells.join(" | "), k, k, 2 * k - 1)
+    format!(
+        "PTX RF-readers-{}\n{{\nx = 0;\n}}\n{} ;\n{} ;\nexists (P{}:r0 == {} /\\ P{}:r0 == 1)\n",
+        k,
+        heads.join(" | "),
+        cells.join(" | "),
+        k,
+        k,
+        2 * k - 1
+    )
 }
 
 /// `k` writer threads store 1..k to x; one reader loads x `k` times; the
@@ -51,7 +59,14 @@ fn counter(n: usize, k: usize) -> String {
     let heads: Vec<String> = (0..n).map(|i| format!("P{}@cta {},gpu 0", i, i)).collect();
     let row = |r: usize| vec![format!("atom.relaxed.gpu.add r{}, x, 1", r); n].join(" | ");
     let rows: Vec<String> = (0..k).map(|r| format!("{} ;\n", row(r))).collect();
-    format!("PTX counter-{}x{}\n{{\nx = 0;\n}}\n{} ;\n{}forall (x == {})\n", n, k, heads.join(" | "), rows.concat(), n * k)
+    format!(
+        "PTX counter-{}x{}\n{{\nx = 0;\n}}\n{} ;\n{}forall (x == {})\n",
+        n,
+        k,
+        heads.join(" | "),
+        rows.concat(),
+        n * k
+    )
 }
 
 /// A ticket lock of `n` threads (issue 14): `atom.add` takes a ticket, spin
@@ -74,7 +89,13 @@ fn ticket_lock(n: usize, relacq: bool) -> String {
     ];
     let heads: Vec<String> = (0..n).map(|i| format!("P{}@cta {},gpu 0", i, i)).collect();
     let rows: Vec<String> = code.iter().map(|c| format!("{} ;\n", vec![c.as_str(); n].join(" | "))).collect();
-    format!("PTX ticketlock-{}\n{{\nt = 0; s = 0; c = 0;\n}}\n{} ;\n{}forall (c == {})\n", n, heads.join(" | "), rows.concat(), n)
+    format!(
+        "PTX ticketlock-{}\n{{\nt = 0; s = 0; c = 0;\n}}\n{} ;\n{}forall (c == {})\n",
+        n,
+        heads.join(" | "),
+        rows.concat(),
+        n
+    )
 }
 
 fn scale(c: &mut Criterion) {
@@ -85,7 +106,9 @@ fn scale(c: &mut Criterion) {
     g.sample_size(10).warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(2));
     let bench = |g: &mut criterion::BenchmarkGroup<_>, family: &str, threads: usize, src: String| {
         assert!(check_source(&src, &opts).is_ok(), "{} does not check", family);
-        g.bench_with_input(BenchmarkId::new(family, threads), &src, |b, s| b.iter(|| check_source(s, &opts).map(|r| r.outcome.states.len()).unwrap_or(0)));
+        g.bench_with_input(BenchmarkId::new(family, threads), &src, |b, s| {
+            b.iter(|| check_source(s, &opts).map(|r| r.outcome.states.len()).unwrap_or(0))
+        });
     };
     // N = threads.
     for n in [2, 4, 8, 12] {
@@ -111,7 +134,9 @@ fn scale(c: &mut Criterion) {
     let verdict = CheckOptions { list_states: Some(0), ..CheckOptions::default() };
     let target = |g: &mut criterion::BenchmarkGroup<_>, name: &str, src: String, o: &CheckOptions| {
         assert!(check_source(&src, o).is_ok(), "{} does not check", name);
-        g.bench_with_input(BenchmarkId::new("target", name), &src, |b, s| b.iter(|| check_source(s, o).map(|r| r.outcome.states.len()).unwrap_or(0)));
+        g.bench_with_input(BenchmarkId::new("target", name), &src, |b, s| {
+            b.iter(|| check_source(s, o).map(|r| r.outcome.states.len()).unwrap_or(0))
+        });
     };
     let mp20 = shape_test("MP-chain:20", &relacq).unwrap().source;
     // One link's release weakened to relaxed: the chain is broken, allowed.

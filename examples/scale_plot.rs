@@ -48,7 +48,14 @@ pub fn rf_fan(k: usize, sem: &str) -> String {
     let mut cols: Vec<Vec<String>> = (0..k).map(|i| vec![format!("st.{} x, {}", sem, i + 1)]).collect();
     cols.push((0..k).map(|j| format!("ld.{} r{}, x", sem, j)).collect());
     let heads: Vec<String> = (0..=k).map(|i| format!("P{}@cta {},gpu 0", i, i)).collect();
-    let mut s = format!("PTX RF-fan-{}\n\"{} writers of x, one reader with {} loads: {}^{} reads-from combinations\"\n{{\nx = 0;\n}}\n", k, k, k, k + 1, k);
+    let mut s = format!(
+        "PTX RF-fan-{}\n\"{} writers of x, one reader with {} loads: {}^{} reads-from combinations\"\n{{\nx = 0;\n}}\n",
+        k,
+        k,
+        k,
+        k + 1,
+        k
+    );
     s += &format!("{} ;\n", heads.join(" | "));
     for r in 0..k {
         let row: Vec<&str> = cols.iter().map(|c| c.get(r).map(String::as_str).unwrap_or("")).collect();
@@ -80,12 +87,24 @@ fn ticket_lock(n: usize) -> String {
     ];
     let heads: Vec<String> = (0..n).map(|i| format!("P{}@cta {},gpu 0", i, i)).collect();
     let rows: Vec<String> = code.iter().map(|c| format!("{} ;\n", vec![*c; n].join(" | "))).collect();
-    format!("PTX ticketlock-{}\n{{\nt = 0; s = 0; c = 0;\n}}\n{} ;\n{}forall (c == {})\n", n, heads.join(" | "), rows.concat(), n)
+    format!(
+        "PTX ticketlock-{}\n{{\nt = 0; s = 0; c = 0;\n}}\n{} ;\n{}forall (c == {})\n",
+        n,
+        heads.join(" | "),
+        rows.concat(),
+        n
+    )
 }
 
 /// `n` threads each incrementing x once with a `cas` loop: `forall (x == n)`.
 fn cas_counter(n: usize) -> String {
-    let code = ["LOOP:", "ld.relaxed.gpu r1, x", "add r2, r1, 1", "atom.relaxed.gpu.cas.b32 r3, x, r1, r2", "bne r3, r1, LOOP"];
+    let code = [
+        "LOOP:",
+        "ld.relaxed.gpu r1, x",
+        "add r2, r1, 1",
+        "atom.relaxed.gpu.cas.b32 r3, x, r1, r2",
+        "bne r3, r1, LOOP",
+    ];
     let heads: Vec<String> = (0..n).map(|i| format!("P{}@cta {},gpu 0", i, i)).collect();
     let rows: Vec<String> = code.iter().map(|c| format!("{} ;\n", vec![*c; n].join(" | "))).collect();
     format!("PTX cas-counter-{}\n{{\nx = 0;\n}}\n{} ;\n{}forall (x == {})\n", n, heads.join(" | "), rows.concat(), n)
@@ -95,7 +114,8 @@ fn cas_counter(n: usize) -> String {
 fn measure(family: &str, test: String, source: &str, reps: usize) -> Option<Point> {
     let listing = CheckOptions::default();
     let opts = CheckOptions { list_states: Some(0), ..CheckOptions::default() };
-    let (mut totals, mut builds, mut encodes, mut firsts, mut listed) = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut totals, mut builds, mut encodes, mut firsts, mut listed) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut last = None;
     for _ in 0..reps {
         let t0 = Instant::now();
@@ -152,7 +172,9 @@ fn measure(family: &str, test: String, source: &str, reps: usize) -> Option<Poin
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let get = |k: &str, d: &str| args.iter().position(|a| a == k).map(|i| args[i + 1].clone()).unwrap_or_else(|| d.to_string());
+    let get = |k: &str, d: &str| {
+        args.iter().position(|a| a == k).map(|i| args[i + 1].clone()).unwrap_or_else(|| d.to_string())
+    };
     let reps: usize = get("--reps", "5").parse().unwrap();
     let max: usize = get("--max", "32").parse().unwrap();
     let out = std::path::PathBuf::from(get("--out", "paper-notes"));
@@ -214,27 +236,57 @@ fn main() {
     family("MP-chain (rel/acq)", evens.iter().map(|n| gen(format!("MP-chain:{}", n), &relacq)).collect());
     family("RA-ring", evens.iter().map(|n| gen(format!("RA-ring:{}", n), &relacq)).collect());
     family("SB-ring (relaxed + fence.sc)", evens.iter().map(|n| gen(format!("SB-ring:{}", n), &sbfence)).collect());
-    family("IRIW (rel/acq; threads/2 observers)", evens.iter().filter(|&&n| n >= 4).map(|n| gen(format!("IRIW:{}", n / 2), &relacq)).collect());
+    family(
+        "IRIW (rel/acq; threads/2 observers)",
+        evens.iter().filter(|&&n| n >= 4).map(|n| gen(format!("IRIW:{}", n / 2), &relacq)).collect(),
+    );
     // k writers and one reader: k + 1 threads.
-    family("RF-fan (k writers x k loads)", (2..max).step_by(2).map(|k| (format!("RF-fan-{}", k), rf_fan(k, "relaxed.gpu"))).collect());
+    family(
+        "RF-fan (k writers x k loads)",
+        (2..max).step_by(2).map(|k| (format!("RF-fan-{}", k), rf_fan(k, "relaxed.gpu"))).collect(),
+    );
     family("counter (n x 1 atom.add)", evens.iter().map(|&n| (format!("counter-{}", n), counter(n))).collect());
     // Control flow (D65, D66): until the builder's paths pass --max-events.
     family("ticket lock (rel/acq)", evens.iter().map(|&n| (format!("ticketlock-{}", n), ticket_lock(n))).collect());
     family("cas-loop counter", evens.iter().map(|&n| (format!("cas-counter-{}", n), cas_counter(n))).collect());
     // Table and CSV.
     std::fs::create_dir_all(&out).unwrap();
-    let mut csv = String::from("family,test,threads,events,states,verdict,build_ms,encode_ms,first_solve_ms,solve_ms,median_ms,listed_ms\n");
+    let mut csv = String::from(
+        "family,test,threads,events,states,verdict,build_ms,encode_ms,first_solve_ms,solve_ms,median_ms,listed_ms\n",
+    );
     println!("| family | test | threads | events | states listed | verdict | parse+build ms | encode ms | one solve ms | verdict solves ms | verdict ms | with 256 states ms |");
     println!("|---|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|");
     for p in &points {
         let solve = (p.total_ms - p.build_ms - p.encode_ms).max(0.0);
         println!(
             "| {} | {} | {} | {} | {} | {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} |",
-            p.family, p.test, p.threads, p.events, p.states, p.verdict, p.build_ms, p.encode_ms, p.first_ms, solve, p.total_ms, p.listed_ms
+            p.family,
+            p.test,
+            p.threads,
+            p.events,
+            p.states,
+            p.verdict,
+            p.build_ms,
+            p.encode_ms,
+            p.first_ms,
+            solve,
+            p.total_ms,
+            p.listed_ms
         );
         csv += &format!(
             "{},{},{},{},{},{},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3}\n",
-            p.family, p.test, p.threads, p.events, p.states, p.verdict, p.build_ms, p.encode_ms, p.first_ms, solve, p.total_ms, p.listed_ms
+            p.family,
+            p.test,
+            p.threads,
+            p.events,
+            p.states,
+            p.verdict,
+            p.build_ms,
+            p.encode_ms,
+            p.first_ms,
+            solve,
+            p.total_ms,
+            p.listed_ms
         );
     }
     std::fs::write(out.join("scale.csv"), csv).unwrap();
@@ -260,7 +312,13 @@ fn plot(points: &[Point], path: &std::path::Path) -> Result<(), Box<dyn std::err
         .x_label_area_size(45)
         .y_label_area_size(70)
         .build_cartesian_2d(1i32..xmax, (ymin..ymax).log_scale())?;
-    chart.configure_mesh().x_desc("threads").y_desc("median time (ms, log scale)").axis_desc_style(("sans-serif", 18)).label_style(("sans-serif", 15)).draw()?;
+    chart
+        .configure_mesh()
+        .x_desc("threads")
+        .y_desc("median time (ms, log scale)")
+        .axis_desc_style(("sans-serif", 18))
+        .label_style(("sans-serif", 15))
+        .draw()?;
     // The 1 s target.
     chart
         .draw_series(LineSeries::new([(1, 1000.0), (xmax, 1000.0)], BLACK.stroke_width(3)))?
@@ -269,11 +327,21 @@ fn plot(points: &[Point], path: &std::path::Path) -> Result<(), Box<dyn std::err
     let colors = [RED, BLUE, GREEN, MAGENTA, CYAN, BLACK, RGBColor(230, 140, 0), RGBColor(120, 60, 20)];
     for (i, f) in families.iter().enumerate() {
         let c = colors[i % colors.len()];
-        let pts: Vec<(i32, f64)> = points.iter().filter(|p| p.family == *f).map(|p| (p.threads as i32, p.total_ms.max(ymin))).collect();
-        chart.draw_series(LineSeries::new(pts.clone(), c.stroke_width(2)))?.label(*f).legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(2)));
+        let pts: Vec<(i32, f64)> =
+            points.iter().filter(|p| p.family == *f).map(|p| (p.threads as i32, p.total_ms.max(ymin))).collect();
+        chart
+            .draw_series(LineSeries::new(pts.clone(), c.stroke_width(2)))?
+            .label(*f)
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(2)));
         chart.draw_series(pts.iter().map(|&(x, y)| Circle::new((x, y), 3, c.filled())))?;
     }
-    chart.configure_series_labels().position(SeriesLabelPosition::LowerRight).background_style(WHITE.mix(0.9)).border_style(BLACK).label_font(("sans-serif", 15)).draw()?;
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::LowerRight)
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 15))
+        .draw()?;
     root.present()?;
     Ok(())
 }

@@ -125,6 +125,9 @@ pub fn parse_states(s: &str) -> Result<StatesArg, String> {
     match s {
         "all" => Ok(StatesArg(None)),
         "none" => Ok(StatesArg(Some(0))),
-        n => n.parse::<usize>().map(|k| StatesArg(Some(k))).map_err(|_| format!("`{}` is not `all`, `none` or a number of states", n)),
+        n => n
+            .parse::<usize>()
+            .map(|k| StatesArg(Some(k)))
+            .map_err(|_| format!("`{}` is not `all`, `none` or a number of states", n)),
     }
 }

@@ -75,7 +75,15 @@ impl Summary {
     /// must not look like a herd record on stdout).
     pub fn line(&self, wall: Duration) -> String {
         let n = self.ok + self.no + self.errors + self.limits;
-        format!("{} tests: Ok {}, No {}, errors {}, limits {}, wall time {:.2} s", n, self.ok, self.no, self.errors, self.limits, wall.as_secs_f64())
+        format!(
+            "{} tests: Ok {}, No {}, errors {}, limits {}, wall time {:.2} s",
+            n,
+            self.ok,
+            self.no,
+            self.errors,
+            self.limits,
+            wall.as_secs_f64()
+        )
     }
 }
 
@@ -93,7 +101,9 @@ impl Progress {
         use std::io::IsTerminal;
         let bar = (total >= PROGRESS_MIN_TESTS && std::io::stderr().is_terminal()).then(|| {
             let b = indicatif::ProgressBar::new(total as u64);
-            if let Ok(style) = indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} tests, {elapsed} elapsed, about {eta} left") {
+            if let Ok(style) = indicatif::ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} tests, {elapsed} elapsed, about {eta} left",
+            ) {
                 b.set_style(style);
             }
             b
@@ -153,7 +163,8 @@ pub fn picture_stems(files: &[PathBuf]) -> BTreeMap<PathBuf, String> {
             } else {
                 s
             };
-            let safe = name.chars().map(|c| if c.is_ascii_alphanumeric() || "-_+.".contains(c) { c } else { '_' }).collect();
+            let safe =
+                name.chars().map(|c| if c.is_ascii_alphanumeric() || "-_+.".contains(c) { c } else { '_' }).collect();
             (f.clone(), safe)
         })
         .collect()

@@ -52,7 +52,8 @@ thread_local! {
 /// limit was hit; other panics propagate unchanged.
 pub fn run<T>(limits: Limits, f: impl FnOnce() -> T) -> Result<T, Exceeded> {
     let deadline = limits.timeout.map(|t| Instant::now() + t);
-    let prev = STATE.with(|s| s.replace(Some(State { limits, deadline, used: 0, phase: "the program".into(), since_clock: 0 })));
+    let prev = STATE
+        .with(|s| s.replace(Some(State { limits, deadline, used: 0, phase: "the program".into(), since_clock: 0 })));
     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
     STATE.with(|s| *s.borrow_mut() = prev);
     match r {
@@ -96,7 +97,11 @@ pub fn charge(bytes: u64) {
         let s = s.as_mut()?;
         s.used += bytes;
         if s.used > s.limits.max_bytes {
-            return Some(format!("memory limit: the encoding grew past --max-memory {} MB while building {}", s.limits.max_bytes >> 20, s.phase));
+            return Some(format!(
+                "memory limit: the encoding grew past --max-memory {} MB while building {}",
+                s.limits.max_bytes >> 20,
+                s.phase
+            ));
         }
         s.since_clock += 1;
         if s.since_clock >= 1024 {

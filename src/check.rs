@@ -127,8 +127,14 @@ pub fn model_for(is_c: bool, opts: &CheckOptions) -> Result<ModelKind> {
     match (is_c, opts.model.is_c()) {
         (true, true) | (false, false) => Ok(opts.model),
         (true, false) if !opts.model_explicit => Ok(ModelKind::Rc11),
-        (true, false) => Err(Error::input_nospan(format!("a C test is decided under a C model (rc11, scoped-rc11), not `{}`", opts.model.name()))),
-        (false, true) => Err(Error::input_nospan(format!("the model `{}` decides C tests; this is a PTX test (use ptx or ptx-alloy)", opts.model.name()))),
+        (true, false) => Err(Error::input_nospan(format!(
+            "a C test is decided under a C model (rc11, scoped-rc11), not `{}`",
+            opts.model.name()
+        ))),
+        (false, true) => Err(Error::input_nospan(format!(
+            "the model `{}` decides C tests; this is a PTX test (use ptx or ptx-alloy)",
+            opts.model.name()
+        ))),
     }
 }
 
@@ -137,7 +143,13 @@ pub fn model_for(is_c: bool, opts: &CheckOptions) -> Result<ModelKind> {
 /// with those bytes 0 and again with every such byte 0xa5; when the final
 /// states or the verdict differ, the answer depends on a value the ISA does
 /// not give, and the test is refused at the variable (D71).
-fn same_for_other_unknown_bytes(ast: &crate::ast::Litmus, p: &Program, o: &Outcome, var: &crate::ast::VarDecl, opts: &CheckOptions) -> Result<()> {
+fn same_for_other_unknown_bytes(
+    ast: &crate::ast::Litmus,
+    p: &Program,
+    o: &Outcome,
+    var: &crate::ast::VarDecl,
+    opts: &CheckOptions,
+) -> Result<()> {
     let build = crate::program::BuildOptions { unknown_fill: 0xa5, ..opts.build.clone() };
     let other = build_program(ast, &build)?;
     let o2 = run_engine(&other, opts, crate::budget::deadline())?;
@@ -167,7 +179,13 @@ fn run_engine(p: &Program, opts: &CheckOptions, deadline: Option<Instant>) -> Re
                 model: Some(opts.model.shared()),
             },
         ),
-        Engine::Reference => crate::reference::check(p, &crate::reference::ReferenceOptions { max_candidates: opts.reference_max_candidates, model: opts.model.shared() }),
+        Engine::Reference => crate::reference::check(
+            p,
+            &crate::reference::ReferenceOptions {
+                max_candidates: opts.reference_max_candidates,
+                model: opts.model.shared(),
+            },
+        ),
     }
 }
 
@@ -177,7 +195,10 @@ fn vacuous_unroll(p: &Program, o: &Outcome, unroll: u32) -> Result<()> {
     match &p.unroll_cut {
         Some((span, what)) if !o.any_execution && p.flags.unroll_bound_hit => Err(Error {
             kind: ErrorKind::Limit,
-            message: format!("every execution runs past the unroll bound ({}) in the loop at {}; raise --unroll", unroll, what),
+            message: format!(
+                "every execution runs past the unroll bound ({}) in the loop at {}; raise --unroll",
+                unroll, what
+            ),
             span: Some(*span),
             origin: None,
         }),
@@ -210,7 +231,9 @@ pub fn read_source(path: &Path, max: usize) -> std::result::Result<String, (Stri
     let bytes = crate::input::read_capped(path, max).map_err(|m| (String::new(), Error::input_nospan(m)))?;
     if bytes.len() > max {
         let msg = match std::fs::metadata(path).map(|m| m.len()) {
-            Ok(size) if size > max as u64 => format!("the file is {} bytes, more than the {} bytes a litmus test may have", size, max),
+            Ok(size) if size > max as u64 => {
+                format!("the file is {} bytes, more than the {} bytes a litmus test may have", size, max)
+            }
             _ => format!("the file is longer than the {} bytes a litmus test may have", max),
         };
         return Err((String::new(), Error::input_nospan(msg)));
@@ -235,7 +258,8 @@ pub fn check_file(path: &Path, opts: &CheckOptions) -> FileReport {
         let r = check_source_at(&source, base, opts)?;
         // Explanations read the rows of the model that decided the test.
         let model = model_for(r.program.c11.is_some(), opts)?;
-        let shown = opts.show.as_ref().map(|so| crate::explain::show(&r, &ShowOptions { model: model.shared(), ..so.clone() }));
+        let shown =
+            opts.show.as_ref().map(|so| crate::explain::show(&r, &ShowOptions { model: model.shared(), ..so.clone() }));
         Ok((r, shown))
     }) {
         Ok((r, s)) => (Ok(r), s),
@@ -253,8 +277,17 @@ pub fn guarded<T>(opts: &CheckOptions, f: impl FnOnce() -> Result<T>) -> Result<
         Ok(Ok(r)) => r,
         Ok(Err(crate::budget::Exceeded(m))) => Err(Error::limit(m)),
         Err(p) => {
-            let what = p.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| p.downcast_ref::<String>().cloned()).unwrap_or_default();
-            Err(Error { kind: ErrorKind::Internal, message: format!("internal error (please report): {}", what), span: None, origin: None })
+            let what = p
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| p.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            Err(Error {
+                kind: ErrorKind::Internal,
+                message: format!("internal error (please report): {}", what),
+                span: None,
+                origin: None,
+            })
         }
     }
 }

@@ -64,7 +64,8 @@ impl Error {
     /// `file:line:col: error: message` followed by the source line and a caret.
     pub fn render(&self, file: &str, source: &str) -> String {
         if let Some(o) = &self.origin {
-            let message = if o.context.is_empty() { self.message.clone() } else { format!("{} ({})", self.message, o.context) };
+            let message =
+                if o.context.is_empty() { self.message.clone() } else { format!("{} ({})", self.message, o.context) };
             let inner = Error { origin: None, message, ..self.clone() };
             return inner.render(&o.file, &o.source);
         }
@@ -77,10 +78,14 @@ impl Error {
             Some(sp) => {
                 let line_text = source.lines().nth(sp.line.saturating_sub(1)).unwrap_or("");
                 let (shown, caret_col) = window(line_text, sp.col);
-                let caret_pad: String = shown.chars().take(caret_col).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
+                let caret_pad: String =
+                    shown.chars().take(caret_col).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
                 // The gutter grows with the line number so the caret stays under the column.
                 let w = sp.line.to_string().len().max(5);
-                format!("{}:{}:{}: {}: {}\n{:>w$} | {}\n{:w$} | {}^", file, sp.line, sp.col, label, self.message, sp.line, shown, "", caret_pad)
+                format!(
+                    "{}:{}:{}: {}: {}\n{:>w$} | {}\n{:w$} | {}^",
+                    file, sp.line, sp.col, label, self.message, sp.line, shown, "", caret_pad
+                )
             }
             None => format!("{}: {}: {}", file, label, self.message),
         }

@@ -18,7 +18,11 @@ pub fn read_capped(path: &Path, max: usize) -> Result<Vec<u8>, String> {
     let limit = (max as u64).saturating_add(1);
     let mut bytes = Vec::new();
     if is_stdin(path) {
-        std::io::stdin().lock().take(limit).read_to_end(&mut bytes).map_err(|e| format!("cannot read standard input: {}", e))?;
+        std::io::stdin()
+            .lock()
+            .take(limit)
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("cannot read standard input: {}", e))?;
         return Ok(bytes);
     }
     let meta = std::fs::metadata(path).map_err(|e| format!("cannot read the file: {}", e))?;
@@ -84,7 +88,9 @@ pub fn collect(paths: &[PathBuf]) -> Inputs {
         let walk = walkdir::WalkDir::new(p).follow_links(true).sort_by_file_name();
         for entry in walk {
             match entry {
-                Ok(e) if !e.file_type().is_dir() && e.path().extension().is_some_and(|x| x == "litmus") => keep(e.into_path(), &mut out),
+                Ok(e) if !e.file_type().is_dir() && e.path().extension().is_some_and(|x| x == "litmus") => {
+                    keep(e.into_path(), &mut out)
+                }
                 Ok(_) => {}
                 Err(e) => match e.loop_ancestor() {
                     Some(a) => out.notes.push(format!(

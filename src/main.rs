@@ -103,10 +103,12 @@ fn main() {
 fn man_page(cmd: clap::Command, subcommand: Option<&str>, buf: &mut Vec<u8>) -> std::io::Result<()> {
     let Some(name) = subcommand else { return clap_mangen::Man::new(cmd).render(buf) };
     let names: Vec<String> = cmd.get_subcommands().map(|c| c.get_name().to_string()).collect();
-    let sub = cmd
-        .find_subcommand(name)
-        .cloned()
-        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, format!("no subcommand `{}` (one of: {})", name, names.join(", "))))?;
+    let sub = cmd.find_subcommand(name).cloned().ok_or_else(|| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("no subcommand `{}` (one of: {})", name, names.join(", ")),
+        )
+    })?;
     let page = format!("ptx-litmus-{}", name);
     clap_mangen::Man::new(sub.bin_name(format!("ptx-litmus {}", name))).title(page).render(buf)
 }
@@ -175,7 +177,12 @@ fn inputs(paths: &[PathBuf], progress: Option<&Progress>) -> Vec<PathBuf> {
 
 /// `ptx-litmus explain FILE|DIR...`.
 fn run_explain(a: ExplainArgs) -> i32 {
-    let opts = CheckOptions { build: BuildOptions { unroll: a.unroll, ..Default::default() }, timeout: a.limits.timeout, max_memory: a.limits.max_bytes(), ..Default::default() };
+    let opts = CheckOptions {
+        build: BuildOptions { unroll: a.unroll, ..Default::default() },
+        timeout: a.limits.timeout,
+        max_memory: a.limits.max_bytes(),
+        ..Default::default()
+    };
     let files = inputs(&a.files, None);
     let mut worst = EXIT_OK;
     let work = |f: &std::path::Path| match read_source(f, opts.max_file_bytes) {
@@ -197,7 +204,10 @@ fn run_explain(a: ExplainArgs) -> i32 {
             out::eprintln(&e.render(&f.display().to_string(), &src));
             if a.json {
                 // The failure object of `check --json` (schema/result.schema.json).
-                out::println(&report::json(&FileReport { path: f, source: src, result: Err(e.clone()), shown: None }).to_string());
+                out::println(
+                    &report::json(&FileReport { path: f, source: src, result: Err(e.clone()), shown: None })
+                        .to_string(),
+                );
             }
             worst = worst.max(e.exit_code());
             out::note_code(worst);
@@ -373,18 +383,25 @@ fn run_advise(a: AdviseArgs) -> i32 {
     let costs = match &a.cost {
         None => advise::menu::CostTable::default(),
         // A regular file of at most 1 MiB: a FIFO or a device is refused, not read forever.
-        Some(f) => match ptx_litmus::input::read_text_capped(f, 1 << 20).and_then(|t| advise::menu::CostTable::parse(&t)) {
-            Ok(c) => c,
-            Err(e) => {
-                out::eprintln(&format!("{}: error: {}", f.display(), e));
-                return EXIT_INPUT;
+        Some(f) => {
+            match ptx_litmus::input::read_text_capped(f, 1 << 20).and_then(|t| advise::menu::CostTable::parse(&t)) {
+                Ok(c) => c,
+                Err(e) => {
+                    out::eprintln(&format!("{}: error: {}", f.display(), e));
+                    return EXIT_INPUT;
+                }
             }
-        },
+        }
     };
     // The advice decides one variant per candidate edit: a large test can take
     // hours, so without --timeout each test gets a default deadline.
     let timeout = a.limits.timeout.or(Some(std::time::Duration::from_secs(advise::DEFAULT_TIMEOUT_S)));
-    let check = CheckOptions { build: BuildOptions { unroll: a.unroll, ..Default::default() }, timeout, max_memory: a.limits.max_bytes(), ..Default::default() };
+    let check = CheckOptions {
+        build: BuildOptions { unroll: a.unroll, ..Default::default() },
+        timeout,
+        max_memory: a.limits.max_bytes(),
+        ..Default::default()
+    };
     let table = a.paths.iter().any(|p| p.is_dir());
     let opts = AdviseOptions { check, costs, weaken_only: a.weaken, explain: !table || a.json || a.out.is_some() };
     let files = inputs(&a.paths, None);
@@ -396,7 +413,8 @@ fn run_advise(a: AdviseArgs) -> i32 {
     let work = |f: &std::path::Path| match read_source(f, opts.check.max_file_bytes) {
         Ok(src) => {
             // The advisor budgets each variant itself (advise::budgeted).
-            let r = guarded(&CheckOptions { timeout: None, ..opts.check.clone() }, || advise::advise_source(&src, &opts));
+            let r =
+                guarded(&CheckOptions { timeout: None, ..opts.check.clone() }, || advise::advise_source(&src, &opts));
             (f.to_path_buf(), src, r)
         }
         Err((src, e)) => (f.to_path_buf(), src, Err(e)),
@@ -429,7 +447,11 @@ fn run_advise(a: AdviseArgs) -> i32 {
                 let default_deadline = a.limits.timeout.is_none() && e.message.starts_with("timeout");
                 progress.eprintln(&e.render(&name, &src));
                 if default_deadline {
-                    progress.eprintln(&format!("{}: note: advise stops each test after {} s by default; --timeout sets another limit", name, advise::DEFAULT_TIMEOUT_S));
+                    progress.eprintln(&format!(
+                        "{}: note: advise stops each test after {} s by default; --timeout sets another limit",
+                        name,
+                        advise::DEFAULT_TIMEOUT_S
+                    ));
                 }
                 worst = worst.max(e.exit_code());
             }

@@ -106,7 +106,12 @@ pub fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()>
 /// regular file (the link stays). Anything else (a FIFO, a device, a socket, a
 /// folder, a dangling link) is an error: renaming over it would destroy it.
 pub fn output_target(path: &std::path::Path) -> std::io::Result<std::path::PathBuf> {
-    let refuse = |what: &str| std::io::Error::new(ErrorKind::InvalidInput, format!("it is {}, not a regular file, and is never replaced", what));
+    let refuse = |what: &str| {
+        std::io::Error::new(
+            ErrorKind::InvalidInput,
+            format!("it is {}, not a regular file, and is never replaced", what),
+        )
+    };
     match std::fs::symlink_metadata(path) {
         Err(e) if e.kind() == ErrorKind::NotFound => Ok(path.to_path_buf()),
         Err(e) => Err(e),

@@ -151,7 +151,14 @@ impl Outcome {
             Quantifier::NotExists => !reach.positive,
             Quantifier::Forall => !reach.negative,
         };
-        Summary { verdict: if ok { Verdict::Ok } else { Verdict::No }, positive, negative, some_positive: reach.positive, some_negative: reach.negative, complete: self.complete }
+        Summary {
+            verdict: if ok { Verdict::Ok } else { Verdict::No },
+            positive,
+            negative,
+            some_positive: reach.positive,
+            some_negative: reach.negative,
+            complete: self.complete,
+        }
     }
 }
 

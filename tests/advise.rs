@@ -78,7 +78,8 @@ fn iriw_needs_fence_sc_between_each_observers_reads() {
     // accesses made morally strong, as weak writes are never observed).
     let a = advise(IRIW);
     assert_eq!(a.repairs.len(), 1);
-    let inserts: Vec<(usize, String)> = a.repairs[0].changes.iter().filter(|c| c.action == "insert").map(|c| (c.thread, c.after.clone())).collect();
+    let inserts: Vec<(usize, String)> =
+        a.repairs[0].changes.iter().filter(|c| c.action == "insert").map(|c| (c.thread, c.after.clone())).collect();
     assert_eq!(inserts, vec![(1, "fence.sc.gpu".to_string()), (3, "fence.sc.gpu".to_string())]);
 }
 
@@ -102,7 +103,11 @@ fn wrc_and_isa2_are_repaired_through_the_middle_thread() {
     assert!(w[0].contains(&"P1:st.release.gpu y, 1".to_string()), "{:?}", w);
     let i = repairs(&advise(ISA2));
     assert_eq!(i.len(), 1);
-    assert!(i[0].contains(&"P1:ld.acquire.gpu r0, y".to_string()) && i[0].contains(&"P1:st.release.gpu z, 1".to_string()), "{:?}", i);
+    assert!(
+        i[0].contains(&"P1:ld.acquire.gpu r0, y".to_string()) && i[0].contains(&"P1:st.release.gpu z, 1".to_string()),
+        "{:?}",
+        i
+    );
 }
 
 #[test]
@@ -110,7 +115,8 @@ fn mp_fence_gpu_weakens_to_release_and_acquire_fences() {
     // Expected: fence.sc -> fence.release in the writer, -> fence.acquire in the reader, also together.
     let a = advise(&read("litmus/classic/MP+fence.gpu.litmus"));
     assert!(!a.reachable);
-    let singles: Vec<String> = a.weakenings.iter().map(|w| format!("P{}:{}", w.changes[0].thread, w.changes[0].after)).collect();
+    let singles: Vec<String> =
+        a.weakenings.iter().map(|w| format!("P{}:{}", w.changes[0].thread, w.changes[0].after)).collect();
     assert_eq!(singles, vec!["P0:fence.release.gpu", "P1:fence.acquire.gpu"]);
     assert_eq!(a.maximal_weakening.as_ref().map(|m| m.changes.len()), Some(2));
 }
@@ -126,7 +132,11 @@ fn a_custom_cost_table_changes_the_cheapest_repair() {
     let r = repairs(&a);
     assert_eq!((r.len(), a.min_cost), (2, Some(18)), "{:?}", r);
     for x in &r {
-        assert!(x.iter().any(|c| c.starts_with("P0:fence.")) && x.iter().any(|c| c.starts_with("P1:fence.")), "{:?}", r);
+        assert!(
+            x.iter().any(|c| c.starts_with("P0:fence.")) && x.iter().any(|c| c.starts_with("P1:fence.")),
+            "{:?}",
+            r
+        );
     }
     assert_eq!(CostTable::parse("").expect("the default table is strictly monotone"), CostTable::default());
     assert!(CostTable::parse("bogus = 1").is_err());
@@ -142,7 +152,11 @@ fn out_files_are_confirmed_by_check_and_keep_the_users_text() {
     // Expected: every written file checks as forbidden; lines not changed are the user's.
     let dir = std::env::temp_dir().join(format!("ptxl-advise-out-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let files = ["litmus/classic/MP+weak.litmus", "litmus/classic/MP+fence.gpu.litmus", "litmus/classic/SB+fence.sc.cta-diff-cta.litmus"];
+    let files = [
+        "litmus/classic/MP+weak.litmus",
+        "litmus/classic/MP+fence.gpu.litmus",
+        "litmus/classic/SB+fence.sc.cta-diff-cta.litmus",
+    ];
     let out = bin().arg("advise").arg("--out").arg(&dir).args(files.iter().map(|f| root().join(f))).output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let written: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
@@ -157,7 +171,8 @@ fn out_files_are_confirmed_by_check_and_keep_the_users_text() {
     // differs at most in the blanks that keep the columns aligned.
     assert_eq!(repaired.lines().next(), Some("PTX MP+weak.repair1"));
     let squeeze = |l: &str| l.split_whitespace().collect::<String>();
-    let changed: Vec<(&str, &str)> = original.lines().zip(repaired.lines()).skip(1).filter(|(a, b)| squeeze(a) != squeeze(b)).collect();
+    let changed: Vec<(&str, &str)> =
+        original.lines().zip(repaired.lines()).skip(1).filter(|(a, b)| squeeze(a) != squeeze(b)).collect();
     assert_eq!(changed.len(), 2, "{:?}", changed);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -170,24 +185,47 @@ fn out_files_are_named_after_their_file_and_keep_columns_aligned() {
     let dir = tempfile::tempdir().unwrap();
     let files = ["litmus/advise/SB6+weak.litmus", "litmus/advise/ISA6+weak.litmus", "litmus/classic/MP+weak.litmus"];
     let strong = ["litmus/classic/IRIW+fence.sc.litmus"];
-    let out = bin().arg("advise").arg("--weaken").arg("--out").arg(dir.path()).args(strong.iter().map(|f| root().join(f))).output().unwrap();
-    let out2 = bin().arg("advise").arg("--out").arg(dir.path()).args(files.iter().map(|f| root().join(f))).output().unwrap();
-    assert_eq!((out.status.code(), out2.status.code()), (Some(0), Some(0)), "{}", String::from_utf8_lossy(&out2.stderr));
+    let out = bin()
+        .arg("advise")
+        .arg("--weaken")
+        .arg("--out")
+        .arg(dir.path())
+        .args(strong.iter().map(|f| root().join(f)))
+        .output()
+        .unwrap();
+    let out2 =
+        bin().arg("advise").arg("--out").arg(dir.path()).args(files.iter().map(|f| root().join(f))).output().unwrap();
+    assert_eq!(
+        (out.status.code(), out2.status.code()),
+        (Some(0), Some(0)),
+        "{}",
+        String::from_utf8_lossy(&out2.stderr)
+    );
     let mut written = 0;
     for e in std::fs::read_dir(dir.path()).unwrap() {
         let path = e.unwrap().path();
         let text = std::fs::read_to_string(&path).unwrap();
         let stem = path.file_name().unwrap().to_str().unwrap().trim_end_matches(".litmus").to_string();
         assert_eq!(text.lines().next(), Some(format!("PTX {}", stem).as_str()));
-        let table: Vec<&str> = text.lines().skip_while(|l| !l.contains("@cta")).take_while(|l| l.trim_end().ends_with(';')).collect();
+        let table: Vec<&str> =
+            text.lines().skip_while(|l| !l.contains("@cta")).take_while(|l| l.trim_end().ends_with(';')).collect();
         let bars = |l: &str| l.char_indices().filter(|&(_, c)| c == '|').map(|(i, _)| i).collect::<Vec<_>>();
         assert!(table.len() >= 3, "{}", text);
-        assert!(table.iter().all(|l| bars(l) == bars(table[0])), "{}: columns out of line:\n{}", stem, table.join("\n"));
+        assert!(
+            table.iter().all(|l| bars(l) == bars(table[0])),
+            "{}: columns out of line:\n{}",
+            stem,
+            table.join("\n")
+        );
         written += 1;
     }
     assert!(written >= 5, "{} files", written);
     let check = bin().arg("check").arg(dir.path()).output().unwrap();
-    assert!(!String::from_utf8_lossy(&check.stderr).contains("warning: test name"), "{}", String::from_utf8_lossy(&check.stderr));
+    assert!(
+        !String::from_utf8_lossy(&check.stderr).contains("warning: test name"),
+        "{}",
+        String::from_utf8_lossy(&check.stderr)
+    );
 }
 
 #[test]
@@ -234,10 +272,15 @@ fn assert_valid(v: &Value) {
 #[test]
 fn json_follows_the_schema() {
     // Expected: repairs, weakenings and a forall test all validate; a broken object does not.
-    let files = ["litmus/classic/MP+weak.litmus", "litmus/classic/MP+fence.gpu.litmus", "litmus/classic/SB+fence.sc.cta-diff-cta.litmus"];
+    let files = [
+        "litmus/classic/MP+weak.litmus",
+        "litmus/classic/MP+fence.gpu.litmus",
+        "litmus/classic/SB+fence.sc.cta-diff-cta.litmus",
+    ];
     let out = bin().args(["advise", "--json"]).args(files.iter().map(|f| root().join(f))).output().unwrap();
     assert_eq!(out.status.code(), Some(0));
-    let objs: Vec<Value> = String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let objs: Vec<Value> =
+        String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(objs.len(), 3);
     for o in &objs {
         assert_valid(o);

@@ -39,7 +39,8 @@ struct Run {
 /// Run the binary with `args` in the crate root; kill it and fail past `WALL_CLOCK`.
 fn run(args: &[&str]) -> Run {
     let start = Instant::now();
-    let dir = std::env::temp_dir().join(format!("ptx-litmus-run-{}-{:?}", std::process::id(), std::thread::current().id()));
+    let dir =
+        std::env::temp_dir().join(format!("ptx-litmus-run-{}-{:?}", std::process::id(), std::thread::current().id()));
     fs::create_dir_all(&dir).unwrap();
     let (out_path, err_path) = (dir.join("stdout"), dir.join("stderr"));
     // Output goes to files, so a chatty child can never block on a full pipe.
@@ -66,7 +67,9 @@ fn run(args: &[&str]) -> Run {
     let stdout = String::from_utf8_lossy(&fs::read(&out_path).unwrap()).into_owned();
     let stderr = String::from_utf8_lossy(&fs::read(&err_path).unwrap()).into_owned();
     let _ = fs::remove_dir_all(&dir);
-    let code = status.code().unwrap_or_else(|| panic!("ptx-litmus {:?} was killed by a signal ({:?})\n{}", args, status, stderr));
+    let code = status
+        .code()
+        .unwrap_or_else(|| panic!("ptx-litmus {:?} was killed by a signal ({:?})\n{}", args, status, stderr));
     Run { code, stdout, stderr, elapsed }
 }
 
@@ -101,7 +104,9 @@ fn cases() -> Vec<Case> {
         let loc = match lines[1].trim() {
             "-" => None,
             l => {
-                let ok = l.starts_with(':') && l.ends_with(':') && l.split(':').filter(|s| !s.is_empty()).all(|n| n.parse::<usize>().is_ok());
+                let ok = l.starts_with(':')
+                    && l.ends_with(':')
+                    && l.split(':').filter(|s| !s.is_empty()).all(|n| n.parse::<usize>().is_ok());
                 assert!(ok, "{}: line 2 must be `:LINE:COL:` or `-`", exp.display());
                 Some(l.to_string())
             }
@@ -224,7 +229,13 @@ fn every_bad_file_gets_its_diagnostic() {
             failures.push(format!("{}:\n  - {}\n--- stderr:\n{}", file, problems.join("\n  - "), r.stderr));
         }
     }
-    assert!(failures.is_empty(), "{} of {} bad-input files misbehave:\n{}", failures.len(), cases.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} bad-input files misbehave:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
 }
 
 /// The whole directory in one batch: every file reported exactly once, and the
@@ -304,7 +315,11 @@ fn ten_megabyte_file_is_rejected_quickly() {
     let r = run(&["check", &fs_]);
     assert_no_panic(&r, "10 MB file");
     assert_eq!(r.code, 2, "{}", r.stderr);
-    assert!(r.stderr.contains(&format!("{}: error: the file is {} bytes, more than the", fs_, text.len())), "{}", r.stderr);
+    assert!(
+        r.stderr.contains(&format!("{}: error: the file is {} bytes, more than the", fs_, text.len())),
+        "{}",
+        r.stderr
+    );
     assert!(r.elapsed < Duration::from_secs(5), "took {:?}", r.elapsed);
     let _ = fs::remove_dir_all(&d);
 }
@@ -337,7 +352,11 @@ fn unroll_limit_names_the_flag() {
     // The infinite loop fails whatever the bound.
     let inf = run(&["check", "tests/bad-input/infinite-loop.litmus", "--unroll", "7"]);
     assert_eq!(inf.code, 3, "{}", inf.stderr);
-    assert!(inf.stderr.contains("unroll bound (7) in the loop at `L` (line 6, thread P0); raise --unroll"), "{}", inf.stderr);
+    assert!(
+        inf.stderr.contains("unroll bound (7) in the loop at `L` (line 6, thread P0); raise --unroll"),
+        "{}",
+        inf.stderr
+    );
     let _ = fs::remove_dir_all(&d);
 }
 
@@ -596,21 +615,24 @@ fn mutation_fuzz() {
     use ptx_litmus::check::{check_source, CheckOptions};
     use ptx_litmus::program::BuildOptions;
     let iters: u64 = std::env::var("PTX_LITMUS_FUZZ_ITERS").ok().and_then(|s| s.parse().ok()).unwrap_or(2000);
-    let seed: u64 = std::env::var("PTX_LITMUS_FUZZ_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64)
-        | 1;
+    let seed: u64 = std::env::var("PTX_LITMUS_FUZZ_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or_else(|| {
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64
+    }) | 1;
     eprintln!("mutation_fuzz: {} iterations, seed {}", iters, seed);
     let corpus = corpus();
     let mut rng = Rng(seed);
     let target = root().join("target");
     let findings = target.join("fuzz-findings");
     let current = target.join("fuzz-current.litmus");
-    let opts = CheckOptions { build: BuildOptions { max_events: 2_000, ..Default::default() }, timeout: Some(Duration::from_secs(2)), ..Default::default() };
+    let opts = CheckOptions {
+        build: BuildOptions { max_events: 2_000, ..Default::default() },
+        timeout: Some(Duration::from_secs(2)),
+        ..Default::default()
+    };
     let guard = Duration::from_secs(20);
     let start = Instant::now();
-    let (mut failures, mut ok, mut input_err, mut limit_err, mut slowest) = (Vec::new(), 0u64, 0u64, 0u64, Duration::ZERO);
+    let (mut failures, mut ok, mut input_err, mut limit_err, mut slowest) =
+        (Vec::new(), 0u64, 0u64, 0u64, Duration::ZERO);
     for i in 0..iters {
         let data = mutate(&mut rng, &corpus);
         let _ = fs::write(&current, &data);
@@ -620,9 +642,12 @@ fn mutation_fuzz() {
         let t0 = Instant::now();
         std::thread::spawn(move || {
             let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check_source(&t2, &o2)));
-            let _ = tx.send(
-                r.map(|r| r.map_err(|e| e.kind)).map_err(|p| p.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| p.downcast_ref::<String>().cloned()).unwrap_or_default()),
-            );
+            let _ = tx.send(r.map(|r| r.map_err(|e| e.kind)).map_err(|p| {
+                p.downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| p.downcast_ref::<String>().cloned())
+                    .unwrap_or_default()
+            }));
         });
         let verdict = match rx.recv_timeout(guard) {
             Ok(Ok(Ok(_))) => {

@@ -77,7 +77,10 @@ fn expect_csv_is_read_strictly() {
     fs::copy(root().join("litmus/classic/Atom+st.weak.litmus"), d.join("A b.litmus")).unwrap();
     write(&d, "bad.litmus", "PTX bad\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n frobnicate x ;\nexists (x == 0)\n");
     let refused = [
-        ("test,expected\nMP.litmus,No\n./MP.litmus,Ok\n", "3:1: error: `./MP.litmus` is listed twice (first on line 2)"),
+        (
+            "test,expected\nMP.litmus,No\n./MP.litmus,Ok\n",
+            "3:1: error: `./MP.litmus` is listed twice (first on line 2)",
+        ),
         ("test,expected\n../etc/passwd,Ok\n", "stay inside"),
         ("test,expected\n/etc/passwd,Ok\n", "stay inside"),
         ("test,expected\nMP.litmus,maybe\n", "`maybe`"),
@@ -89,7 +92,8 @@ fn expect_csv_is_read_strictly() {
         assert!(r.stderr.contains(msg) && r.stderr.contains(":1: error:"), "{}: {}", text, r.stderr);
         assert!(!r.stderr.contains("root:"), "{}", r.stderr);
     }
-    let csv = write(&d, "ok.csv", "\u{feff}test,expected,note\n\"A b.litmus\",Ok\nMP.litmus,Ok,\"argued, see notes\"\n");
+    let csv =
+        write(&d, "ok.csv", "\u{feff}test,expected,note\n\"A b.litmus\",Ok\nMP.litmus,Ok,\"argued, see notes\"\n");
     let r = run(&["check", "--expect", s(&csv)]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stderr.contains("2 matched (1 documented deviations)"), "{}", r.stderr);
@@ -133,7 +137,8 @@ fn picture_names_are_unique_per_file() {
     let pics = d.join("pics");
     let r = run(&["check", s(&a), s(&b), "--show", "witness", "--max-show", "1", "--dot", s(&pics)]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let names: Vec<String> = fs::read_dir(&pics).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    let names: Vec<String> =
+        fs::read_dir(&pics).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     assert_eq!(names.len(), 2, "{:?}", names);
     assert!(names.iter().any(|n| n.contains("a__T")) && names.iter().any(|n| n.contains("b__T")), "{:?}", names);
 }

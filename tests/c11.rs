@@ -27,7 +27,8 @@ fn read_log(text: &str) -> BTreeMap<String, Block> {
     for chunk in text.split("\nTest ").map(|c| c.trim_start_matches("Test ")) {
         let mut lines = chunk.lines();
         let Some(name) = lines.next().and_then(|h| h.split(' ').next()) else { continue };
-        let mut b = Block { states: BTreeSet::new(), verdict: String::new(), flags: Vec::new(), observation: String::new() };
+        let mut b =
+            Block { states: BTreeSet::new(), verdict: String::new(), flags: Vec::new(), observation: String::new() };
         for l in lines {
             if l.starts_with('[') || l.chars().next().is_some_and(|c| c.is_ascii_digit()) {
                 // One state: its bindings, in a canonical order.
@@ -71,7 +72,15 @@ fn agree_with_herd(log: &str, model: ModelKind, engine: Engine) {
         }
     }
     assert_eq!(herd.len(), files.len(), "{} has a block per test", log);
-    assert!(bad.is_empty(), "{} of {} tests differ from herd7 ({} under {:?}):\n{}", bad.len(), files.len(), log, engine, bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "{} of {} tests differ from herd7 ({} under {:?}):\n{}",
+        bad.len(),
+        files.len(),
+        log,
+        engine,
+        bad.join("\n")
+    );
 }
 
 #[test]

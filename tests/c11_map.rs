@@ -35,7 +35,8 @@ fn map_all(sub: &str, mapping: &str, target: ModelKind) -> (usize, Vec<String>, 
     let (mut sound, mut unsound, mut racy) = (0, Vec::new(), 0);
     for f in collect_files(&[dir(sub)]) {
         let text = std::fs::read_to_string(&f).expect("reads");
-        let m = map_source(&text, f.parent().expect("folder"), &setup).unwrap_or_else(|e| panic!("{}: {}", f.display(), e.message));
+        let m = map_source(&text, f.parent().expect("folder"), &setup)
+            .unwrap_or_else(|e| panic!("{}: {}", f.display(), e.message));
         match m.soundness {
             Soundness::Sound => sound += 1,
             Soundness::Racy => racy += 1,
@@ -58,7 +59,9 @@ fn figure_11_is_sound_on_the_whole_corpus_under_both_ptx_models() {
 
 #[test]
 fn each_broken_mapping_is_caught_by_its_test() {
-    for (mapping, test) in [("sc-rmw-acquire", "ISA2+rmw-sc+fig12"), ("sc-load-no-fence", "SB+sc"), ("sc-fence-acq-rel", "SB+fence-sc")] {
+    for (mapping, test) in
+        [("sc-rmw-acquire", "ISA2+rmw-sc+fig12"), ("sc-load-no-fence", "SB+sc"), ("sc-fence-acq-rel", "SB+fence-sc")]
+    {
         for target in [ModelKind::PtxAlloy, ModelKind::Ptx] {
             let (_, unsound, _) = map_all("mapping", mapping, target);
             assert_eq!(unsound, vec![test.to_string()], "{} under {:?}", mapping, target);
@@ -67,8 +70,17 @@ fn each_broken_mapping_is_caught_by_its_test() {
 }
 
 fn map_cmd(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_ptx-litmus")).arg("map").args(args).current_dir(env!("CARGO_MANIFEST_DIR")).output().expect("runs");
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    let out = Command::new(env!("CARGO_BIN_EXE_ptx-litmus"))
+        .arg("map")
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 /// The counterexample names the PTX execution reaching the forbidden state
@@ -77,14 +89,18 @@ fn map_cmd(args: &[&str]) -> (i32, String, String) {
 #[test]
 fn an_unsound_test_shows_its_execution_and_exits_1() {
     let emit = std::env::temp_dir().join(format!("ptxl-map-emit-{}", std::process::id()));
-    let (code, out, err) = map_cmd(&["--mapping", "sc-rmw-acquire", "--emit", emit.to_str().expect("utf-8"), "tests/c11/mapping"]);
+    let (code, out, err) =
+        map_cmd(&["--mapping", "sc-rmw-acquire", "--emit", emit.to_str().expect("utf-8"), "tests/c11/mapping"]);
     assert_eq!(code, 1, "{}{}", out, err);
     assert!(out.contains("ISA2+rmw-sc+fig12 (scoped-rc11 to ptx by sc-rmw-acquire) UNSOUND"), "{}", out);
     assert!(out.contains("atom.acquire.sys.exch r0, [y], 2"), "{}", out);
     assert!(out.contains("ending in P1:r0=1; P2:r1=3; P2:r2=0;"), "{}", out);
     assert!(out.contains("Forbidden by coherence1"), "{}", out);
     let emitted = emit.join("ISA2+rmw-sc+fig12.litmus");
-    let check = Command::new(env!("CARGO_BIN_EXE_ptx-litmus")).args(["check", emitted.to_str().expect("utf-8")]).output().expect("runs");
+    let check = Command::new(env!("CARGO_BIN_EXE_ptx-litmus"))
+        .args(["check", emitted.to_str().expect("utf-8")])
+        .output()
+        .expect("runs");
     let text = String::from_utf8_lossy(&check.stdout);
     assert!(text.contains("Observation ISA2+rmw-sc+fig12 Sometimes 1 "), "{}", text);
     let _ = std::fs::remove_dir_all(&emit);
@@ -96,13 +112,15 @@ fn a_mapping_file_is_a_table_and_its_errors_point_at_the_line() {
     std::fs::create_dir_all(&d).expect("temp dir");
     let good = d.join("mine.map");
     // Figure 11 with the SC load's fence dropped: the same as sc-load-no-fence.
-    let table = ptx_litmus::c11::mapping::FIGURE_11.replace("load  seq_cst  * -> fence.sc.<sco>; ld.acquire.<sco>", "load seq_cst * -> ld.acquire.<sco>");
+    let table = ptx_litmus::c11::mapping::FIGURE_11
+        .replace("load  seq_cst  * -> fence.sc.<sco>; ld.acquire.<sco>", "load seq_cst * -> ld.acquire.<sco>");
     std::fs::write(&good, table).expect("write");
     let (code, out, _) = map_cmd(&["--mapping", good.to_str().expect("utf-8"), "tests/c11/mapping/SB+sc.litmus"]);
     assert_eq!(code, 1, "{}", out);
     assert!(out.contains("SB+sc (scoped-rc11 to ptx by mine) UNSOUND"), "{}", out);
     let bad = d.join("bad.map");
-    std::fs::write(&bad, "load seq_cst * -> fence.sc; ld.acquire\nstore seq_cst * -> fence.sc; ld.acquire\n").expect("write");
+    std::fs::write(&bad, "load seq_cst * -> fence.sc; ld.acquire\nstore seq_cst * -> fence.sc; ld.acquire\n")
+        .expect("write");
     let (code, _, err) = map_cmd(&["--mapping", bad.to_str().expect("utf-8"), "tests/c11/mapping/SB+sc.litmus"]);
     assert_eq!(code, 2, "{}", err);
     assert!(err.contains("bad.map:2:30: error: a store maps to `st`, not `ld`"), "{}", err);

@@ -32,7 +32,10 @@ fn run_corpus_unroll(csv: &Path, dir: &Path, engine: Engine, unroll: u32) {
     }
     // `litmus/compiled/` has its own expectations (`compiled_corpus_*` below).
     let compiled = Path::new(env!("CARGO_MANIFEST_DIR")).join("litmus/compiled");
-    let mut files: Vec<PathBuf> = collect_files(&[dir.to_path_buf()]).into_iter().filter(|f| dir == compiled.as_path() || !f.starts_with(&compiled)).collect();
+    let mut files: Vec<PathBuf> = collect_files(&[dir.to_path_buf()])
+        .into_iter()
+        .filter(|f| dir == compiled.as_path() || !f.starts_with(&compiled))
+        .collect();
     assert!(!files.is_empty(), "no litmus files under {}", dir.display());
     if engine == Engine::Reference {
         // `litmus/scale/` holds tests sized past the reference engine's candidate

@@ -38,7 +38,10 @@ fn render(threads: &[Thread]) -> String {
     let rows = threads.iter().map(|t| t.1.len()).max().unwrap_or(0);
     let mut locs = vec!["x".to_string()];
     for r in 0..rows {
-        let cells: Vec<String> = threads.iter().map(|t| t.1.get(r).map(|&o| OPS[o].replace("{}", &r.to_string())).unwrap_or_default()).collect();
+        let cells: Vec<String> = threads
+            .iter()
+            .map(|t| t.1.get(r).map(|&o| OPS[o].replace("{}", &r.to_string())).unwrap_or_default())
+            .collect();
         s += &format!("{} ;\n", cells.join(" | "));
         for (i, t) in threads.iter().enumerate() {
             if t.1.get(r).is_some_and(|&o| o != 6) {
@@ -50,7 +53,12 @@ fn render(threads: &[Thread]) -> String {
 }
 
 fn run(text: &str, engine: Engine) -> Option<TestResult> {
-    let opts = CheckOptions { engine, reference_max_candidates: 2_000_000, timeout: Some(std::time::Duration::from_secs(5)), ..Default::default() };
+    let opts = CheckOptions {
+        engine,
+        reference_max_candidates: 2_000_000,
+        timeout: Some(std::time::Duration::from_secs(5)),
+        ..Default::default()
+    };
     match check_source(text, &opts) {
         Ok(r) => Some(r),
         Err(e) if e.kind == ErrorKind::Limit => None,

@@ -65,8 +65,12 @@ fn sat_states(t: &Test) -> Option<BTreeSet<Vec<i64>>> {
 
 /// Run one property over `cases()` generated values. The property returns
 /// `Ok(true)` when it compared, `Ok(false)` when a budget made it skip.
-fn property<S>(name: &str, strategy: S, render: impl Fn(&S::Value) -> String, check: impl Fn(S::Value) -> Result<bool, TestCaseError>)
-where
+fn property<S>(
+    name: &str,
+    strategy: S,
+    render: impl Fn(&S::Value) -> String,
+    check: impl Fn(S::Value) -> Result<bool, TestCaseError>,
+) where
     S: Strategy,
 {
     let n = cases();
@@ -113,8 +117,18 @@ fn engines_agree() {
             // give the reference engine's verdict and observation.
             let Some(q) = run_listing(&text, Engine::Sat, Some(0)) else { return Ok(false) };
             prop_assert_eq!(q.summary.verdict, r.summary.verdict, "verdict queries disagree on:\n{}", text);
-            prop_assert_eq!(q.summary.observation(), r.summary.observation(), "observation queries disagree on:\n{}", text);
-            prop_assert_eq!(q.summary.complete, r.outcome.states.is_empty(), "listing none is complete only without states:\n{}", text);
+            prop_assert_eq!(
+                q.summary.observation(),
+                r.summary.observation(),
+                "observation queries disagree on:\n{}",
+                text
+            );
+            prop_assert_eq!(
+                q.summary.complete,
+                r.outcome.states.is_empty(),
+                "listing none is complete only without states:\n{}",
+                text
+            );
             Ok(true)
         },
     );
@@ -133,7 +147,13 @@ fn engines_agree_on_spin_loops() {
             let text = t.render("spin");
             let (Some(s), Some(r)) = (run(&text, Engine::Sat), run(&text, Engine::Reference)) else { return Ok(false) };
             same_answers(&s, &r, &text)?;
-            let opts = CheckOptions { merge_paths: false, list_states: None, max_states: MAX_STATES, timeout: Some(TIMEOUT), ..Default::default() };
+            let opts = CheckOptions {
+                merge_paths: false,
+                list_states: None,
+                max_states: MAX_STATES,
+                timeout: Some(TIMEOUT),
+                ..Default::default()
+            };
             let Ok(u) = check_source(&text, &opts) else { return Ok(false) };
             prop_assert_eq!(states(&u), states(&s), "--no-merge disagrees on:\n{}", text);
             Ok(true)
@@ -151,7 +171,13 @@ fn never_adds_states(name: &str, change: impl Fn(&Test, usize, usize) -> Test) {
         |(t, i, j)| {
             let s = change(&t, i, j);
             let (Some(a), Some(b)) = (sat_states(&t), sat_states(&s)) else { return Ok(false) };
-            prop_assert!(b.is_subset(&a), "{} added states:\n{}\n--- changed:\n{}", name, t.render("before"), s.render("after"));
+            prop_assert!(
+                b.is_subset(&a),
+                "{} added states:\n{}\n--- changed:\n{}",
+                name,
+                t.render("before"),
+                s.render("after")
+            );
             Ok(true)
         },
     );
@@ -190,9 +216,19 @@ fn renaming_and_permuting_keep_the_verdict() {
             let renamed = run(&t.render_with("renamed", ["loc_b", "loc_a"], 0), Engine::Sat);
             let permuted = run(&t.permuted(&perm).render_with("permuted", ["x", "y"], perm[0]), Engine::Sat);
             let (Some(b), Some(r), Some(p)) = (base, renamed, permuted) else { return Ok(false) };
-            prop_assert_eq!(b.summary.verdict, r.summary.verdict, "renaming changed the verdict:\n{}", t.render("base"));
+            prop_assert_eq!(
+                b.summary.verdict,
+                r.summary.verdict,
+                "renaming changed the verdict:\n{}",
+                t.render("base")
+            );
             prop_assert_eq!(b.outcome.states.len(), r.outcome.states.len());
-            prop_assert_eq!(b.summary.verdict, p.summary.verdict, "permuting changed the verdict:\n{}", t.render("base"));
+            prop_assert_eq!(
+                b.summary.verdict,
+                p.summary.verdict,
+                "permuting changed the verdict:\n{}",
+                t.render("base")
+            );
             prop_assert_eq!(b.outcome.states.len(), p.outcome.states.len());
             Ok(true)
         },

@@ -67,7 +67,8 @@ fn snapshots_of_explain_for_the_isa_examples() {
     settings.bind(|| {
         for f in isa_files() {
             let src = std::fs::read_to_string(root().join(&f)).unwrap();
-            let text = explain::pairs::explain_source(&src, std::path::Path::new("."), &CheckOptions::default()).expect("explains");
+            let text = explain::pairs::explain_source(&src, std::path::Path::new("."), &CheckOptions::default())
+                .expect("explains");
             insta::assert_snapshot!(format!("explain_{}", snapshot_name(&f)), text);
         }
     });
@@ -102,7 +103,11 @@ fn forbidden_examples_name_the_axiom_the_isa_names() {
     for (ax, text) in axioms_named("litmus/isa/SB-fence-sc.litmus") {
         assert_eq!(ax, Axiom::Causality, "SB+fence.sc: {}", text);
         let cycle = text.split(" and ").next().unwrap_or("");
-        assert!(cycle.contains("-sync->") && cycle.contains("in Fence-SC order"), "SB+fence.sc: the cycle text mentions the Fence-SC order: {}", text);
+        assert!(
+            cycle.contains("-sync->") && cycle.contains("in Fence-SC order"),
+            "SB+fence.sc: the cycle text mentions the Fence-SC order: {}",
+            text
+        );
     }
     for (ax, text) in axioms_named("litmus/isa/Atomicity-1.litmus") {
         assert_eq!(ax, Axiom::Atomicity, "Atomicity-1: {}", text);
@@ -148,7 +153,16 @@ fn no_thin_air_on_a_dedicated_test() {
 #[test]
 fn explanations_agree_with_the_reference_engine() {
     let mut files = isa_files();
-    for f in ["MP+rel+acq", "2+2W+fence.sc", "IRIW+fence.sc", "LB+data+ctrl", "MP+bar.sync", "MP+rmw-chain", "Proxy-texture-fence", "WRC+rel+acq"] {
+    for f in [
+        "MP+rel+acq",
+        "2+2W+fence.sc",
+        "IRIW+fence.sc",
+        "LB+data+ctrl",
+        "MP+bar.sync",
+        "MP+rmw-chain",
+        "Proxy-texture-fence",
+        "WRC+rel+acq",
+    ] {
         files.push(format!("litmus/classic/{}.litmus", f));
     }
     for f in files {
@@ -163,7 +177,14 @@ fn explanations_agree_with_the_reference_engine() {
                 }
                 ExecKind::Forbidden => {
                     let ours = x.violations.first().map(|v| v.axiom.name());
-                    assert_eq!(got.as_ref().map(|a| a.name()), ours, "{}: candidate {} of state {:?}", f, x.candidate, x.state);
+                    assert_eq!(
+                        got.as_ref().map(|a| a.name()),
+                        ours,
+                        "{}: candidate {} of state {:?}",
+                        f,
+                        x.candidate,
+                        x.state
+                    );
                 }
             }
         }
@@ -176,7 +197,15 @@ fn pictures_have_nested_boxes_and_a_red_cycle() {
     let s = shown(&r, 1);
     let x = forbidden_execs(&s)[0];
     let dot = explain::dot::render(&r.program, x);
-    for want in ["subgraph cluster_gpu0", "subgraph cluster_cl0", "subgraph cluster_cta1", "subgraph cluster_t0", "penwidth=3", "label=\"sync\"", "label=\"fr\""] {
+    for want in [
+        "subgraph cluster_gpu0",
+        "subgraph cluster_cl0",
+        "subgraph cluster_cta1",
+        "subgraph cluster_t0",
+        "penwidth=3",
+        "label=\"sync\"",
+        "label=\"fr\"",
+    ] {
         assert!(dot.contains(want), "DOT has {}:\n{}", want, dot);
     }
     let gpu = dot.find("cluster_gpu0").unwrap();
@@ -238,13 +267,21 @@ fn all_explanations_agree_with_the_reference_engine() {
     let files = ptx_litmus::check::collect_files(&dirs.iter().filter(|d| d.is_dir()).cloned().collect::<Vec<_>>());
     let mut checked_execs = 0;
     for f in files {
-        let fr = check_file(&f, &CheckOptions { timeout: Some(std::time::Duration::from_secs(60)), ..Default::default() });
+        let fr =
+            check_file(&f, &CheckOptions { timeout: Some(std::time::Duration::from_secs(60)), ..Default::default() });
         let Ok(r) = fr.result else { continue };
         let s = shown(&r, 2);
         for x in s.executions() {
             let got = ptx_litmus::reference::violated_axiom(&r.program, &x.execution).expect("fits the program");
             let ours = x.violations.first().map(|v| v.axiom.name());
-            assert_eq!(got.as_ref().map(|a| a.name()), ours, "{}: {:?} candidate {}", f.display(), x.state, x.candidate);
+            assert_eq!(
+                got.as_ref().map(|a| a.name()),
+                ours,
+                "{}: {:?} candidate {}",
+                f.display(),
+                x.state,
+                x.candidate
+            );
             checked_execs += 1;
         }
     }
@@ -260,10 +297,15 @@ fn candidates_never_contain_a_cycle_of_read_modify_writes() {
     let src = "PTX or-cycle\n{ x = 0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n atom.relaxed.gpu.or.b32 r0, x, 1 | atom.relaxed.gpu.or.b32 r0, x, 1 ;\nexists (P0:r0 == 1 /\\ P1:r0 == 1)\n";
     let r = check_source(src, &CheckOptions::default()).expect("checks");
     assert_eq!(r.summary.verdict, ptx_litmus::outcome::Verdict::No, "one of the two atoms reads 0");
-    let s = explain::show(&r, &ShowOptions { witness: true, forbidden: true, max: 10, ..Default::default() }).expect("explains");
+    let s = explain::show(&r, &ShowOptions { witness: true, forbidden: true, max: 10, ..Default::default() })
+        .expect("explains");
     for x in s.executions() {
         let rf = &x.execution.rf;
         assert!(!rf.iter().any(|(&r, &w)| rf.get(&w) == Some(&r)), "atoms reading each other: {:?}", rf);
     }
-    assert!(s.forbidden.is_empty(), "forbidden states shown: {:?}", s.forbidden.iter().map(|f| &f.state).collect::<Vec<_>>());
+    assert!(
+        s.forbidden.is_empty(),
+        "forbidden states shown: {:?}",
+        s.forbidden.iter().map(|f| &f.state).collect::<Vec<_>>()
+    );
 }

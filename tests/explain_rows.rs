@@ -17,8 +17,10 @@ const MP_WEAK: &str =
 
 /// Decide `src` on the reference engine under `model` and explain it with the same rows.
 fn shown_under(src: &str, model: Arc<ptx_litmus::model::rows::Model>) -> (TestResult, Shown) {
-    let p = check_source(src, &CheckOptions { engine: Engine::Reference, ..Default::default() }).expect("checks").program;
-    let outcome = ptx_litmus::reference::check(&p, &ReferenceOptions { model: model.clone(), ..Default::default() }).expect("runs");
+    let p =
+        check_source(src, &CheckOptions { engine: Engine::Reference, ..Default::default() }).expect("checks").program;
+    let outcome = ptx_litmus::reference::check(&p, &ReferenceOptions { model: model.clone(), ..Default::default() })
+        .expect("runs");
     let summary = outcome.summary(&p);
     let r = TestResult { program: p, outcome, summary, time: Duration::ZERO };
     let s = explain::show(&r, &ShowOptions { model, ..Default::default() }).expect("explains");
@@ -37,7 +39,12 @@ fn a_toy_check_row_is_named_in_explanations() {
         let v = x.violations.first().expect("a candidate violates a row");
         assert_eq!(v.axiom.name(), "Toy-SC", "{}", v.text);
         assert_eq!(v.axiom.section, "toy");
-        assert_eq!(x.violations.len(), 1, "the ISA's rows hold: {:?}", x.violations.iter().map(|v| v.axiom.name()).collect::<Vec<_>>());
+        assert_eq!(
+            x.violations.len(),
+            1,
+            "the ISA's rows hold: {:?}",
+            x.violations.iter().map(|v| v.axiom.name()).collect::<Vec<_>>()
+        );
         // The cycle: W(x) -po-> W(y) -rf-> R(y) -po-> R(x) -fr-> W(x).
         let kinds: Vec<&str> = v.cycle.iter().map(|st| st.kind.label()).collect();
         assert_eq!(kinds.len(), 4, "{:?}: {}", kinds, v.text);
@@ -64,7 +71,12 @@ fn without_the_row_the_same_outcome_is_a_witness() {
 #[test]
 fn ptx_alloy_is_explained_by_its_own_rows() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let opts = CheckOptions { engine: Engine::Reference, model: ModelKind::PtxAlloy, show: Some(ShowOptions::default()), ..Default::default() };
+    let opts = CheckOptions {
+        engine: Engine::Reference,
+        model: ModelKind::PtxAlloy,
+        show: Some(ShowOptions::default()),
+        ..Default::default()
+    };
     let fr = check_file(&root.join("litmus/seed/MP.litmus"), &opts);
     let s = fr.shown.expect("asked for").expect("explains");
     let xs: Vec<_> = s.forbidden.iter().flat_map(|f| f.candidates.iter()).collect();

@@ -46,7 +46,9 @@ fn value(regs: &HashMap<String, u64>, o: &str) -> u64 {
     match regs.get(o) {
         Some(v) => *v,
         None if o.starts_with('%') => panic!("register {} read before written", o),
-        None => o.parse::<i64>().map(|v| v as u64).or_else(|_| o.parse::<u64>()).unwrap_or_else(|_| panic!("operand {}", o)),
+        None => {
+            o.parse::<i64>().map(|v| v as u64).or_else(|_| o.parse::<u64>()).unwrap_or_else(|_| panic!("operand {}", o))
+        }
     }
 }
 
@@ -97,9 +99,11 @@ fn check(text: &str) -> usize {
     let src = format!("PTX alu\n{{ P0:%r2 = 3; P0:%r3 = 1; }}\n P0@cta 0,gpu 0 ;\n {} ;\nexists (P0:%r1 == 0)\n", text);
     let lit = ptx_litmus::parse::parse_litmus(&src).unwrap_or_else(|e| panic!("{}: {}", text, e.message));
     let InstrKind::Alu { op, ty, src_ty, .. } = lit.code[0][0].kind else { panic!("{} is not arithmetic", text) };
-    let m = emit_source(&src, &EmitOptions::default()).unwrap().unwrap_or_else(|why| panic!("{}: skipped: {}", text, why));
+    let m =
+        emit_source(&src, &EmitOptions::default()).unwrap().unwrap_or_else(|why| panic!("{}: skipped: {}", text, why));
     let start = m.ptx.find(&format!("// {}\n", text)).unwrap();
-    let lines: Vec<&str> = m.ptx[start..].lines().skip(1).take_while(|l| !l.trim_start().starts_with("//") && !l.ends_with(':')).collect();
+    let lines: Vec<&str> =
+        m.ptx[start..].lines().skip(1).take_while(|l| !l.trim_start().starts_with("//") && !l.ends_with(':')).collect();
     let srcs = if lit.code[0][0].text.matches(',').count() == 1 { 1 } else { 2 };
     let mut checked = 0;
     for &x in VALUES {

@@ -32,7 +32,8 @@ fn emitted(dir: &Path) -> Vec<(PathBuf, Litmus, Result<Module, String>)> {
             let src = std::fs::read_to_string(&f).unwrap();
             let base = f.parent().unwrap();
             let lit = ptx_litmus::check::parse_and_expand(&src, base).unwrap();
-            let m = gpu::emit_source_at(&src, base, &EmitOptions::default()).unwrap_or_else(|e| panic!("{}: {}", f.display(), e.message));
+            let m = gpu::emit_source_at(&src, base, &EmitOptions::default())
+                .unwrap_or_else(|e| panic!("{}: {}", f.display(), e.message));
             (f, lit, m)
         })
         .collect()
@@ -77,11 +78,24 @@ fn check_structure(f: &Path, m: &Module) {
     assert_eq!(ptx.matches(".entry").count(), 1, "{}: one entry point", name);
     assert!(ptx.contains(&format!(".visible .entry {}(", gpu::ENTRY)), "{}", name);
     for p in ["p_mem", "p_out", "p_perm", "p_scratch", "p_groups", "p_stress_iters"] {
-        assert!(ptx.contains(&format!(".param .u{} {}", if p.starts_with("p_groups") || p.starts_with("p_stress") { 32 } else { 64 }, p)), "{}: param {}", name, p);
+        assert!(
+            ptx.contains(&format!(
+                ".param .u{} {}",
+                if p.starts_with("p_groups") || p.starts_with("p_stress") { 32 } else { 64 },
+                p
+            )),
+            "{}: param {}",
+            name,
+            p
+        );
     }
     assert_eq!(ptx.matches('{').count(), ptx.matches('}').count(), "{}: braces", name);
     assert_eq!(ptx.matches('[').count(), ptx.matches(']').count(), "{}: brackets", name);
-    assert!(ptx.starts_with("//") && ptx.contains(&format!(".version {}\n.target sm_{}\n", m.needs.version(), m.needs.sm)), "{}", name);
+    assert!(
+        ptx.starts_with("//") && ptx.contains(&format!(".version {}\n.target sm_{}\n", m.needs.version(), m.needs.sm)),
+        "{}",
+        name
+    );
     let regs = declared(ptx);
     let mut labels = BTreeSet::new();
     for l in code_lines(ptx) {
@@ -169,10 +183,13 @@ fn expected(i: &Instr) -> Option<(&'static str, Vec<String>)> {
 /// its source comment, as one PTX instruction with the same qualifiers.
 fn check_instructions(f: &Path, lit: &Litmus, m: &Module) {
     for (t, code) in lit.code.iter().enumerate() {
-        let start = m.ptx.find(&format!("T{}$start:", t)).unwrap_or_else(|| panic!("{}: no code for P{}", f.display(), t));
+        let start =
+            m.ptx.find(&format!("T{}$start:", t)).unwrap_or_else(|| panic!("{}: no code for P{}", f.display(), t));
         let mut rest = &m.ptx[start..];
         for i in code {
-            let at = rest.find(&format!("// {}\n", i.text)).unwrap_or_else(|| panic!("{}: P{} lacks `{}`", f.display(), t, i.text));
+            let at = rest
+                .find(&format!("// {}\n", i.text))
+                .unwrap_or_else(|| panic!("{}: P{} lacks `{}`", f.display(), t, i.text));
             rest = &rest[at..];
             let block: Vec<&str> = rest.lines().skip(1).take_while(|l| !l.trim_start().starts_with("//")).collect();
             let Some((op, quals)) = expected(i) else {
@@ -185,7 +202,16 @@ fn check_instructions(f: &Path, lit: &Litmus, m: &Module) {
                     quals.iter().all(|q| have.contains(&q.as_str()))
                 }
             });
-            assert!(found, "{}: P{} `{}` should become {}.{} but is {:?}", f.display(), t, i.text, op, quals.join("."), block);
+            assert!(
+                found,
+                "{}: P{} `{}` should become {}.{} but is {:?}",
+                f.display(),
+                t,
+                i.text,
+                op,
+                quals.join("."),
+                block
+            );
         }
     }
 }
@@ -218,7 +244,12 @@ fn every_curated_test_is_emitted_or_skipped_with_a_reason() {
                     "needs texture/surface/constant objects",
                     "timer reads are not emitted",
                 ];
-                assert!(gpus.len() > 1 || alias || documented.iter().any(|d| why.contains(d)), "{}: skipped unexpectedly: {}", f.display(), why);
+                assert!(
+                    gpus.len() > 1 || alias || documented.iter().any(|d| why.contains(d)),
+                    "{}: skipped unexpectedly: {}",
+                    f.display(),
+                    why
+                );
             }
         }
     }
@@ -233,10 +264,15 @@ fn compiled_harnesses_are_emitted_with_their_arrays() {
     let all = emitted(dir);
     let ok: Vec<&Module> = all.iter().filter_map(|(_, _, m)| m.as_ref().ok()).collect();
     // Only the `__shared__` test (a CTA barrier under its role branch) is left out.
-    let skipped: Vec<String> = all.iter().filter(|(_, _, m)| m.is_err()).map(|(f, _, _)| f.display().to_string()).collect();
+    let skipped: Vec<String> =
+        all.iter().filter(|(_, _, m)| m.is_err()).map(|(f, _, _)| f.display().to_string()).collect();
     assert!(skipped.iter().all(|f| f.contains("MP-shared")), "{:?}", skipped);
     assert!(ok.len() >= 80, "{} of {} compiled harnesses emitted", ok.len(), all.len());
-    let mp = all.iter().find(|(f, _, _)| f.ends_with("MP-gpu.sm_90.litmus")).and_then(|(_, _, m)| m.as_ref().ok()).expect("MP-gpu.sm_90 is emitted");
+    let mp = all
+        .iter()
+        .find(|(f, _, _)| f.ends_with("MP-gpu.sm_90.litmus"))
+        .and_then(|(_, _, m)| m.as_ref().ok())
+        .expect("MP-gpu.sm_90 is emitted");
     // `u32 out[4]`: 16 bytes in a stride of its own; out[2] and out[3] are its third and fourth u32.
     let (out, _) = mp.memory.locate("out[0]").expect("out has memory");
     assert_eq!(mp.memory.locate("out[2]"), Some((out + 8, 120)));
@@ -273,9 +309,9 @@ fn isa_needs(lit: &Litmus, clusters: bool) -> (u32, u32) {
     }
     for i in lit.code.iter().flatten() {
         match &i.kind {
-            InstrKind::Load { scope: Some(Scope::Cluster), .. } | InstrKind::Store { scope: Some(Scope::Cluster), .. } | InstrKind::Atomic { scope: Some(Scope::Cluster), .. } => {
-                raise(78, 90)
-            }
+            InstrKind::Load { scope: Some(Scope::Cluster), .. }
+            | InstrKind::Store { scope: Some(Scope::Cluster), .. }
+            | InstrKind::Atomic { scope: Some(Scope::Cluster), .. } => raise(78, 90),
             InstrKind::Fence { scope: Scope::Cluster, .. } => raise(78, 90),
             InstrKind::ClusterBarrier { relaxed, .. } => raise(if *relaxed { 80 } else { 78 }, 90),
             InstrKind::ProxyFence { .. } => raise(75, 70),
@@ -317,7 +353,8 @@ fn ptxas_binaries() -> Vec<PathBuf> {
     let mut found: Vec<PathBuf> = match std::env::var_os("PTXAS") {
         Some(list) => std::env::split_paths(&list).collect(),
         None => {
-            let mut v: Vec<PathBuf> = std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()).map(|d| d.join("ptxas")).collect();
+            let mut v: Vec<PathBuf> =
+                std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()).map(|d| d.join("ptxas")).collect();
             v.push(root.join("target/ptxas/cuda12/bin/ptxas"));
             v.push(root.join("target/ptxas/cuda13/bin/ptxas"));
             v
@@ -365,13 +402,31 @@ fn ptxas_accepts_every_emitted_module() {
             let own = targets.iter().copied().find(|&t| t >= m.needs.sm);
             for arch in own.into_iter().chain(Some(90).filter(|t| targets.contains(t))).collect::<BTreeSet<u32>>() {
                 runs += 1;
-                let out = std::process::Command::new(ptxas).arg(format!("--gpu-name=sm_{}", arch)).arg(&file).arg("-o").arg(dir.join("out.cubin")).output().unwrap();
+                let out = std::process::Command::new(ptxas)
+                    .arg(format!("--gpu-name=sm_{}", arch))
+                    .arg(&file)
+                    .arg("-o")
+                    .arg(dir.join("out.cubin"))
+                    .output()
+                    .unwrap();
                 if !out.status.success() {
-                    failures.push(format!("{} sm_{} {}: {}", ptxas.display(), arch, f.display(), String::from_utf8_lossy(&out.stderr).lines().next().unwrap_or("")));
+                    failures.push(format!(
+                        "{} sm_{} {}: {}",
+                        ptxas.display(),
+                        arch,
+                        f.display(),
+                        String::from_utf8_lossy(&out.stderr).lines().next().unwrap_or("")
+                    ));
                 }
             }
         }
-        eprintln!("{}: {} modules ({:?} by .target sm), {} assemblies", ptxas.display(), modules.len(), by_target, runs);
+        eprintln!(
+            "{}: {} modules ({:?} by .target sm), {} assemblies",
+            ptxas.display(),
+            modules.len(),
+            by_target,
+            runs
+        );
     }
     std::fs::remove_dir_all(&dir).unwrap();
     assert!(failures.is_empty(), "ptxas rejected {} assemblies:\n{}", failures.len(), failures.join("\n"));

@@ -56,7 +56,15 @@ fn tally_judges_states_and_sets_aside_unfinished_and_abandoned_instances() {
     let res = check_source(&src, &CheckOptions::default()).unwrap();
     assert_eq!(m.sources, vec![Source::Out(0), Source::Out(1)]);
     let rec = |a: u64, b: u64, s0: u64, s1: u64| vec![a, b, s0, s1];
-    let out: Vec<u64> = [rec(0, 0, 1, 1), rec(1, 0, 1, 1), rec(0, 0, 1, 1), rec(0, 0, 0, 1), rec(0, 0, 1, u32::MAX as u64), rec(0, 1, 1, 4)].concat();
+    let out: Vec<u64> = [
+        rec(0, 0, 1, 1),
+        rec(1, 0, 1, 1),
+        rec(0, 0, 1, 1),
+        rec(0, 0, 0, 1),
+        rec(0, 0, 1, u32::MAX as u64),
+        rec(0, 1, 1, 4),
+    ]
+    .concat();
     let mem = memory_image(&m, 6);
     let mut t = Tally::default();
     tally(&m, &res, 2, &out, &mem, &mut t);
@@ -151,7 +159,10 @@ fn compiled_harnesses_emit_from_any_directory() {
     assert_eq!(out.status.code(), Some(0), "{}{}", text, String::from_utf8_lossy(&out.stderr));
     let v: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
     // ld.acquire.gpu / st.release.gpu / ld.global: PTX 6.0 and sm_70 suffice, whatever nvcc's own .target was.
-    assert_eq!((v["status"].as_str(), v["version"].as_str(), v["target"].as_str()), (Some("emitted"), Some("6.0"), Some("sm_70")));
+    assert_eq!(
+        (v["status"].as_str(), v["version"].as_str(), v["target"].as_str()),
+        (Some("emitted"), Some("6.0"), Some("sm_70"))
+    );
     let ptx = std::fs::read_to_string(dir.join("MP-gpu.sm_90.ptx")).unwrap();
     assert!(ptx.contains("ld.acquire.gpu.u32") && ptx.contains("st.release.gpu.u32"), "{}", ptx);
     std::fs::remove_dir_all(&dir).unwrap();
@@ -168,7 +179,9 @@ fn memory_image_holds_array_elements() {
     let img = memory_image(&m, 2);
     let region = m.memory.region_bytes() as usize;
     assert_eq!(img.len(), 2 * region);
-    let at = |i: usize, o: u64| u32::from_le_bytes(img[i * region + o as usize..i * region + o as usize + 4].try_into().unwrap());
+    let at = |i: usize, o: u64| {
+        u32::from_le_bytes(img[i * region + o as usize..i * region + o as usize + 4].try_into().unwrap())
+    };
     for i in 0..2 {
         assert_eq!((at(i, out), at(i, out + 4), at(i, out + 8), at(i, out + 12)), (0, 7, 0, u32::MAX));
     }

@@ -60,7 +60,12 @@ fn binding(b: &str) -> (String, i64) {
     };
     // herd's log lexer: `reg = name = alpha (alpha|digit|'_'|'.')*`.
     let mut cs = name.chars();
-    assert!(cs.next().is_some_and(|c| c.is_ascii_alphabetic()) && cs.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.'), "herd's lexer rejects the name {:?}", name);
+    assert!(
+        cs.next().is_some_and(|c| c.is_ascii_alphabetic())
+            && cs.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.'),
+        "herd's lexer rejects the name {:?}",
+        name
+    );
     (loc.to_string(), v.parse().unwrap_or_else(|_| panic!("value {:?}", v)))
 }
 
@@ -78,7 +83,12 @@ fn block(text: &str) -> Block {
     }
     let n: usize = match line.strip_prefix("States ") {
         Some(n) if !partial => n.parse().unwrap(),
-        _ => line.strip_prefix("States >= ").and_then(|l| l.strip_suffix(" (more not listed)")).expect("States").parse().unwrap(),
+        _ => line
+            .strip_prefix("States >= ")
+            .and_then(|l| l.strip_suffix(" (more not listed)"))
+            .expect("States")
+            .parse()
+            .unwrap(),
     };
     let states: Vec<Vec<(String, i64)>> = (0..n).map(|_| next().split(' ').map(binding).collect()).collect();
     let verdict = next().to_string();
@@ -143,7 +153,12 @@ fn every_test_of_both_corpora_is_a_herd_log_block() {
             }
             assert!(!b.partial, "{}: the default listing is complete here", b.name);
             for f in &b.flags {
-                assert!(["data-race", "deadlock", "unroll-bound-hit", "mixed-size"].contains(&f.as_str()), "{}: flag {}", b.name, f);
+                assert!(
+                    ["data-race", "deadlock", "unroll-bound-hit", "mixed-size"].contains(&f.as_str()),
+                    "{}: flag {}",
+                    b.name,
+                    f
+                );
             }
             let (p, n) = b.counts;
             assert_eq!((p + n) as usize, b.states.len(), "{}", b.name);
@@ -218,7 +233,9 @@ fn hash_is_of_the_normalised_test() {
 
 /// herdtools7's `bin/` (`mcompare7`, `msum7`, `herd7`), or None with the reason printed.
 fn herdtools() -> Option<PathBuf> {
-    let root = std::env::var_os("PTX_LITMUS_HERDTOOLS").map(PathBuf::from).unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/tools/herdtools7"));
+    let root = std::env::var_os("PTX_LITMUS_HERDTOOLS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/tools/herdtools7"));
     let bin = root.join("bin");
     if bin.join("mcompare7").is_file() && bin.join("msum7").is_file() {
         Some(bin)
@@ -233,7 +250,8 @@ fn tool(bin: &Path, name: &str, args: &[&str]) -> String {
     let err = String::from_utf8_lossy(&out.stderr);
     // msum7 calls every herd (not hardware) log "not a litmus log" and some
     // builds end with a `total nouts:` count: nothing else may be said.
-    let errors: Vec<&str> = err.lines().filter(|l| !l.contains("is not a litmus log") && !l.starts_with("total nouts:")).collect();
+    let errors: Vec<&str> =
+        err.lines().filter(|l| !l.contains("is not a litmus log") && !l.starts_with("total nouts:")).collect();
     assert!(out.status.success() && errors.is_empty(), "{} {:?}: {}", name, args, err);
     String::from_utf8(out.stdout).unwrap()
 }
@@ -304,8 +322,14 @@ fn mcompare_reads_all(bin: &Path, log: &Path, bs: &[Block]) {
     let names: BTreeSet<&String> = bs.iter().map(|b| &b.name).collect();
     assert_eq!(verdicts.keys().collect::<BTreeSet<_>>(), names, "{}", log.display());
     for b in bs {
-        assert_eq!(verdicts[&b.name], [b.verdict.clone()], "{}", b.name);
-        assert_eq!(as_revalidated(&kinds[&b.name][0]), revalidated[&b.name][0], "{}: condition {}", b.name, b.condition);
+        assert_eq!(verdicts[&b.name], std::slice::from_ref(&b.verdict), "{}", b.name);
+        assert_eq!(
+            as_revalidated(&kinds[&b.name][0]),
+            revalidated[&b.name][0],
+            "{}: condition {}",
+            b.name,
+            b.condition
+        );
         let read: BTreeSet<BTreeSet<String>> = states[&b.name].iter().map(|s| state_of(s)).collect();
         assert_eq!(read, ours(b), "{}", b.name);
     }
@@ -386,7 +410,8 @@ fn herd_tools_read_every_test_and_state_of_the_conformance_corpus() {
     let stderr = String::from_utf8(out.stderr).unwrap();
     let mut seconds = Vec::new();
     for name in &twice {
-        let warned: Vec<&str> = stderr.lines().filter(|l| l.starts_with(&format!("warning: test name `{}` is used by ", name))).collect();
+        let warned: Vec<&str> =
+            stderr.lines().filter(|l| l.starts_with(&format!("warning: test name `{}` is used by ", name))).collect();
         assert_eq!(warned.len(), 1, "{}: {}", name, stderr);
         let second = warned[0].split(" and ").nth(1).unwrap().split(':').next().unwrap();
         seconds.push(root.join(second));
@@ -398,7 +423,8 @@ fn herd_tools_read_every_test_and_state_of_the_conformance_corpus() {
     let firsts: Vec<&str> = files.iter().filter(|f| !seconds.contains(f)).map(|f| f.to_str().unwrap()).collect();
     let seconds: Vec<&str> = seconds.iter().map(|f| f.to_str().unwrap()).collect();
     let dir = tempfile::tempdir().unwrap();
-    let n = herd_tools_read(&bin, dir.path(), "conformance", &firsts) + herd_tools_read(&bin, dir.path(), "conformance-2", &seconds);
+    let n = herd_tools_read(&bin, dir.path(), "conformance", &firsts)
+        + herd_tools_read(&bin, dir.path(), "conformance-2", &seconds);
     assert_eq!(n, bs.len());
 }
 
@@ -462,7 +488,11 @@ fn register_names_herd_cannot_read_get_distinct_spellings() {
     std::fs::write(&path, test).unwrap();
     let text = check(&[path.to_str().unwrap()]);
     let bs = blocks(&text);
-    let want: BTreeSet<BTreeSet<String>> = [["0:r0=1;", "0:r0.pct=1;", "0:x.2479=1;", "0:x.5f62=1;", "0:x.616e64=1;"].iter().map(|s| s.to_string()).collect()].into();
+    let want: BTreeSet<BTreeSet<String>> = [["0:r0=1;", "0:r0.pct=1;", "0:x.2479=1;", "0:x.5f62=1;", "0:x.616e64=1;"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()]
+    .into();
     assert_eq!(ours(&bs[0]), want);
     assert_eq!(bs[0].condition, "exists (0:r0=1 /\\ 0:r0.pct=1 /\\ 0:x.2479=1 /\\ 0:x.5f62=1 /\\ 0:x.616e64=1)");
     let Some(bin) = herdtools() else { return };

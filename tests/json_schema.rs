@@ -17,7 +17,8 @@ fn ptx_litmus(args: &[&str]) -> Output {
 fn objects(schema: &str, out: &Output) -> Vec<Value> {
     let v = common::schema::validator(schema);
     let text = String::from_utf8(out.stdout.clone()).unwrap();
-    let objs: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({}): {}", e, l))).collect();
+    let objs: Vec<Value> =
+        text.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({}): {}", e, l))).collect();
     for o in &objs {
         let errs: Vec<String> = v.iter_errors(o).map(|e| format!("{}: {}", e.instance_path(), e)).collect();
         assert!(errs.is_empty(), "{} breaks {}:\n{}", o, schema, errs.join("\n"));
@@ -40,14 +41,23 @@ fn check_results_and_failures() {
 
 #[test]
 fn check_with_expect() {
-    for (csv, want) in [("litmus/expected.csv", 140), ("tests/conformance/expected.csv", 110), ("litmus/compiled/expected.csv", 20)] {
+    for (csv, want) in
+        [("litmus/expected.csv", 140), ("tests/conformance/expected.csv", 110), ("litmus/compiled/expected.csv", 20)]
+    {
         let out = ptx_litmus(&["check", "--json", "--expect", csv]);
         let objs = objects("result.schema.json", &out);
         assert!(objs.len() > want, "{}: {}", csv, objs.len());
         assert!(objs.iter().all(|o| o.get("expected").is_some() && o.get("match").is_some()), "{}", csv);
     }
     // A file the CSV does not list: `expected` null; a failing file keeps its error.
-    let out = ptx_litmus(&["check", "--json", "--expect", "litmus/expected.csv", "litmus/seed/MP.litmus", "tests/bad-input/blank.litmus"]);
+    let out = ptx_litmus(&[
+        "check",
+        "--json",
+        "--expect",
+        "litmus/expected.csv",
+        "litmus/seed/MP.litmus",
+        "tests/bad-input/blank.litmus",
+    ]);
     let objs = objects("result.schema.json", &out);
     assert_eq!(objs.len(), 2);
     assert!(objs.iter().any(|o| o.get("error").is_some() && o.get("expected").is_some()));
@@ -80,12 +90,16 @@ fn explain_and_its_failures() {
     // The JSON says what the text says: same test, same pairs.
     let text = String::from_utf8(ptx_litmus(&["explain", "litmus/seed/MP.litmus"]).stdout).unwrap();
     let json = &objects("explain.schema.json", &ptx_litmus(&["explain", "--json", "litmus/seed/MP.litmus"]))[0];
-    assert_eq!(text.lines().filter(|l| l.contains(": yes: ") || l.contains(": no: ")).count(), json["morally_strong"].as_array().unwrap().len());
+    assert_eq!(
+        text.lines().filter(|l| l.contains(": yes: ") || l.contains(": no: ")).count(),
+        json["morally_strong"].as_array().unwrap().len()
+    );
 }
 
 #[test]
 fn advise_and_its_failures() {
-    let out = ptx_litmus(&["advise", "--json", "litmus/advise", "litmus/seed/MP.litmus", "tests/bad-input/blank.litmus"]);
+    let out =
+        ptx_litmus(&["advise", "--json", "litmus/advise", "litmus/seed/MP.litmus", "tests/bad-input/blank.litmus"]);
     let objs = objects("advise.schema.json", &out);
     assert_eq!(objs.len(), 4);
     assert_eq!(objs.iter().filter(|o| o.get("error").is_some()).count(), 1);
@@ -102,7 +116,16 @@ fn run_emit_without_a_gpu() {
 /// `run --json` on a GPU: skipped (with the reason) where there is none.
 #[test]
 fn run_on_a_gpu() {
-    let out = ptx_litmus(&["run", "--json", "--iterations", "2k", "--per-launch", "1k", "litmus/seed/MP.litmus", "litmus/classic/LB+relaxed.litmus"]);
+    let out = ptx_litmus(&[
+        "run",
+        "--json",
+        "--iterations",
+        "2k",
+        "--per-launch",
+        "1k",
+        "litmus/seed/MP.litmus",
+        "litmus/classic/LB+relaxed.litmus",
+    ]);
     if out.status.code() == Some(3) {
         eprintln!("skipped: no GPU ({})", String::from_utf8_lossy(&out.stderr).lines().next().unwrap_or(""));
         return;

@@ -23,7 +23,9 @@ use ptx_litmus::model::rel::Rel;
 use ptx_litmus::model::view::View;
 use ptx_litmus::model::ModelKind;
 use ptx_litmus::program::{build_program, Program};
-use ptx_litmus::reference::enumerate::{barrier_matchings, coherence_choices, fence_sc_choices, rf_choices, trace_combinations, Ctx, Matching};
+use ptx_litmus::reference::enumerate::{
+    barrier_matchings, coherence_choices, fence_sc_choices, rf_choices, trace_combinations, Ctx, Matching,
+};
 use std::path::Path;
 
 /// The oracle's verdict on one candidate: first violated axiom name, data race.
@@ -59,9 +61,12 @@ fn compare_program(p: &Program, cap: usize, what: &str) -> usize {
         let ctx = Ctx::new(p, traces);
         let ms = o::morally_strong(&ctx);
         let mut budget = 100_000u64;
-        let (Ok(rfs), Ok(ms_list), Ok(scs), Ok(cos)) =
-            (rf_choices(&ctx, 100_000), barrier_matchings(&ctx), fence_sc_choices(&ctx, &ms, &mut budget), coherence_choices(&ctx, &ms, &mut budget))
-        else {
+        let (Ok(rfs), Ok(ms_list), Ok(scs), Ok(cos)) = (
+            rf_choices(&ctx, 100_000),
+            barrier_matchings(&ctx),
+            fence_sc_choices(&ctx, &ms, &mut budget),
+            coherence_choices(&ctx, &ms, &mut budget),
+        ) else {
             continue;
         };
         let matchings = if ms_list.is_empty() { vec![Matching::empty(ctx.n())] } else { ms_list };
@@ -105,7 +110,12 @@ fn rows_agree_with_the_oracle_on_the_library_and_the_corpus() {
         programs += 1;
     }
     eprintln!("{} programs, {} candidate executions agree", programs, candidates);
-    assert!(programs > 200 && candidates > 8_000, "too little compared: {} programs, {} candidates", programs, candidates);
+    assert!(
+        programs > 200 && candidates > 8_000,
+        "too little compared: {} programs, {} candidates",
+        programs,
+        candidates
+    );
 }
 
 #[test]

@@ -55,7 +55,8 @@ fn ptx_alloy_on_the_command_line_on_both_engines() {
         .output()
         .expect("runs");
     assert_eq!(show.status.code(), Some(0), "{}", String::from_utf8_lossy(&show.stderr));
-    assert!(String::from_utf8_lossy(&show.stdout).contains("Forbidden by Causality (8.10.6): W1 -po-> W2 -sync-> R1 -po-> R2"));
+    assert!(String::from_utf8_lossy(&show.stdout)
+        .contains("Forbidden by Causality (8.10.6): W1 -po-> W2 -sync-> R1 -po-> R2"));
 }
 
 /// The SAT engine's compiled rows give ptx-alloy the same states as the
@@ -66,7 +67,9 @@ fn ptx_alloy_states_agree_between_the_engines() {
     let files = collect_files(&[root.join("tests/conformance/litmus")]);
     let mut compared = 0;
     for f in &files {
-        let run = |engine| check_file(f, &CheckOptions { engine, model: ModelKind::PtxAlloy, ..CheckOptions::default() }).result;
+        let run = |engine| {
+            check_file(f, &CheckOptions { engine, model: ModelKind::PtxAlloy, ..CheckOptions::default() }).result
+        };
         let (Ok(sat), Ok(reference)) = (run(Engine::Sat), run(Engine::Reference)) else { continue };
         let (a, b): (Vec<_>, Vec<_>) = (sat.outcome.states.keys().collect(), reference.outcome.states.keys().collect());
         assert_eq!(a, b, "{}", f.display());
@@ -96,7 +99,13 @@ fn ptx_on_the_command_line_lists_the_deviation_and_exits_0() {
         .expect("runs");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("116 matched (1 documented deviations), 0 mismatched"), "{}", err);
-    assert!(err.lines().any(|l| l.starts_with("deviation: ") && l.contains("LB+RMW-a") && l.contains("paper-notes/conformance.md")), "{}", err);
+    assert!(
+        err.lines().any(|l| l.starts_with("deviation: ")
+            && l.contains("LB+RMW-a")
+            && l.contains("paper-notes/conformance.md")),
+        "{}",
+        err
+    );
     assert_eq!(out.status.code(), Some(0));
 }
 
@@ -108,7 +117,9 @@ const MP_WEAK: &str =
 /// it), and the row-based self-check of a witness names it.
 #[test]
 fn a_toy_axiom_is_one_row_and_both_engines_apply_it() {
-    let p = check_source(MP_WEAK, &CheckOptions { engine: Engine::Reference, ..Default::default() }).expect("checks").program;
+    let p = check_source(MP_WEAK, &CheckOptions { engine: Engine::Reference, ..Default::default() })
+        .expect("checks")
+        .program;
     let base = ptx_litmus::reference::check(&p, &ReferenceOptions::default()).expect("runs");
     assert_eq!(base.summary(&p).verdict, Verdict::Ok, "weak MP is allowed by the ISA");
     let sat_base = ptx_litmus::sat::check(&p, &SolveOptions::default()).expect("runs");
@@ -119,9 +130,14 @@ fn a_toy_axiom_is_one_row_and_both_engines_apply_it() {
     let o = ptx_litmus::reference::check(&p, &opts).expect("runs");
     assert_eq!(o.summary(&p).verdict, Verdict::No, "the toy row forbids the weak outcome");
     assert!(o.states.len() < base.states.len());
-    let s = ptx_litmus::sat::check(&p, &SolveOptions { model: Some(toy.clone()), ..SolveOptions::default() }).expect("runs");
+    let s = ptx_litmus::sat::check(&p, &SolveOptions { model: Some(toy.clone()), ..SolveOptions::default() })
+        .expect("runs");
     assert_eq!(s.summary(&p).verdict, Verdict::No, "the SAT engine compiles the toy row");
-    assert_eq!(s.states.keys().collect::<Vec<_>>(), o.states.keys().collect::<Vec<_>>(), "both engines list the same states");
+    assert_eq!(
+        s.states.keys().collect::<Vec<_>>(),
+        o.states.keys().collect::<Vec<_>>(),
+        "both engines list the same states"
+    );
     // The witness of the weak outcome under ptx violates exactly the toy row.
     let weak = base.states.iter().find(|(s, _)| s.as_slice() == [1, 0]).map(|(_, x)| x).expect("weak state");
     let v = ptx_litmus::reference::violated_axiom_in(&p, weak, &toy).expect("fits");
@@ -136,7 +152,8 @@ fn a_row_the_sat_engine_cannot_compile_is_refused() {
     let p = check_source(MP_WEAK, &CheckOptions::default()).expect("checks").program;
     let row = Row::new("toy", "no rf outside closure", "empty rf \\ (po | co)+ as Toy-Closure").expect("parses");
     let toy = Arc::new(ModelKind::Ptx.model().with_row(row).expect("valid row"));
-    let e = ptx_litmus::sat::check(&p, &SolveOptions { model: Some(toy), ..SolveOptions::default() }).expect_err("refused");
+    let e =
+        ptx_litmus::sat::check(&p, &SolveOptions { model: Some(toy), ..SolveOptions::default() }).expect_err("refused");
     assert!(e.to_string().contains("closure"), "{}", e);
 }
 
@@ -145,7 +162,8 @@ fn a_row_the_sat_engine_cannot_compile_is_refused() {
 #[test]
 fn the_model_command_prints_both_models() {
     for (arg, kind) in [("ptx", ModelKind::Ptx), ("ptx-alloy", ModelKind::PtxAlloy)] {
-        let out = Command::new(env!("CARGO_BIN_EXE_ptx-litmus")).args(["model", "--model", arg]).output().expect("runs");
+        let out =
+            Command::new(env!("CARGO_BIN_EXE_ptx-litmus")).args(["model", "--model", arg]).output().expect("runs");
         let text = String::from_utf8_lossy(&out.stdout);
         assert_eq!(out.status.code(), Some(0));
         for row in &kind.model().rows {
@@ -169,7 +187,8 @@ fn ptx_alloy_allows_every_state_ptx_allows() {
     let files = collect_files(&[root.join("litmus"), root.join("tests/conformance/litmus")]);
     let (mut compared, mut more) = (0, Vec::new());
     for f in &files {
-        let run = |model| check_file(f, &CheckOptions { engine: Engine::Reference, model, ..CheckOptions::default() }).result;
+        let run =
+            |model| check_file(f, &CheckOptions { engine: Engine::Reference, model, ..CheckOptions::default() }).result;
         let (Ok(ptx), Ok(alloy)) = (run(ModelKind::Ptx), run(ModelKind::PtxAlloy)) else { continue };
         let (a, b): (Vec<_>, Vec<_>) = (ptx.outcome.states.keys().collect(), alloy.outcome.states.keys().collect());
         assert!(a.iter().all(|s| b.contains(s)), "{}: ptx allows a state ptx-alloy forbids", f.display());
@@ -191,7 +210,12 @@ fn ptx_alloy_allows_every_state_ptx_allows_on_random_tests() {
     random_cases(common::gen::test_strategy(), 200, |t| {
         let text = t.render("Incl");
         let run = |model| {
-            let opts = CheckOptions { engine: Engine::Reference, model, reference_max_candidates: 20_000, ..CheckOptions::default() };
+            let opts = CheckOptions {
+                engine: Engine::Reference,
+                model,
+                reference_max_candidates: 20_000,
+                ..CheckOptions::default()
+            };
             check_source(&text, &opts)
         };
         let (Ok(ptx), Ok(alloy)) = (run(ModelKind::Ptx), run(ModelKind::PtxAlloy)) else { return Ok(false) };
@@ -204,7 +228,11 @@ fn ptx_alloy_allows_every_state_ptx_allows_on_random_tests() {
 /// Run `check` on `PTX_LITMUS_PROPTEST_CASES` (default `default_cases`)
 /// generated tests; it answers whether it compared (false: skipped over the
 /// reference engine's budget). At most a fifth may be skipped.
-fn random_cases<S: proptest::strategy::Strategy>(strategy: S, default_cases: u32, check: impl Fn(S::Value) -> Result<bool, proptest::test_runner::TestCaseError>) {
+fn random_cases<S: proptest::strategy::Strategy>(
+    strategy: S,
+    default_cases: u32,
+    check: impl Fn(S::Value) -> Result<bool, proptest::test_runner::TestCaseError>,
+) {
     use proptest::test_runner::{Config, TestRunner};
     let cases = std::env::var("PTX_LITMUS_PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(default_cases);
     let mut runner = TestRunner::new(Config { cases, failure_persistence: None, ..Config::default() });
@@ -228,13 +256,24 @@ fn ptx_alloy_engines_agree_on_random_spin_tests() {
     random_cases(common::spin::spin_strategy(), 300, |t| {
         let text = t.render("AlloySpin");
         let run = |engine| {
-            let opts = CheckOptions { engine, model: ModelKind::PtxAlloy, list_states: None, reference_max_candidates: 20_000, ..CheckOptions::default() };
+            let opts = CheckOptions {
+                engine,
+                model: ModelKind::PtxAlloy,
+                list_states: None,
+                reference_max_candidates: 20_000,
+                ..CheckOptions::default()
+            };
             check_source(&text, &opts)
         };
         let (Ok(sat), Ok(reference)) = (run(Engine::Sat), run(Engine::Reference)) else { return Ok(false) };
         let (a, b): (Vec<_>, Vec<_>) = (sat.outcome.states.keys().collect(), reference.outcome.states.keys().collect());
         proptest::prop_assert_eq!(a, b, "states differ:\n{}", text);
-        proptest::prop_assert_eq!(sat.outcome.flags.data_race, reference.outcome.flags.data_race, "data-race flag differs:\n{}", text);
+        proptest::prop_assert_eq!(
+            sat.outcome.flags.data_race,
+            reference.outcome.flags.data_race,
+            "data-race flag differs:\n{}",
+            text
+        );
         Ok(true)
     });
 }
@@ -247,7 +286,9 @@ fn a_race_with_one_part_of_a_split_rmw_is_flagged() {
     let f = Path::new(env!("CARGO_MANIFEST_DIR")).join("litmus/regressions/spin-on-atom-race-alloy.litmus");
     for (model, race) in [(ModelKind::PtxAlloy, true), (ModelKind::Ptx, false)] {
         for engine in [Engine::Sat, Engine::Reference] {
-            let r = check_file(&f, &CheckOptions { engine, model, ..CheckOptions::default() }).result.expect("the test runs");
+            let r = check_file(&f, &CheckOptions { engine, model, ..CheckOptions::default() })
+                .result
+                .expect("the test runs");
             assert_eq!(r.outcome.flags.data_race, race, "{:?} {:?}", model, engine);
         }
     }
@@ -262,12 +303,19 @@ fn a_race_with_one_part_of_a_split_rmw_is_flagged() {
 fn an_rmw_reads_a_constant_written_behind_a_branch() {
     let f = Path::new(env!("CARGO_MANIFEST_DIR")).join("litmus/regressions/rmw-reads-write-behind-branch.litmus");
     for model in [ModelKind::Ptx, ModelKind::PtxAlloy] {
-        let run = |engine| check_file(&f, &CheckOptions { engine, model, ..CheckOptions::default() }).result.expect("the test runs");
+        let run = |engine| {
+            check_file(&f, &CheckOptions { engine, model, ..CheckOptions::default() }).result.expect("the test runs")
+        };
         let (sat, reference) = (run(Engine::Sat), run(Engine::Reference));
         // Locations [x; y; P1:r3]: x = 1, the atom read 2 and wrote 3.
         let wanted: Vec<i64> = vec![1, 3, 2];
         for (name, r) in [("sat", &sat), ("reference", &reference)] {
-            assert!(r.outcome.states.keys().any(|s| s.as_slice() == wanted.as_slice()), "{:?} {}: y = 3 from the atom reading 2", model, name);
+            assert!(
+                r.outcome.states.keys().any(|s| s.as_slice() == wanted.as_slice()),
+                "{:?} {}: y = 3 from the atom reading 2",
+                model,
+                name
+            );
         }
         let (a, b): (Vec<_>, Vec<_>) = (sat.outcome.states.keys().collect(), reference.outcome.states.keys().collect());
         assert_eq!(a, b, "{:?}: both engines list the same states", model);

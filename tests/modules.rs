@@ -110,7 +110,7 @@ fn nested_calls_pass_addresses_and_return_values() {
     let r = run("mp", &mp_module(), &mp_harness("cta 1,gpu 0")).unwrap_or_else(|e| panic!("{}", e.1));
     assert_eq!(r.summary.verdict, Verdict::No);
     // The acquire's value really flows back through the return parameter: out[2] is 1 in some state.
-    assert!(r.outcome.states.keys().any(|s| s.iter().any(|&v| v == 1)), "{:?}", r.outcome.states.keys());
+    assert!(r.outcome.states.keys().any(|s| s.contains(&1)), "{:?}", r.outcome.states.keys());
 }
 
 #[test]
@@ -156,7 +156,8 @@ fn errors_point_into_the_module_and_name_function_and_thread() {
     assert!(shown.contains("(in f, called from P1)"), "{}", shown);
     assert!(shown.contains("   7 |  frob.u32 %r1, 1;") || shown.contains("7 |  frob.u32 %r1, 1;"), "{}", shown);
     // A register used as an address that holds a number: found while building, still in the module.
-    let m = format!("{HEAD}.func f()\n{{\n .reg .b32 %r<2>;\n mov.u32 %r1, 4;\n ld.global.u32 %r1, [%r1];\n ret;\n}}\n");
+    let m =
+        format!("{HEAD}.func f()\n{{\n .reg .b32 %r<2>;\n mov.u32 %r1, 4;\n ld.global.u32 %r1, [%r1];\n ret;\n}}\n");
     let shown = module_error("not-address", &m, h);
     assert!(shown.contains("m.ptx:8:2: error:") && shown.contains("(in f, called from P1)"), "{}", shown);
 }
@@ -168,11 +169,23 @@ fn recursion_syntax_and_call_mistakes_are_input_errors() {
     assert!(module_error("recursion", &m, h).contains("`f` calls itself"));
     let shown = module_error("syntax", &format!("{HEAD}.func f(\n{{\n ret;\n}}\n"), h);
     assert!(shown.contains("m.ptx:5:1: error: unexpected `{`"), "{}", shown);
-    let shown = module_error("unknown-fn", &m, "PTX r\n{ x = 0; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0 ;\n call g, (x) ;\nexists (x == 0)\n");
+    let shown = module_error(
+        "unknown-fn",
+        &m,
+        "PTX r\n{ x = 0; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0 ;\n call g, (x) ;\nexists (x == 0)\n",
+    );
     assert!(shown.contains("h.litmus:5:2: error: unknown function `g`"), "{}", shown);
-    let shown = module_error("arity", &m, "PTX r\n{ x = 0; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0 ;\n call f, (x) ;\nexists (x == 0)\n");
+    let shown = module_error(
+        "arity",
+        &m,
+        "PTX r\n{ x = 0; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0 ;\n call f, (x) ;\nexists (x == 0)\n",
+    );
     assert!(shown.contains("`f` takes 0 parameters, this call passes 1"), "{}", shown);
-    let shown = module_error("missing", &m, "PTX r\n{ x = 0; }\nptx \"nope.ptx\";\n P0@cta 0,gpu 0 ;\n call f ;\nexists (x == 0)\n");
+    let shown = module_error(
+        "missing",
+        &m,
+        "PTX r\n{ x = 0; }\nptx \"nope.ptx\";\n P0@cta 0,gpu 0 ;\n call f ;\nexists (x == 0)\n",
+    );
     assert!(shown.contains("h.litmus:3:1: error: cannot load PTX module `nope.ptx`"), "{}", shown);
 }
 
@@ -180,7 +193,10 @@ fn recursion_syntax_and_call_mistakes_are_input_errors() {
 fn a_newer_version_is_read_with_a_warning() {
     let d = folder("version");
     std::fs::write(d.join("m.ptx"), ".version 9.9\n.target sm_90\n.address_size 64\n.func f()\n{\n ret;\n}\n").unwrap();
-    let mut lit = ptx_litmus::parse::parse_litmus("PTX v\n{ x = 0; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0 ;\n call f ;\nexists (x == 0)\n").unwrap();
+    let mut lit = ptx_litmus::parse::parse_litmus(
+        "PTX v\n{ x = 0; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0 ;\n call f ;\nexists (x == 0)\n",
+    )
+    .unwrap();
     let w = ptx_litmus::module::expand(&mut lit, &d).unwrap();
     assert_eq!(w.len(), 1);
     assert!(w[0].text.contains("m.ptx:1:10: warning: `.version 9.9` is newer than PTX ISA 9.2"), "{}", w[0].text);
@@ -191,7 +207,11 @@ fn a_newer_version_is_read_with_a_warning() {
 #[test]
 fn the_version_warning_comes_once_per_run_and_q_silences_it() {
     let run = |args: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_ptx-litmus")).args(args).current_dir(env!("CARGO_MANIFEST_DIR")).output().unwrap();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_ptx-litmus"))
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .unwrap();
         assert_eq!(out.status.code(), Some(0));
         String::from_utf8(out.stderr).unwrap()
     };
@@ -206,9 +226,12 @@ fn the_version_warning_comes_once_per_run_and_q_silences_it() {
 #[test]
 fn a_byte_order_mark_is_skipped() {
     let d = folder("bom");
-    std::fs::write(d.join("m.ptx"), "\u{feff}.version 8.0\n.target sm_90\n.address_size 64\n.func f()\n{\n ret;\n}\n").unwrap();
-    let mut lit =
-        ptx_litmus::parse::parse_litmus("\u{feff}PTX bom\n{ x = 0; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0 ;\n call f ;\nexists (x == 0)\n").expect("a BOM before `PTX` is skipped");
+    std::fs::write(d.join("m.ptx"), "\u{feff}.version 8.0\n.target sm_90\n.address_size 64\n.func f()\n{\n ret;\n}\n")
+        .unwrap();
+    let mut lit = ptx_litmus::parse::parse_litmus(
+        "\u{feff}PTX bom\n{ x = 0; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0 ;\n call f ;\nexists (x == 0)\n",
+    )
+    .expect("a BOM before `PTX` is skipped");
     assert_eq!(lit.name, "bom");
     ptx_litmus::module::expand(&mut lit, &d).expect("a BOM before `.version` is skipped");
 }
@@ -263,7 +286,11 @@ fn explain_reads_harnesses_and_advise_refuses_them() {
     let advise = std::process::Command::new(bin).arg("advise").arg(&harness).output().unwrap();
     let err = String::from_utf8_lossy(&advise.stderr);
     assert_eq!(advise.status.code(), Some(2), "{}", err);
-    assert!(err.contains("MP-gpu.sm_90.litmus:4:1: error: advise edits the instructions written in the litmus file"), "{}", err);
+    assert!(
+        err.contains("MP-gpu.sm_90.litmus:4:1: error: advise edits the instructions written in the litmus file"),
+        "{}",
+        err
+    );
 }
 
 /// 8.2.6: a `.shared` variable has no initial value ("an unknown but constant
@@ -291,7 +318,11 @@ fn module_variables_are_bounded_and_initialised_with_numbers() {
     let m = format!("{HEAD}.global .align 4 .u32 g;\n.entry f()\n{{\n st.global.u32 [g+4], 1;\n ret;\n}}\n");
     let h = "PTX b\n{ x = 0; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0 ;\n call f ;\nexists (x == 0)\n";
     let shown = module_error("past-end", &m, h);
-    assert!(shown.contains("m.ptx:7:2: error: this access of bytes 4..8 lies outside `g`, which is 4 bytes"), "{}", shown);
+    assert!(
+        shown.contains("m.ptx:7:2: error: this access of bytes 4..8 lies outside `g`, which is 4 bytes"),
+        "{}",
+        shown
+    );
     let m = format!("{HEAD}.global .align 8 .u64 p = generic(g);\n.entry f()\n{{\n ret;\n}}\n");
     let shown = module_error("address-init", &m, h);
     assert!(shown.contains("m.ptx:4:") && shown.contains("initializers holding addresses"), "{}", shown);
@@ -344,7 +375,8 @@ fn shared_address_through_32_bits() {
     let m = format!(
         "{HEAD}.shared .align 4 .u32 s;\n.entry f(.param .u64 o)\n{{\n .reg .b32 %r<4>;\n .reg .b64 %rd<4>;\n ld.param.u64 %rd3, [o];\n mov.u32 %r1, s;\n cvt.u64.u32 %rd1, %r1;\n cvta.shared.u64 %rd2, %rd1;\n mov.u32 %r2, 5;\n st.u32 [%rd2], %r2;\n mov.u64 %rd1, s;\n ld.u32 %r3, [%rd1];\n st.global.u32 [%rd3], %r3;\n ret;\n}}\n"
     );
-    let h = "PTX shared32\n{ u32 out[1]; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0 ;\n call f, (out) ;\nforall (out[0] == 5)\n";
+    let h =
+        "PTX shared32\n{ u32 out[1]; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0 ;\n call f, (out) ;\nforall (out[0] == 5)\n";
     let r = run("shared32", &m, h).unwrap_or_else(|e| panic!("{}", e.1));
     assert_eq!(r.summary.verdict, Verdict::Ok);
 }
@@ -363,7 +395,11 @@ fn dynamic_shared_memory_is_per_cta_and_an_unwritten_depot_is_unknown() {
     assert_eq!(r.summary.verdict, Verdict::Ok);
     let h = "PTX d\n{ u32 a[1]; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0 ;\n call stale, (a) ;\nexists (a[0] == 0)\n";
     let shown = module_error("stale-depot", &m, h);
-    assert!(shown.contains("m.ptx:19:2: error: the outcome depends on the initial value of `__local_depot0`"), "{}", shown);
+    assert!(
+        shown.contains("m.ptx:19:2: error: the outcome depends on the initial value of `__local_depot0`"),
+        "{}",
+        shown
+    );
 }
 
 /// A cell may call a function by its demangled name when one function has it
@@ -382,10 +418,21 @@ fn demangled_names_call_and_misspelt_names_get_a_suggestion() {
         std::fs::write(&path, harness.replace("call _Z6mp_ctaPiS_S_,", call)).unwrap();
         std::process::Command::new(env!("CARGO_BIN_EXE_ptx-litmus")).args(["check", "-q"]).arg(&path).output().unwrap()
     };
-    let states = |o: &std::process::Output| String::from_utf8_lossy(&o.stdout).lines().filter(|l| l.starts_with("out[")).map(String::from).collect::<Vec<_>>();
+    let states = |o: &std::process::Output| {
+        String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .filter(|l| l.starts_with("out["))
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
     let mangled = check("mangled.litmus", "call _Z6mp_ctaPiS_S_,");
     let plain = check("plain.litmus", "call mp_cta,");
-    assert_eq!((mangled.status.code(), plain.status.code()), (Some(0), Some(0)), "{}", String::from_utf8_lossy(&plain.stderr));
+    assert_eq!(
+        (mangled.status.code(), plain.status.code()),
+        (Some(0), Some(0)),
+        "{}",
+        String::from_utf8_lossy(&plain.stderr)
+    );
     assert!(!states(&mangled).is_empty());
     assert_eq!(states(&mangled), states(&plain));
     let typo = check("typo.litmus", "call _Z6mp_ctPiS_S_,");

@@ -40,8 +40,12 @@ fn man_pages_cover_every_subcommand_and_render() {
     }
     for page in std::iter::once(None).chain(SUBCOMMANDS.iter().map(Some)) {
         let text = stdout(&page.map_or(vec!["man"], |s| vec!["man", s]));
-        let mut groff =
-            Command::new("groff").args(["-man", "-Tutf8", "-ww", "-Wbreak", "-z"]).stdin(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
+        let mut groff = Command::new("groff")
+            .args(["-man", "-Tutf8", "-ww", "-Wbreak", "-z"])
+            .stdin(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
         use std::io::Write;
         groff.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
         let out = groff.wait_with_output().unwrap();
@@ -79,11 +83,19 @@ fn licences_and_minimum_rust_are_stated_once_and_agree() {
     assert!(mit.starts_with("MIT License") && mit.contains("Permission is hereby granted"));
     let apache = std::fs::read_to_string(root.join("LICENSE-APACHE")).unwrap();
     assert!(apache.contains("Apache License") && apache.contains("Version 2.0, January 2004"));
-    let msrv = cargo.lines().find_map(|l| l.strip_prefix("rust-version = ")).expect("rust-version in Cargo.toml").trim_matches('"');
+    let msrv = cargo
+        .lines()
+        .find_map(|l| l.strip_prefix("rust-version = "))
+        .expect("rust-version in Cargo.toml")
+        .trim_matches('"');
     let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
     assert!(readme.contains(&format!("Rust {} or newer", msrv)), "README does not state Rust {}", msrv);
     assert!(readme.contains("cargo install --locked --path ."));
     let changelog = std::fs::read_to_string(root.join("CHANGELOG.md")).unwrap();
     let version = cargo.lines().find_map(|l| l.strip_prefix("version = ")).unwrap().trim_matches('"');
-    assert!(changelog.contains(&format!("## [{}]", version)) || changelog.contains("## [Unreleased]"), "CHANGELOG has no section for {}", version);
+    assert!(
+        changelog.contains(&format!("## [{}]", version)) || changelog.contains("## [Unreleased]"),
+        "CHANGELOG has no section for {}",
+        version
+    );
 }

@@ -28,7 +28,15 @@ fn every_row_of_both_models_is_mapped_under_its_section() {
                 Stmt::Check { name, .. } => (format!(" as {}`", name), name.clone()),
             };
             let found = lines.iter().any(|l| l.contains(&needle) && sections(l).contains(row.section.as_str()));
-            assert!(found, "model {}: row {} ({}) has no line `| {} | ... {} ...` in paper-notes/README.md", kind.name(), what, row.section, row.section, needle);
+            assert!(
+                found,
+                "model {}: row {} ({}) has no line `| {} | ... {} ...` in paper-notes/README.md",
+                kind.name(),
+                what,
+                row.section,
+                row.section,
+                needle
+            );
         }
     }
 }
@@ -40,6 +48,10 @@ fn every_primitive_the_rows_read_is_mapped() {
     for name in names {
         let quoted = format!("`{}`", name);
         let called = format!("{}(", name);
-        assert!(lines.iter().any(|l| l.contains(&quoted) || l.contains(&called)), "primitive `{}` has no line in paper-notes/README.md", name);
+        assert!(
+            lines.iter().any(|l| l.contains(&quoted) || l.contains(&called)),
+            "primitive `{}` has no line in paper-notes/README.md",
+            name
+        );
     }
 }

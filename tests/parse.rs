@@ -29,7 +29,8 @@ fn every_conformance_test_parses() {
         let text = std::fs::read_to_string(f).unwrap();
         match parse_litmus(&text) {
             Ok(lit) => {
-                let header_line = text.lines().find(|l| l.trim_start().starts_with("P0") && !l.contains(':')).unwrap_or("");
+                let header_line =
+                    text.lines().find(|l| l.trim_start().starts_with("P0") && !l.contains(':')).unwrap_or("");
                 let expected = header_line.matches('|').count() + 1;
                 assert_eq!(lit.threads.len(), expected, "{}", f.display());
                 assert_eq!(lit.code.len(), lit.threads.len(), "{}", f.display());
@@ -102,14 +103,24 @@ fn corpus_and_ptx_spellings_agree() {
 
 #[test]
 fn qualifier_order_does_not_matter() {
-    let forms = ["ld.relaxed.gpu.global.u32 %r1, [x]", "ld.global.relaxed.gpu.u32 %r1, [x]", "ld.u32.gpu.global.relaxed %r1, [x]"];
+    let forms = [
+        "ld.relaxed.gpu.global.u32 %r1, [x]",
+        "ld.global.relaxed.gpu.u32 %r1, [x]",
+        "ld.u32.gpu.global.relaxed %r1, [x]",
+    ];
     let first = shape(&one(forms[0]));
     for f in forms {
         assert_eq!(shape(&one(f)), first, "{}", f);
     }
-    assert_eq!(shape(&one("atom.add.global.acq_rel.gpu.u32 %r1, [x], 1")), shape(&one("atom.acq_rel.gpu.add r1, x, 1")));
+    assert_eq!(
+        shape(&one("atom.add.global.acq_rel.gpu.u32 %r1, [x], 1")),
+        shape(&one("atom.acq_rel.gpu.add r1, x, 1"))
+    );
     // The ISA's own example puts the state space first.
-    assert!(matches!(one("st.global.relaxed.sys.u32 [x], 1"), InstrKind::Store { sem: Sem::Relaxed, scope: Some(Scope::Sys), .. }));
+    assert!(matches!(
+        one("st.global.relaxed.sys.u32 [x], 1"),
+        InstrKind::Store { sem: Sem::Relaxed, scope: Some(Scope::Sys), .. }
+    ));
 }
 
 #[test]
@@ -129,7 +140,10 @@ fn memory_instruction_details() {
         k => panic!("{:?}", k),
     }
     assert!(matches!(one("ld.volatile r1, x"), InstrKind::Load { sem: Sem::Volatile, scope: None, .. }));
-    assert!(matches!(one("ld.mmio.relaxed.sys.u32 %r1, [x]"), InstrKind::Load { sem: Sem::Mmio, scope: Some(Scope::Sys), .. }));
+    assert!(matches!(
+        one("ld.mmio.relaxed.sys.u32 %r1, [x]"),
+        InstrKind::Load { sem: Sem::Mmio, scope: Some(Scope::Sys), .. }
+    ));
     assert!(matches!(one("ld.global.nc.u32 %r1, [x]"), InstrKind::Load { proxy: Proxy::Texture, .. }));
     assert!(matches!(one("tld.weak r1, x"), InstrKind::Load { proxy: Proxy::Texture, .. }));
     assert!(matches!(one("suld.b.1d.b32.trap r1, [x]"), InstrKind::Load { proxy: Proxy::Surface, .. }));
@@ -153,7 +167,10 @@ fn atomics() {
     }
     // No sem: relaxed; no scope: left to the model.
     assert!(matches!(one("atom.global.add.u32 %r1, [x], 1"), InstrKind::Atomic { sem: Sem::Relaxed, scope: None, .. }));
-    assert!(matches!(one("red.sys.global.add.u32 [x], 1"), InstrKind::Atomic { sem: Sem::Relaxed, scope: Some(Scope::Sys), dst: None, .. }));
+    assert!(matches!(
+        one("red.sys.global.add.u32 [x], 1"),
+        InstrKind::Atomic { sem: Sem::Relaxed, scope: Some(Scope::Sys), dst: None, .. }
+    ));
     // Corpus `sub` is `add` of the negated immediate.
     match one("atom.acq_rel.sys.sub r0, x, 1") {
         InstrKind::Atomic { op, operands, .. } => {
@@ -210,12 +227,21 @@ fn barrier_forms() {
     assert_eq!(barrier("barrier.cta.sync r2, 32"), (BarrierOp::Sync, r2(), None, Count(Imm(32)), None));
     assert_eq!(barrier("bar.arrive 1, 64"), (BarrierOp::Arrive, Imm(1), None, Count(Imm(64)), None));
     assert_eq!(barrier("barrier.arrive 1, r2"), (BarrierOp::Arrive, Imm(1), None, Count(r2()), None));
-    assert_eq!(barrier("bar.red.popc.u32 %r1, 0, %p"), (BarrierOp::Red(RedOp::Popc), Imm(0), None, AllThreadsInCta, Some(("%r1".into(), Reg("%p".into()), false))));
-    assert_eq!(barrier("bar.red.and.pred %p2, 1, 64, !%p"), (BarrierOp::Red(RedOp::And), Imm(1), None, Count(Imm(64)), Some(("%p2".into(), Reg("%p".into()), true))));
+    assert_eq!(
+        barrier("bar.red.popc.u32 %r1, 0, %p"),
+        (BarrierOp::Red(RedOp::Popc), Imm(0), None, AllThreadsInCta, Some(("%r1".into(), Reg("%p".into()), false)))
+    );
+    assert_eq!(
+        barrier("bar.red.and.pred %p2, 1, 64, !%p"),
+        (BarrierOp::Red(RedOp::And), Imm(1), None, Count(Imm(64)), Some(("%p2".into(), Reg("%p".into()), true)))
+    );
     assert!(matches!(barrier("bar.red.or.pred %p2, 1, %p").0, BarrierOp::Red(RedOp::Or)));
     // Cluster barriers.
     assert!(matches!(one("barrier.cluster.arrive"), InstrKind::ClusterBarrier { arrive: true, relaxed: false }));
-    assert!(matches!(one("barrier.cluster.arrive.release.aligned"), InstrKind::ClusterBarrier { arrive: true, relaxed: false }));
+    assert!(matches!(
+        one("barrier.cluster.arrive.release.aligned"),
+        InstrKind::ClusterBarrier { arrive: true, relaxed: false }
+    ));
     assert!(matches!(one("barrier.cluster.arrive.relaxed"), InstrKind::ClusterBarrier { arrive: true, relaxed: true }));
     assert!(matches!(one("barrier.cluster.wait.acquire"), InstrKind::ClusterBarrier { arrive: false, .. }));
     // bar.arrive needs its count in real PTX.
@@ -227,7 +253,9 @@ fn arithmetic_and_branches() {
     assert!(matches!(one("mul.lo.u32 %r1, %r2, 3"), InstrKind::Alu { op: AluOp::Mul, .. }));
     assert!(matches!(one("not r1, r2"), InstrKind::Alu { op: AluOp::Not, .. }));
     match one("mov.u64 %rd1, x") {
-        InstrKind::Alu { op: AluOp::Mov, dst, srcs, .. } => assert_eq!((dst.as_str(), srcs), ("%rd1", vec![Operand::Sym("x".into())])),
+        InstrKind::Alu { op: AluOp::Mov, dst, srcs, .. } => {
+            assert_eq!((dst.as_str(), srcs), ("%rd1", vec![Operand::Sym("x".into())]))
+        }
         k => panic!("{:?}", k),
     }
     assert!(matches!(one("cvta.to.global.u64 %rd1, %rd2"), InstrKind::Alu { op: AluOp::Mov, .. }));
@@ -235,7 +263,9 @@ fn arithmetic_and_branches() {
     assert!(matches!(one("setp.hs.u32 %p, %r1, 1"), InstrKind::Setp { cmp: Cmp::Ge, .. }));
     assert!(matches!(one("selp.u32 %r1, 1, 2, %p"), InstrKind::Selp { .. }));
     assert!(matches!(one("nop"), InstrKind::Nop));
-    let lit = parse_litmus(&single_thread(" bra.uni L ;\n @%p bra L ;\n @!%p bra L ;\n goto L ;\n bne r1, 0, L ;\n L: ;")).unwrap();
+    let lit =
+        parse_litmus(&single_thread(" bra.uni L ;\n @%p bra L ;\n @!%p bra L ;\n goto L ;\n bne r1, 0, L ;\n L: ;"))
+            .unwrap();
     let conds: Vec<_> = lit.code[0]
         .iter()
         .filter_map(|i| match &i.kind {
@@ -259,9 +289,13 @@ fn registers_versus_locations() {
     // `val` is a destination of P0, so a register.
     assert!(matches!(&kinds[1], InstrKind::Store { src: Operand::Reg(r), .. } if r == "val"));
     // `r9` is declared a location; `tmp` an init register of P0.
-    assert!(matches!(&kinds[2], InstrKind::Store { addr: Addr { base: AddrBase::Sym(l), .. }, src: Operand::Reg(r), .. } if l == "r9" && r == "tmp"));
+    assert!(
+        matches!(&kinds[2], InstrKind::Store { addr: Addr { base: AddrBase::Sym(l), .. }, src: Operand::Reg(r), .. } if l == "r9" && r == "tmp")
+    );
     // `y` is undeclared: a location; `r1` looks like a register.
-    assert!(matches!(&kinds[3], InstrKind::Store { addr: Addr { base: AddrBase::Sym(l), .. }, src: Operand::Reg(r), .. } if l == "y" && r == "r1"));
+    assert!(
+        matches!(&kinds[3], InstrKind::Store { addr: Addr { base: AddrBase::Sym(l), .. }, src: Operand::Reg(r), .. } if l == "y" && r == "r1")
+    );
     assert_eq!(lit.threads[0].cta, 0);
 }
 
@@ -296,7 +330,9 @@ filter (P0:r0 == 0)
     assert_eq!(locs, vec![("x", 0), ("y", -2), ("z", 16), ("w", 3), ("v", 4)]);
     assert!(lit.init.iter().any(|i| matches!(i, InitItem::Register { thread: 1, reg, value: 3, .. } if reg == "r1")));
     assert!(lit.init.iter().any(|i| matches!(i, InitItem::Register { thread: 0, reg, value: 0, .. } if reg == "%r1")));
-    assert!(lit.init.iter().any(|i| matches!(i, InitItem::RegisterAddress { thread: 0, reg, location, .. } if reg == "r2" && location == "x")));
+    assert!(lit.init.iter().any(
+        |i| matches!(i, InitItem::RegisterAddress { thread: 0, reg, location, .. } if reg == "r2" && location == "x")
+    ));
     let aliases: Vec<_> = lit
         .init
         .iter()
@@ -305,7 +341,15 @@ filter (P0:r0 == 0)
             _ => None,
         })
         .collect();
-    assert_eq!(aliases, vec![("a", Proxy::Generic, "x"), ("t", Proxy::Texture, "x"), ("s", Proxy::Surface, "x"), ("c", Proxy::Constant, "x")]);
+    assert_eq!(
+        aliases,
+        vec![
+            ("a", Proxy::Generic, "x"),
+            ("t", Proxy::Texture, "x"),
+            ("s", Proxy::Surface, "x"),
+            ("c", Proxy::Constant, "x")
+        ]
+    );
     assert_eq!(lit.threads[1].cluster, Some(0));
     assert_eq!(lit.threads[1].cta, 1);
     assert_eq!(lit.locations, vec![Observable::Loc("x".into()), Observable::Reg { thread: 0, reg: "r0".into() }]);
@@ -345,7 +389,9 @@ fn condition_precedence() {
     assert_eq!(lit.condition.text, "exists P0:r0 == 1 \\/ P0:r0 = 2 /\\ ~P0:r1 != 0 => x == P0:r2");
 
     let lit = parse_litmus(
-        &single_thread("").replace("{ x = 0; y = 0; }", "{ x = 0; y = 0; P0:r1 = 0; }").replace("exists (x == 0)", "forall\n ( (true) /\\ ~~false \\/ 0:r1 == -0x10 )"),
+        &single_thread("")
+            .replace("{ x = 0; y = 0; }", "{ x = 0; y = 0; P0:r1 = 0; }")
+            .replace("exists (x == 0)", "forall\n ( (true) /\\ ~~false \\/ 0:r1 == -0x10 )"),
     )
     .unwrap();
     let Prop::Or(a, b) = &lit.condition.prop else { panic!("{:?}", lit.condition.prop) };
@@ -398,12 +444,15 @@ fn ptx_cells_with_trailing_semicolons() {
     assert_eq!(lit.code[0].len(), 2);
     assert_eq!(lit.code[1].len(), 3, "{:?}", lit.code[1]);
     assert_eq!(lit.code[0][0].text, "st.global.u32 [x], 1");
-    assert!(matches!(&lit.condition.prop, Prop::And(a, _) if matches!(&**a, Prop::Eq(Term::Obs(Observable::Reg { reg, .. }, _), _) if reg == "%r1")));
+    assert!(
+        matches!(&lit.condition.prop, Prop::And(a, _) if matches!(&**a, Prop::Eq(Term::Obs(Observable::Reg { reg, .. }, _), _) if reg == "%r1"))
+    );
 }
 
 #[test]
 fn labels_alone_and_before_an_instruction() {
-    let lit = parse_litmus(&single_thread(" LC00: ;\n W1: st.weak x, 1 ;\n L1: L2: ld.weak r0, x ;\n goto LC00 ;")).unwrap();
+    let lit =
+        parse_litmus(&single_thread(" LC00: ;\n W1: st.weak x, 1 ;\n L1: L2: ld.weak r0, x ;\n goto LC00 ;")).unwrap();
     let kinds: Vec<String> = lit.code[0]
         .iter()
         .map(|i| match &i.kind {
@@ -422,7 +471,10 @@ fn labels_alone_and_before_an_instruction() {
 
 #[test]
 fn values_at_the_limits() {
-    let lit = parse_litmus(&single_thread("").replace("{ x = 0; y = 0; }", "{ x = -9223372036854775808; y = 0x7fffffffffffffff; }")).unwrap();
+    let lit = parse_litmus(
+        &single_thread("").replace("{ x = 0; y = 0; }", "{ x = -9223372036854775808; y = 0x7fffffffffffffff; }"),
+    )
+    .unwrap();
     let v: Vec<i64> = lit
         .init
         .iter()
@@ -449,18 +501,33 @@ const TWO: &str = "PTX bad\n{ x = 0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n";
 
 #[test]
 fn error_unknown_instruction() {
-    check_err(&format!("{} lod.weak r0, x | st.weak x, 1 ;\nexists (P0:r0 == 1)", TWO), 4, 2, "unknown instruction `lod.weak`");
+    check_err(
+        &format!("{} lod.weak r0, x | st.weak x, 1 ;\nexists (P0:r0 == 1)", TWO),
+        4,
+        2,
+        "unknown instruction `lod.weak`",
+    );
 }
 
 #[test]
 fn error_wrong_cell_count() {
-    check_err(&format!("{} nop | nop ;\n ld.weak r0, x | st.weak x, 1 | nop ;\nexists (P0:r0 == 1)", TWO), 5, 33, "row 2 has 3 cells but the header declares 2 threads");
+    check_err(
+        &format!("{} nop | nop ;\n ld.weak r0, x | st.weak x, 1 | nop ;\nexists (P0:r0 == 1)", TWO),
+        5,
+        33,
+        "row 2 has 3 cells but the header declares 2 threads",
+    );
     check_err(&format!("{} nop ;\nexists (P0:r0 == 1)", TWO), 4, 6, "row 1 has 1 cell but");
 }
 
 #[test]
 fn error_thread_out_of_order() {
-    check_err("PTX bad\n{ }\n P0@cta 0,gpu 0 | P2@cta 1,gpu 0 ;\n nop | nop ;\nexists 0==0", 3, 19, "thread header P2 is out of order: expected P1");
+    check_err(
+        "PTX bad\n{ }\n P0@cta 0,gpu 0 | P2@cta 1,gpu 0 ;\n nop | nop ;\nexists 0==0",
+        3,
+        19,
+        "thread header P2 is out of order: expected P1",
+    );
 }
 
 #[test]
@@ -586,6 +653,8 @@ exists (P1:%r0 == 1 /\ P1:%r1 == 0)
     assert_eq!(lit.code[0].len(), 6);
     assert_eq!(lit.code[1].len(), 6);
     assert!(matches!(lit.code[0][3].kind, InstrKind::Fence { sem: FenceSem::AcqRel, scope: Scope::Sys }));
-    assert!(matches!(&lit.code[1][1].kind, InstrKind::Load { sem: Sem::Relaxed, scope: Some(Scope::Sys), dst, .. } if dst == "%r0"));
+    assert!(
+        matches!(&lit.code[1][1].kind, InstrKind::Load { sem: Sem::Relaxed, scope: Some(Scope::Sys), dst, .. } if dst == "%r0")
+    );
     assert_eq!(lit.code[0][5].text, "st.global.relaxed.sys.u32 [flag], 1");
 }

@@ -47,7 +47,11 @@ fn ld_with_an_immediate_or_a_register_is_an_assignment() {
 fn registers_holding_addresses_from_the_init_block() {
     for init in ["P0:r5 = &x;", "P0:r5 = x;", "P0 : r5 = &x;"] {
         let lit = one(&format!("x = 0; {}", init), " ld r1, r5 ;\n ld r2, [r5] ;", "exists (P0:r1 == 1)");
-        assert!(matches!(&lit.init[1], InitItem::RegisterAddress { reg, location, .. } if reg == "r5" && location == "x"), "{:?}", lit.init);
+        assert!(
+            matches!(&lit.init[1], InitItem::RegisterAddress { reg, location, .. } if reg == "r5" && location == "x"),
+            "{:?}",
+            lit.init
+        );
         for ins in &lit.code[0] {
             match &ins.kind {
                 InstrKind::Load { addr, .. } => assert_eq!(addr.base, AddrBase::Reg("r5".into())),
@@ -68,7 +72,10 @@ fn location_initialised_from_another_location_or_its_address() {
         })
     };
     assert_eq!((value("x"), value("z"), value("v")), (Some(3), Some(3), Some(0)));
-    assert!(lit.init.iter().any(|i| matches!(i, InitItem::LocationAddress { name, target, .. } if name == "w" && target == "y")));
+    assert!(lit
+        .init
+        .iter()
+        .any(|i| matches!(i, InitItem::LocationAddress { name, target, .. } if name == "w" && target == "y")));
     let e = err("PTX t\n{ x = y; y = x; }\n P0 ;\n nop ;\nexists (x == 0)\n");
     assert!(e.message.contains("cycle"), "{}", e.message);
     let e = err("PTX t\n{ y = &z; x = y; }\n P0 ;\n nop ;\nexists (x == 0)\n");
@@ -114,7 +121,9 @@ fn orderings_and_not_in_conditions() {
     let lit = one("x = 0;", " ld r0, x ;", "not exists (P0:r0 == 1)");
     assert_eq!(lit.condition.quantifier, Quantifier::NotExists);
     let lit = one("x = 0;", " ld r0, x ;", "exists (not (P0:r0 == 1) /\\ not P0:r0 == 2)");
-    assert!(matches!(&lit.condition.prop, Prop::And(a, b) if matches!(**a, Prop::Not(_)) && matches!(**b, Prop::Not(_))));
+    assert!(
+        matches!(&lit.condition.prop, Prop::And(a, b) if matches!(**a, Prop::Not(_)) && matches!(**b, Prop::Not(_)))
+    );
     // `not` as an instruction is still register arithmetic.
     let lit = one("x = 0;", " not r1, r0 ;", "exists (P0:r1 == 1)");
     assert!(matches!(lit.code[0][0].kind, InstrKind::Alu { op: AluOp::Not, .. }));
@@ -157,8 +166,14 @@ fn dat3m_barriers_instance_id_and_count() {
             k => panic!("{:?}", k),
         })
         .collect();
-    assert_eq!(bars[0], (BarrierOp::Sync, Operand::Imm(1), Some(Operand::Imm(0)), BarrierCount::Count(Operand::Imm(2))));
-    assert_eq!(bars[1], (BarrierOp::Arrive, Operand::Imm(1), Some(Operand::Imm(0)), BarrierCount::Count(Operand::Imm(2))));
+    assert_eq!(
+        bars[0],
+        (BarrierOp::Sync, Operand::Imm(1), Some(Operand::Imm(0)), BarrierCount::Count(Operand::Imm(2)))
+    );
+    assert_eq!(
+        bars[1],
+        (BarrierOp::Arrive, Operand::Imm(1), Some(Operand::Imm(0)), BarrierCount::Count(Operand::Imm(2)))
+    );
     assert_eq!(bars[2], (BarrierOp::Sync, Operand::Imm(2), None, BarrierCount::Arrivals));
 }
 

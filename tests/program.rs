@@ -92,7 +92,10 @@ fn instruction_instances_grow_strictly_along_every_trace() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     // litmus/compiled/ is left out: its modules print version warnings.
     let compiled = root.join("litmus/compiled");
-    let files: Vec<_> = collect_files(&[root.join("litmus"), root.join("tests/conformance/litmus")]).into_iter().filter(|f| !f.starts_with(&compiled)).collect();
+    let files: Vec<_> = collect_files(&[root.join("litmus"), root.join("tests/conformance/litmus")])
+        .into_iter()
+        .filter(|f| !f.starts_with(&compiled))
+        .collect();
     let mut built = 0;
     for f in &files {
         let Ok(src) = read_source(f, 1 << 20) else { continue };
@@ -100,7 +103,8 @@ fn instruction_instances_grow_strictly_along_every_trace() {
         let Ok(p) = build_program(&ast, &BuildOptions::default()) else { continue };
         built += 1;
         for tr in &p.traces {
-            let keys: Vec<_> = tr.events.iter().map(|&e| p.events[e].instance.expect("thread events have an instance")).collect();
+            let keys: Vec<_> =
+                tr.events.iter().map(|&e| p.events[e].instance.expect("thread events have an instance")).collect();
             assert!(keys.windows(2).all(|w| w[0] < w[1]), "{}: trace {} instances {:?}", f.display(), tr.id, keys);
         }
         assert!(p.instance_count() <= p.events.len(), "{}", f.display());
@@ -113,7 +117,10 @@ fn instruction_instances_grow_strictly_along_every_trace() {
 /// instances each (one atom, three spin reads, three exits of three events).
 #[test]
 fn a_ticket_lock_has_few_instances_and_many_events() {
-    let src = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("litmus/locks/ticketlock-2.litmus")).expect("reads");
+    let src = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("litmus/locks/ticketlock-2.litmus"),
+    )
+    .expect("reads");
     let p = program(&src);
     assert_eq!(p.instance_count(), 3 + 2 * 13);
     assert!(p.events.len() > 4 * p.instance_count(), "{} events", p.events.len());

@@ -15,7 +15,8 @@ use std::time::Duration;
 fn closed_stdout_pipe_exits_quietly() {
     let d = temp_dir("pipe");
     let gen_out = d.join("gen");
-    let cases: [Vec<&str>; 4] = [vec!["check", MP], vec!["check", "--json", MP], vec!["explain", MP], vec!["gen", "MP", "--out", s(&gen_out)]];
+    let cases: [Vec<&str>; 4] =
+        [vec!["check", MP], vec!["check", "--json", MP], vec!["explain", MP], vec!["gen", "MP", "--out", s(&gen_out)]];
     for args in &cases {
         let (reader, writer) = std::io::pipe().unwrap();
         drop(reader);
@@ -34,7 +35,8 @@ fn closed_stdout_pipe_exits_quietly() {
 fn full_disk_on_stdout_is_exit_3_with_a_message() {
     let d = temp_dir("full");
     let gen_out = d.join("gen");
-    let cases: [Vec<&str>; 4] = [vec!["check", MP], vec!["check", "--json", MP], vec!["explain", MP], vec!["gen", "MP", "--out", s(&gen_out)]];
+    let cases: [Vec<&str>; 4] =
+        [vec!["check", MP], vec!["check", "--json", MP], vec!["explain", MP], vec!["gen", "MP", "--out", s(&gen_out)]];
     for args in &cases {
         let err = d.join("err");
         let mut c = cmd(args);
@@ -148,7 +150,11 @@ fn memory_budget_bounds_barriers_stores_and_unrolling() {
     let cases = [
         // Both now fit in 1 GB (below); 64 MB (16 MB for the stores) still
         // cuts them, in base causality, named as the model's row.
-        (write(&d, "bar400.litmus", &barrier_test(400)), vec!["--max-memory", "64"], "the model's relation `cb` (8.9.5)"),
+        (
+            write(&d, "bar400.litmus", &barrier_test(400)),
+            vec!["--max-memory", "64"],
+            "the model's relation `cb` (8.9.5)",
+        ),
         (write(&d, "st500.litmus", &stores_test(500)), vec!["--max-memory", "16"], "the model's relation `cb` (8.9.5)"),
         (write(&d, "spin.litmus", SPIN), vec!["--max-memory", "64", "--unroll", "1000"], "the program"),
     ];
@@ -158,7 +164,12 @@ fn memory_budget_bounds_barriers_stores_and_unrolling() {
         let r = run(&args);
         r.assert_clean(grew);
         assert_eq!(r.code, 3, "{:?}: {}", args, r.stderr);
-        assert!(r.stderr.contains(&format!("--max-memory {} MB", extra[1])) && r.stderr.contains(grew), "{:?}: {}", args, r.stderr);
+        assert!(
+            r.stderr.contains(&format!("--max-memory {} MB", extra[1])) && r.stderr.contains(grew),
+            "{:?}: {}",
+            args,
+            r.stderr
+        );
     }
     // Under 1 MiB, the default budget never lets a file abort the process.
     assert!(fs::metadata(&cases[0].0).unwrap().len() < 1 << 20);
@@ -213,7 +224,10 @@ fn gen_family_sizes_are_bounded() {
 #[test]
 fn carets_on_long_lines_and_six_digit_line_numbers() {
     let d = temp_dir("caret");
-    let long = format!("PTX long\n{{ x = 0; }}\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;{} @@@ ;\nexists (x == 0)\n", " ".repeat(300));
+    let long = format!(
+        "PTX long\n{{ x = 0; }}\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;{} @@@ ;\nexists (x == 0)\n",
+        " ".repeat(300)
+    );
     let deep = format!("PTX deep\n{{ x = 0; }}\n P0@cta 0,gpu 0 ;\n{} @@@ ;\nexists (x == 0)\n", "\n".repeat(100_000));
     for (name, text) in [("long.litmus", long), ("deep.litmus", deep)] {
         let f = write(&d, name, &text);
@@ -256,7 +270,14 @@ fn pictures_on_a_full_disk_leave_no_partial_files() {
 /// A module and a test that calls `entry` of it with `args`.
 fn module_test(d: &std::path::Path, name: &str, ptx: &str, call: &str) -> std::path::PathBuf {
     write(d, &format!("{}.ptx", name), ptx);
-    write(d, &format!("{}.litmus", name), &format!("PTX {}\n{{ x = 0; }}\nptx \"{}.ptx\";\n P0@cta 0,gpu 0 ;\n {} ;\nexists (x == 0)\n", name, name, call))
+    write(
+        d,
+        &format!("{}.litmus", name),
+        &format!(
+            "PTX {}\n{{ x = 0; }}\nptx \"{}.ptx\";\n P0@cta 0,gpu 0 ;\n {} ;\nexists (x == 0)\n",
+            name, name, call
+        ),
+    )
 }
 
 const PTX_HEAD: &str = ".version 8.0\n.target sm_90\n.address_size 64\n";
@@ -285,8 +306,16 @@ fn deep_calls_and_scopes_are_input_errors_and_the_batch_goes_on() {
     r.assert_clean("deep");
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stdout.contains("Test MP Allowed"), "the good file is still reported:\n{}", r.stdout);
-    assert!(r.stderr.contains("chain.ptx:") && r.stderr.contains("calls are nested more than 256 levels deep"), "{}", r.stderr);
-    assert!(r.stderr.contains("scopes.ptx:") && r.stderr.contains("scopes are nested deeper than 64 levels"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("chain.ptx:") && r.stderr.contains("calls are nested more than 256 levels deep"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains("scopes.ptx:") && r.stderr.contains("scopes are nested deeper than 64 levels"),
+        "{}",
+        r.stderr
+    );
     // Braces in comments and strings are not scopes: 100 of them are fine.
     let fine = format!("{}// {}\n/* {} */\n.func g()\n{{\n ret;\n}}\n", PTX_HEAD, "{".repeat(100), "{".repeat(100));
     let f = module_test(&d, "comments", &fine, "call g, ()");
@@ -397,12 +426,29 @@ fn outputs_never_replace_what_is_not_a_regular_file() {
 #[test]
 fn module_errors_name_the_module_and_the_written_names() {
     let d = temp_dir("module-errors");
-    let func = |name: &str, body: &str| format!(".func {}(.param .b64 out)\n{{\n .reg .b64 %rd<5>;\n .reg .b32 %r<3>;\n ld.param.u64 %rd1, [out];\n{}\n ret;\n}}\n", name, body);
+    let func = |name: &str, body: &str| {
+        format!(".func {}(.param .b64 out)\n{{\n .reg .b64 %rd<5>;\n .reg .b32 %r<3>;\n ld.param.u64 %rd1, [out];\n{}\n ret;\n}}\n", name, body)
+    };
     let cases = [
-        ("smid", " mov.u32 %r1, %smid;\n st.relaxed.gpu.u32 [%rd1], %r1;", ":9:15:", "special register `%smid` is not supported"),
+        (
+            "smid",
+            " mov.u32 %r1, %smid;\n st.relaxed.gpu.u32 [%rd1], %r1;",
+            ":9:15:",
+            "special register `%smid` is not supported",
+        ),
         ("envreg", " mov.u32 %r1, %envreg3;", ":9:15:", "special register `%envreg3` is not supported"),
-        ("undeclared", " st.relaxed.gpu.u32 [%rd1], %foo;", ":9:29:", "`%foo` is not declared in function `undeclared`"),
-        ("number", " mov.u64 %rd4, 16;\n st.relaxed.gpu.u32 [%rd4], 1;", ":10:2:", "`%rd4` holds a number here, not an address"),
+        (
+            "undeclared",
+            " st.relaxed.gpu.u32 [%rd1], %foo;",
+            ":9:29:",
+            "`%foo` is not declared in function `undeclared`",
+        ),
+        (
+            "number",
+            " mov.u64 %rd4, 16;\n st.relaxed.gpu.u32 [%rd4], 1;",
+            ":10:2:",
+            "`%rd4` holds a number here, not an address",
+        ),
         ("indirect", " call.uni (%r1), %rd1, (%rd1);", ":9:2:", "indirect calls are not supported"),
         ("trap", " trap;", ":9:2:", "`trap` aborts the kernel"),
         ("timer_add", " add.u32 %r1, %clock, 1;", ":9:15:", "read the timer `%clock` with `mov`"),
@@ -413,7 +459,14 @@ fn module_errors_name_the_module_and_the_written_names() {
         r.assert_clean(name);
         assert_eq!(r.code, 2, "{}: {}", name, r.stderr);
         let at = format!("{}.ptx{} error: ", name, loc);
-        assert!(r.stderr.contains(&at) && r.stderr.contains(msg), "{}: want `{}` and `{}`:\n{}", name, at, msg, r.stderr);
+        assert!(
+            r.stderr.contains(&at) && r.stderr.contains(msg),
+            "{}: want `{}` and `{}`:\n{}",
+            name,
+            at,
+            msg,
+            r.stderr
+        );
         assert!(!r.stderr.contains('#'), "{}: an internal name leaked:\n{}", name, r.stderr);
     }
     // Two CTAs numbered 0 in two clusters: no launch gives both `%ctaid.x = 0`.

@@ -19,7 +19,13 @@ exists (P1:r0 == 1 /\ P1:r1 == 0)
 /// The program and the witness of its state `r0 = 1, r1 = 1`.
 fn witness() -> (Program, Execution) {
     let r = check_source(MP, &CheckOptions::default()).expect("MP checks");
-    let x = r.outcome.states.iter().find(|(s, _)| s.as_slice() == [1, 1]).map(|(_, x)| x.clone()).expect("state r0=1 r1=1 is allowed");
+    let x = r
+        .outcome
+        .states
+        .iter()
+        .find(|(s, _)| s.as_slice() == [1, 1])
+        .map(|(_, x)| x.clone())
+        .expect("state r0=1 r1=1 is allowed");
     (r.program, x)
 }
 
@@ -99,7 +105,12 @@ fn a_reused_verifier_answers_each_execution_as_a_fresh_one() {
             let fresh = ptx_litmus::reference::verify::verify_execution_in(&p, x, model);
             assert_eq!(fresh.is_ok(), ok, "{:?}", kind);
             let reused = v.verify(x);
-            assert_eq!(reused.as_ref().map_err(|e| e.message.clone()), fresh.as_ref().map_err(|e| e.message.clone()), "{:?}", kind);
+            assert_eq!(
+                reused.as_ref().map_err(|e| e.message.clone()),
+                fresh.as_ref().map_err(|e| e.message.clone()),
+                "{:?}",
+                kind
+            );
         }
     }
 }

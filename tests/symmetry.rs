@@ -45,13 +45,21 @@ fn symmetry_breaking_keeps_verdicts_and_states() {
     let result = TestRunner::new(config).run(&strategy, |(t, which, copies, shape)| {
         let (t, same) = t.duplicated(which, copies);
         let text = t.render_symmetric("sym", &same, shape);
-        let (Some(on), Some(off), Some(all_on), Some(all_off)) = (run(&text, Some(0), true), run(&text, Some(0), false), run(&text, None, true), run(&text, None, false)) else {
+        let (Some(on), Some(off), Some(all_on), Some(all_off)) =
+            (run(&text, Some(0), true), run(&text, Some(0), false), run(&text, None, true), run(&text, None, false))
+        else {
             skipped.set(skipped.get() + 1);
             return Ok(());
         };
         prop_assert_eq!(on.summary.verdict, off.summary.verdict, "symmetry changed the verdict of:\n{}", text);
-        prop_assert_eq!(on.summary.observation(), off.summary.observation(), "symmetry changed the observation of:\n{}", text);
-        let (a, b): (Vec<_>, Vec<_>) = (all_on.outcome.states.keys().collect(), all_off.outcome.states.keys().collect());
+        prop_assert_eq!(
+            on.summary.observation(),
+            off.summary.observation(),
+            "symmetry changed the observation of:\n{}",
+            text
+        );
+        let (a, b): (Vec<_>, Vec<_>) =
+            (all_on.outcome.states.keys().collect(), all_off.outcome.states.keys().collect());
         prop_assert_eq!(a, b, "symmetry changed the listed states of:\n{}", text);
         compared.set(compared.get() + 1);
         if !classes(&on.program).is_empty() {

@@ -9,7 +9,8 @@ use crate::ast::{Litmus, Span};
 use crate::error::{Error, Result};
 
 /// Quals replaced when an access gets new semantics and scope.
-const SEM_SCOPE: &[&str] = &["weak", "relaxed", "acquire", "release", "acq_rel", "volatile", "cta", "cluster", "gpu", "sys"];
+const SEM_SCOPE: &[&str] =
+    &["weak", "relaxed", "acquire", "release", "acq_rel", "volatile", "cta", "cluster", "gpu", "sys"];
 
 /// The instruction text of `site` at `level` (for gaps: the inserted fence).
 pub fn instr_text(site: &Site, level: Level) -> String {
@@ -107,7 +108,8 @@ fn align_table(text: &str, at: usize, columns: usize) -> String {
     if rows.len() < 2 {
         return text.to_string();
     }
-    let widths: Vec<usize> = (0..columns).map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0)).collect();
+    let widths: Vec<usize> =
+        (0..columns).map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0)).collect();
     let mut table = String::new();
     for r in &rows {
         let cells: Vec<String> = r.iter().zip(&widths).map(|(cell, &w)| format!(" {:<w$} ", cell, w = w)).collect();
@@ -140,7 +142,7 @@ fn new_row(source: &str, at: usize, columns: usize, cells: &[(usize, String)]) -
     for c in 0..columns {
         let text = cells.iter().find(|x| x.0 == c).map_or("", |x| x.1.as_str());
         let cell = format!(" {}", text);
-        let w = if same_shape && c + 1 < columns { widths[c] } else { 0 };
+        let w = if same_shape && c + 1 < columns { widths.get(c).copied().unwrap_or(0) } else { 0 };
         parts.push(format!("{:<w$}", cell, w = w));
     }
     let mut row = parts.join("|");
@@ -152,7 +154,8 @@ fn new_row(source: &str, at: usize, columns: usize, cells: &[(usize, String)]) -
 /// Parse the variant and check that it is the original with exactly the
 /// intended instructions changed, inserted or removed.
 pub fn verify(variant: &str, lit: &Litmus, sites: &[Site], levels: &[Level]) -> Result<Litmus> {
-    let got = crate::parse::parse_litmus(variant).map_err(|e| Error::internal(format!("an edited test does not parse ({}): please report", e.message)))?;
+    let got = crate::parse::parse_litmus(variant)
+        .map_err(|e| Error::internal(format!("an edited test does not parse ({}): please report", e.message)))?;
     for (t, code) in lit.code.iter().enumerate() {
         let mut want: Vec<String> = Vec::new();
         for (i, ins) in code.iter().enumerate() {
@@ -171,9 +174,16 @@ pub fn verify(variant: &str, lit: &Litmus, sites: &[Site], levels: &[Level]) -> 
             }
             want.extend(after);
         }
-        let have: Vec<String> = got.code.get(t).map(|c| c.iter().map(|x| x.text.trim_end_matches(';').trim().to_string()).collect()).unwrap_or_default();
+        let have: Vec<String> = got
+            .code
+            .get(t)
+            .map(|c| c.iter().map(|x| x.text.trim_end_matches(';').trim().to_string()).collect())
+            .unwrap_or_default();
         if have != want {
-            return Err(Error::internal(format!("editing thread P{} gave {:?}, expected {:?}: please report", t, have, want)));
+            return Err(Error::internal(format!(
+                "editing thread P{} gave {:?}, expected {:?}: please report",
+                t, have, want
+            )));
         }
     }
     Ok(got)
@@ -195,7 +205,12 @@ pub fn variant_ast(lit: &Litmus, sites: &[Site], levels: &[Level]) -> Litmus {
         match (site.kind, l) {
             (SiteKind::Gap, Level::Fence(s, sc)) => {
                 let prev = &code[site.index];
-                let ins = crate::ast::Instr { kind: fence_kind(s, sc), span: prev.span, text: instr_text(site, l), origin: None };
+                let ins = crate::ast::Instr {
+                    kind: fence_kind(s, sc),
+                    span: prev.span,
+                    text: instr_text(site, l),
+                    origin: None,
+                };
                 code.insert(site.index + 1, ins);
             }
             (_, Level::Absent) => {
@@ -236,7 +251,9 @@ fn set_access(k: &mut crate::ast::InstrKind, s: SemO, sc: Option<crate::ast::Sco
         SemO::AcqRel => Sem::AcqRel,
     };
     match k {
-        InstrKind::Load { sem, scope, .. } | InstrKind::Store { sem, scope, .. } | InstrKind::Atomic { sem, scope, .. } => {
+        InstrKind::Load { sem, scope, .. }
+        | InstrKind::Store { sem, scope, .. }
+        | InstrKind::Atomic { sem, scope, .. } => {
             *sem = new;
             *scope = sc;
         }

@@ -15,9 +15,17 @@ pub fn hitting(d: &Decider, costs: &CostTable, constraints: &[Vec<Level>], budge
     let mut h = h;
     h.dfs(&mut orig.clone(), 0);
     if std::env::var("PTXL_DEBUG").is_ok() {
-        eprintln!("hitting budget {} constraints {} kept {} states {} found {}", budget, constraints.len(), h.cons.len(), h.seen.len(), h.out.len());
+        eprintln!(
+            "hitting budget {} constraints {} kept {} states {} found {}",
+            budget,
+            constraints.len(),
+            h.cons.len(),
+            h.seen.len(),
+            h.out.len()
+        );
     }
-    let mut v: Vec<Vec<Level>> = h.out.iter().map(|x| x.iter().enumerate().map(|(i, &k)| d.sites[i].levels[k as usize]).collect()).collect();
+    let mut v: Vec<Vec<Level>> =
+        h.out.iter().map(|x| x.iter().enumerate().map(|(i, &k)| d.sites[i].levels[k as usize]).collect()).collect();
     v.sort();
     (v, h.next)
 }
@@ -43,15 +51,29 @@ struct Hitting {
 impl Hitting {
     fn new(d: &Decider, costs: &CostTable, constraints: &[Vec<Level>], budget: u32) -> Hitting {
         let idx = |i: usize, l: Level| d.sites[i].levels.iter().position(|&x| x == l).unwrap_or(0) as u8;
-        let mut cons: Vec<Vec<u8>> = constraints.iter().map(|f| f.iter().enumerate().map(|(i, &l)| idx(i, l)).collect()).collect();
-        let le: Vec<Vec<Vec<bool>>> = d.sites.iter().map(|s| s.levels.iter().map(|&a| s.levels.iter().map(|&b| a.at_most(b)).collect()).collect()).collect();
-        let cost = d.sites.iter().map(|s| s.levels.iter().map(|&l| costs.cost(l).saturating_sub(costs.cost(s.original))).collect()).collect();
+        let mut cons: Vec<Vec<u8>> =
+            constraints.iter().map(|f| f.iter().enumerate().map(|(i, &l)| idx(i, l)).collect()).collect();
+        let le: Vec<Vec<Vec<bool>>> = d
+            .sites
+            .iter()
+            .map(|s| s.levels.iter().map(|&a| s.levels.iter().map(|&b| a.at_most(b)).collect()).collect())
+            .collect();
+        let cost = d
+            .sites
+            .iter()
+            .map(|s| s.levels.iter().map(|&l| costs.cost(l).saturating_sub(costs.cost(s.original))).collect())
+            .collect();
         // A constraint below another is implied by it (being above the larger one's
         // bound somewhere means being above the smaller one's there too).
         cons.sort();
         cons.dedup();
-        let below_t = |a: &[u8], b: &[u8]| a.iter().zip(b).enumerate().all(|(i, (&x, &y))| le[i][x as usize][y as usize]);
-        let keep: Vec<bool> = cons.iter().enumerate().map(|(k, f)| !cons.iter().enumerate().any(|(j, g)| j != k && below_t(f, g))).collect();
+        let below_t =
+            |a: &[u8], b: &[u8]| a.iter().zip(b).enumerate().all(|(i, (&x, &y))| le[i][x as usize][y as usize]);
+        let keep: Vec<bool> = cons
+            .iter()
+            .enumerate()
+            .map(|(k, f)| !cons.iter().enumerate().any(|(j, g)| j != k && below_t(f, g)))
+            .collect();
         let cons = cons.into_iter().zip(keep).filter(|x| x.1).map(|x| x.0).collect();
         Hitting { le, cost, cons, budget, seen: HashSet::new(), out: HashSet::new(), next: u32::MAX }
     }
@@ -113,7 +135,7 @@ impl Hitting {
             self.out.insert(cur.clone());
             return;
         };
-        packs.sort_by(|a, b| b.0.cmp(&a.0));
+        packs.sort_by_key(|p| std::cmp::Reverse(p.0));
         let (mut used, mut lb) = (Vec::new(), 0);
         for (m, s) in packs {
             if s.iter().all(|x| !used.contains(x)) {

@@ -160,7 +160,8 @@ impl CostTable {
                 let keys: Vec<&str> = DEFAULT_COSTS.iter().map(|x| x.0).collect();
                 return Err(format!("line {}: unknown cost `{}` (known: {})", n + 1, k, keys.join(", ")));
             }
-            let v: u32 = v.trim().parse().map_err(|_| format!("line {}: `{}` is not a cost (0 to 1000)", n + 1, v.trim()))?;
+            let v: u32 =
+                v.trim().parse().map_err(|_| format!("line {}: `{}` is not a cost (0 to 1000)", n + 1, v.trim()))?;
             if v > 1000 {
                 return Err(format!("line {}: cost {} is above 1000", n + 1, v));
             }
@@ -191,7 +192,11 @@ impl CostTable {
         for &a in &all {
             for &b in &all {
                 if a != b && a.at_most(b) && self.cost(a) >= self.cost(b) {
-                    return Err(format!("cost table: {} must cost less than {} (stronger changes must cost more)", describe(a), describe(b)));
+                    return Err(format!(
+                        "cost table: {} must cost less than {} (stronger changes must cost more)",
+                        describe(a),
+                        describe(b)
+                    ));
                 }
             }
         }

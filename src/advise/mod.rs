@@ -96,15 +96,19 @@ pub struct Advice {
 /// encoding per variant.
 pub fn budgeted<T>(opts: &CheckOptions, deadline: Option<Instant>, f: impl FnOnce() -> Result<T>) -> Result<T> {
     let timeout = match deadline {
-        Some(d) => Some(d.checked_duration_since(Instant::now()).ok_or_else(|| Error::limit("timeout: the advice took longer than --timeout"))?),
+        Some(d) => Some(
+            d.checked_duration_since(Instant::now())
+                .ok_or_else(|| Error::limit("timeout: the advice took longer than --timeout"))?,
+        ),
         None => None,
     };
     let limits = crate::budget::Limits { timeout, max_bytes: opts.max_memory };
     match crate::budget::run(limits, f) {
         Ok(r) => r,
-        Err(crate::budget::Exceeded(m)) if deadline.is_some_and(|d| Instant::now() >= d) => {
-            Err(Error::limit(format!("timeout: no advice within --timeout (the last variant was {})", m.rsplit(", ").next().unwrap_or(&m))))
-        }
+        Err(crate::budget::Exceeded(m)) if deadline.is_some_and(|d| Instant::now() >= d) => Err(Error::limit(format!(
+            "timeout: no advice within --timeout (the last variant was {})",
+            m.rsplit(", ").next().unwrap_or(&m)
+        ))),
         Err(crate::budget::Exceeded(m)) => Err(Error::limit(m)),
     }
 }
@@ -131,7 +135,11 @@ pub fn advise_source(source: &str, opts: &AdviseOptions) -> Result<Advice> {
     if first.reachable != reachable {
         return Err(oracle::disagreement("the original test"));
     }
-    let verdict = if reachable == (p.quantifier == Quantifier::Exists) { crate::outcome::Verdict::Ok } else { crate::outcome::Verdict::No };
+    let verdict = if reachable == (p.quantifier == Quantifier::Exists) {
+        crate::outcome::Verdict::Ok
+    } else {
+        crate::outcome::Verdict::No
+    };
     let mut adv = Advice {
         test: p.name.clone(),
         quantifier: p.quantifier,
@@ -185,8 +193,21 @@ fn answer(d: &search::Decider, costs: &CostTable, levels: &[Level], explain: boo
     }
     let changes = changes(d.lit, d.sites, costs, levels);
     let cost = changes.iter().map(|c| c.cost).sum();
-    let picks = d.sites.iter().zip(levels).enumerate().filter(|(_, (s, &l))| l != s.original).map(|(i, (_, &l))| (i, l)).collect();
-    Ok(Answer { changes, cost, forbidden_by: c.reason.unwrap_or_else(|| "(not explained in the summary)".into()), source: text, picks })
+    let picks = d
+        .sites
+        .iter()
+        .zip(levels)
+        .enumerate()
+        .filter(|(_, (s, &l))| l != s.original)
+        .map(|(i, (_, &l))| (i, l))
+        .collect();
+    Ok(Answer {
+        changes,
+        cost,
+        forbidden_by: c.reason.unwrap_or_else(|| "(not explained in the summary)".into()),
+        source: text,
+        picks,
+    })
 }
 
 /// The changes of a variant, in thread and line order.
@@ -229,7 +250,8 @@ pub fn write_out(dir: &std::path::Path, adv: &Advice) -> Result<Vec<std::path::P
         // Each variant is a test of its own, named like its file: checked
         // together, no two share a name.
         let source = renamed(&a.source, &adv.test, name.trim_end_matches(".litmus"));
-        crate::out::write_atomic(&path, source.as_bytes()).map_err(|e| Error::input_nospan(format!("cannot write {}: {}", path.display(), e)))?;
+        crate::out::write_atomic(&path, source.as_bytes())
+            .map_err(|e| Error::input_nospan(format!("cannot write {}: {}", path.display(), e)))?;
         out.push(path);
     }
     Ok(out)
@@ -238,7 +260,9 @@ pub fn write_out(dir: &std::path::Path, adv: &Advice) -> Result<Vec<std::path::P
 /// `source` with the name in its `PTX NAME` line changed from `old` to `new`
 /// (unchanged when that line does not name `old`).
 fn renamed(source: &str, old: &str, new: &str) -> String {
-    let Some(line_start) = source.find(|c: char| !c.is_whitespace() && c != '\u{feff}') else { return source.to_string() };
+    let Some(line_start) = source.find(|c: char| !c.is_whitespace() && c != '\u{feff}') else {
+        return source.to_string();
+    };
     let line_end = source[line_start..].find('\n').map_or(source.len(), |k| line_start + k);
     let line = &source[line_start..line_end];
     let mut words = line.split_whitespace();

@@ -34,7 +34,12 @@ fn answer_text(out: &mut String, label: &str, a: &Answer, width: usize) {
 }
 
 fn width(answers: &[&Answer]) -> usize {
-    answers.iter().flat_map(|a| a.changes.iter()).map(|c| if c.action == "insert" { 11 } else { c.before.chars().count() }).max().unwrap_or(0)
+    answers
+        .iter()
+        .flat_map(|a| a.changes.iter())
+        .map(|c| if c.action == "insert" { 11 } else { c.before.chars().count() })
+        .max()
+        .unwrap_or(0)
 }
 
 /// The text report of one test.
@@ -46,7 +51,10 @@ pub fn text(a: &Advice) -> String {
             Some(c) => {
                 let n = a.repairs.len();
                 let what = if n == 1 { "the cheapest repair".to_string() } else { format!("{} cheapest repairs", n) };
-                out.push_str(&format!("Test {}: the outcome is allowed ({}); to forbid it, {} (cost {}):\n", a.test, v, what, c));
+                out.push_str(&format!(
+                    "Test {}: the outcome is allowed ({}); to forbid it, {} (cost {}):\n",
+                    a.test, v, what, c
+                ));
                 let all: Vec<&Answer> = a.repairs.iter().collect();
                 let w = width(&all);
                 for (k, r) in a.repairs.iter().enumerate() {
@@ -56,15 +64,24 @@ pub fn text(a: &Advice) -> String {
             None if a.repairs.is_empty() && a.weakenings.is_empty() && a.queries == 0 => {
                 out.push_str(&format!("Test {}: the outcome is allowed ({}); nothing to weaken\n", a.test, v));
             }
-            None => out.push_str(&format!("Test {}: the outcome is allowed ({}); no change from the menu forbids it\n", a.test, v)),
+            None => out.push_str(&format!(
+                "Test {}: the outcome is allowed ({}); no change from the menu forbids it\n",
+                a.test, v
+            )),
         }
         return out;
     }
     if a.weakenings.is_empty() {
-        out.push_str(&format!("Test {}: the outcome is forbidden ({}); nothing can be weakened and keep it forbidden\n", a.test, v));
+        out.push_str(&format!(
+            "Test {}: the outcome is forbidden ({}); nothing can be weakened and keep it forbidden\n",
+            a.test, v
+        ));
         return out;
     }
-    out.push_str(&format!("Test {}: the outcome is forbidden ({}); these can be weakened one at a time and it stays forbidden:\n", a.test, v));
+    out.push_str(&format!(
+        "Test {}: the outcome is forbidden ({}); these can be weakened one at a time and it stays forbidden:\n",
+        a.test, v
+    ));
     let mut all: Vec<&Answer> = a.weakenings.iter().collect();
     all.extend(a.maximal_weakening.iter());
     let w = width(&all);
@@ -93,16 +110,29 @@ pub fn json(a: &Advice, path: &str, written: &[std::path::PathBuf]) -> serde_jso
 pub fn summary_row(path: &str, a: &Advice) -> String {
     let cost = a.min_cost.map_or("-".to_string(), |c| c.to_string());
     let repairs = if a.reachable { a.repairs.len().to_string() } else { "-".into() };
-    let mut sites: Vec<(usize, usize)> = a.weakenings.iter().flat_map(|w| w.changes.iter().map(|c| (c.thread, c.line))).collect();
+    let mut sites: Vec<(usize, usize)> =
+        a.weakenings.iter().flat_map(|w| w.changes.iter().map(|c| (c.thread, c.line))).collect();
     sites.sort();
     sites.dedup();
     let weak = if a.reachable { "-".to_string() } else { sites.len().to_string() };
     let outcome = if a.reachable { "allowed" } else { "forbidden" };
-    format!("{:<56} {:<3} {:<10} {:>6} {:>8} {:>11} {:>9.1}", path, format!("{:?}", a.verdict), outcome, cost, repairs, weak, a.time_ms)
+    format!(
+        "{:<56} {:<3} {:<10} {:>6} {:>8} {:>11} {:>9.1}",
+        path,
+        format!("{:?}", a.verdict),
+        outcome,
+        cost,
+        repairs,
+        weak,
+        a.time_ms
+    )
 }
 
 pub fn summary_header() -> String {
-    format!("{:<56} {:<3} {:<10} {:>6} {:>8} {:>11} {:>9}", "test", "ver", "outcome", "cost", "repairs", "weakenable", "ms")
+    format!(
+        "{:<56} {:<3} {:<10} {:>6} {:>8} {:>11} {:>9}",
+        "test", "ver", "outcome", "cost", "repairs", "weakenable", "ms"
+    )
 }
 
 /// The JSON object of a file that failed.

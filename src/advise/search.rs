@@ -41,8 +41,25 @@ pub struct Decider<'a> {
 }
 
 impl<'a> Decider<'a> {
-    pub fn new(source: &'a str, lit: &'a Litmus, sites: &'a [Site], opts: &'a CheckOptions, deadline: Option<std::time::Instant>) -> Self {
-        Decider { source, lit, sites, opts, deadline, cache: HashMap::new(), queries: 0, max_queries: 50_000, witnesses: HashMap::new(), reused: 0 }
+    pub fn new(
+        source: &'a str,
+        lit: &'a Litmus,
+        sites: &'a [Site],
+        opts: &'a CheckOptions,
+        deadline: Option<std::time::Instant>,
+    ) -> Self {
+        Decider {
+            source,
+            lit,
+            sites,
+            opts,
+            deadline,
+            cache: HashMap::new(),
+            queries: 0,
+            max_queries: 50_000,
+            witnesses: HashMap::new(),
+            reused: 0,
+        }
     }
 
     /// Is the outcome reachable in the variant with these levels?
@@ -52,7 +69,10 @@ impl<'a> Decider<'a> {
         }
         self.queries += 1;
         if self.queries > self.max_queries {
-            return Err(Error::limit(format!("the advisor decided more than {} variants of this test", self.max_queries)));
+            return Err(Error::limit(format!(
+                "the advisor decided more than {} variants of this test",
+                self.max_queries
+            )));
         }
         let lit = edit::variant_ast(self.lit, self.sites, levels);
         let (opts, deadline) = (self.opts, self.deadline);
@@ -76,7 +96,12 @@ impl<'a> Decider<'a> {
     /// the same events and paths (semantics and scopes change no event), so an
     /// execution of one is a candidate execution of the other.
     fn structure(&self, levels: &[Level]) -> Vec<bool> {
-        self.sites.iter().zip(levels).filter(|(s, _)| matches!(s.kind, SiteKind::Gap | SiteKind::Fence)).map(|(_, &l)| l == Level::Absent).collect()
+        self.sites
+            .iter()
+            .zip(levels)
+            .filter(|(s, _)| matches!(s.kind, SiteKind::Gap | SiteKind::Fence))
+            .map(|(_, &l)| l == Level::Absent)
+            .collect()
     }
 
     pub fn original(&self) -> Vec<Level> {
@@ -121,7 +146,9 @@ pub fn repair(d: &mut Decider, costs: &CostTable) -> Result<RepairSearch> {
             }
             budget = next.max(budget + 1);
             if budget > d.cost(costs, &top) {
-                return Err(Error::internal("the repair search passed the cost of the strongest variant: please report"));
+                return Err(Error::internal(
+                    "the repair search passed the cost of the strongest variant: please report",
+                ));
             }
             continue;
         }
@@ -164,7 +191,8 @@ fn grow(d: &mut Decider, costs: &CostTable, mut a: Vec<Level>, top: &[Level]) ->
         if a[i] == top[i] {
             continue;
         }
-        let mut above: Vec<Level> = d.sites[i].levels.iter().copied().filter(|&l| l != a[i] && l != top[i] && a[i].at_most(l)).collect();
+        let mut above: Vec<Level> =
+            d.sites[i].levels.iter().copied().filter(|&l| l != a[i] && l != top[i] && a[i].at_most(l)).collect();
         above.sort_by_key(|&l| std::cmp::Reverse((costs.cost(l), l)));
         for l in above {
             let mut b = a.clone();

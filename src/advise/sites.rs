@@ -54,7 +54,9 @@ fn classify(k: &InstrKind) -> Option<(SiteKind, Level)> {
     match k {
         InstrKind::Load { sem, scope, proxy, .. } => acc(*sem, *scope, *proxy, AccessKind::Load),
         InstrKind::Store { sem, scope, proxy, .. } => acc(*sem, *scope, *proxy, AccessKind::Store),
-        InstrKind::Atomic { sem, scope, proxy, dst, .. } => acc(*sem, *scope, *proxy, if dst.is_some() { AccessKind::Atom } else { AccessKind::Red }),
+        InstrKind::Atomic { sem, scope, proxy, dst, .. } => {
+            acc(*sem, *scope, *proxy, if dst.is_some() { AccessKind::Atom } else { AccessKind::Red })
+        }
         InstrKind::Fence { sem, scope } => Some((SiteKind::Fence, Level::Fence(FenceSemO::from_ast(*sem), *scope))),
         _ => None,
     }
@@ -101,14 +103,30 @@ pub fn sites(lit: &Litmus, p: &Program, mode: Mode) -> Vec<Site> {
                     }
                 };
                 let levels = select(original, all, mode);
-                out.push(Site { thread: t, index: i, kind, original, line: ins.span.line, text: ins.text.clone(), levels });
+                out.push(Site {
+                    thread: t,
+                    index: i,
+                    kind,
+                    original,
+                    line: ins.span.line,
+                    text: ins.text.clone(),
+                    levels,
+                });
             }
             let later_memory = code[i + 1..].iter().any(|x| is_memory(&x.kind));
             let next_is_fence = matches!(code.get(i + 1).map(|x| &x.kind), Some(InstrKind::Fence { .. }));
             if mode == Mode::Repair && is_memory(&ins.kind) && later_memory && !next_is_fence {
                 let mut levels = vec![Level::Absent];
                 levels.extend(fence_levels(&scopes));
-                out.push(Site { thread: t, index: i, kind: SiteKind::Gap, original: Level::Absent, line: ins.span.line, text: ins.text.clone(), levels });
+                out.push(Site {
+                    thread: t,
+                    index: i,
+                    kind: SiteKind::Gap,
+                    original: Level::Absent,
+                    line: ins.span.line,
+                    text: ins.text.clone(),
+                    levels,
+                });
             }
         }
     }

@@ -4,7 +4,9 @@
 //! arithmetic, comparisons, branches, labels); the text reads back to the
 //! same program (`tests/c11_map.rs`).
 
-use crate::ast::{Addr, AddrBase, AluOp, AtomOp, BranchCond, Cmp, FenceSem, InitItem, Instr, InstrKind, Litmus, Operand, Scope, Sem};
+use crate::ast::{
+    Addr, AddrBase, AluOp, AtomOp, BranchCond, Cmp, FenceSem, InitItem, Instr, InstrKind, Litmus, Operand, Scope, Sem,
+};
 use crate::program::Program;
 
 fn scope(s: Scope) -> &'static str {
@@ -107,10 +109,19 @@ fn atom_op(op: AtomOp) -> &'static str {
 pub fn instr(i: &Instr) -> String {
     match &i.kind {
         InstrKind::Load { sem, scope, dst, addr: a, .. } => format!("ld{} {}, {}", qual(*sem, *scope), dst, addr(a)),
-        InstrKind::Store { sem, scope, addr: a, src, .. } => format!("st{} {}, {}", qual(*sem, *scope), addr(a), operand(src)),
+        InstrKind::Store { sem, scope, addr: a, src, .. } => {
+            format!("st{} {}, {}", qual(*sem, *scope), addr(a), operand(src))
+        }
         InstrKind::Atomic { sem, scope, op, dst, addr: a, operands, .. } => {
             let ops: Vec<String> = operands.iter().map(operand).collect();
-            format!("atom{}.{} {}, {}, {}", qual(*sem, *scope), atom_op(*op), dst.clone().unwrap_or_default(), addr(a), ops.join(", "))
+            format!(
+                "atom{}.{} {}, {}, {}",
+                qual(*sem, *scope),
+                atom_op(*op),
+                dst.clone().unwrap_or_default(),
+                addr(a),
+                ops.join(", ")
+            )
         }
         InstrKind::Fence { sem, scope: sc } => {
             let s = match sem {
@@ -125,8 +136,12 @@ pub fn instr(i: &Instr) -> String {
             let ops: Vec<String> = srcs.iter().map(operand).collect();
             format!("{}.s64 {}, {}", alu(*op), dst, ops.join(", "))
         }
-        InstrKind::Setp { cmp: c, dst, a, b, .. } => format!("setp.{}.s64 {}, {}, {}", cmp(*c), dst, operand(a), operand(b)),
-        InstrKind::Branch { cond: BranchCond::Compare { cmp: c, a, b }, target } => format!("b{} {}, {}, {}", cmp(*c), operand(a), operand(b), target),
+        InstrKind::Setp { cmp: c, dst, a, b, .. } => {
+            format!("setp.{}.s64 {}, {}, {}", cmp(*c), dst, operand(a), operand(b))
+        }
+        InstrKind::Branch { cond: BranchCond::Compare { cmp: c, a, b }, target } => {
+            format!("b{} {}, {}, {}", cmp(*c), operand(a), operand(b), target)
+        }
         InstrKind::Branch { target, .. } => format!("bra {}", target),
         InstrKind::Label(l) => format!("{}:", l),
         _ => String::new(),
@@ -141,18 +156,35 @@ pub fn litmus_text(lit: &Litmus, p: &Program, doc: &str) -> String {
     for i in &lit.init {
         match i {
             InitItem::Register { thread, reg, value, .. } => inits.push(format!("P{}:{} = {};", thread, reg, value)),
-            InitItem::RegisterAddress { thread, reg, location, .. } => inits.push(format!("P{}:{} = {};", thread, reg, location)),
+            InitItem::RegisterAddress { thread, reg, location, .. } => {
+                inits.push(format!("P{}:{} = {};", thread, reg, location))
+            }
             _ => {}
         }
     }
     s.push_str(&inits.join(" "));
     s.push_str("\n}\n");
-    let heads: Vec<String> =
-        lit.threads.iter().map(|h| format!("P{}@cta {},{}gpu {}", h.id, h.cta, h.cluster.map_or(String::new(), |c| format!("cluster {},", c)), h.gpu)).collect();
-    let cols: Vec<Vec<String>> = lit.code.iter().map(|c| c.iter().map(instr).filter(|t| !t.is_empty()).collect()).collect();
+    let heads: Vec<String> = lit
+        .threads
+        .iter()
+        .map(|h| {
+            format!(
+                "P{}@cta {},{}gpu {}",
+                h.id,
+                h.cta,
+                h.cluster.map_or(String::new(), |c| format!("cluster {},", c)),
+                h.gpu
+            )
+        })
+        .collect();
+    let cols: Vec<Vec<String>> =
+        lit.code.iter().map(|c| c.iter().map(instr).filter(|t| !t.is_empty()).collect()).collect();
     let rows = cols.iter().map(Vec::len).max().unwrap_or(0);
-    let width: Vec<usize> = (0..heads.len()).map(|t| cols[t].iter().map(String::len).chain([heads[t].len()]).max().unwrap_or(0)).collect();
-    let line = |cells: Vec<&str>| cells.iter().zip(&width).map(|(c, w)| format!(" {:<w$} ", c, w = w)).collect::<Vec<_>>().join("|") + ";\n";
+    let width: Vec<usize> =
+        (0..heads.len()).map(|t| cols[t].iter().map(String::len).chain([heads[t].len()]).max().unwrap_or(0)).collect();
+    let line = |cells: Vec<&str>| {
+        cells.iter().zip(&width).map(|(c, w)| format!(" {:<w$} ", c, w = w)).collect::<Vec<_>>().join("|") + ";\n"
+    };
     s.push_str(&line(heads.iter().map(String::as_str).collect()));
     for r in 0..rows {
         s.push_str(&line(cols.iter().map(|c| c.get(r).map_or("", String::as_str)).collect()));

@@ -104,7 +104,16 @@ pub fn load_mapping(arg: &str) -> std::result::Result<Mapping, String> {
     let name = path.file_stem().map_or(arg.to_string(), |s| s.to_string_lossy().into_owned());
     Mapping::parse(&name, &text).map_err(|(line, col, msg)| {
         let src = text.lines().nth(line - 1).unwrap_or("");
-        format!("{}:{}:{}: error: {}\n{:>5} | {}\n      | {}^", arg, line, col, msg, line, src, " ".repeat(col.saturating_sub(1)))
+        format!(
+            "{}:{}:{}: error: {}\n{:>5} | {}\n      | {}^",
+            arg,
+            line,
+            col,
+            msg,
+            line,
+            src,
+            " ".repeat(col.saturating_sub(1))
+        )
     })
 }
 
@@ -129,7 +138,8 @@ pub fn map_source(text: &str, base: &Path, s: &MapSetup) -> Result<Mapped> {
     let soundness = if source.outcome.flags.data_race {
         Soundness::Racy
     } else {
-        let extra: Vec<State> = target.outcome.states.keys().filter(|st| !source.outcome.states.contains_key(*st)).cloned().collect();
+        let extra: Vec<State> =
+            target.outcome.states.keys().filter(|st| !source.outcome.states.contains_key(*st)).cloned().collect();
         if extra.is_empty() {
             Soundness::Sound
         } else {
@@ -173,7 +183,10 @@ fn unsound_state(m: &Mapped, s: &MapSetup, st: &State) -> String {
         let shown = shown_exec(p, x, s.target.model(), ExecKind::Witness, st.clone(), 1, 1);
         let one = Shown { want_witness: true, witnesses: vec![shown], ..Shown::default() };
         for l in crate::explain::show_text::text(p, &one).lines() {
-            out.push_str(&format!("  {}\n", l.replace("Witness 1: allowed execution", "PTX execution allowed by the PTX model,")));
+            out.push_str(&format!(
+                "  {}\n",
+                l.replace("Witness 1: allowed execution", "PTX execution allowed by the PTX model,")
+            ));
         }
     }
     let so = ShowOptions { witness: false, forbidden: true, max: 1, deadline: None, model: s.source.shared() };

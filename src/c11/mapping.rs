@@ -107,15 +107,30 @@ impl Mapping {
             if line.trim().is_empty() {
                 continue;
             }
-            let (key, seq) = line.split_once("->").ok_or((i + 1, 1, "expected `KIND ORDER SCOPE -> SEQUENCE`".to_string()))?;
+            let (key, seq) =
+                line.split_once("->").ok_or((i + 1, 1, "expected `KIND ORDER SCOPE -> SEQUENCE`".to_string()))?;
             let col = |w: &str| raw.find(w).map_or(1, |c| c + 1);
             let words: Vec<&str> = key.split_whitespace().collect();
-            let [kind, order, scope] = words[..] else { return Err((i + 1, 1, "expected three words before `->`: kind, order, scope".into())) };
-            let kind = kind_of(kind).ok_or((i + 1, col(kind), format!("unknown kind `{}` (load, store, rmw, fence)", kind)))?;
-            let order = order_of(order).ok_or((i + 1, col(order), format!("unknown order `{}` (na, relaxed, consume, acquire, release, acq_rel, seq_cst)", order)))?;
+            let [kind, order, scope] = words[..] else {
+                return Err((i + 1, 1, "expected three words before `->`: kind, order, scope".into()));
+            };
+            let kind = kind_of(kind).ok_or((
+                i + 1,
+                col(kind),
+                format!("unknown kind `{}` (load, store, rmw, fence)", kind),
+            ))?;
+            let order = order_of(order).ok_or((
+                i + 1,
+                col(order),
+                format!("unknown order `{}` (na, relaxed, consume, acquire, release, acq_rel, seq_cst)", order),
+            ))?;
             let scope = match scope {
                 "*" => None,
-                s => Some(c_scope(s).ok_or((i + 1, col(s), format!("unknown scope `{}` (*, block, cluster, device, system)", s)))?),
+                s => Some(c_scope(s).ok_or((
+                    i + 1,
+                    col(s),
+                    format!("unknown scope `{}` (*, block, cluster, device, system)", s),
+                ))?),
             };
             // The caret goes to the step at fault (or the whole sequence).
             let arrow = raw.find("->").unwrap_or(0) + 2;
@@ -170,7 +185,11 @@ fn c_scope(w: &str) -> Option<Scope> {
 fn parse_seq(kind: Kind, text: &str) -> std::result::Result<Vec<Step>, (Option<&str>, String)> {
     let text = text.trim();
     if text == "-" {
-        return if kind == Kind::Fence { Ok(Vec::new()) } else { Err((None, "only a fence may map to nothing (`-`)".into())) };
+        return if kind == Kind::Fence {
+            Ok(Vec::new())
+        } else {
+            Err((None, "only a fence may map to nothing (`-`)".into()))
+        };
     }
     let mut steps = Vec::new();
     for item in text.split(';').map(str::trim).filter(|s| !s.is_empty()) {
@@ -199,7 +218,12 @@ fn parse_step(kind: Kind, item: &str) -> std::result::Result<Step, String> {
             other => sem = Some(other.to_string()),
         }
     }
-    let bad = || format!("`{}` is not a step of this table (fence.{{sc,acq_rel,acquire,release}}, ld/st/atom with a semantics)", item);
+    let bad = || {
+        format!(
+            "`{}` is not a step of this table (fence.{{sc,acq_rel,acquire,release}}, ld/st/atom with a semantics)",
+            item
+        )
+    };
     match op {
         "fence" => {
             let s = match sem.as_deref() {
@@ -252,7 +276,9 @@ fn with_sem(i: &Instr, sem: Sem, scope: Scope) -> Instr {
     let sc = if sem == Sem::Weak { None } else { Some(scope) };
     let mut out = i.clone();
     match &mut out.kind {
-        InstrKind::Load { sem: s, scope: c, .. } | InstrKind::Store { sem: s, scope: c, .. } | InstrKind::Atomic { sem: s, scope: c, .. } => {
+        InstrKind::Load { sem: s, scope: c, .. }
+        | InstrKind::Store { sem: s, scope: c, .. }
+        | InstrKind::Atomic { sem: s, scope: c, .. } => {
             *s = sem;
             *c = sc;
         }
@@ -279,11 +305,16 @@ pub fn compile(c: &Litmus, m: &Mapping) -> Result<Litmus> {
                     Kind::Rmw => "read-modify-write",
                     Kind::Fence => "fence",
                 };
-                Error::input(format!("the mapping `{}` has no line for a {} with {}", m.name, what, order.c_name()), i.span)
+                Error::input(
+                    format!("the mapping `{}` has no line for a {} with {}", m.name, what, order.c_name()),
+                    i.span,
+                )
             })?;
             for s in steps {
                 out.push(match *s {
-                    Step::Fence(sem, sc) => Instr { kind: InstrKind::Fence { sem, scope: sc.unwrap_or(scope) }, ..i.clone() },
+                    Step::Fence(sem, sc) => {
+                        Instr { kind: InstrKind::Fence { sem, scope: sc.unwrap_or(scope) }, ..i.clone() }
+                    }
                     Step::Access(sem, sc) => with_sem(i, sem, sc.unwrap_or(scope)),
                 });
             }
@@ -300,10 +331,19 @@ mod tests {
     #[test]
     fn figure_11_reads_and_the_variants_change_one_line_each() {
         let fig = Mapping::builtin("figure11").expect("figure 11");
-        assert_eq!(fig.steps(Kind::Load, Order::Sc, Scope::Gpu), Some(&[Step::Fence(FenceSem::Sc, None), Step::Access(Sem::Acquire, None)][..]));
-        assert_eq!(fig.steps(Kind::Rmw, Order::Sc, Scope::Sys), Some(&[Step::Fence(FenceSem::Sc, None), Step::Access(Sem::AcqRel, None)][..]));
+        assert_eq!(
+            fig.steps(Kind::Load, Order::Sc, Scope::Gpu),
+            Some(&[Step::Fence(FenceSem::Sc, None), Step::Access(Sem::Acquire, None)][..])
+        );
+        assert_eq!(
+            fig.steps(Kind::Rmw, Order::Sc, Scope::Sys),
+            Some(&[Step::Fence(FenceSem::Sc, None), Step::Access(Sem::AcqRel, None)][..])
+        );
         let rmw = Mapping::builtin("sc-rmw-acquire").expect("variant");
-        assert_eq!(rmw.steps(Kind::Rmw, Order::Sc, Scope::Sys), Some(&[Step::Fence(FenceSem::Sc, None), Step::Access(Sem::Acquire, None)][..]));
+        assert_eq!(
+            rmw.steps(Kind::Rmw, Order::Sc, Scope::Sys),
+            Some(&[Step::Fence(FenceSem::Sc, None), Step::Access(Sem::Acquire, None)][..])
+        );
         assert_eq!(rmw.steps(Kind::Load, Order::Sc, Scope::Sys), fig.steps(Kind::Load, Order::Sc, Scope::Sys));
         let ld = Mapping::builtin("sc-load-no-fence").expect("variant");
         assert_eq!(ld.steps(Kind::Load, Order::Sc, Scope::Sys), Some(&[Step::Access(Sem::Acquire, None)][..]));

@@ -9,7 +9,8 @@
 
 use super::{Order, Orders};
 use crate::ast::{
-    Addr, AddrBase, AluOp, AtomOp, BranchCond, Cmp, Condition, FenceSem, InitItem, Instr, InstrKind, Litmus, Operand, Prop, Proxy, Quantifier, Scope, Sem, Span, ThreadHeader,
+    Addr, AddrBase, AluOp, AtomOp, BranchCond, Cmp, Condition, FenceSem, InitItem, Instr, InstrKind, Litmus, Operand,
+    Prop, Proxy, Quantifier, Scope, Sem, Span, ThreadHeader,
 };
 use crate::error::{Error, Result};
 use crate::parse::cond::CondBuilder;
@@ -49,7 +50,8 @@ pub fn parse_c_litmus(source: &str) -> Result<Litmus> {
     let blanked = blank_brackets(source);
     let src = Src::new(&blanked);
     crate::parse::text::prescan(&src)?;
-    let mut pairs = LitmusParser::parse(Rule::c_file, &blanked).map_err(|e| crate::parse::pest_err::convert(e, &src))?;
+    let mut pairs =
+        LitmusParser::parse(Rule::c_file, &blanked).map_err(|e| crate::parse::pest_err::convert(e, &src))?;
     let file = pairs.next().ok_or_else(|| Error::internal("the parser returned no parse tree"))?;
     build(file, &src)
 }
@@ -65,7 +67,11 @@ fn blank_brackets(s: &str) -> String {
             while j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'_' || b[j] == b' ') {
                 j += 1;
             }
-            if j < b.len() && b[j] == b']' && j > i + 1 && b[i + 1..j].iter().any(|c| c.is_ascii_alphabetic() || *c == b'_') {
+            if j < b.len()
+                && b[j] == b']'
+                && j > i + 1
+                && b[i + 1..j].iter().any(|c| c.is_ascii_alphabetic() || *c == b'_')
+            {
                 out[i] = b' ';
                 out[j] = b' ';
                 i = j;
@@ -88,12 +94,27 @@ struct Parts<'i> {
 }
 
 fn build(file: Pair<Rule>, src: &Src) -> Result<Litmus> {
-    let mut parts = Parts { name: String::new(), docs: Vec::new(), init: Vec::new(), threads: Vec::new(), scopes: None, locations: None, filter: None, condition: None };
+    let mut parts = Parts {
+        name: String::new(),
+        docs: Vec::new(),
+        init: Vec::new(),
+        threads: Vec::new(),
+        scopes: None,
+        locations: None,
+        filter: None,
+        condition: None,
+    };
     let mut init_pair = None;
     for p in file.into_inner() {
         match p.as_rule() {
             Rule::test_name => parts.name = p.as_str().to_string(),
-            Rule::docs => parts.docs = p.into_inner().filter(|d| d.as_rule() == Rule::doc).map(|d| d.as_str().trim_matches('"').to_string()).collect(),
+            Rule::docs => {
+                parts.docs = p
+                    .into_inner()
+                    .filter(|d| d.as_rule() == Rule::doc)
+                    .map(|d| d.as_str().trim_matches('"').to_string())
+                    .collect()
+            }
             Rule::c_init => init_pair = Some(p),
             Rule::c_thread => parts.threads.push(p),
             Rule::c_scopes => parts.scopes = Some(p),
@@ -122,7 +143,13 @@ fn build(file: Pair<Rule>, src: &Src) -> Result<Litmus> {
 }
 
 /// The condition, locations and filter, then the litmus AST.
-fn finish(parts: Parts, threads: Vec<ThreadHeader>, code: Vec<Vec<Instr>>, orders: Orders, src: &Src) -> Result<Litmus> {
+fn finish(
+    parts: Parts,
+    threads: Vec<ThreadHeader>,
+    code: Vec<Vec<Instr>>,
+    orders: Orders,
+    src: &Src,
+) -> Result<Litmus> {
     let cb = CondBuilder { src, threads: threads.len() };
     let mut locations = match parts.locations {
         Some(p) => cb.locations(p)?,
@@ -134,7 +161,10 @@ fn finish(parts: Parts, threads: Vec<ThreadHeader>, code: Vec<Vec<Instr>>, order
         Some(p) => cb.condition(p)?,
         None => {
             let named: Vec<_> = locations.iter().map(|(o, _)| o.clone()).collect();
-            locations = crate::parse::compat_all_observables(&parts.init, &code, &named).into_iter().map(|o| (o, end)).collect();
+            locations = crate::parse::compat_all_observables(&parts.init, &code, &named)
+                .into_iter()
+                .map(|o| (o, end))
+                .collect();
             Condition { quantifier: Quantifier::Exists, prop: Prop::True, text: String::new(), given: false, span: end }
         }
     };
@@ -169,14 +199,24 @@ fn init_items(pair: Pair<Rule>, src: &Src, threads: usize) -> Result<Vec<InitIte
             match q.as_rule() {
                 Rule::reg_ref => {
                     let mut it = q.clone().into_inner();
-                    let t = it.find(|x| x.as_rule() == Rule::thread_ref).map(|x| x.as_str().to_string()).unwrap_or_default();
-                    let r = q.clone().into_inner().find(|x| x.as_rule() == Rule::reg_token).map(|x| x.as_str().to_string()).unwrap_or_default();
+                    let t = it
+                        .find(|x| x.as_rule() == Rule::thread_ref)
+                        .map(|x| x.as_str().to_string())
+                        .unwrap_or_default();
+                    let r = q
+                        .clone()
+                        .into_inner()
+                        .find(|x| x.as_rule() == Rule::reg_token)
+                        .map(|x| x.as_str().to_string())
+                        .unwrap_or_default();
                     reg = Some((crate::parse::cond::thread_index(&t, src.pair_span(&q), threads)?, r));
                 }
                 Rule::ident if lhs.is_none() && reg.is_none() => lhs = Some(q.as_str().to_string()),
                 Rule::ident => addr = Some(q.as_str().to_string()),
                 Rule::number => value = Some(parse_int(q.as_str(), src.pair_span(&q))?),
-                Rule::c_addr_of => addr = q.into_inner().find(|x| x.as_rule() == Rule::ident).map(|x| x.as_str().to_string()),
+                Rule::c_addr_of => {
+                    addr = q.into_inner().find(|x| x.as_rule() == Rule::ident).map(|x| x.as_str().to_string())
+                }
                 _ => {}
             }
         }
@@ -192,7 +232,9 @@ fn init_items(pair: Pair<Rule>, src: &Src, threads: usize) -> Result<Vec<InitIte
             _ => return Err(Error::input("expected a location or a register to initialise", span)),
         };
         let key = match &item {
-            InitItem::Register { thread, reg, .. } | InitItem::RegisterAddress { thread, reg, .. } => format!("{}:{}", thread, reg),
+            InitItem::Register { thread, reg, .. } | InitItem::RegisterAddress { thread, reg, .. } => {
+                format!("{}:{}", thread, reg)
+            }
             InitItem::Location { name, .. } | InitItem::LocationAddress { name, .. } => name.clone(),
             _ => String::new(),
         };
@@ -228,7 +270,10 @@ fn thread(pair: Pair<Rule>, t: usize, src: &Src, orders: &mut Orders) -> Result<
             Rule::thread_id => {
                 let id = p.as_str().trim_start_matches('P');
                 if id.parse::<usize>().ok() != Some(t) {
-                    return Err(Error::input(format!("thread `{}` is the thread number {} of the test: name it P{}", p.as_str(), t, t), src.pair_span(&p)));
+                    return Err(Error::input(
+                        format!("thread `{}` is the thread number {} of the test: name it P{}", p.as_str(), t, t),
+                        src.pair_span(&p),
+                    ));
                 }
             }
             Rule::place_item => {
@@ -256,7 +301,9 @@ fn placement(p: Pair<Rule>, src: &Src, h: &mut ThreadHeader, placed: &mut bool) 
         h.cta = 0;
     }
     let mut it = p.into_inner();
-    let (Some(kw), Some(n)) = (it.next(), it.next()) else { return Err(Error::internal("placement item without a number")) };
+    let (Some(kw), Some(n)) = (it.next(), it.next()) else {
+        return Err(Error::internal("placement item without a number"));
+    };
     let v = parse_int(n.as_str(), src.pair_span(&n))? as u32;
     match kw.as_str() {
         "cta" => h.cta = v,
@@ -271,13 +318,22 @@ fn placement(p: Pair<Rule>, src: &Src, h: &mut ThreadHeader, placed: &mut bool) 
 /// numbered in the order the tree names them (OpenCL names: `work_group`/`wg`
 /// is a CTA, `device`/`dev` a GPU).
 fn place_by_tree(tree: Pair<Rule>, src: &Src, headers: &mut [ThreadHeader]) -> Result<()> {
-    let root = tree.into_inner().find(|p| p.as_rule() == Rule::c_scope_tree).ok_or_else(|| Error::internal("empty scope tree"))?;
+    let root = tree
+        .into_inner()
+        .find(|p| p.as_rule() == Rule::c_scope_tree)
+        .ok_or_else(|| Error::internal("empty scope tree"))?;
     let mut counters = [0u32; 3];
     let mut ctx = [None, None, None];
     walk_tree(root, src, headers, &mut counters, &mut ctx)
 }
 
-fn walk_tree(node: Pair<Rule>, src: &Src, headers: &mut [ThreadHeader], counters: &mut [u32; 3], ctx: &mut [Option<u32>; 3]) -> Result<()> {
+fn walk_tree(
+    node: Pair<Rule>,
+    src: &Src,
+    headers: &mut [ThreadHeader],
+    counters: &mut [u32; 3],
+    ctx: &mut [Option<u32>; 3],
+) -> Result<()> {
     let mut inner = node.into_inner().filter(|p| p.as_rule() != Rule::lparen && p.as_rule() != Rule::rparen);
     let Some(kind) = inner.next() else { return Ok(()) };
     let level = match kind.as_str() {
@@ -285,7 +341,12 @@ fn walk_tree(node: Pair<Rule>, src: &Src, headers: &mut [ThreadHeader], counters
         "cluster" => Some(1),
         "gpu" | "device" | "dev" | "kernel" => Some(2),
         "sys" | "system" => None,
-        other => return Err(Error::input(format!("unknown scope `{}` in the scope tree (cta, cluster, gpu, sys; work_group, device)", other), src.pair_span(&kind))),
+        other => {
+            return Err(Error::input(
+                format!("unknown scope `{}` in the scope tree (cta, cluster, gpu, sys; work_group, device)", other),
+                src.pair_span(&kind),
+            ))
+        }
     };
     let saved = *ctx;
     if let Some(l) = level {
@@ -298,7 +359,10 @@ fn walk_tree(node: Pair<Rule>, src: &Src, headers: &mut [ThreadHeader], counters
             Rule::thread_id => {
                 let t: usize = p.as_str().trim_start_matches('P').parse().unwrap_or(usize::MAX);
                 let Some(h) = headers.get_mut(t) else {
-                    return Err(Error::input(format!("the scope tree names `{}`, which is no thread of the test", p.as_str()), src.pair_span(&p)));
+                    return Err(Error::input(
+                        format!("the scope tree names `{}`, which is no thread of the test", p.as_str()),
+                        src.pair_span(&p),
+                    ));
                 };
                 h.cta = ctx[0].unwrap_or(1000 + t as u32);
                 h.cluster = ctx[1];
@@ -348,8 +412,12 @@ impl Lower<'_, '_> {
             }
             Rule::c_store => {
                 let mut it = p.into_inner().filter(|q| matches!(q.as_rule(), Rule::c_deref | Rule::c_expr));
-                let (Some(target), Some(value)) = (it.next(), it.next()) else { return Err(Error::internal("store without its parts")) };
-                let Expr::Deref(addr, _) = self.unary_deref(target)? else { return Err(Error::internal("store target")) };
+                let (Some(target), Some(value)) = (it.next(), it.next()) else {
+                    return Err(Error::internal("store without its parts"));
+                };
+                let Expr::Deref(addr, _) = self.unary_deref(target)? else {
+                    return Err(Error::internal("store target"));
+                };
                 let v = self.expr(value)?;
                 self.store(&addr, &v, Order::Na, None, span, &text)
             }
@@ -364,14 +432,18 @@ impl Lower<'_, '_> {
 
     fn locals_guard(&self, name: &str, span: Span) -> Result<()> {
         if self.locs.contains(name) {
-            return Err(Error::input(format!("`{}` is a location parameter of this thread: assign through `*{}`", name, name), span));
+            return Err(Error::input(
+                format!("`{}` is a location parameter of this thread: assign through `*{}`", name, name),
+                span,
+            ));
         }
         Ok(())
     }
 
     fn if_stmt(&mut self, p: Pair<Rule>) -> Result<()> {
         let span = self.span(&p);
-        let text = format!("if ({})", p.clone().into_inner().find(|q| q.as_rule() == Rule::c_expr).map_or("", |q| q.as_str()));
+        let text =
+            format!("if ({})", p.clone().into_inner().find(|q| q.as_rule() == Rule::c_expr).map_or("", |q| q.as_str()));
         let mut cond = None;
         let mut arms = Vec::new();
         for q in p.into_inner() {
@@ -509,7 +581,10 @@ impl Lower<'_, '_> {
                 Rule::number => Expr::Num(parse_int(q.as_str(), self.span(&q))?),
                 Rule::ident => Expr::Name(q.as_str().to_string(), self.span(&q)),
                 Rule::c_paren => {
-                    let inner = q.into_inner().find(|x| x.as_rule() == Rule::c_expr).ok_or_else(|| Error::internal("empty parentheses"))?;
+                    let inner = q
+                        .into_inner()
+                        .find(|x| x.as_rule() == Rule::c_expr)
+                        .ok_or_else(|| Error::internal("empty parentheses"))?;
                     self.expr(inner)?
                 }
                 _ => continue,
@@ -532,7 +607,10 @@ impl Lower<'_, '_> {
         let e = match inner.as_rule() {
             Rule::ident => Expr::Name(inner.as_str().to_string(), self.span(&inner)),
             _ => {
-                let x = inner.into_inner().find(|x| x.as_rule() == Rule::c_expr).ok_or_else(|| Error::internal("empty parentheses"))?;
+                let x = inner
+                    .into_inner()
+                    .find(|x| x.as_rule() == Rule::c_expr)
+                    .ok_or_else(|| Error::internal("empty parentheses"))?;
                 self.expr(x)?
             }
         };
@@ -562,7 +640,12 @@ impl Lower<'_, '_> {
 }
 
 /// Precedence climbing over a flat `a op b op c` list.
-fn climb(operands: &mut impl Iterator<Item = Expr>, ops: &mut std::iter::Peekable<impl Iterator<Item = String>>, min: u8, span: Span) -> Expr {
+fn climb(
+    operands: &mut impl Iterator<Item = Expr>,
+    ops: &mut std::iter::Peekable<impl Iterator<Item = String>>,
+    min: u8,
+    span: Span,
+) -> Expr {
     let mut left = operands.next().unwrap_or(Expr::Num(0));
     while let Some(op) = ops.peek().cloned() {
         let p = prec(&op);
@@ -645,12 +728,19 @@ impl Lower<'_, '_> {
     fn order_scope(&self, c: &Call, skip: usize, explicit: bool) -> Result<(Order, Scope)> {
         let rest = &c.args[(skip + 1).min(c.args.len())..];
         let (order, rest) = if explicit {
-            let Some(first) = rest.first() else { return Err(Error::input(format!("`{}` needs a memory order argument", c.name), c.span)) };
+            let Some(first) = rest.first() else {
+                return Err(Error::input(format!("`{}` needs a memory order argument", c.name), c.span));
+            };
             let (name, span) = match first {
                 Expr::Name(n, s) | Expr::Qual(n, s) => (n.clone(), *s),
                 _ => (String::new(), c.span),
             };
-            let o = Order::from_name(&name).ok_or_else(|| Error::input(format!("expected a memory order (memory_order_relaxed, ..._seq_cst), found `{}`", name), span))?;
+            let o = Order::from_name(&name).ok_or_else(|| {
+                Error::input(
+                    format!("expected a memory order (memory_order_relaxed, ..._seq_cst), found `{}`", name),
+                    span,
+                )
+            })?;
             (o, &rest[1..])
         } else {
             (Order::Sc, rest)
@@ -673,7 +763,8 @@ impl Lower<'_, '_> {
             return Err(Error::input(format!("`{}`: too few arguments", c.name), c.span));
         }
         let skip = if matches!(op, Op::Fence) { 0 } else { values };
-        let (order, scope) = if matches!(op, Op::Fence) { self.order_scope_fence(c)? } else { self.order_scope(c, skip, explicit)? };
+        let (order, scope) =
+            if matches!(op, Op::Fence) { self.order_scope_fence(c)? } else { self.order_scope(c, skip, explicit)? };
         match op {
             Op::Fence => {
                 let sem = match order {
@@ -712,7 +803,12 @@ impl Lower<'_, '_> {
                 Operand::Imm(k) => Operand::Imm(k.wrapping_neg()),
                 other => {
                     let t = self.temp();
-                    self.emit(InstrKind::Alu { op: AluOp::Neg, dst: t.clone(), srcs: vec![other], ty: None, src_ty: None }, c.span, &c.text, None);
+                    self.emit(
+                        InstrKind::Alu { op: AluOp::Neg, dst: t.clone(), srcs: vec![other], ty: None, src_ty: None },
+                        c.span,
+                        &c.text,
+                        None,
+                    );
                     Operand::Reg(t)
                 }
             };
@@ -736,7 +832,17 @@ impl Lower<'_, '_> {
 
     fn load(&mut self, a: &Expr, order: Order, scope: Option<Scope>, dst: &str, span: Span, text: &str) -> Result<()> {
         let addr = self.address(a, span, text)?;
-        let kind = InstrKind::Load { sem: sem_of(order, true, false), scope, proxy: Proxy::Generic, dst: dst.to_string(), addr, size: 4, ty: None, shared: false, private: false };
+        let kind = InstrKind::Load {
+            sem: sem_of(order, true, false),
+            scope,
+            proxy: Proxy::Generic,
+            dst: dst.to_string(),
+            addr,
+            size: 4,
+            ty: None,
+            shared: false,
+            private: false,
+        };
         self.emit(kind, span, text, Some(order));
         Ok(())
     }
@@ -744,7 +850,17 @@ impl Lower<'_, '_> {
     fn store(&mut self, a: &Expr, v: &Expr, order: Order, scope: Option<Scope>, span: Span, text: &str) -> Result<()> {
         let addr = self.address(a, span, text)?;
         let src = self.operand(v, span, text)?;
-        let kind = InstrKind::Store { sem: sem_of(order, false, true), scope, proxy: Proxy::Generic, addr, src, size: 4, ty: None, shared: false, private: false };
+        let kind = InstrKind::Store {
+            sem: sem_of(order, false, true),
+            scope,
+            proxy: Proxy::Generic,
+            addr,
+            src,
+            size: 4,
+            ty: None,
+            shared: false,
+            private: false,
+        };
         self.emit(kind, span, text, Some(order));
         Ok(())
     }
@@ -753,7 +869,9 @@ impl Lower<'_, '_> {
     /// offset computed from registers (an address dependency).
     fn address(&mut self, a: &Expr, span: Span, text: &str) -> Result<Addr> {
         match a {
-            Expr::Name(n, _) if !n.starts_with('%') && self.locs.contains(n) => Ok(Addr { base: AddrBase::Sym(n.clone()), offset: 0 }),
+            Expr::Name(n, _) if !n.starts_with('%') && self.locs.contains(n) => {
+                Ok(Addr { base: AddrBase::Sym(n.clone()), offset: 0 })
+            }
             Expr::Name(n, _) => Ok(Addr { base: AddrBase::Reg(n.clone()), offset: 0 }),
             Expr::AddrOf(n, _) => Ok(Addr { base: AddrBase::Sym(n.clone()), offset: 0 }),
             Expr::Bin(op, x, y, s) if op == "+" => {
@@ -763,11 +881,36 @@ impl Lower<'_, '_> {
                 };
                 let off = self.operand(off, span, text)?;
                 let t = self.temp();
-                self.emit(InstrKind::Alu { op: AluOp::Mov, dst: t.clone(), srcs: vec![Operand::Sym(base)], ty: None, src_ty: None }, span, text, None);
-                self.emit(InstrKind::Alu { op: AluOp::Add, dst: t.clone(), srcs: vec![Operand::Reg(t.clone()), off], ty: None, src_ty: None }, span, text, None);
+                self.emit(
+                    InstrKind::Alu {
+                        op: AluOp::Mov,
+                        dst: t.clone(),
+                        srcs: vec![Operand::Sym(base)],
+                        ty: None,
+                        src_ty: None,
+                    },
+                    span,
+                    text,
+                    None,
+                );
+                self.emit(
+                    InstrKind::Alu {
+                        op: AluOp::Add,
+                        dst: t.clone(),
+                        srcs: vec![Operand::Reg(t.clone()), off],
+                        ty: None,
+                        src_ty: None,
+                    },
+                    span,
+                    text,
+                    None,
+                );
                 Ok(Addr { base: AddrBase::Reg(t), offset: 0 })
             }
-            _ => Err(Error::input("expected a location (a parameter of the thread function)", expr_span(a).unwrap_or(span))),
+            _ => Err(Error::input(
+                "expected a location (a parameter of the thread function)",
+                expr_span(a).unwrap_or(span),
+            )),
         }
     }
 
@@ -777,7 +920,10 @@ impl Lower<'_, '_> {
             Expr::Num(k) => Operand::Imm(*k),
             Expr::Name(n, s) => {
                 if self.locs.contains(n) {
-                    return Err(Error::input(format!("`{}` is a location: read it with `*{}` or atomic_load_explicit", n, n), *s));
+                    return Err(Error::input(
+                        format!("`{}` is a location: read it with `*{}` or atomic_load_explicit", n, n),
+                        *s,
+                    ));
                 }
                 Operand::Reg(n.clone())
             }
@@ -805,10 +951,26 @@ impl Lower<'_, '_> {
                 } else {
                     // `&&`, `||`: both sides as truth values, combined.
                     let (tx, ty_) = (self.temp(), self.temp());
-                    self.emit(InstrKind::Setp { cmp: Cmp::Ne, dst: tx.clone(), a: x, b: Operand::Imm(0), ty: None }, *s, text, None);
-                    self.emit(InstrKind::Setp { cmp: Cmp::Ne, dst: ty_.clone(), a: y, b: Operand::Imm(0), ty: None }, *s, text, None);
+                    self.emit(
+                        InstrKind::Setp { cmp: Cmp::Ne, dst: tx.clone(), a: x, b: Operand::Imm(0), ty: None },
+                        *s,
+                        text,
+                        None,
+                    );
+                    self.emit(
+                        InstrKind::Setp { cmp: Cmp::Ne, dst: ty_.clone(), a: y, b: Operand::Imm(0), ty: None },
+                        *s,
+                        text,
+                        None,
+                    );
                     let aop = if op == "&&" { AluOp::And } else { AluOp::Or };
-                    InstrKind::Alu { op: aop, dst: dst.to_string(), srcs: vec![Operand::Reg(tx), Operand::Reg(ty_)], ty: None, src_ty: None }
+                    InstrKind::Alu {
+                        op: aop,
+                        dst: dst.to_string(),
+                        srcs: vec![Operand::Reg(tx), Operand::Reg(ty_)],
+                        ty: None,
+                        src_ty: None,
+                    }
                 };
                 self.emit(kind, *s, text, None);
                 Ok(())
@@ -817,7 +979,9 @@ impl Lower<'_, '_> {
                 let x = self.operand(a, span, text)?;
                 let kind = match c {
                     '!' => InstrKind::Setp { cmp: Cmp::Eq, dst: dst.to_string(), a: x, b: Operand::Imm(0), ty: None },
-                    '~' => InstrKind::Alu { op: AluOp::Not, dst: dst.to_string(), srcs: vec![x], ty: None, src_ty: None },
+                    '~' => {
+                        InstrKind::Alu { op: AluOp::Not, dst: dst.to_string(), srcs: vec![x], ty: None, src_ty: None }
+                    }
                     _ => InstrKind::Alu { op: AluOp::Neg, dst: dst.to_string(), srcs: vec![x], ty: None, src_ty: None },
                 };
                 self.emit(kind, *s, text, None);
@@ -825,7 +989,12 @@ impl Lower<'_, '_> {
             }
             _ => {
                 let x = self.operand(e, span, text)?;
-                self.emit(InstrKind::Alu { op: AluOp::Mov, dst: dst.to_string(), srcs: vec![x], ty: None, src_ty: None }, span, text, None);
+                self.emit(
+                    InstrKind::Alu { op: AluOp::Mov, dst: dst.to_string(), srcs: vec![x], ty: None, src_ty: None },
+                    span,
+                    text,
+                    None,
+                );
                 Ok(())
             }
         }
@@ -834,7 +1003,12 @@ impl Lower<'_, '_> {
 
 fn expr_span(e: &Expr) -> Option<Span> {
     match e {
-        Expr::Name(_, s) | Expr::Deref(_, s) | Expr::AddrOf(_, s) | Expr::Bin(_, _, _, s) | Expr::Un(_, _, s) | Expr::Qual(_, s) => Some(*s),
+        Expr::Name(_, s)
+        | Expr::Deref(_, s)
+        | Expr::AddrOf(_, s)
+        | Expr::Bin(_, _, _, s)
+        | Expr::Un(_, _, s)
+        | Expr::Qual(_, s) => Some(*s),
         Expr::Call(c) => Some(c.span),
         Expr::Num(_) => None,
     }

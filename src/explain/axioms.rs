@@ -11,7 +11,7 @@
 //! before SC-per-Location for two racing RMWs, SC-per-Location before Causality
 //! for CoRR, Causality for message passing and for store buffering with fence.sc.
 //! The six axioms of 8.10 are worded by name; any other row (a new axiom) by
-//! the relation it tests ([`generic`]).
+//! the relation it tests (`generic`).
 
 use super::view::{compress, EdgeKind, Step, View};
 use super::words::{expand_po, fmt_path, notes, reads};
@@ -91,7 +91,14 @@ fn coherence(v: &View, rel: &Rel) -> Option<Witness> {
             steps.push(Step { from: w2, kind: EdgeKind::Co, to: w });
             format!("but {} precedes {} in coherence order", nw2, nw)
         } else if v.loc(w).is_some_and(|l| v.x.finals.get(&l) == Some(&v.ev[w])) {
-            format!("but {} does not precede {} in coherence order: {} ends with {}'s value {}", nw, nw2, v.loc_name(w), nw, v.write_value(w).unwrap_or(0))
+            format!(
+                "but {} does not precede {} in coherence order: {} ends with {}'s value {}",
+                nw,
+                nw2,
+                v.loc_name(w),
+                nw,
+                v.write_value(w).unwrap_or(0)
+            )
         } else {
             format!("but {} and {} are unordered in coherence order", nw, nw2)
         };
@@ -117,7 +124,14 @@ fn fence_sc(v: &View, rel: &Rel) -> Option<Witness> {
             let mut steps = path.clone();
             steps.push(Step { from: f2, kind: EdgeKind::Sc, to: f1 });
             let (n1, n2) = (&v.names[f1], &v.names[f2]);
-            let text = format!("{}, so {} precedes {} in base causality order, but {} precedes {} in Fence-SC order", fmt_path(v, &path), n1, n2, n2, n1);
+            let text = format!(
+                "{}, so {} precedes {} in base causality order, but {} precedes {} in Fence-SC order",
+                fmt_path(v, &path),
+                n1,
+                n2,
+                n2,
+                n1
+            );
             best = Some((steps.clone(), text, notes(v, &steps)));
         }
     }
@@ -133,7 +147,16 @@ fn atomicity(v: &View, rel: &Rel) -> Option<Witness> {
                 continue;
             }
             let (na, nw) = (&v.names[a], &v.names[w]);
-            let text = format!("{}, which precedes {} in coherence, and {} precedes {} in coherence: {} -fr-> {} -co-> {}", reads(v, a), nw, nw, na, na, nw, na);
+            let text = format!(
+                "{}, which precedes {} in coherence, and {} precedes {} in coherence: {} -fr-> {} -co-> {}",
+                reads(v, a),
+                nw,
+                nw,
+                na,
+                na,
+                nw,
+                na
+            );
             let steps = vec![Step { from: a, kind: EdgeKind::Fr, to: w }, Step { from: w, kind: EdgeKind::Co, to: a }];
             return Some((steps, text, Vec::new()));
         }
@@ -161,7 +184,9 @@ fn edge_kind(v: &View, a: usize, b: usize, kinds: &[EdgeKind]) -> EdgeKind {
 
 /// A shortest cycle of `rel` through the given nodes, each edge labelled by `label`.
 fn shortest_cycle(v: &View, rel: &Rel, nodes: &[usize], label: &dyn Fn(usize, usize) -> EdgeKind) -> Option<Vec<Step>> {
-    let succ = |u: usize| -> Vec<(usize, EdgeKind)> { nodes.iter().filter(|&&w| rel.has(u, w)).map(|&w| (w, label(u, w))).collect() };
+    let succ = |u: usize| -> Vec<(usize, EdgeKind)> {
+        nodes.iter().filter(|&&w| rel.has(u, w)).map(|&w| (w, label(u, w))).collect()
+    };
     let mut best: Option<Vec<Step>> = None;
     for &u in nodes {
         if let Some(c) = v.bfs(u, u, &succ) {
@@ -177,7 +202,10 @@ fn shortest_cycle(v: &View, rel: &Rel, nodes: &[usize], label: &dyn Fn(usize, us
 fn no_thin_air(v: &View, rel: &Rel) -> Option<Witness> {
     let nodes: Vec<usize> = (0..v.n()).filter(|&i| v.event(i).access().is_some()).collect();
     let steps = shortest_cycle(v, rel, &nodes, &|a, b| edge_kind(v, a, b, &[EdgeKind::Dep, EdgeKind::Rf]))?;
-    let text = format!("{} is a cycle of reads-from and dependencies: the values read justify themselves (out of thin air)", fmt_path(v, &steps));
+    let text = format!(
+        "{} is a cycle of reads-from and dependencies: the values read justify themselves (out of thin air)",
+        fmt_path(v, &steps)
+    );
     Some((steps, text, Vec::new()))
 }
 
@@ -185,16 +213,30 @@ fn no_thin_air(v: &View, rel: &Rel) -> Option<Witness> {
 fn sc_per_location(v: &View, rel: &Rel) -> Option<Witness> {
     let mut best: Option<Witness> = None;
     for l in 0..v.p.locations.len() {
-        let nodes: Vec<usize> = (0..v.n()).filter(|&i| !v.is_init(i) && v.event(i).access().is_some_and(|a| a.loc == l)).collect();
+        let nodes: Vec<usize> =
+            (0..v.n()).filter(|&i| !v.is_init(i) && v.event(i).access().is_some_and(|a| a.loc == l)).collect();
         // Communication edges count when morally strong, else the edge is program order.
-        let label =
-            |a: usize, b: usize| if v.ms.has(a, b) { edge_kind(v, a, b, &[EdgeKind::Rf, EdgeKind::Co, EdgeKind::Fr, EdgeKind::Po]) } else { edge_kind(v, a, b, &[EdgeKind::Po]) };
+        let label = |a: usize, b: usize| {
+            if v.ms.has(a, b) {
+                edge_kind(v, a, b, &[EdgeKind::Rf, EdgeKind::Co, EdgeKind::Fr, EdgeKind::Po])
+            } else {
+                edge_kind(v, a, b, &[EdgeKind::Po])
+            }
+        };
         let Some(cycle) = shortest_cycle(v, rel, &nodes, &label) else { continue };
         if !shorter(&best, &cycle) {
             continue;
         }
-        let mut text = format!("{} is a cycle of program order and morally strong communication on {}", fmt_path(v, &cycle), v.p.locations[l].name);
-        let extra: Vec<String> = cycle.iter().filter(|s| s.kind == EdgeKind::Fr).map(|s| format!("{}, which precedes {} in coherence", reads(v, s.from), v.names[s.to])).collect();
+        let mut text = format!(
+            "{} is a cycle of program order and morally strong communication on {}",
+            fmt_path(v, &cycle),
+            v.p.locations[l].name
+        );
+        let extra: Vec<String> = cycle
+            .iter()
+            .filter(|s| s.kind == EdgeKind::Fr)
+            .map(|s| format!("{}, which precedes {} in coherence", reads(v, s.from), v.names[s.to]))
+            .collect();
         if !extra.is_empty() {
             text.push_str(&format!(" ({})", extra.join("; ")));
         }
@@ -224,7 +266,12 @@ fn causality(v: &View, rel: &Rel) -> Option<Witness> {
                 if let Some(path) = v.cause_path(w, r).filter(|p| shorter(&best, p)) {
                     let mut steps = path.clone();
                     steps.push(Step { from: r, kind: EdgeKind::Fr, to: w });
-                    let text = format!("{} and {}, which precedes {} in coherence", fmt_path(v, &path), reads(v, r), v.names[w]);
+                    let text = format!(
+                        "{} and {}, which precedes {} in coherence",
+                        fmt_path(v, &path),
+                        reads(v, r),
+                        v.names[w]
+                    );
                     best = Some((steps.clone(), text, notes(v, &steps)));
                 }
             }
@@ -236,7 +283,17 @@ fn causality(v: &View, rel: &Rel) -> Option<Witness> {
 /// Any other row (or a built-in one whose shape the wording above does not
 /// find): the relation it tests, with a cycle, a self-pair or a pair.
 fn generic(v: &View, c: &CheckResult) -> Witness {
-    let kinds = [EdgeKind::Po, EdgeKind::Rf, EdgeKind::Co, EdgeKind::Fr, EdgeKind::Sc, EdgeKind::Sync, EdgeKind::Dep, EdgeKind::Obs, EdgeKind::Cause];
+    let kinds = [
+        EdgeKind::Po,
+        EdgeKind::Rf,
+        EdgeKind::Co,
+        EdgeKind::Fr,
+        EdgeKind::Sc,
+        EdgeKind::Sync,
+        EdgeKind::Dep,
+        EdgeKind::Obs,
+        EdgeKind::Cause,
+    ];
     let all: Vec<usize> = (0..v.n()).collect();
     let (steps, what) = match c.kind {
         CheckKind::Acyclic => match shortest_cycle(v, &c.rel, &all, &|a, b| edge_kind(v, a, b, &kinds)) {
@@ -248,7 +305,10 @@ fn generic(v: &View, c: &CheckResult) -> Witness {
             None => (Vec::new(), "an event is related to itself by".to_string()),
         },
         CheckKind::Empty => match c.rel.pairs().first() {
-            Some(&(a, b)) => (vec![Step { from: a, kind: edge_kind(v, a, b, &kinds), to: b }], format!("{} and {} are related by", v.names[a], v.names[b])),
+            Some(&(a, b)) => (
+                vec![Step { from: a, kind: edge_kind(v, a, b, &kinds), to: b }],
+                format!("{} and {} are related by", v.names[a], v.names[b]),
+            ),
             None => (Vec::new(), "some pair is related by".to_string()),
         },
     };

@@ -38,7 +38,9 @@ fn esc(s: &str) -> String {
 pub fn title(p: &Program, x: &ShownExec) -> String {
     let st: Vec<String> = p.observables.iter().zip(&x.state).map(|(o, v)| format!("{}={}", o, v)).collect();
     match x.kind {
-        ExecKind::Witness => format!("{}: allowed execution (witness {}) ending in {}", p.name, x.state_index, st.join(" ")),
+        ExecKind::Witness => {
+            format!("{}: allowed execution (witness {}) ending in {}", p.name, x.state_index, st.join(" "))
+        }
         ExecKind::Forbidden => format!("{}: candidate {} for forbidden state {}", p.name, x.candidate, st.join(" ")),
     }
 }
@@ -63,8 +65,13 @@ fn header(out: &mut String, p: &Program, x: &ShownExec) {
         lines.extend(super::svg::wrap(&format!("{}: {}", v.axiom, v.text), 110));
     }
     let label: Vec<String> = lines.iter().map(|l| esc(l)).collect();
-    out.push_str(&format!("  graph [label=\"{}\", labelloc=t, fontname=\"Helvetica\", newrank=true, nodesep=0.6, ranksep=0.7];\n", label.join("\\n")));
-    out.push_str("  node [shape=box, style=\"rounded,filled\", fillcolor=\"#ffffff\", fontname=\"Helvetica\", fontsize=11];\n");
+    out.push_str(&format!(
+        "  graph [label=\"{}\", labelloc=t, fontname=\"Helvetica\", newrank=true, nodesep=0.6, ranksep=0.7];\n",
+        label.join("\\n")
+    ));
+    out.push_str(
+        "  node [shape=box, style=\"rounded,filled\", fillcolor=\"#ffffff\", fontname=\"Helvetica\", fontsize=11];\n",
+    );
     out.push_str("  edge [fontname=\"Helvetica\", fontsize=10];\n");
 }
 
@@ -79,21 +86,39 @@ fn boxes(out: &mut String, p: &Program, x: &ShownExec) {
     for (i, e) in x.events.iter().enumerate() {
         if let Some(t) = e.thread {
             let pl = p.threads[t].placement;
-            tree.entry(pl.gpu).or_default().entry(pl.cluster).or_default().entry(pl.cta).or_default().entry(t).or_default().push(i);
+            tree.entry(pl.gpu)
+                .or_default()
+                .entry(pl.cluster)
+                .or_default()
+                .entry(pl.cta)
+                .or_default()
+                .entry(t)
+                .or_default()
+                .push(i);
         }
     }
     // dot places sibling clusters right to left in the order they are declared
     // (checked with Graphviz 2.43 and 7): declare them in reverse so P0 is left.
     for (gpu, clusters) in tree.iter().rev() {
-        out.push_str(&format!("  subgraph cluster_gpu{} {{\n    label=\"GPU {}\"; style=rounded; color=\"#455a64\";\n", gpu, gpu));
+        out.push_str(&format!(
+            "  subgraph cluster_gpu{} {{\n    label=\"GPU {}\"; style=rounded; color=\"#455a64\";\n",
+            gpu, gpu
+        ));
         for (cl, ctas) in clusters.iter().rev() {
             // Labels say what the thread header says (any thread of the box has it).
             let first = |m: &BTreeMap<usize, Vec<usize>>| m.keys().next().map(|&t| p.threads[t].written);
-            let cl_label = ctas.values().next().and_then(first).map_or_else(|| format!("cluster {}", cl), |w| w.cluster_label());
-            out.push_str(&format!("    subgraph cluster_cl{} {{\n      label=\"{}\"; style=rounded; color=\"#78909c\";\n", cl, cl_label));
+            let cl_label =
+                ctas.values().next().and_then(first).map_or_else(|| format!("cluster {}", cl), |w| w.cluster_label());
+            out.push_str(&format!(
+                "    subgraph cluster_cl{} {{\n      label=\"{}\"; style=rounded; color=\"#78909c\";\n",
+                cl, cl_label
+            ));
             for (cta, threads) in ctas.iter().rev() {
                 let cta_label = first(threads).map_or(*cta as u32, |w| w.cta);
-                out.push_str(&format!("      subgraph cluster_cta{} {{\n        label=\"CTA {}\"; style=rounded; color=\"#90a4ae\";\n", cta, cta_label));
+                out.push_str(&format!(
+                    "      subgraph cluster_cta{} {{\n        label=\"CTA {}\"; style=rounded; color=\"#90a4ae\";\n",
+                    cta, cta_label
+                ));
                 for (t, evs) in threads.iter().rev() {
                     out.push_str(&format!("        subgraph cluster_t{} {{\n          label=\"P{}\"; style=\"rounded,filled\"; fillcolor=\"#eceff1\"; color=\"#b0bec5\";\n", t, t));
                     for &i in evs {
@@ -111,7 +136,8 @@ fn boxes(out: &mut String, p: &Program, x: &ShownExec) {
 
 /// Rows: one per program-order position; initial writes on top.
 fn ranks(out: &mut String, x: &ShownExec) {
-    let inits: Vec<String> = x.events.iter().enumerate().filter(|(_, e)| e.thread.is_none()).map(|(i, _)| format!("n{}", i)).collect();
+    let inits: Vec<String> =
+        x.events.iter().enumerate().filter(|(_, e)| e.thread.is_none()).map(|(i, _)| format!("n{}", i)).collect();
     if !inits.is_empty() {
         out.push_str(&format!("  {{ rank=min; {}; }}\n", inits.join("; ")));
     }

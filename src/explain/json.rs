@@ -28,7 +28,13 @@ fn execution(p: &Program, x: &ShownExec) -> Value {
             })
         })
         .collect();
-    let edges: Vec<Value> = x.edges.iter().map(|e| json!({ "kind": e.kind.label(), "from": name(e.from), "to": name(e.to), "highlighted": e.highlighted })).collect();
+    let edges: Vec<Value> = x
+        .edges
+        .iter()
+        .map(
+            |e| json!({ "kind": e.kind.label(), "from": name(e.from), "to": name(e.to), "highlighted": e.highlighted }),
+        )
+        .collect();
     json!({
         "kind": match x.kind { ExecKind::Witness => "witness", ExecKind::Forbidden => "forbidden" },
         "state": state(p, &x.state),
@@ -47,7 +53,11 @@ pub fn fields(p: &Program, s: &Shown) -> Map<String, Value> {
     for (i, x) in all.iter().enumerate() {
         let Some(v) = x.violations.first() else { continue };
         let name = |k: usize| x.events[k].name.clone();
-        let cycle: Vec<Value> = v.cycle.iter().map(|st| json!({ "from": name(st.from), "kind": st.kind.label(), "to": name(st.to) })).collect();
+        let cycle: Vec<Value> = v
+            .cycle
+            .iter()
+            .map(|st| json!({ "from": name(st.from), "kind": st.kind.label(), "to": name(st.to) }))
+            .collect();
         explanation.push(json!({
             "execution": i,
             "state": state(p, &x.state),

@@ -1,7 +1,7 @@
 //! The checker explains itself (issue 4).
 //!
 //! - `check --show witness`: one allowed execution per allowed final state
-//!   satisfying the condition ([`show`]).
+//!   satisfying the condition ([`show()`]).
 //! - `check --show forbidden`: for final states only candidate executions reach
 //!   (all six axioms switched off in the SAT encoding, see
 //!   `sat::candidates`), candidate executions and the model row each violates,

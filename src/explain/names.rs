@@ -38,7 +38,8 @@ pub fn event_names(p: &Program, events: &[EventId]) -> Vec<String> {
             }
             EventKind::BarrierWait { .. } | EventKind::ClusterWait { .. } => {
                 // bar.sync: the wait directly follows its own arrive (same line).
-                let same = last_arrive.filter(|&(t, po, _)| t == e.trace && po + 1 == e.po && id > 0 && p.events[id - 1].line == e.line);
+                let same = last_arrive
+                    .filter(|&(t, po, _)| t == e.trace && po + 1 == e.po && id > 0 && p.events[id - 1].line == e.line);
                 let k = match same {
                     Some((_, _, k)) => k,
                     None => {

@@ -122,7 +122,9 @@ fn placement(p: &Program, t: usize) -> String {
 
 /// 8.7 for one pair: `Ok(why yes)` or `Err(first reason why not)`.
 pub fn moral_strength(p: &Program, x: &Event, y: &Event, nx: &str, ny: &str) -> std::result::Result<String, String> {
-    let (Some(tx), Some(ty)) = (x.thread, y.thread) else { return Err("an initial write is no thread's operation".into()) };
+    let (Some(tx), Some(ty)) = (x.thread, y.thread) else {
+        return Err("an initial write is no thread's operation".into());
+    };
     // Condition 1.
     let why1 = if tx == ty {
         "related in program order (same thread)".to_string()
@@ -158,7 +160,13 @@ pub fn moral_strength(p: &Program, x: &Event, y: &Event, nx: &str, ny: &str) -> 
     // Condition 2.
     let (qx, qy) = (proxy_of(x), proxy_of(y));
     if qx != qy {
-        return Err(format!("different proxies ({}: {}, {}: {}) (8.7 condition 2)", nx, proxy_name(qx), ny, proxy_name(qy)));
+        return Err(format!(
+            "different proxies ({}: {}, {}: {}) (8.7 condition 2)",
+            nx,
+            proxy_name(qx),
+            ny,
+            proxy_name(qy)
+        ));
     }
     // Condition 3.
     if let (Some(a), Some(b)) = (x.access(), y.access()) {
@@ -263,14 +271,26 @@ pub fn explanation(p: &Program) -> Result<Explanation> {
     let ids: Vec<EventId> = p.events.iter().filter(|e| e.thread.is_some()).map(|e| e.id).collect();
     let names: BTreeMap<EventId, String> = ids.iter().copied().zip(event_names(p, &ids)).collect();
     let n = |e: EventId| names.get(&e).cloned().unwrap_or_default();
-    let threads = p.threads.iter().map(|t| ThreadRow { thread: t.id, placement: placement(p, t.id), paths: t.traces.len() }).collect();
+    let threads = p
+        .threads
+        .iter()
+        .map(|t| ThreadRow { thread: t.id, placement: placement(p, t.id), paths: t.traces.len() })
+        .collect();
     let operations = ids
         .iter()
         .map(|&e| {
             let ev = &p.events[e];
             let t = ev.thread.unwrap_or(0);
-            let path = (p.threads[t].traces.len() > 1).then(|| p.threads[t].traces.iter().position(|&x| Some(x) == ev.trace).map_or(0, |i| i + 1));
-            OperationRow { event: n(e), thread: t, line: ev.line, text: ev.text.clone(), description: describe(p, ev), path }
+            let path = (p.threads[t].traces.len() > 1)
+                .then(|| p.threads[t].traces.iter().position(|&x| Some(x) == ev.trace).map_or(0, |i| i + 1));
+            OperationRow {
+                event: n(e),
+                thread: t,
+                line: ev.line,
+                text: ev.text.clone(),
+                description: describe(p, ev),
+                path,
+            }
         })
         .collect();
     let mut pairs = Vec::new();
@@ -309,7 +329,15 @@ pub fn explanation(p: &Program) -> Result<Explanation> {
         let yes = cands.can_synchronize(a, b)?;
         synchronization.push(SyncRow { from: n(a), to: n(b), in_some_allowed_execution: yes, rules });
     }
-    Ok(Explanation { name: p.name.clone(), threads, operations, morally_strong: pairs, release_patterns, acquire_patterns, synchronization })
+    Ok(Explanation {
+        name: p.name.clone(),
+        threads,
+        operations,
+        morally_strong: pairs,
+        release_patterns,
+        acquire_patterns,
+        synchronization,
+    })
 }
 
 impl Explanation {
@@ -326,13 +354,30 @@ impl Explanation {
         let width = self.operations.iter().map(|o| o.text.chars().count()).max().unwrap_or(0);
         for o in &self.operations {
             let path = o.path.map(|k| format!(" [path {}]", k)).unwrap_or_default();
-            out.push_str(&format!("  {:<5} P{:<2} line {:<3} {:<w$}  {}{}\n", o.event, o.thread, o.line, o.text, o.description, path, w = width));
+            out.push_str(&format!(
+                "  {:<5} P{:<2} line {:<3} {:<w$}  {}{}\n",
+                o.event,
+                o.thread,
+                o.line,
+                o.text,
+                o.description,
+                path,
+                w = width
+            ));
         }
         out.push_str("Morally strong pairs (8.7)\n");
         for x in &self.morally_strong {
-            out.push_str(&format!("  {} {}: {}: {}\n", x.a, x.b, if x.morally_strong { "yes" } else { "no" }, x.reason));
+            out.push_str(&format!(
+                "  {} {}: {}: {}\n",
+                x.a,
+                x.b,
+                if x.morally_strong { "yes" } else { "no" },
+                x.reason
+            ));
         }
-        for (title, rows) in [("Release patterns (8.8)", &self.release_patterns), ("Acquire patterns (8.8)", &self.acquire_patterns)] {
+        for (title, rows) in
+            [("Release patterns (8.8)", &self.release_patterns), ("Acquire patterns (8.8)", &self.acquire_patterns)]
+        {
             out.push_str(title);
             out.push('\n');
             if rows.is_empty() {
@@ -342,12 +387,18 @@ impl Explanation {
                 out.push_str(&format!("  {} on {}: {}\n", x.pattern, x.location, x.rule));
             }
         }
-        out.push_str("Synchronization (8.9.4): pairs that may synchronize, and whether some allowed execution has it\n");
+        out.push_str(
+            "Synchronization (8.9.4): pairs that may synchronize, and whether some allowed execution has it\n",
+        );
         if self.synchronization.is_empty() {
             out.push_str("  none: no two operations can synchronize\n");
         }
         for x in &self.synchronization {
-            let yes = if x.in_some_allowed_execution { "yes, in some allowed execution" } else { "never in an allowed execution" };
+            let yes = if x.in_some_allowed_execution {
+                "yes, in some allowed execution"
+            } else {
+                "never in an allowed execution"
+            };
             out.push_str(&format!("  {} -> {}: {} ({})\n", x.from, x.to, yes, x.rules));
         }
         out
@@ -355,7 +406,14 @@ impl Explanation {
 }
 
 /// The 8.9.4 rules by which `a` may synchronize with `b`.
-fn sync_rules(p: &Program, a: EventId, b: EventId, rels: &[Pattern], acqs: &[Pattern], n: &dyn Fn(EventId) -> String) -> String {
+fn sync_rules(
+    p: &Program,
+    a: EventId,
+    b: EventId,
+    rels: &[Pattern],
+    acqs: &[Pattern],
+    n: &dyn Fn(EventId) -> String,
+) -> String {
     let (ea, eb) = (&p.events[a], &p.events[b]);
     let mut how = Vec::new();
     if ea.is_fence_sc() && eb.is_fence_sc() {

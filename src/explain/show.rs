@@ -101,7 +101,10 @@ pub struct ShownExec {
 impl ShownExec {
     /// File name stem for pictures: `MP-witness-1`, `MP-forbidden-1-2`.
     pub fn stem(&self, test: &str) -> String {
-        let t: String = test.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '+' || c == '.' { c } else { '_' }).collect();
+        let t: String = test
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '+' || c == '.' { c } else { '_' })
+            .collect();
         match self.kind {
             ExecKind::Witness => format!("{}-witness-{}", t, self.state_index),
             ExecKind::Forbidden => format!("{}-forbidden-{}-{}", t, self.state_index, self.candidate),
@@ -150,7 +153,8 @@ pub fn show(r: &TestResult, opts: &ShowOptions) -> Result<Shown> {
     let p = &r.program;
     let mut out = Shown { want_witness: opts.witness, want_forbidden: opts.forbidden, ..Default::default() };
     if opts.witness {
-        let matching: Vec<(&State, &Execution)> = r.outcome.states.iter().filter(|(s, _)| eval(p, &p.condition, s)).collect();
+        let matching: Vec<(&State, &Execution)> =
+            r.outcome.states.iter().filter(|(s, _)| eval(p, &p.condition, s)).collect();
         out.more_witnesses = matching.len() > opts.max;
         for (i, (s, x)) in matching.into_iter().take(opts.max).enumerate() {
             let x = tidy_witness(p, x, &opts.model);
@@ -162,7 +166,11 @@ pub fn show(r: &TestResult, opts: &ShowOptions) -> Result<Shown> {
         // The test's own deadline (crate::budget) covers explanations too.
         cands.deadline = opts.deadline.or(crate::budget::deadline());
         let allowed: BTreeSet<State> = r.outcome.states.keys().cloned().collect();
-        let prop = if p.quantifier == Quantifier::Forall { Prop::Not(Box::new(p.condition.clone())) } else { p.condition.clone() };
+        let prop = if p.quantifier == Quantifier::Forall {
+            Prop::Not(Box::new(p.condition.clone()))
+        } else {
+            p.condition.clone()
+        };
         let want = match &p.filter {
             Some(f) => Prop::And(Box::new(prop), Box::new(f.clone())),
             None => prop,
@@ -171,7 +179,11 @@ pub fn show(r: &TestResult, opts: &ShowOptions) -> Result<Shown> {
         out.more_forbidden = more;
         for (i, s) in states.into_iter().enumerate() {
             let (xs, more) = cands.executions(&s, opts.max)?;
-            let candidates = xs.iter().enumerate().map(|(k, x)| shown_exec(p, x, &opts.model, ExecKind::Forbidden, s.clone(), i + 1, k + 1)).collect();
+            let candidates = xs
+                .iter()
+                .enumerate()
+                .map(|(k, x)| shown_exec(p, x, &opts.model, ExecKind::Forbidden, s.clone(), i + 1, k + 1))
+                .collect();
             out.forbidden.push(ForbiddenState { index: i + 1, state: s, candidates, more });
         }
     }
@@ -189,7 +201,14 @@ pub fn tidy_witness(p: &Program, x: &Execution, model: &Model) -> Execution {
     let mut co = least.co.clone();
     for w in 0..v.n() {
         for w2 in 0..v.n() {
-            if w != w2 && v.is_write(w) && v.is_write(w2) && !v.is_init(w) && !v.is_init(w2) && v.loc(w) == v.loc(w2) && v.cause.has(w, w2) {
+            if w != w2
+                && v.is_write(w)
+                && v.is_write(w2)
+                && !v.is_init(w)
+                && !v.is_init(w2)
+                && v.loc(w) == v.loc(w2)
+                && v.cause.has(w, w2)
+            {
                 co.insert((v.ev[w], v.ev[w2]));
             }
         }
@@ -210,10 +229,18 @@ fn detail(v: &View, i: usize) -> String {
         EventKind::Mem(a) => {
             let mut parts = Vec::new();
             if a.reads {
-                parts.push(format!("reads {}={}", v.loc_name(i), v.read_value(i).map(|x| x.to_string()).unwrap_or_else(|| "?".into())));
+                parts.push(format!(
+                    "reads {}={}",
+                    v.loc_name(i),
+                    v.read_value(i).map(|x| x.to_string()).unwrap_or_else(|| "?".into())
+                ));
             }
             if a.writes {
-                parts.push(format!("writes {}={}", v.loc_name(i), v.write_value(i).map(|x| x.to_string()).unwrap_or_else(|| "?".into())));
+                parts.push(format!(
+                    "writes {}={}",
+                    v.loc_name(i),
+                    v.write_value(i).map(|x| x.to_string()).unwrap_or_else(|| "?".into())
+                ));
             }
             parts.join(", ")
         }
@@ -222,17 +249,41 @@ fn detail(v: &View, i: usize) -> String {
 }
 
 /// Build the shown form of one execution.
-pub fn shown_exec(p: &Program, x: &Execution, model: &Model, kind: ExecKind, state: State, state_index: usize, candidate: usize) -> ShownExec {
+pub fn shown_exec(
+    p: &Program,
+    x: &Execution,
+    model: &Model,
+    kind: ExecKind,
+    state: State,
+    state_index: usize,
+    candidate: usize,
+) -> ShownExec {
     let v = View::new(p, x, model);
     let events: Vec<EventInfo> = (0..v.n())
         .map(|i| {
             let e = v.event(i);
-            EventInfo { event: e.id, name: v.names[i].clone(), thread: e.thread, po: e.po, text: e.text.clone(), line: e.line, detail: detail(&v, i) }
+            EventInfo {
+                event: e.id,
+                name: v.names[i].clone(),
+                thread: e.thread,
+                po: e.po,
+                text: e.text.clone(),
+                line: e.line,
+                detail: detail(&v, i),
+            }
         })
         .collect();
     let vs: Vec<Violation> = if kind == ExecKind::Forbidden { violations(&v) } else { Vec::new() };
     let edges = edges(&v, vs.first());
-    let violations = vs.iter().map(|x| ViolationInfo { axiom: x.axiom.clone(), text: x.text.clone(), notes: x.notes.clone(), cycle: x.steps.clone() }).collect();
+    let violations = vs
+        .iter()
+        .map(|x| ViolationInfo {
+            axiom: x.axiom.clone(),
+            text: x.text.clone(),
+            notes: x.notes.clone(),
+            cycle: x.steps.clone(),
+        })
+        .collect();
     let relations = relation_lines(&v);
     ShownExec { kind, state, state_index, candidate, execution: x.clone(), events, edges, violations, relations }
 }
@@ -274,7 +325,11 @@ fn edges(v: &View, violation: Option<&Violation>) -> Vec<EdgeInfo> {
     if let Some(viol) = violation {
         for s in &viol.steps {
             // An observation step is drawn as the reads-from edge it stands for.
-            let (kind, from, to) = if s.kind == EdgeKind::Obs && v.rf.has(s.from, s.to) { (EdgeKind::Rf, s.from, s.to) } else { (s.kind, s.from, s.to) };
+            let (kind, from, to) = if s.kind == EdgeKind::Obs && v.rf.has(s.from, s.to) {
+                (EdgeKind::Rf, s.from, s.to)
+            } else {
+                (s.kind, s.from, s.to)
+            };
             match out.iter_mut().find(|e| e.kind == kind && e.from == from && e.to == to) {
                 Some(e) => e.highlighted = true,
                 None => out.push(EdgeInfo { kind, from, to, highlighted: true }),
@@ -303,9 +358,14 @@ fn cross_cause(v: &View) -> Mat {
 
 fn relation_lines(v: &View) -> Vec<(String, Vec<String>)> {
     let n = |i: usize| v.names[i].clone();
-    let rf: Vec<String> = v.rf.pairs().into_iter().map(|(w, r)| format!("{} -> {} ({}={})", n(w), n(r), v.loc_name(r), v.read_value(r).unwrap_or(0))).collect();
+    let rf: Vec<String> =
+        v.rf.pairs()
+            .into_iter()
+            .map(|(w, r)| format!("{} -> {} ({}={})", n(w), n(r), v.loc_name(r), v.read_value(r).unwrap_or(0)))
+            .collect();
     let co: Vec<String> = v.co.reduction().pairs().into_iter().map(|(a, b)| format!("{} -> {}", n(a), n(b))).collect();
     let sc: Vec<String> = v.sc.reduction().pairs().into_iter().map(|(a, b)| format!("{} -> {}", n(a), n(b))).collect();
-    let sw: Vec<String> = v.sw.pairs().into_iter().map(|(a, b)| format!("{} -> {}: {}", n(a), n(b), why_sync(v, a, b))).collect();
+    let sw: Vec<String> =
+        v.sw.pairs().into_iter().map(|(a, b)| format!("{} -> {}: {}", n(a), n(b), why_sync(v, a, b))).collect();
     vec![("rf".into(), rf), ("co".into(), co), ("Fence-SC".into(), sc), ("sync".into(), sw)]
 }

@@ -19,7 +19,8 @@ fn placement_text(p: &Program, t: usize) -> String {
 /// The events of one execution, per thread.
 fn events_text(p: &Program, x: &ShownExec, out: &mut String) {
     let width = x.events.iter().map(|e| e.text.chars().count()).max().unwrap_or(0);
-    let inits: Vec<String> = x.events.iter().filter(|e| e.thread.is_none()).map(|e| format!("{} {}", e.name, e.detail)).collect();
+    let inits: Vec<String> =
+        x.events.iter().filter(|e| e.thread.is_none()).map(|e| format!("{} {}", e.name, e.detail)).collect();
     out.push_str(&format!("    initial writes: {}\n", inits.join(", ")));
     let mut threads: Vec<usize> = x.events.iter().filter_map(|e| e.thread).collect();
     threads.dedup();
@@ -83,7 +84,11 @@ pub fn text(p: &Program, s: &Shown) -> String {
             out.push_str("Witnesses: no allowed final state satisfies the condition's proposition\n");
         }
         for x in &s.witnesses {
-            out.push_str(&format!("Witness {}: allowed execution ending in {}\n", x.state_index, state_text(p, &x.state)));
+            out.push_str(&format!(
+                "Witness {}: allowed execution ending in {}\n",
+                x.state_index,
+                state_text(p, &x.state)
+            ));
             exec_text(p, x, &mut out);
         }
         if s.more_witnesses {
@@ -93,10 +98,18 @@ pub fn text(p: &Program, s: &Shown) -> String {
     if s.want_forbidden {
         let what = if p.quantifier == Quantifier::Forall { "violates" } else { "satisfies" };
         if s.forbidden.is_empty() {
-            out.push_str(&format!("Forbidden: no candidate execution reaches a forbidden final state that {} the proposition\n", what));
+            out.push_str(&format!(
+                "Forbidden: no candidate execution reaches a forbidden final state that {} the proposition\n",
+                what
+            ));
         }
         for f in &s.forbidden {
-            out.push_str(&format!("Forbidden state {}: {} ({} the proposition; no allowed execution ends here)\n", f.index, state_text(p, &f.state), what));
+            out.push_str(&format!(
+                "Forbidden state {}: {} ({} the proposition; no allowed execution ends here)\n",
+                f.index,
+                state_text(p, &f.state),
+                what
+            ));
             for x in &f.candidates {
                 out.push_str(&format!("  Candidate {}:\n", x.candidate));
                 exec_text(p, x, &mut out);

@@ -54,9 +54,26 @@ pub fn render(p: &Program, x: &ShownExec) -> String {
 
 /// The `<svg>` element, one arrowhead per colour, the background and the title.
 fn header(s: &mut String, l: &Layout) {
-    let _ = writeln!(s, r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0}" height="{h:.0}" viewBox="0 0 {w:.0} {h:.0}" font-family="{SANS}">"#, w = l.width, h = l.height);
-    let mut colors: Vec<&str> =
-        [EdgeKind::Po, EdgeKind::Rf, EdgeKind::Co, EdgeKind::Fr, EdgeKind::Sc, EdgeKind::Sync, EdgeKind::Obs, EdgeKind::Cause, EdgeKind::Dep].iter().map(|&k| color(k)).collect();
+    let _ = writeln!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0}" height="{h:.0}" viewBox="0 0 {w:.0} {h:.0}" font-family="{SANS}">"#,
+        w = l.width,
+        h = l.height
+    );
+    let mut colors: Vec<&str> = [
+        EdgeKind::Po,
+        EdgeKind::Rf,
+        EdgeKind::Co,
+        EdgeKind::Fr,
+        EdgeKind::Sc,
+        EdgeKind::Sync,
+        EdgeKind::Obs,
+        EdgeKind::Cause,
+        EdgeKind::Dep,
+    ]
+    .iter()
+    .map(|&k| color(k))
+    .collect();
     colors.push(HIGHLIGHT);
     s.push_str("<defs>\n");
     for c in &colors {
@@ -71,7 +88,15 @@ fn header(s: &mut String, l: &Layout) {
     let _ = writeln!(s, r##"<rect width="100%" height="100%" fill="#ffffff"/>"##);
     for (k, line) in l.title_lines.iter().enumerate() {
         let (weight, fill) = if k < l.title_n { ("bold", "#212121") } else { ("normal", HIGHLIGHT) };
-        let _ = writeln!(s, r#"<text x="{:.1}" y="{:.1}" font-size="14" font-weight="{}" fill="{}">{}</text>"#, MARGIN, MARGIN + 14.0 + 20.0 * k as f64, weight, fill, esc(line));
+        let _ = writeln!(
+            s,
+            r#"<text x="{:.1}" y="{:.1}" font-size="14" font-weight="{}" fill="{}">{}</text>"#,
+            MARGIN,
+            MARGIN + 14.0 + 20.0 * k as f64,
+            weight,
+            fill,
+            esc(line)
+        );
     }
 }
 
@@ -79,7 +104,12 @@ fn header(s: &mut String, l: &Layout) {
 /// and the dashed box of the initial writes.
 fn boxes(s: &mut String, p: &Program, l: &Layout, placed: &mut Vec<Rect>) {
     let threads = &l.threads;
-    let levels: [(&str, &str, &str); 4] = [("GPU", "#455a64", "none"), ("cluster", "#78909c", "none"), ("CTA", "#90a4ae", "none"), ("P", "#546e7a", "#eceff1")];
+    let levels: [(&str, &str, &str); 4] = [
+        ("GPU", "#455a64", "none"),
+        ("cluster", "#78909c", "none"),
+        ("CTA", "#90a4ae", "none"),
+        ("P", "#546e7a", "#eceff1"),
+    ];
     for (level, (what, stroke, fill)) in levels.iter().enumerate() {
         let key = |t: usize| -> (u32, usize, usize, usize) {
             let pl = p.threads[t].placement;
@@ -110,8 +140,16 @@ fn boxes(s: &mut String, p: &Program, l: &Layout, placed: &mut Vec<Rect>) {
                 2 => format!("{} {}", what, w.cta),
                 _ => format!("P{}", threads[c]),
             };
-            let _ =
-                writeln!(s, r#"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" rx="8" fill="{}" stroke="{}" stroke-width="1.2"/>"#, x0, y0, x1 - x0, y1 - y0, fill, stroke);
+            let _ = writeln!(
+                s,
+                r#"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" rx="8" fill="{}" stroke="{}" stroke-width="1.2"/>"#,
+                x0,
+                y0,
+                x1 - x0,
+                y1 - y0,
+                fill,
+                stroke
+            );
             let _ = writeln!(
                 s,
                 r#"<text x="{:.1}" y="{:.1}" font-size="12" fill="{}" font-weight="{}">{}</text>"#,
@@ -138,7 +176,12 @@ fn boxes(s: &mut String, p: &Program, l: &Layout, placed: &mut Vec<Rect>) {
             x1 - x0,
             NODE_H + 30.0
         );
-        let _ = writeln!(s, r##"<text x="{:.1}" y="{:.1}" font-size="11" fill="#757575">initial writes</text>"##, x0 + 8.0, l.init_y - NODE_H / 2.0 - 8.0);
+        let _ = writeln!(
+            s,
+            r##"<text x="{:.1}" y="{:.1}" font-size="11" fill="#757575">initial writes</text>"##,
+            x0 + 8.0,
+            l.init_y - NODE_H / 2.0 - 8.0
+        );
     }
 }
 
@@ -236,7 +279,17 @@ fn edges(s: &mut String, x: &ShownExec, l: &Layout, placed: &mut Vec<Rect>) -> S
         if straight {
             let (x0, y0) = (a.cx, a.cy + a.h / 2.0);
             let (x1, y1) = (b.cx, b.cy - b.h / 2.0);
-            let _ = writeln!(s, r#"<path d="M{:.1},{:.1} L{:.1},{:.1}" stroke="{}" stroke-width="{}" fill="none" marker-end="url(#a{})"/>"#, x0, y0, x1, y1, c, sw, &c[1..]);
+            let _ = writeln!(
+                s,
+                r#"<path d="M{:.1},{:.1} L{:.1},{:.1}" stroke="{}" stroke-width="{}" fill="none" marker-end="url(#a{})"/>"#,
+                x0,
+                y0,
+                x1,
+                y1,
+                c,
+                sw,
+                &c[1..]
+            );
             lx = x0 + 12.0;
             ly = (y0 + y1) / 2.0 + 4.0;
             placed.push(Rect { cx: lx + 10.0, cy: ly - 4.0, w: 20.0, h: 14.0 });
@@ -311,7 +364,14 @@ fn nodes(s: &mut String, x: &ShownExec, l: &Layout) {
             esc(&e.detail)
         );
         if e.thread.is_some() {
-            let _ = writeln!(s, r##"<text x="{:.1}" y="{:.1}" font-size="11" font-family="{}" fill="#263238">{}</text>"##, r.cx - r.w / 2.0 + 8.0, r.cy + 13.0, MONO, esc(&e.text));
+            let _ = writeln!(
+                s,
+                r##"<text x="{:.1}" y="{:.1}" font-size="11" font-family="{}" fill="#263238">{}</text>"##,
+                r.cx - r.w / 2.0 + 8.0,
+                r.cy + 13.0,
+                MONO,
+                esc(&e.text)
+            );
             let _ = writeln!(s, r##"<title>{} line {}: {}</title>"##, esc(&e.name), e.line, esc(&e.text));
         }
     }
@@ -321,7 +381,16 @@ fn nodes(s: &mut String, x: &ShownExec, l: &Layout) {
 fn legend(s: &mut String, x: &ShownExec, l: &Layout) {
     let mut lx = MARGIN;
     let legend_y = l.legend_y;
-    for k in [EdgeKind::Po, EdgeKind::Rf, EdgeKind::Co, EdgeKind::Fr, EdgeKind::Sc, EdgeKind::Sync, EdgeKind::Cause, EdgeKind::Dep] {
+    for k in [
+        EdgeKind::Po,
+        EdgeKind::Rf,
+        EdgeKind::Co,
+        EdgeKind::Fr,
+        EdgeKind::Sc,
+        EdgeKind::Sync,
+        EdgeKind::Cause,
+        EdgeKind::Dep,
+    ] {
         let c = color(k);
         let dash = match k {
             EdgeKind::Cause => r#" stroke-dasharray="6,4""#,

@@ -133,9 +133,24 @@ impl Layout {
         for (i, e) in x.events.iter().enumerate() {
             if let Some(t) = e.thread {
                 let c = col_of[&t];
-                rect[i] = Rect { cx: col_left[c] + slot(c) / 2.0, cy: first_row + e.po as f64 * ROW, w: col_w[c], h: NODE_H };
+                rect[i] =
+                    Rect { cx: col_left[c] + slot(c) / 2.0, cy: first_row + e.po as f64 * ROW, w: col_w[c], h: NODE_H };
             }
         }
-        Layout { threads, col_left, col_w, inits, rect, width, height: legend_y + 30.0, title_lines, title_n, init_y, box_top, boxes_bottom, legend_y }
+        Layout {
+            threads,
+            col_left,
+            col_w,
+            inits,
+            rect,
+            width,
+            height: legend_y + 30.0,
+            title_lines,
+            title_n,
+            init_y,
+            box_top,
+            boxes_bottom,
+            legend_y,
+        }
     }
 }

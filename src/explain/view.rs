@@ -55,7 +55,12 @@ pub struct View<'p> {
 
 impl<'p> View<'p> {
     pub fn new(p: &'p Program, x: &Execution, model: &Model) -> View<'p> {
-        let ev: Vec<EventId> = p.events.iter().filter(|e| x.executes(p, e.id) && (e.thread.is_some() || matches!(e.kind, EventKind::Init))).map(|e| e.id).collect();
+        let ev: Vec<EventId> = p
+            .events
+            .iter()
+            .filter(|e| x.executes(p, e.id) && (e.thread.is_some() || matches!(e.kind, EventKind::Init)))
+            .map(|e| e.id)
+            .collect();
         let local: BTreeMap<EventId, usize> = ev.iter().enumerate().map(|(i, &e)| (e, i)).collect();
         let n = ev.len();
         let names = event_names(p, &ev);
@@ -173,8 +178,10 @@ impl<'p> View<'p> {
     /// pattern pair (in program order) whose write precedes its read in
     /// observation order.
     fn sync_reasons(&self, bar: &Mat, relpat: &Mat, acqpat: &Mat) -> BTreeMap<(usize, usize), SyncWhy> {
-        let rels: Vec<LPattern> = relpat.pairs().into_iter().map(|(bound, access)| LPattern { bound, access }).collect();
-        let mut acqs: Vec<LPattern> = acqpat.pairs().into_iter().map(|(access, bound)| LPattern { bound, access }).collect();
+        let rels: Vec<LPattern> =
+            relpat.pairs().into_iter().map(|(bound, access)| LPattern { bound, access }).collect();
+        let mut acqs: Vec<LPattern> =
+            acqpat.pairs().into_iter().map(|(access, bound)| LPattern { bound, access }).collect();
         acqs.sort_by_key(|y| (y.bound, y.access));
         let mut out = BTreeMap::new();
         for (a, b) in self.sw.pairs() {
@@ -186,7 +193,9 @@ impl<'p> View<'p> {
                     _ => SyncWhy::Barrier,
                 }
             } else {
-                let pair = rels.iter().filter(|x| x.bound == a).find_map(|x| acqs.iter().find(|y| y.bound == b && self.obs.has(x.access, y.access)).map(|y| (*x, *y)));
+                let pair = rels.iter().filter(|x| x.bound == a).find_map(|x| {
+                    acqs.iter().find(|y| y.bound == b && self.obs.has(x.access, y.access)).map(|y| (*x, *y))
+                });
                 match pair {
                     Some((rel, acq)) => SyncWhy::Patterns { rel, acq },
                     None => continue,

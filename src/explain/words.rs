@@ -32,8 +32,10 @@ pub fn short_sync(v: &View, a: usize, b: usize) -> String {
         Some(SyncWhy::Barrier) => format!("{} and {} meet at a barrier", n(a), n(b)),
         Some(SyncWhy::ClusterBarrier) => format!("{} and {} meet at a cluster barrier", n(a), n(b)),
         Some(SyncWhy::Patterns { rel, acq }) => {
-            let relp = if rel.bound == rel.access { n(rel.access) } else { format!("{}; {}", n(rel.bound), n(rel.access)) };
-            let acqp = if acq.bound == acq.access { n(acq.access) } else { format!("{}; {}", n(acq.access), n(acq.bound)) };
+            let relp =
+                if rel.bound == rel.access { n(rel.access) } else { format!("{}; {}", n(rel.bound), n(rel.access)) };
+            let acqp =
+                if acq.bound == acq.access { n(acq.access) } else { format!("{}; {}", n(acq.access), n(acq.bound)) };
             format!("release pattern {} synchronizes with acquire pattern {} on {}", relp, acqp, v.loc_name(rel.access))
         }
         None => format!("{} synchronizes with {}", n(a), n(b)),
@@ -43,7 +45,13 @@ pub fn short_sync(v: &View, a: usize, b: usize) -> String {
 /// `R2 reads x=0 from W0(x)`.
 pub fn reads(v: &View, r: usize) -> String {
     match v.rf_source(r) {
-        Some(w) => format!("{} reads {}={} from {}", v.names[r], v.loc_name(r), v.read_value(r).map(|x| x.to_string()).unwrap_or_default(), v.names[w]),
+        Some(w) => format!(
+            "{} reads {}={} from {}",
+            v.names[r],
+            v.loc_name(r),
+            v.read_value(r).map(|x| x.to_string()).unwrap_or_default(),
+            v.names[w]
+        ),
         None => format!("{} reads nothing", v.names[r]),
     }
 }
@@ -54,10 +62,14 @@ pub fn why_sync(v: &View, a: usize, b: usize) -> String {
     match v.sw_why.get(&(a, b)) {
         Some(SyncWhy::FenceSc) => format!("{} precedes {} in Fence-SC order (8.9.4 rule 1)", n(a), n(b)),
         Some(SyncWhy::Barrier) => format!("{} arrives at the barrier {} waits on (8.9.4 rule 2)", n(a), n(b)),
-        Some(SyncWhy::ClusterBarrier) => format!("{} arrives at the cluster barrier {} waits on (8.9.4 rule 3)", n(a), n(b)),
+        Some(SyncWhy::ClusterBarrier) => {
+            format!("{} arrives at the cluster barrier {} waits on (8.9.4 rule 3)", n(a), n(b))
+        }
         Some(SyncWhy::Patterns { rel, acq }) => {
-            let relp = if rel.bound == rel.access { n(rel.access) } else { format!("{}; {}", n(rel.bound), n(rel.access)) };
-            let acqp = if acq.bound == acq.access { n(acq.access) } else { format!("{}; {}", n(acq.access), n(acq.bound)) };
+            let relp =
+                if rel.bound == rel.access { n(rel.access) } else { format!("{}; {}", n(rel.bound), n(rel.access)) };
+            let acqp =
+                if acq.bound == acq.access { n(acq.access) } else { format!("{}; {}", n(acq.access), n(acq.bound)) };
             format!(
                 "release pattern {} and acquire pattern {} on {}, {} -obs-> {} ({}), {} and {} morally strong (8.9.4 rule 4)",
                 relp,

@@ -165,12 +165,25 @@ pub struct Variant {
 
 impl Default for Variant {
     fn default() -> Self {
-        Variant { sem: SemOpt::Weak, fence: FenceOpt::None, scope: Scope::Gpu, placement: Placement::SameGpu, proxy: ProxyOpt::Generic }
+        Variant {
+            sem: SemOpt::Weak,
+            fence: FenceOpt::None,
+            scope: Scope::Gpu,
+            placement: Placement::SameGpu,
+            proxy: ProxyOpt::Generic,
+        }
     }
 }
 
 impl Variant {
     pub(crate) fn command_options(&self) -> String {
-        format!("--sem {} --fence {} --scope {} --placement {} --proxy {}", self.sem.name(), self.fence.name(), self.scope.name(), self.placement.name(), self.proxy.name())
+        format!(
+            "--sem {} --fence {} --scope {} --placement {} --proxy {}",
+            self.sem.name(),
+            self.fence.name(),
+            self.scope.name(),
+            self.placement.name(),
+            self.proxy.name()
+        )
     }
 }

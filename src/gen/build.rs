@@ -122,7 +122,13 @@ fn fences(c: &Cycle, lay: &Layout, v: &Variant, used: &mut Used) -> Vec<Option<F
 }
 
 /// Each thread's instructions and the condition's clauses.
-fn instructions(lay: &Layout, anns: &[Ann], fences: &[Option<Fence>], v: &Variant, used: &mut Used) -> (Vec<Vec<Instr>>, Vec<String>) {
+fn instructions(
+    lay: &Layout,
+    anns: &[Ann],
+    fences: &[Option<Fence>],
+    v: &Variant,
+    used: &mut Used,
+) -> (Vec<Vec<Instr>>, Vec<String>) {
     let alias = v.proxy != ProxyOpt::Generic;
     let mut code: Vec<Vec<Instr>> = Vec::new();
     let mut cond: Vec<String> = Vec::new();
@@ -154,7 +160,14 @@ fn instructions(lay: &Layout, anns: &[Ann], fences: &[Option<Fence>], v: &Varian
                 }
                 nreg += 1;
             }
-            instrs.push(Instr::Access { dir: ev.dir, sem: anns[i].sem, scope: anns[i].scope, loc, reg, value: ev.value.unwrap_or(0) });
+            instrs.push(Instr::Access {
+                dir: ev.dir,
+                sem: anns[i].sem,
+                scope: anns[i].scope,
+                loc,
+                reg,
+                value: ev.value.unwrap_or(0),
+            });
         }
         code.push(instrs);
     }
@@ -204,7 +217,13 @@ fn resolved_text(c: &Cycle, anns: &[Ann], fences: &[Option<Fence>]) -> String {
             resolved.edges[i].fence = Some(f);
         }
     }
-    resolved.edges.iter().zip(&resolved.anns).filter_map(|(edge, a)| a.map(|a| format!("{} {}", a, edge))).collect::<Vec<_>>().join(" ")
+    resolved
+        .edges
+        .iter()
+        .zip(&resolved.anns)
+        .filter_map(|(edge, a)| a.map(|a| format!("{} {}", a, edge)))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The thread table: one header per thread, then the instructions row by row.
@@ -218,7 +237,11 @@ fn table(s: &mut String, code: &[Vec<Instr>], placement: Placement) {
         })
         .collect();
     let texts: Vec<Vec<String>> = code.iter().map(|is| is.iter().map(Instr::text).collect()).collect();
-    let widths: Vec<usize> = heads.iter().zip(&texts).map(|(h, ts)| ts.iter().map(String::len).chain([h.len()]).max().unwrap_or(0)).collect();
+    let widths: Vec<usize> = heads
+        .iter()
+        .zip(&texts)
+        .map(|(h, ts)| ts.iter().map(String::len).chain([h.len()]).max().unwrap_or(0))
+        .collect();
     let rows = texts.iter().map(Vec::len).max().unwrap_or(0);
     let line = |cells: Vec<&str>| -> String {
         let padded: Vec<String> = cells.iter().zip(&widths).map(|(c, w)| format!(" {:<w$} ", c, w = *w)).collect();
@@ -232,7 +255,14 @@ fn table(s: &mut String, code: &[Vec<Instr>], placement: Placement) {
 }
 
 /// Resolve a cycle with one option combination and print the test.
-pub(super) fn build(stem: &str, command: &str, named: bool, force_relacq: bool, c: &Cycle, v: &Variant) -> Result<GenTest, String> {
+pub(super) fn build(
+    stem: &str,
+    command: &str,
+    named: bool,
+    force_relacq: bool,
+    c: &Cycle,
+    v: &Variant,
+) -> Result<GenTest, String> {
     let lay = cycle::layout(c)?;
     let mut used = Used::default();
     let anns = annotations(c, v, force_relacq, &mut used);

@@ -226,7 +226,10 @@ mod tests {
         assert_eq!(c.to_string(), "Rfe Acq.gpu PodRR Fre Rel.gpu PodWW");
         let c = parse_cycle("PodWW Rfe Fence.sc.gpu PodRR Fre").unwrap();
         assert_eq!(c.to_string(), "PodWW Rfe Fence.sc.gpudRR Fre");
-        assert_eq!(parse_cycle("FencedWR.acq_rel.cta Fre FencedWR Fre").unwrap().to_string(), "Fence.acq_rel.ctadWR Fre Fence.scdWR Fre");
+        assert_eq!(
+            parse_cycle("FencedWR.acq_rel.cta Fre FencedWR Fre").unwrap().to_string(),
+            "Fence.acq_rel.ctadWR Fre Fence.scdWR Fre"
+        );
         assert!(parse_cycle("PodWW Rfe PodWR Fre").is_err());
         assert!(parse_cycle("Rel.gpu PodRR Fre Rfe").is_err());
     }

@@ -70,7 +70,8 @@ fn parse_token(t: &str) -> Result<Token, String> {
     }
     for (prefix, same_loc) in [("Pod", false), ("Pos", true)] {
         if let Some(d) = t.strip_prefix(prefix) {
-            let (src, dst) = parse_dirs(d).ok_or_else(|| format!("`{}`: expected {}RR, {}RW, {}WR or {}WW", t, prefix, prefix, prefix, prefix))?;
+            let (src, dst) = parse_dirs(d)
+                .ok_or_else(|| format!("`{}`: expected {}RR, {}RW, {}WR or {}WW", t, prefix, prefix, prefix, prefix))?;
             return Ok(Token::Edge(Edge { kind: EdgeKind::Po { same_loc }, src, dst, fence: None }));
         }
     }
@@ -82,16 +83,25 @@ fn parse_token(t: &str) -> Result<Token, String> {
         } else {
             match parse_fence_body(&tail[1..]) {
                 Some((f, None)) => f,
-                _ => return Err(format!("`{}`: expected Fence{}.<sc|acq_rel|acquire|release>[.<cta|cluster|gpu|sys>]", t, dirs)),
+                _ => {
+                    return Err(format!(
+                        "`{}`: expected Fence{}.<sc|acq_rel|acquire|release>[.<cta|cluster|gpu|sys>]",
+                        t, dirs
+                    ))
+                }
             }
         };
-        return po_edge(dirs, Some(fence)).map(Token::Edge).ok_or_else(|| format!("`{}`: expected FencedWR, FencesRR, ...", t));
+        return po_edge(dirs, Some(fence))
+            .map(Token::Edge)
+            .ok_or_else(|| format!("`{}`: expected FencedWR, FencesRR, ...", t));
     }
     if t == "Fence" {
         return Ok(Token::Fence(Fence { sem: FenceSem::Sc, scope: None }));
     }
     if let Some(body) = t.strip_prefix("Fence.") {
-        let bad = || format!("`{}`: expected Fence.<sc|acq_rel|acquire|release>[.<cta|cluster|gpu|sys>][d|s<RR|RW|WR|WW>]", t);
+        let bad = || {
+            format!("`{}`: expected Fence.<sc|acq_rel|acquire|release>[.<cta|cluster|gpu|sys>][d|s<RR|RW|WR|WW>]", t)
+        };
         let (fence, suffix) = parse_fence_body(body).ok_or_else(bad)?;
         return match suffix {
             None => Ok(Token::Fence(fence)),
@@ -99,7 +109,10 @@ fn parse_token(t: &str) -> Result<Token, String> {
         };
     }
     let (head, scope) = match t.split_once('.') {
-        Some((h, s)) => (h, Some(Scope::parse(s).ok_or_else(|| format!("`{}`: unknown scope `{}` (cta, cluster, gpu or sys)", t, s))?)),
+        Some((h, s)) => (
+            h,
+            Some(Scope::parse(s).ok_or_else(|| format!("`{}`: unknown scope `{}` (cta, cluster, gpu or sys)", t, s))?),
+        ),
         None => (t, None),
     };
     let sem = match head.to_ascii_lowercase().as_str() {
@@ -150,7 +163,10 @@ pub fn parse_cycle(text: &str) -> Result<Cycle, String> {
             Token::Edge(mut e) => {
                 if let Some(f) = pending_fence.take() {
                     if !matches!(e.kind, EdgeKind::Po { .. }) || e.fence.is_some() {
-                        return Err(format!("a fence token must be followed by a plain program-order edge (PodXY or PosXY), not `{}`", t));
+                        return Err(format!(
+                            "a fence token must be followed by a plain program-order edge (PodXY or PosXY), not `{}`",
+                            t
+                        ));
                     }
                     e.fence = Some(f);
                 }
@@ -190,8 +206,20 @@ pub fn parse_cycle(text: &str) -> Result<Cycle, String> {
     }
     for (i, a) in anns.iter().enumerate() {
         match (a.map(|a| a.sem), edges[i].src) {
-            (Some(AccSem::Release), Dir::R) => return Err(format!("`{}` annotates a read (before `{}`); release applies to writes", a.unwrap(), edges[i])),
-            (Some(AccSem::Acquire), Dir::W) => return Err(format!("`{}` annotates a write (before `{}`); acquire applies to reads", a.unwrap(), edges[i])),
+            (Some(AccSem::Release), Dir::R) => {
+                return Err(format!(
+                    "`{}` annotates a read (before `{}`); release applies to writes",
+                    a.unwrap(),
+                    edges[i]
+                ))
+            }
+            (Some(AccSem::Acquire), Dir::W) => {
+                return Err(format!(
+                    "`{}` annotates a write (before `{}`); acquire applies to reads",
+                    a.unwrap(),
+                    edges[i]
+                ))
+            }
             _ => {}
         }
     }

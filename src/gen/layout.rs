@@ -103,7 +103,9 @@ fn locations(c: &Cycle, threads: &[Vec<usize>]) -> Result<(Vec<usize>, usize, us
 /// `Rf` read takes its source's value and an `Fr` read the value before its
 /// target's. Returns each event's value and the final value of each location
 /// with two writes.
-fn values(c: &Cycle, loc: &[usize], nlocs: usize, vstart: usize) -> Result<(Vec<Option<i64>>, Vec<(usize, i64)>), String> {
+type CycleValues = (Vec<Option<i64>>, Vec<(usize, i64)>);
+
+fn values(c: &Cycle, loc: &[usize], nlocs: usize, vstart: usize) -> Result<CycleValues, String> {
     let n = c.edges.len();
     let e = &c.edges;
     let mut value: Vec<Option<i64>> = vec![None; n];
@@ -133,7 +135,12 @@ fn values(c: &Cycle, loc: &[usize], nlocs: usize, vstart: usize) -> Result<(Vec<
             _ => None,
         };
         value[i] = match (from_rf, from_fr) {
-            (Some(a), Some(b)) if a != b => return Err(format!("the read before `{}` must read {} (Rf) and {} (Fr): the cycle is contradictory", e[i], a, b)),
+            (Some(a), Some(b)) if a != b => {
+                return Err(format!(
+                    "the read before `{}` must read {} (Rf) and {} (Fr): the cycle is contradictory",
+                    e[i], a, b
+                ))
+            }
             (a, b) => a.or(b),
         };
     }
@@ -160,6 +167,9 @@ pub fn layout(c: &Cycle) -> Result<Layout, String> {
 
 /// Location names as diy: x, y, z, a, b, ... (no `p`, `r`), then `x26`, `x27`, ...
 pub fn loc_name(l: usize) -> String {
-    const NAMES: [&str; 24] = ["x", "y", "z", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "q", "s", "t", "u", "v", "w"];
+    const NAMES: [&str; 24] = [
+        "x", "y", "z", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "q", "s", "t", "u",
+        "v", "w",
+    ];
     NAMES.get(l).map(|s| s.to_string()).unwrap_or_else(|| format!("x{}", l))
 }

@@ -60,14 +60,22 @@ pub fn cycle_test(text: &str, v: &Variant) -> Result<GenTest, String> {
     build(&stem, &format!("ptx-litmus gen --cycle '{}'", c), false, false, &c, v)
 }
 
-fn parse_list<T: Copy>(opt: &str, items: &[String], all: &[T], parse: impl Fn(&str) -> Option<T>, names: &str) -> Result<Vec<T>, String> {
+fn parse_list<T: Copy>(
+    opt: &str,
+    items: &[String],
+    all: &[T],
+    parse: impl Fn(&str) -> Option<T>,
+    names: &str,
+) -> Result<Vec<T>, String> {
     let mut out = Vec::new();
     for it in items {
         let it = it.trim();
         if it.eq_ignore_ascii_case("all") {
             out.extend_from_slice(all);
         } else {
-            out.push(parse(it).ok_or_else(|| format!("--{}: unknown value `{}` (expected {} or all)", opt, it, names))?);
+            out.push(
+                parse(it).ok_or_else(|| format!("--{}: unknown value `{}` (expected {} or all)", opt, it, names))?,
+            );
         }
     }
     Ok(out)
@@ -78,7 +86,13 @@ pub fn variants(args: &GenArgs) -> Result<Vec<Variant>, String> {
     let sems = parse_list("sem", &args.sem, SemOpt::ALL, SemOpt::parse, "weak, relaxed, relacq, sync")?;
     let fences = parse_list("fence", &args.fence, FenceOpt::ALL, FenceOpt::parse, "none, acq_rel, sc, rel-acq")?;
     let scopes = parse_list("scope", &args.scope, &Scope::ALL, Scope::parse, "cta, cluster, gpu, sys")?;
-    let places = parse_list("placement", &args.placement, Placement::ALL, Placement::parse, "same-cta, same-cluster, same-gpu, diff-gpu")?;
+    let places = parse_list(
+        "placement",
+        &args.placement,
+        Placement::ALL,
+        Placement::parse,
+        "same-cta, same-cluster, same-gpu, diff-gpu",
+    )?;
     let proxies = parse_list("proxy", &args.proxy, ProxyOpt::ALL, ProxyOpt::parse, "generic, alias, alias-fence")?;
     let mut out = Vec::new();
     for &sem in &sems {
@@ -133,7 +147,8 @@ pub fn generate(args: &GenArgs) -> Result<Vec<GenTest>, String> {
 
 /// `to` relative to the directory `from` (both made absolute).
 fn relative(from: &Path, to: &Path) -> PathBuf {
-    let abs = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| std::env::current_dir().unwrap_or_default().join(p));
+    let abs =
+        |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| std::env::current_dir().unwrap_or_default().join(p));
     let (f, t) = (abs(from), abs(to));
     let fc: Vec<_> = f.components().collect();
     let tc: Vec<_> = t.components().collect();
@@ -185,9 +200,16 @@ pub fn run(args: &GenArgs) -> i32 {
     crate::out::eprintln(&format!("gen: wrote {} tests to {}", tests.len(), args.out.display()));
     let Some(csv) = &args.expect_csv else { return EXIT_OK };
     let opts = CheckOptions::default();
-    let verdicts: Vec<Result<Verdict, String>> =
-        tests.par_iter().map(|t| crate::check::guarded(&opts, || check_source(&t.source, &opts)).map(|r| r.summary.verdict).map_err(|e| e.message)).collect();
-    let dir = csv.parent().filter(|d| !d.as_os_str().is_empty()).map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("."));
+    let verdicts: Vec<Result<Verdict, String>> = tests
+        .par_iter()
+        .map(|t| {
+            crate::check::guarded(&opts, || check_source(&t.source, &opts))
+                .map(|r| r.summary.verdict)
+                .map_err(|e| e.message)
+        })
+        .collect();
+    let dir =
+        csv.parent().filter(|d| !d.as_os_str().is_empty()).map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("."));
     if let Err(e) = std::fs::create_dir_all(&dir) {
         crate::out::eprintln(&format!("error: cannot create {}: {}", dir.display(), e));
         return EXIT_INPUT;

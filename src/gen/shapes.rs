@@ -50,7 +50,8 @@ pub const MAX_FAMILY_SIZE: usize = 64;
 /// Resolve a shape name (`MP`, `mp`, `MP-chain:4`).
 pub fn shape(arg: &str) -> Result<ShapeSpec, String> {
     if let Some((fam, n)) = arg.split_once(':') {
-        let n: usize = n.trim().parse().map_err(|_| format!("`{}`: the thread count after `:` must be a number", arg))?;
+        let n: usize =
+            n.trim().parse().map_err(|_| format!("`{}`: the thread count after `:` must be a number", arg))?;
         // A family of N threads has about 2N accesses; past this no test is
         // decidable in reasonable time and the cycle text itself grows with N.
         if n > MAX_FAMILY_SIZE {
@@ -85,11 +86,21 @@ pub fn shape(arg: &str) -> Result<ShapeSpec, String> {
             _ => return Err(format!("unknown family `{}` (MP-chain, IRIW, RA-ring, LB-ring, SB-ring)", fam)),
         };
         let cycle = cycle.split_whitespace().collect::<Vec<_>>().join(" ");
-        return Ok(ShapeSpec { arg: format!("{}:{}", stem, n), stem: format!("{}-{}", stem, n), cycle, force_relacq: force });
+        return Ok(ShapeSpec {
+            arg: format!("{}:{}", stem, n),
+            stem: format!("{}-{}", stem, n),
+            cycle,
+            force_relacq: force,
+        });
     }
     for (name, cycle) in NAMED {
         if name.eq_ignore_ascii_case(arg) {
-            return Ok(ShapeSpec { arg: name.to_string(), stem: name.to_string(), cycle: cycle.to_string(), force_relacq: false });
+            return Ok(ShapeSpec {
+                arg: name.to_string(),
+                stem: name.to_string(),
+                cycle: cycle.to_string(),
+                force_relacq: false,
+            });
         }
     }
     let names: Vec<&str> = NAMED.iter().map(|x| x.0).collect();

@@ -21,7 +21,8 @@ pub struct Gpu {
 /// Open device `ordinal`; `Err` says why there is no GPU to run on.
 pub fn open(ordinal: usize) -> Result<Gpu, String> {
     // cudarc panics when a symbol is missing from an old driver: keep it an error.
-    std::panic::catch_unwind(|| open_inner(ordinal)).unwrap_or_else(|_| Err("the CUDA driver library lacks a needed function (driver too old?)".into()))
+    std::panic::catch_unwind(|| open_inner(ordinal))
+        .unwrap_or_else(|_| Err("the CUDA driver library lacks a needed function (driver too old?)".into()))
 }
 
 fn open_inner(ordinal: usize) -> Result<Gpu, String> {
@@ -41,7 +42,14 @@ fn open_inner(ordinal: usize) -> Result<Gpu, String> {
 impl Gpu {
     /// "NVIDIA H100 80GB HBM3, driver 12.4, sm_90".
     pub fn describe(&self) -> String {
-        format!("{}, driver {}.{}, sm_{}{}", self.name, self.driver / 1000, (self.driver % 1000) / 10, self.sm.0, self.sm.1)
+        format!(
+            "{}, driver {}.{}, sm_{}{}",
+            self.name,
+            self.driver / 1000,
+            (self.driver % 1000) / 10,
+            self.sm.0,
+            self.sm.1
+        )
     }
 
     /// Why this device or its driver cannot run `m`, if it cannot: the
@@ -69,7 +77,10 @@ impl Gpu {
 
     /// JIT-load a module and allocate its buffers for `groups` groups (32 instances each).
     pub fn prepare(&self, m: &Module, groups: u32) -> Result<Prepared, String> {
-        let module = self.ctx.load_module(cudarc::nvrtc::Ptx::from_src(m.ptx.clone())).map_err(|e| format!("the driver rejected the PTX: {}", e))?;
+        let module = self
+            .ctx
+            .load_module(cudarc::nvrtc::Ptx::from_src(m.ptx.clone()))
+            .map_err(|e| format!("the driver rejected the PTX: {}", e))?;
         let func = module.load_function(super::ENTRY).map_err(|e| e.to_string())?;
         let instances = groups as usize * 32;
         let e = |e: cudarc::driver::DriverError| e.to_string();
@@ -82,7 +93,15 @@ impl Gpu {
 
     /// One launch: fresh memory (`image`), fresh permutations, `stress` extra
     /// CTAs looping `stress_iters` times. Returns (output records, memory).
-    pub fn launch(&self, m: &Module, p: &mut Prepared, image: &[u8], perm: &[u32], stress: u32, stress_iters: u32) -> Result<(Vec<u64>, Vec<u8>), String> {
+    pub fn launch(
+        &self,
+        m: &Module,
+        p: &mut Prepared,
+        image: &[u8],
+        perm: &[u32],
+        stress: u32,
+        stress_iters: u32,
+    ) -> Result<(Vec<u64>, Vec<u8>), String> {
         let e = |e: cudarc::driver::DriverError| e.to_string();
         self.stream.memcpy_htod(image, &mut p.mem).map_err(e)?;
         self.stream.memcpy_htod(perm, &mut p.perm).map_err(e)?;
@@ -90,7 +109,8 @@ impl Gpu {
         let cdim = m.layout.cluster_dim;
         let stress = stress.div_ceil(cdim) * cdim;
         let blocks = p.groups * m.layout.blocks_per_group() + stress;
-        let cfg = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (32 * m.layout.warps, 1, 1), shared_mem_bytes: 0 };
+        let cfg =
+            LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (32 * m.layout.warps, 1, 1), shared_mem_bytes: 0 };
         let mut b = self.stream.launch_builder(&p.func);
         b.arg(&mut p.mem).arg(&mut p.out).arg(&p.perm).arg(&mut p.scratch).arg(&p.groups).arg(&stress_iters);
         // SAFETY: the kernel's parameters are exactly (u64, u64, u64, u64, u32, u32),

@@ -14,7 +14,12 @@ use std::fmt::Write;
 pub const STRESS_LINES: u32 = 1024;
 
 /// The PTX module of a test and the version/target it needs.
-pub fn kernel(lit: &Litmus, m: &Module, observed: &[(usize, String)], opts: &EmitOptions) -> Result<(String, Needs), String> {
+pub fn kernel(
+    lit: &Litmus,
+    m: &Module,
+    observed: &[(usize, String)],
+    opts: &EmitOptions,
+) -> Result<(String, Needs), String> {
     let mut needs = Needs::default();
     let lay = &m.layout;
     if lay.cluster_dim > 1 {
@@ -29,7 +34,10 @@ pub fn kernel(lit: &Litmus, m: &Module, observed: &[(usize, String)], opts: &Emi
             writeln!(decls, "    .local .align 8 .b8 {}[{}];", private_var(t, name), bytes.len()).unwrap();
         }
         let (vals, preds) = registers(lit, t, observed)?;
-        let labels: Vec<String> = lit.code[t].iter().filter_map(|i| if let InstrKind::Label(l) = &i.kind { Some(l.clone()) } else { None }).collect();
+        let labels: Vec<String> = lit.code[t]
+            .iter()
+            .filter_map(|i| if let InstrKind::Label(l) = &i.kind { Some(l.clone()) } else { None })
+            .collect();
         for v in &vals {
             writeln!(decls, "    .reg .b64 {};", reg(t, v)).unwrap();
         }
@@ -60,7 +68,12 @@ pub fn kernel(lit: &Litmus, m: &Module, observed: &[(usize, String)], opts: &Emi
 fn header(s: &mut String, lit: &Litmus, m: &Module, needs: &Needs) {
     let lay = &m.layout;
     writeln!(s, "// ptx-litmus run: test {} ({} threads)", lit.name, lit.threads.len()).unwrap();
-    writeln!(s, "// layout: {} cluster(s) of {} CTA(s) x {} warp(s) per group of 32 instances", lay.clusters, lay.cluster_dim, lay.warps).unwrap();
+    writeln!(
+        s,
+        "// layout: {} cluster(s) of {} CTA(s) x {} warp(s) per group of 32 instances",
+        lay.clusters, lay.cluster_dim, lay.warps
+    )
+    .unwrap();
     let why = if needs.why.is_empty() { "scoped memory operations".to_string() } else { needs.why.join(", ") };
     writeln!(s, "// .version {} / sm_{}: {}", needs.version(), needs.sm, why).unwrap();
     writeln!(s, ".version {}\n.target sm_{}\n.address_size 64\n", needs.version(), needs.sm).unwrap();
@@ -81,7 +94,8 @@ fn prologue(s: &mut String, m: &Module) {
     s.push_str("    ld.param.u64 %mem, [p_mem];\n    ld.param.u64 %out, [p_out];\n    ld.param.u64 %perm, [p_perm];\n");
     s.push_str("    ld.param.u64 %scratch, [p_scratch];\n    ld.param.u32 %groups, [p_groups];\n    ld.param.u32 %iters, [p_stress_iters];\n");
     s.push_str("    mov.u32 %blk, %ctaid.x;\n    mov.u32 %tidx, %tid.x;\n    shr.u32 %warp, %tidx, 5;\n    and.b32 %lane, %tidx, 31;\n");
-    writeln!(s, "    mul.lo.u32 %ntest, %groups, {};\n    setp.ge.u32 %sp, %blk, %ntest;\n    @%sp bra STRESS;", b).unwrap();
+    writeln!(s, "    mul.lo.u32 %ntest, %groups, {};\n    setp.ge.u32 %sp, %blk, %ntest;\n    @%sp bra STRESS;", b)
+        .unwrap();
     writeln!(s, "    div.u32 %g, %blk, {};\n    rem.u32 %q, %blk, {};", b, b).unwrap();
     writeln!(s, "    mad.lo.u32 %key, %q, {}, %warp;\n    mad.lo.u32 %slot, %g, 32, %lane;", lay.warps).unwrap();
     for (key, t) in lay.thread_at.iter().enumerate() {
@@ -130,7 +144,8 @@ fn prelude(lit: &Litmus, m: &Module, t: usize, vals: &BTreeSet<String>, labels: 
     writeln!(s, "T{}$start:\n    // P{}: instance = perm[{} * slots + slot]", t, t, t).unwrap();
     writeln!(s, "    shl.b32 %s32_0, %groups, 5;\n    mad.lo.u32 %s32_0, %s32_0, {}, %slot;", t).unwrap();
     s.push_str("    mul.wide.u32 %tmp, %s32_0, 4;\n    add.s64 %tmp, %perm, %tmp;\n    ld.global.u32 %inst, [%tmp];\n");
-    writeln!(s, "    mul.wide.u32 %base, %inst, {};\n    add.s64 %base, %mem, %base;", m.memory.region_bytes()).unwrap();
+    writeln!(s, "    mul.wide.u32 %base, %inst, {};\n    add.s64 %base, %mem, %base;", m.memory.region_bytes())
+        .unwrap();
     writeln!(s, "    mul.wide.u32 %oaddr, %inst, {};\n    add.s64 %oaddr, %out, %oaddr;", m.out_slots * 8).unwrap();
     for (name, off) in &m.memory.offsets {
         writeln!(s, "    add.s64 {}, %base, {};", addr_reg(t, name), off).unwrap();
@@ -140,8 +155,12 @@ fn prelude(lit: &Litmus, m: &Module, t: usize, vals: &BTreeSet<String>, labels: 
     }
     for item in &lit.init {
         match item {
-            InitItem::Register { thread, reg: r, value, .. } if *thread == t => writeln!(s, "    mov.b64 {}, {};", reg(t, r), value).unwrap(),
-            InitItem::RegisterAddress { thread, reg: r, location, .. } if *thread == t => writeln!(s, "    mov.b64 {}, {};", reg(t, r), addr_reg(t, location)).unwrap(),
+            InitItem::Register { thread, reg: r, value, .. } if *thread == t => {
+                writeln!(s, "    mov.b64 {}, {};", reg(t, r), value).unwrap()
+            }
+            InitItem::RegisterAddress { thread, reg: r, location, .. } if *thread == t => {
+                writeln!(s, "    mov.b64 {}, {};", reg(t, r), addr_reg(t, location)).unwrap()
+            }
             _ => {}
         }
     }
@@ -153,10 +172,25 @@ fn prelude(lit: &Litmus, m: &Module, t: usize, vals: &BTreeSet<String>, labels: 
 }
 
 /// The thread's instructions, each after its litmus text as a comment.
-fn code(s: &mut String, lit: &Litmus, m: &Module, t: usize, labels: &[String], opts: &EmitOptions, needs: &mut Needs) -> Result<(), String> {
+fn code(
+    s: &mut String,
+    lit: &Litmus,
+    m: &Module,
+    t: usize,
+    labels: &[String],
+    opts: &EmitOptions,
+    needs: &mut Needs,
+) -> Result<(), String> {
     let block = m.layout.block_of[t] as usize;
     let arrivals = arrivals_of(lit, &m.layout, block);
-    let mut ctx = Ctx { thread: t, cta_threads: m.layout.cta_threads[block], arrivals: &arrivals, spin_limit: opts.spin_limit, needs, labels };
+    let mut ctx = Ctx {
+        thread: t,
+        cta_threads: m.layout.cta_threads[block],
+        arrivals: &arrivals,
+        spin_limit: opts.spin_limit,
+        needs,
+        labels,
+    };
     for ins in &lit.code[t] {
         if let InstrKind::Branch { target, .. } = &ins.kind {
             if !labels.contains(target) {
@@ -186,19 +220,29 @@ fn epilogue(s: &mut String, m: &Module, t: usize, vals: &BTreeSet<String>, obser
             writeln!(s, "    st.global.u64 [%oaddr+{}], {};", j * 8, reg(t, r)).unwrap();
         } else {
             // An observed predicate: 1 when true.
-            writeln!(s, "    selp.u64 %tmp, 1, 0, {};\n    st.global.u64 [%oaddr+{}], %tmp;", reg(t, r), j * 8).unwrap();
+            writeln!(s, "    selp.u64 %tmp, 1, 0, {};\n    st.global.u64 [%oaddr+{}], %tmp;", reg(t, r), j * 8)
+                .unwrap();
         }
     }
     let status = (m.status_slot + t) * 8;
     writeln!(s, "    cvt.u64.u32 %tmp, %t{}_maxv;\n    add.s64 %tmp, %tmp, 1;\n    st.global.u64 [%oaddr+{}], %tmp;\n    bra DONE;", t, status).unwrap();
-    writeln!(s, "T{}$abandon:\n    mov.b64 %tmp, {};\n    st.global.u64 [%oaddr+{}], %tmp;\n    bra DONE;", t, u32::MAX, status).unwrap();
+    writeln!(
+        s,
+        "T{}$abandon:\n    mov.b64 %tmp, {};\n    st.global.u64 [%oaddr+{}], %tmp;\n    bra DONE;",
+        t,
+        u32::MAX,
+        status
+    )
+    .unwrap();
 }
 
 /// Stress CTAs: read-modify-write a 128 KiB scratch buffer `p_stress_iters`
 /// times, line by line, while the test runs (the loaded value feeds the store,
 /// so nothing is optimised away).
 fn stress(s: &mut String) {
-    s.push_str("STRESS:\n    mov.u32 %s32_1, 0;\nSTRESS_LOOP:\n    setp.ge.u32 %sp, %s32_1, %iters;\n    @%sp bra DONE;\n");
+    s.push_str(
+        "STRESS:\n    mov.u32 %s32_1, 0;\nSTRESS_LOOP:\n    setp.ge.u32 %sp, %s32_1, %iters;\n    @%sp bra DONE;\n",
+    );
     writeln!(s, "    mad.lo.u32 %s32_2, %s32_1, 7, %blk;\n    and.b32 %s32_2, %s32_2, {};", STRESS_LINES - 1).unwrap();
     s.push_str("    shl.b32 %s32_2, %s32_2, 7;\n    shl.b32 %s32_0, %lane, 2;\n    add.u32 %s32_2, %s32_2, %s32_0;\n");
     s.push_str("    cvt.u64.u32 %tmp, %s32_2;\n    add.s64 %tmp, %scratch, %tmp;\n    ld.global.u32 %s32_3, [%tmp];\n");

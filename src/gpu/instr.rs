@@ -27,7 +27,8 @@ pub fn private_var(t: usize, name: &str) -> String {
 }
 
 pub fn reg(t: usize, r: &str) -> String {
-    let clean: String = r.trim_start_matches('%').chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
+    let clean: String =
+        r.trim_start_matches('%').chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
     format!("%t{}_{}", t, clean)
 }
 
@@ -130,7 +131,15 @@ impl Ctx<'_> {
     /// The sem qualifiers, state space and address of an `ld`/`st`: a private
     /// access (`.local`/`.param`, D17) goes to the thread's `.local` copy of
     /// its variable (D125), anything else to the instance's global memory.
-    fn access(&mut self, sem: Sem, scope: Option<Scope>, a: &Addr, shared: bool, private: bool, text: &str) -> Result<(String, &'static str, String), String> {
+    fn access(
+        &mut self,
+        sem: Sem,
+        scope: Option<Scope>,
+        a: &Addr,
+        shared: bool,
+        private: bool,
+        text: &str,
+    ) -> Result<(String, &'static str, String), String> {
         let q = self.ld_st_sem(sem, scope, text)?;
         if !private {
             return Ok((q, Self::space(text, shared)?, self.addr(a)));
@@ -262,7 +271,10 @@ impl Ctx<'_> {
             BranchCond::Pred { reg: r, negated } => {
                 vec![format!("@{}{} bra {};", if *negated { "!" } else { "" }, reg(self.thread, r), to)]
             }
-            BranchCond::Compare { cmp, a, b } => vec![format!("setp.{}.s64 %sp, {}, {};", cmp_q(*cmp), self.opnd(a), self.opnd(b)), format!("@%sp bra {};", to)],
+            BranchCond::Compare { cmp, a, b } => vec![
+                format!("setp.{}.s64 %sp, {}, {};", cmp_q(*cmp), self.opnd(a), self.opnd(b)),
+                format!("@%sp bra {};", to),
+            ],
         }
     }
 
@@ -293,7 +305,14 @@ impl Ctx<'_> {
     /// `setp` as the model compares (D15): both operands cut to the type's width
     /// and sign- or zero-extended in the scratch registers, then compared signed
     /// or unsigned; untyped corpus spelling compares 64-bit signed values.
-    fn setp(&mut self, cmp: crate::ast::Cmp, dst: &str, a: &Operand, b: &Operand, ty: Option<crate::ast::IntTy>) -> Vec<String> {
+    fn setp(
+        &mut self,
+        cmp: crate::ast::Cmp,
+        dst: &str,
+        a: &Operand,
+        b: &Operand,
+        ty: Option<crate::ast::IntTy>,
+    ) -> Vec<String> {
         let signed = ty.is_none_or(|t| t.signed);
         let kind = if signed { "s64" } else { "u64" };
         let d = reg(self.thread, dst);

@@ -23,12 +23,22 @@ fn extend(r: &str, bits: u32, signed: bool) -> Vec<String> {
         return Vec::new();
     }
     let k = 64 - bits;
-    vec![format!("shl.b64 {}, {}, {};", r, r, k), format!("shr.{} {}, {}, {};", if signed { "s64" } else { "u64" }, r, r, k)]
+    vec![
+        format!("shl.b64 {}, {}, {};", r, r, k),
+        format!("shr.{} {}, {}, {};", if signed { "s64" } else { "u64" }, r, r, k),
+    ]
 }
 
 impl Ctx<'_> {
     /// `dst = op(srcs)`, typed or untyped.
-    pub(super) fn alu(&mut self, op: AluOp, dst: &str, srcs: &[Operand], ty: Option<IntTy>, src_ty: Option<IntTy>) -> Result<Vec<String>, String> {
+    pub(super) fn alu(
+        &mut self,
+        op: AluOp,
+        dst: &str,
+        srcs: &[Operand],
+        ty: Option<IntTy>,
+        src_ty: Option<IntTy>,
+    ) -> Result<Vec<String>, String> {
         if let AluOp::Bits(b) = op {
             return Err(format!("the bit operation {:?} is not emitted for the GPU runner", b));
         }
@@ -90,7 +100,11 @@ impl Ctx<'_> {
                 if let Operand::Imm(i) = &srcs[1] {
                     return Ok(vec![format!("{} {}, {}, {};", name, d, s[0], i & 63)]);
                 }
-                return Ok(vec![format!("cvt.u32.u64 %s32_0, {};", s[1]), "and.b32 %s32_0, %s32_0, 63;".into(), format!("{} {}, {}, %s32_0;", name, d, s[0])]);
+                return Ok(vec![
+                    format!("cvt.u32.u64 %s32_0, {};", s[1]),
+                    "and.b32 %s32_0, %s32_0, 63;".into(),
+                    format!("{} {}, {}, %s32_0;", name, d, s[0]),
+                ]);
             }
         };
         Ok(vec![format!("{} {}, {};", name, d, s.join(", "))])
@@ -100,9 +114,19 @@ impl Ctx<'_> {
     /// `%s64_i` when narrower than 64 bits), the operation on the widened
     /// values, the result cut to `ty`. Widened values of at most 32 bits make
     /// every 64-bit result exact, as the model's 128-bit arithmetic is.
-    fn alu_typed(&mut self, op: AluOp, dst: &str, srcs: &[Operand], ty: IntTy, src: IntTy) -> Result<Vec<String>, String> {
+    fn alu_typed(
+        &mut self,
+        op: AluOp,
+        dst: &str,
+        srcs: &[Operand],
+        ty: IntTy,
+        src: IntTy,
+    ) -> Result<Vec<String>, String> {
         if !matches!(ty.bits, 8 | 16 | 32 | 64) || !matches!(src.bits, 8 | 16 | 32 | 64) {
-            return Err(format!("{}-bit arithmetic (predicates and wider types are not emitted)", if ty.bits == 1 || src.bits == 1 { 1 } else { ty.bits.max(src.bits) }));
+            return Err(format!(
+                "{}-bit arithmetic (predicates and wider types are not emitted)",
+                if ty.bits == 1 || src.bits == 1 { 1 } else { ty.bits.max(src.bits) }
+            ));
         }
         if matches!(op, AluOp::Shl | AluOp::Shr) && ty != src {
             return Err("a shift whose result and source types differ".into());
@@ -187,7 +211,14 @@ impl Ctx<'_> {
     }
 
     /// `selp`: the chosen operand, cut to the type as the model converts it.
-    pub(super) fn selp(&mut self, dst: &str, a: &Operand, b: &Operand, pred: &Operand, ty: Option<IntTy>) -> Result<Vec<String>, String> {
+    pub(super) fn selp(
+        &mut self,
+        dst: &str,
+        a: &Operand,
+        b: &Operand,
+        pred: &Operand,
+        ty: Option<IntTy>,
+    ) -> Result<Vec<String>, String> {
         let d = reg(self.thread, dst);
         let mut lines = vec![format!("selp.b64 {}, {}, {}, {};", d, self.opnd(a), self.opnd(b), self.opnd(pred))];
         if let Some(t) = ty {

@@ -77,7 +77,9 @@ impl Ctx<'_> {
                     return Err("PTX red has no exch or cas".into());
                 }
                 if matches!(sem, Sem::Acquire | Sem::AcqRel) {
-                    return Err("PTX red takes only .relaxed or .release (acquire needs atom, which returns a value)".into());
+                    return Err(
+                        "PTX red takes only .relaxed or .release (acquire needs atom, which returns a value)".into()
+                    );
                 }
                 lines.push(format!("red{} {}, {};", head, a, args.join(", ")));
             }
@@ -87,7 +89,14 @@ impl Ctx<'_> {
 
     /// The `{.sem}{.scope}{.space}` of an atomic: the sem is written unless it
     /// is the default `.relaxed` left implicit in the litmus text.
-    fn atom_quals(&mut self, ins: &Instr, sem: Sem, scope: Option<Scope>, proxy: Proxy, shared: bool) -> Result<(&'static str, &'static str, &'static str), String> {
+    fn atom_quals(
+        &mut self,
+        ins: &Instr,
+        sem: Sem,
+        scope: Option<Scope>,
+        proxy: Proxy,
+        shared: bool,
+    ) -> Result<(&'static str, &'static str, &'static str), String> {
         if proxy != Proxy::Generic {
             return Err("surface atomics need surface objects".into());
         }
@@ -171,7 +180,10 @@ impl Ctx<'_> {
         };
         // A generation that can never fill would hang the launch (no watchdog on compute GPUs).
         if threads > users || users % threads != 0 {
-            return Err(format!("the barrier waits for {} threads but {} of the CTA use it: some generation could never complete", threads, users));
+            return Err(format!(
+                "the barrier waits for {} threads but {} of the CTA use it: some generation could never complete",
+                threads, users
+            ));
         }
         let spelled = if ins.text.trim_start().starts_with("barrier") { "barrier" } else { "bar" };
         let what = match op {

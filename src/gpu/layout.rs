@@ -178,11 +178,19 @@ pub fn memory(lit: &Litmus, stride: u64) -> Memory {
     let private = super::scan::private_names(lit);
     names.retain(|n| !private.contains(n));
     // A module's `.global` variable owns its declared bytes.
-    let declared: BTreeMap<&String, u64> = lit.init.iter().filter_map(|i| if let crate::ast::InitItem::Var(d) = i { Some((&d.name, d.size)) } else { None }).collect();
+    let declared: BTreeMap<&String, u64> = lit
+        .init
+        .iter()
+        .filter_map(|i| if let crate::ast::InitItem::Var(d) = i { Some((&d.name, d.size)) } else { None })
+        .collect();
     let sizes: BTreeMap<String, u64> = names
         .into_iter()
         .map(|n| {
-            let own = arrays.get(&n).map(|&(elem, len)| elem * len as u64).or_else(|| declared.get(&n).copied()).unwrap_or(stride);
+            let own = arrays
+                .get(&n)
+                .map(|&(elem, len)| elem * len as u64)
+                .or_else(|| declared.get(&n).copied())
+                .unwrap_or(stride);
             (n, own.div_ceil(stride).max(1) * stride)
         })
         .collect();
@@ -208,7 +216,7 @@ pub fn root_of(name: &str) -> (&str, u64) {
 pub struct Rng(pub u64);
 
 impl Rng {
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -216,7 +224,7 @@ impl Rng {
         z ^ (z >> 31)
     }
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+        (self.next_u64() % n as u64) as usize
     }
     pub fn shuffle<T>(&mut self, v: &mut [T]) {
         for i in (1..v.len()).rev() {

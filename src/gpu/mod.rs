@@ -117,7 +117,10 @@ pub fn unsupported(lit: &Litmus) -> Option<String> {
     for item in &lit.init {
         match item {
             InitItem::Alias { name, proxy, .. } => {
-                return Some(format!("`{}` is a {:?} alias: virtual aliases and proxy objects are not emitted", name, proxy).to_lowercase());
+                return Some(
+                    format!("`{}` is a {:?} alias: virtual aliases and proxy objects are not emitted", name, proxy)
+                        .to_lowercase(),
+                );
             }
             // The model gives `x` a synthetic address number; a real address never equals it.
             InitItem::LocationAddress { name, target, .. } => {
@@ -128,17 +131,27 @@ pub fn unsupported(lit: &Litmus) -> Option<String> {
     }
     for (t, code) in lit.code.iter().enumerate() {
         let barrier = code.iter().any(|i| matches!(i.kind, InstrKind::Barrier { .. }));
-        let cond_branch = code.iter().any(|i| matches!(&i.kind, InstrKind::Branch { cond, .. } if *cond != crate::ast::BranchCond::Always));
+        let cond_branch = code
+            .iter()
+            .any(|i| matches!(&i.kind, InstrKind::Branch { cond, .. } if *cond != crate::ast::BranchCond::Always));
         if barrier && cond_branch {
             return Some(format!("P{} has a CTA barrier and a conditional branch: the 32 instances sharing its warp could diverge around the barrier", t));
         }
         for i in code {
             let proxy = match &i.kind {
-                InstrKind::Load { proxy, .. } | InstrKind::Store { proxy, .. } | InstrKind::Atomic { proxy, .. } => *proxy,
+                InstrKind::Load { proxy, .. } | InstrKind::Store { proxy, .. } | InstrKind::Atomic { proxy, .. } => {
+                    *proxy
+                }
                 _ => Proxy::Generic,
             };
             if proxy != Proxy::Generic {
-                return Some(format!("P{}: `{}` goes through the {:?} proxy (needs texture/surface/constant objects)", t, i.text, proxy).to_lowercase());
+                return Some(
+                    format!(
+                        "P{}: `{}` goes through the {:?} proxy (needs texture/surface/constant objects)",
+                        t, i.text, proxy
+                    )
+                    .to_lowercase(),
+                );
             }
         }
     }
@@ -146,7 +159,12 @@ pub fn unsupported(lit: &Litmus) -> Option<String> {
 }
 
 /// Emit the kernel of a test whose program (observables) is `obs`.
-pub fn emit_module(lit: &Litmus, obs: &[Observable], program: &crate::program::Program, opts: &EmitOptions) -> Result<Module, String> {
+pub fn emit_module(
+    lit: &Litmus,
+    obs: &[Observable],
+    program: &crate::program::Program,
+    opts: &EmitOptions,
+) -> Result<Module, String> {
     if let Some(why) = unsupported(lit) {
         return Err(why);
     }
@@ -162,9 +180,16 @@ pub fn emit_module(lit: &Litmus, obs: &[Observable], program: &crate::program::P
             }
             Observable::Loc(name) => {
                 let (offset, room) = memory.locate(name).ok_or_else(|| format!("location `{}` has no memory", name))?;
-                let size = program.loc_names.get(name).and_then(|&l| program.locations[l].sizes.iter().max().copied()).unwrap_or(4);
+                let size = program
+                    .loc_names
+                    .get(name)
+                    .and_then(|&l| program.locations[l].sizes.iter().max().copied())
+                    .unwrap_or(4);
                 if size as u64 > room {
-                    return Err(format!("`{}` lies beyond the {} bytes of its variable (--loc-stride)", name, memory.stride));
+                    return Err(format!(
+                        "`{}` lies beyond the {} bytes of its variable (--loc-stride)",
+                        name, memory.stride
+                    ));
                 }
                 sources.push(Source::Mem { offset, size });
             }
@@ -173,7 +198,17 @@ pub fn emit_module(lit: &Litmus, obs: &[Observable], program: &crate::program::P
     let inits = initial_values(lit, &memory);
     let status_slot = regs.len();
     let out_slots = regs.len() + lit.threads.len();
-    let mut m = Module { name: lit.name.clone(), ptx: String::new(), needs: Needs::default(), layout: lay, memory, inits, sources, out_slots, status_slot };
+    let mut m = Module {
+        name: lit.name.clone(),
+        ptx: String::new(),
+        needs: Needs::default(),
+        layout: lay,
+        memory,
+        inits,
+        sources,
+        out_slots,
+        status_slot,
+    };
     let (ptx, needs) = emit::kernel(lit, &m, &regs, opts)?;
     m.ptx = ptx;
     m.needs = needs;
@@ -187,7 +222,11 @@ fn initial_values(lit: &Litmus, memory: &layout::Memory) -> Vec<Init> {
         .init
         .iter()
         .filter_map(|i| match i {
-            InitItem::Location { name, value, .. } => memory.offsets.get(name).map(|&offset| Init { offset, value: *value, bytes: memory.stride.min(8) as u8 }),
+            InitItem::Location { name, value, .. } => memory.offsets.get(name).map(|&offset| Init {
+                offset,
+                value: *value,
+                bytes: memory.stride.min(8) as u8,
+            }),
             InitItem::Element { name, index, value, .. } => {
                 let (offset, _) = memory.locate(&format!("{}[{}]", name, index))?;
                 let bytes = memory.arrays.get(name)?.0.min(8) as u8;
@@ -218,7 +257,11 @@ pub fn emit_source(source: &str, opts: &EmitOptions) -> Result<Result<Module, St
 /// `base`: calls into PTX modules are inlined first, so the kernel runs the
 /// module's code as the model reads it (special registers from the thread
 /// header, D41).
-pub fn emit_source_at(source: &str, base: &std::path::Path, opts: &EmitOptions) -> Result<Result<Module, String>, crate::error::Error> {
+pub fn emit_source_at(
+    source: &str,
+    base: &std::path::Path,
+    opts: &EmitOptions,
+) -> Result<Result<Module, String>, crate::error::Error> {
     let lit = crate::check::parse_and_expand(source, base)?;
     let program = crate::program::build_program(&lit, &Default::default())?;
     Ok(emit_module(&lit, &program.observables, &program, opts))

@@ -67,7 +67,16 @@ mod tests {
         // 8.6 came with CUDA 12.7 (12.6 shipped 8.5).
         assert_eq!(min_driver(86), Some(12070));
         assert_eq!(min_driver(90), None);
-        for f in [SCOPED_MEMORY, CLUSTER_SCOPE, CLUSTER_LAUNCH, BARRIER_CLUSTER, BARRIER_CLUSTER_RELAXED, FENCE_ACQUIRE_RELEASE, FENCE_PROXY, MMIO] {
+        for f in [
+            SCOPED_MEMORY,
+            CLUSTER_SCOPE,
+            CLUSTER_LAUNCH,
+            BARRIER_CLUSTER,
+            BARRIER_CLUSTER_RELAXED,
+            FENCE_ACQUIRE_RELEASE,
+            FENCE_PROXY,
+            MMIO,
+        ] {
             assert!(min_driver(f.ptx).is_some(), "{}: PTX {} has no driver", f.what, f.ptx);
         }
     }

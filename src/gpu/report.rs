@@ -39,7 +39,8 @@ struct Summary<'a> {
 fn summarize<'a>(res: &TestResult, t: &'a Tally) -> Summary<'a> {
     let p = &res.program;
     let pos = t.states.iter().filter(|(s, _)| eval(p, &p.condition, s)).map(|(_, n)| n).sum();
-    let forbidden = t.states.iter().filter(|(s, _)| !res.outcome.states.contains_key(*s)).map(|(s, n)| (s, *n)).collect();
+    let forbidden =
+        t.states.iter().filter(|(s, _)| !res.outcome.states.contains_key(*s)).map(|(s, n)| (s, *n)).collect();
     let model = if res.summary.verdict == Verdict::Ok { "Ok" } else { "No" };
     Summary { pos, judged: t.states.values().sum(), forbidden, model }
 }
@@ -117,10 +118,23 @@ fn print_text(device: &str, shown: &str, res: &TestResult, t: &Tally, a: &RunArg
         println!("Model: {}; hardware: {}  (no forbidden state observed)", sum.model, seen);
     } else {
         let n: u64 = sum.forbidden.iter().map(|(_, n)| n).sum();
-        println!("Model: {}; hardware: {}  (!!! {} FORBIDDEN state(s) observed, {} times)", sum.model, seen, sum.forbidden.len(), grouped(n));
+        println!(
+            "Model: {}; hardware: {}  (!!! {} FORBIDDEN state(s) observed, {} times)",
+            sum.model,
+            seen,
+            sum.forbidden.len(),
+            grouped(n)
+        );
         for (s, n) in &sum.forbidden {
             eprintln!("{}: FORBIDDEN STATE OBSERVED {} times: {}", shown, grouped(*n), state_text(res, s));
         }
     }
-    println!("Instances {} in {} launch(es), stress {} CTAs x {}, seed {}\n", grouped(t.instances), t.launches, a.stress, a.stress_iters, a.seed);
+    println!(
+        "Instances {} in {} launch(es), stress {} CTAs x {}, seed {}\n",
+        grouped(t.instances),
+        t.launches,
+        a.stress,
+        a.stress_iters,
+        a.seed
+    );
 }

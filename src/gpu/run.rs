@@ -42,7 +42,7 @@ pub struct RunArgs {
     /// CUDA device ordinal.
     #[arg(long, default_value_t = 0)]
     pub device: usize,
-    /// Write each test's kernel to DIR/<test>.ptx and stop (no GPU needed).
+    /// Write each test's kernel to `DIR/<test>.ptx` and stop (no GPU needed).
     #[arg(long, value_name = "DIR")]
     pub emit: Option<PathBuf>,
     /// One JSON object per test instead of text.
@@ -96,7 +96,10 @@ struct Counts {
 
 pub fn run(a: &RunArgs) -> i32 {
     let emit_opts = EmitOptions { loc_stride: a.loc_stride, spin_limit: a.spin_limit };
-    let check = CheckOptions { build: crate::program::BuildOptions { unroll: a.unroll, ..Default::default() }, ..Default::default() };
+    let check = CheckOptions {
+        build: crate::program::BuildOptions { unroll: a.unroll, ..Default::default() },
+        ..Default::default()
+    };
     let mut gpu: Option<Gpu> = None;
     let mut worst = EXIT_OK;
     let mut counts = Counts::default();
@@ -174,7 +177,12 @@ fn nothing_ran(a: &RunArgs, c: &Counts) -> i32 {
     let what = if a.emit.is_some() { "no kernel was emitted" } else { "no test ran" };
     match c.skipped {
         0 => eprintln!("error: {}", what),
-        n => eprintln!("error: {}: {} test{} skipped (the reasons are above)", what, n, if n == 1 { " was" } else { "s were" }),
+        n => eprintln!(
+            "error: {}: {} test{} skipped (the reasons are above)",
+            what,
+            n,
+            if n == 1 { " was" } else { "s were" }
+        ),
     }
     EXIT_INTERNAL
 }
@@ -182,15 +190,27 @@ fn nothing_ran(a: &RunArgs, c: &Counts) -> i32 {
 /// The model's allowed states and the kernel (or why the test is skipped).
 /// Calls into PTX modules are inlined first (`module::expand`), so a harness
 /// of compiled code runs as the code the model checked.
-fn prepare(source: &str, base: &std::path::Path, check: &CheckOptions, opts: &EmitOptions) -> crate::error::Result<(TestResult, Result<Module, String>)> {
+fn prepare(
+    source: &str,
+    base: &std::path::Path,
+    check: &CheckOptions,
+    opts: &EmitOptions,
+) -> crate::error::Result<(TestResult, Result<Module, String>)> {
     let res = check_source_at(source, base, check)?;
     let lit = crate::check::parse_and_expand(source, base)?;
     let m = emit_module(&lit, &res.program.observables, &res.program, opts);
     Ok((res, m))
 }
 
-fn write_module(a: &RunArgs, dir: &std::path::Path, shown: &str, m: &Module, written: &mut std::collections::BTreeSet<String>) -> i32 {
-    let stem: String = m.name.chars().map(|c| if c.is_ascii_alphanumeric() || "+-_.".contains(c) { c } else { '_' }).collect();
+fn write_module(
+    a: &RunArgs,
+    dir: &std::path::Path,
+    shown: &str,
+    m: &Module,
+    written: &mut std::collections::BTreeSet<String>,
+) -> i32 {
+    let stem: String =
+        m.name.chars().map(|c| if c.is_ascii_alphanumeric() || "+-_.".contains(c) { c } else { '_' }).collect();
     let mut file = stem.clone();
     let mut k = 1;
     while !written.insert(file.clone()) {

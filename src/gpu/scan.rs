@@ -5,7 +5,11 @@ use crate::ast::*;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The registers of one thread: 64-bit values and predicates.
-pub fn registers(lit: &Litmus, t: usize, observed: &[(usize, String)]) -> Result<(BTreeSet<String>, BTreeSet<String>), String> {
+pub fn registers(
+    lit: &Litmus,
+    t: usize,
+    observed: &[(usize, String)],
+) -> Result<(BTreeSet<String>, BTreeSet<String>), String> {
     let (mut vals, mut preds) = (BTreeSet::new(), BTreeSet::new());
     for i in &lit.code[t] {
         uses(&i.kind, &mut vals, &mut preds);
@@ -118,10 +122,15 @@ pub fn arrivals_of(lit: &Litmus, lay: &super::layout::Layout, block: usize) -> i
 /// Every name some thread accesses as private memory (`.local`/`.param`, D17),
 /// or that a module declares in those spaces.
 pub fn private_names(lit: &Litmus) -> BTreeSet<String> {
-    let mut out: BTreeSet<String> = lit.init.iter().filter_map(|i| if let InitItem::Var(d) = i { d.space.is_private().then(|| d.name.clone()) } else { None }).collect();
+    let mut out: BTreeSet<String> = lit
+        .init
+        .iter()
+        .filter_map(|i| if let InitItem::Var(d) = i { d.space.is_private().then(|| d.name.clone()) } else { None })
+        .collect();
     for code in &lit.code {
         for i in code {
-            if let InstrKind::Load { private: true, addr, .. } | InstrKind::Store { private: true, addr, .. } = &i.kind {
+            if let InstrKind::Load { private: true, addr, .. } | InstrKind::Store { private: true, addr, .. } = &i.kind
+            {
                 if let AddrBase::Sym(s) = &addr.base {
                     out.insert(s.clone());
                 }
@@ -139,7 +148,9 @@ pub fn private_names(lit: &Litmus) -> BTreeSet<String> {
 pub fn private_vars(lit: &Litmus, t: usize, all: &BTreeSet<String>) -> Result<BTreeMap<String, Vec<u8>>, String> {
     let mut extent: BTreeMap<String, u64> = BTreeMap::new();
     for i in &lit.code[t] {
-        if let InstrKind::Load { private: true, addr, size, .. } | InstrKind::Store { private: true, addr, size, .. } = &i.kind {
+        if let InstrKind::Load { private: true, addr, size, .. } | InstrKind::Store { private: true, addr, size, .. } =
+            &i.kind
+        {
             let AddrBase::Sym(s) = &addr.base else { continue };
             let end = (addr.offset.max(0) as u64) + *size as u64;
             let e = extent.entry(s.clone()).or_default();
@@ -150,7 +161,10 @@ pub fn private_vars(lit: &Litmus, t: usize, all: &BTreeSet<String>) -> Result<BT
             used.retain(|s| !matches!(&i.kind, InstrKind::Load { addr, .. } | InstrKind::Store { addr, .. } if addr.base == AddrBase::Sym(s.clone())));
         }
         if let Some(s) = used.iter().find(|s| all.contains(*s)) {
-            return Err(format!("`{}` takes the address of private variable `{}` (a .local address is not a generic one)", i.text, s));
+            return Err(format!(
+                "`{}` takes the address of private variable `{}` (a .local address is not a generic one)",
+                i.text, s
+            ));
         }
     }
     let mut out = BTreeMap::new();

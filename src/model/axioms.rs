@@ -27,10 +27,25 @@ pub struct AxiomRow {
 pub const AXIOMS: [AxiomRow; 6] = [
     AxiomRow { axiom: Axiom::Coherence, section: "8.10.1", name: "Coherence", formula: "[W]; cause; [W] ⊆ co" },
     AxiomRow { axiom: Axiom::FenceSc, section: "8.10.2", name: "Fence-SC", formula: "irreflexive(sc; base_causality)" },
-    AxiomRow { axiom: Axiom::Atomicity, section: "8.10.3", name: "Atomicity", formula: "empty((ms ∩ fr); (ms ∩ co) ∩ [RMW])" },
+    AxiomRow {
+        axiom: Axiom::Atomicity,
+        section: "8.10.3",
+        name: "Atomicity",
+        formula: "empty((ms ∩ fr); (ms ∩ co) ∩ [RMW])",
+    },
     AxiomRow { axiom: Axiom::NoThinAir, section: "8.10.4", name: "No-Thin-Air", formula: "acyclic(rf ∪ dep)" },
-    AxiomRow { axiom: Axiom::ScPerLocation, section: "8.10.5", name: "SC-per-Location", formula: "acyclic((ms ∩ (rf ∪ co ∪ fr)) ∪ po_loc)" },
-    AxiomRow { axiom: Axiom::Causality, section: "8.10.6", name: "Causality", formula: "irreflexive((rf ∪ fr); cause)" },
+    AxiomRow {
+        axiom: Axiom::ScPerLocation,
+        section: "8.10.5",
+        name: "SC-per-Location",
+        formula: "acyclic((ms ∩ (rf ∪ co ∪ fr)) ∪ po_loc)",
+    },
+    AxiomRow {
+        axiom: Axiom::Causality,
+        section: "8.10.6",
+        name: "Causality",
+        formula: "irreflexive((rf ∪ fr); cause)",
+    },
 ];
 
 impl Axiom {

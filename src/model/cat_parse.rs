@@ -3,6 +3,9 @@
 
 use super::algebra::{CheckKind, Expr, SetExpr, Stmt};
 
+/// Builds a binary node of an expression tree from its two operands.
+type BinaryMaker<E> = fn(Box<E>, Box<E>) -> E;
+
 /// Parse one statement (`let NAME = EXPR` or `acyclic|irreflexive|empty EXPR as NAME`).
 pub fn parse_stmt(text: &str) -> Result<Stmt, String> {
     let mut p = Parser { toks: tokens(text)?, at: 0 };
@@ -50,7 +53,8 @@ fn tokens(text: &str) -> Result<Vec<Tok>, String> {
             rest = &rest[s.len()..];
         } else {
             // Names may contain `-` and `.` (`Fence-SC`, `proxy-preserved`).
-            let len = rest.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-' || c == '.')).unwrap_or(rest.len());
+            let len =
+                rest.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-' || c == '.')).unwrap_or(rest.len());
             if len == 0 {
                 return Err(format!("`{}`: unexpected character `{}`", text, rest.chars().next().unwrap_or(' ')));
             }
@@ -96,7 +100,7 @@ impl Parser {
     fn expr(&mut self, min: u8) -> Result<Expr, String> {
         let mut left = self.postfix()?;
         loop {
-            let (l, make): (u8, fn(Box<Expr>, Box<Expr>) -> Expr) = match self.peek() {
+            let (l, make): (u8, BinaryMaker<Expr>) = match self.peek() {
                 Some(Tok::Sym("|")) => (0, Expr::Union),
                 Some(Tok::Sym(";")) => (1, Expr::Seq),
                 Some(Tok::Sym("\\")) => (2, Expr::Diff),
@@ -162,7 +166,7 @@ impl Parser {
             x => return Err(format!("expected an event set, found {:?}", x)),
         };
         loop {
-            let (l, make): (u8, fn(Box<SetExpr>, Box<SetExpr>) -> SetExpr) = match self.peek() {
+            let (l, make): (u8, BinaryMaker<SetExpr>) = match self.peek() {
                 Some(Tok::Sym("|")) => (0, SetExpr::Union),
                 Some(Tok::Sym("\\")) => (1, SetExpr::Diff),
                 Some(Tok::Sym("&")) => (2, SetExpr::Inter),

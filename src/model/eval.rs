@@ -163,7 +163,10 @@ impl Statics {
     /// Bytes of the relations kept.
     pub fn bytes(&self) -> usize {
         let opt = |v: &Vec<Option<Val>>| v.iter().flatten().map(|r| r.bytes()).sum::<usize>();
-        opt(&self.statics) + opt(&self.rows) + self.sets.values().map(|r| r.bytes()).sum::<usize>() + self.nodes.values().map(|(_, r)| r.bytes()).sum::<usize>()
+        opt(&self.statics)
+            + opt(&self.rows)
+            + self.sets.values().map(|r| r.bytes()).sum::<usize>()
+            + self.nodes.values().map(|(_, r)| r.bytes()).sum::<usize>()
     }
 }
 
@@ -288,7 +291,9 @@ impl<'a, 'p> Evaluator<'a, 'p> {
                 _ => 0,
             },
             Expr::Id(_) => 0,
-            Expr::Union(a, b) | Expr::Seq(a, b) | Expr::Diff(a, b) | Expr::Inter(a, b) => self.node_mask(i, a) | self.node_mask(i, b),
+            Expr::Union(a, b) | Expr::Seq(a, b) | Expr::Diff(a, b) | Expr::Inter(a, b) => {
+                self.node_mask(i, a) | self.node_mask(i, b)
+            }
             Expr::Inverse(a) | Expr::Plus(a) | Expr::Star(a) | Expr::Opt(a) | Expr::Call(_, a) => self.node_mask(i, a),
         }
     }

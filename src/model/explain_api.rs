@@ -7,7 +7,7 @@
 //! (one event per operation). A model that splits read-modify-writes
 //! (`ptx-alloy`) is evaluated on its split view and each relation is carried
 //! back to the operations (a pair of parts becomes a pair of operations; see
-//! [`project`] for a pair within one operation).
+//! `project` for a pair within one operation).
 
 use super::algebra::{CheckKind, Stmt};
 use super::eval::{Evaluator, Exec, Violation};
@@ -51,7 +51,9 @@ impl Evaluated {
 /// The execution's own relations over the caller's numbering `local`.
 fn exec_rels(x: &Execution, local: &BTreeMap<EventId, usize>, n: usize) -> [Rel; 4] {
     let l = |e: &EventId| local.get(e).copied();
-    let pairs = |it: &mut dyn Iterator<Item = (&EventId, &EventId)>| Rel::from_pairs(n, it.filter_map(|(a, b)| Some((l(a)?, l(b)?))));
+    let pairs = |it: &mut dyn Iterator<Item = (&EventId, &EventId)>| {
+        Rel::from_pairs(n, it.filter_map(|(a, b)| Some((l(a)?, l(b)?))))
+    };
     let rf = pairs(&mut x.rf.iter().map(|(r, w)| (w, r)));
     let co = pairs(&mut x.co.iter().map(|(a, b)| (a, b)));
     let sc = pairs(&mut x.sc.iter().map(|(a, b)| (a, b)));
@@ -69,7 +71,10 @@ fn project(view: &View, r: &Rel, n: usize, links: bool) -> Rel {
         return r.clone();
     }
     let orig = |a: usize| view.events[a].orig;
-    Rel::from_pairs(n, r.pairs().into_iter().filter(|&(a, b)| links || a == b || orig(a) != orig(b)).map(|(a, b)| (orig(a), orig(b))))
+    Rel::from_pairs(
+        n,
+        r.pairs().into_iter().filter(|&(a, b)| links || a == b || orig(a) != orig(b)).map(|(a, b)| (orig(a), orig(b))),
+    )
 }
 
 /// Evaluate every row of `model` on execution `x` of `p`, whose executed events
@@ -99,7 +104,13 @@ pub fn evaluate(model: &Model, p: &Program, x: &Execution, ev: &[EventId]) -> Ev
                     CheckKind::Empty => r.is_empty(),
                 };
                 let check = Violation { axiom: name.clone(), section: row.section.clone() };
-                checks.push(CheckResult { check, kind: *kind, text: expr.to_string(), rel: project(&view, &r, n, *kind != CheckKind::Acyclic), holds });
+                checks.push(CheckResult {
+                    check,
+                    kind: *kind,
+                    text: expr.to_string(),
+                    rel: project(&view, &r, n, *kind != CheckKind::Acyclic),
+                    holds,
+                });
             }
         }
     }

@@ -33,7 +33,12 @@ pub use rows::{Model, ModelKind, Row};
 pub fn render_with_primitives(kind: ModelKind) -> String {
     let mut out = kind.model().render();
     out.push_str("\n(* Primitives (src/model/prims.rs), computed per candidate execution *)\n");
-    for (group, items) in [("set", &prims::SETS[..]), ("relation", &prims::STATIC[..]), ("execution", &prims::EXEC[..]), ("function", &prims::CALLS[..])] {
+    for (group, items) in [
+        ("set", &prims::SETS[..]),
+        ("relation", &prims::STATIC[..]),
+        ("execution", &prims::EXEC[..]),
+        ("function", &prims::CALLS[..]),
+    ] {
         for (name, what) in items {
             out.push_str(&format!("(* {:<9} {:<15} {} *)\n", group, name, what));
         }

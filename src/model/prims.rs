@@ -43,10 +43,16 @@ pub const STATIC: [(&str, &str); 10] = [
 ];
 
 /// Relations of one candidate execution, given by the engine.
-pub const EXEC: [(&str, &str); 4] = [("rf", "8.9.7 reads-from"), ("co", "8.9.6 coherence order"), ("sc", "8.9.3 Fence-SC order"), ("bar", "8.9.4 barrier arrive -> wait matching")];
+pub const EXEC: [(&str, &str); 4] = [
+    ("rf", "8.9.7 reads-from"),
+    ("co", "8.9.6 coherence order"),
+    ("sc", "8.9.3 Fence-SC order"),
+    ("bar", "8.9.4 barrier arrive -> wait matching"),
+];
 
 /// Primitives computed from a relation.
-pub const CALLS: [(&str, &str); 1] = [("proxy-preserved", "8.9.5 proxy-preserved base causality, given base causality")];
+pub const CALLS: [(&str, &str); 1] =
+    [("proxy-preserved", "8.9.5 proxy-preserved base causality, given base causality")];
 
 /// Is `i` in the named set? None: no such set.
 pub fn in_set(v: &View, name: &str, i: usize) -> Option<bool> {
@@ -76,7 +82,9 @@ pub fn relation(v: &View, name: &str) -> Option<Rel> {
         "loc" => Rel::from_fn(n, |a, b| v.loc(a).is_some() && v.loc(a) == v.loc(b)),
         "ext" => Rel::from_fn(n, |a, b| v.thread(a).is_some() && v.thread(b).is_some() && v.thread(a) != v.thread(b)),
         "dep" => dependencies(v),
-        "rmw" => Rel::from_fn(n, |a, b| v.events[a].part == Part::Read && v.events[b].part == Part::Write && v.events[a].orig == v.events[b].orig),
+        "rmw" => Rel::from_fn(n, |a, b| {
+            v.events[a].part == Part::Read && v.events[b].part == Part::Write && v.events[a].orig == v.events[b].orig
+        }),
         "relpat" => release_patterns(v, &program_order(v)),
         "acqpat" => acquire_patterns(v, &program_order(v)),
         "incl" => Rel::from_fn(n, |a, b| scope_includes_c(v, a, b) && scope_includes_c(v, b, a)),
@@ -140,7 +148,9 @@ fn scope_includes(v: &View, i: usize, j: usize) -> bool {
         EventKind::Mem(_) => v.access(i).map(|a| a.scope),
         _ => None,
     };
-    let (Some(s), Some(pi), Some(pj)) = (scope.filter(|_| is_strong(v, i)), v.placement(i), v.placement(j)) else { return false };
+    let (Some(s), Some(pi), Some(pj)) = (scope.filter(|_| is_strong(v, i)), v.placement(i), v.placement(j)) else {
+        return false;
+    };
     match s {
         Scope::Cta => pi.cta == pj.cta,
         Scope::Cluster => pi.cluster == pj.cluster,
@@ -173,7 +183,9 @@ pub fn morally_strong(v: &View) -> Rel {
     Rel::from_fn(v.n(), |a, b| {
         let (Some(ta), Some(tb)) = (v.thread(a), v.thread(b)) else { return false };
         let c_test = v.p.c11.is_some(); // D101: coherence is total in C
-        let cond1 = c_test || ta == tb || (is_strong(v, a) && is_strong(v, b) && scope_includes(v, a, b) && scope_includes(v, b, a));
+        let cond1 = c_test
+            || ta == tb
+            || (is_strong(v, a) && is_strong(v, b) && scope_includes(v, a, b) && scope_includes(v, b, a));
         let cond3 = !(v.is_mem(a) && v.is_mem(b)) || overlap_completely(v, a, b);
         a != b && cond1 && proxy_of(v, a) == proxy_of(v, b) && cond3
     })
@@ -223,8 +235,8 @@ fn fence_sem(v: &View, i: usize) -> Option<FenceSem> {
 }
 
 /// 8.8: "A release pattern on a location M consists of one of the following:
-/// 1. A release operation on M 2. Or a release or acquire-release operation on M
-/// followed by a strong write on M in program order 3. Or a release or
+/// (1) A release operation on M (2) Or a release or acquire-release operation on M
+/// followed by a strong write on M in program order (3) Or a release or
 /// acquire-release memory fence followed by a strong write on M in program
 /// order". fence.sc counts as a release fence. Pairs: first operation -> write.
 pub fn release_patterns(v: &View, po: &Rel) -> Rel {
@@ -239,8 +251,8 @@ pub fn release_patterns(v: &View, po: &Rel) -> Rel {
 }
 
 /// 8.8: "An acquire pattern on a location M consists of one of the following:
-/// 1. An acquire operation on M 2. Or a strong read on M followed by an acquire
-/// operation on M in program order 3. Or a strong read on M followed by an
+/// (1) An acquire operation on M (2) Or a strong read on M followed by an acquire
+/// operation on M in program order (3) Or a strong read on M followed by an
 /// acquire memory fence in program order". 8.11.1: the strong read of a `red`
 /// never forms one. fence.sc counts as an acquire fence. Pairs: read -> last operation.
 pub fn acquire_patterns(v: &View, po: &Rel) -> Rel {
@@ -282,7 +294,9 @@ pub fn proxy_preserved(v: &View, cb: &Rel) -> Rel {
         }
         let cta = |i: usize| v.placement(i).map(|pl| pl.cta);
         let same_address = a.vaddr == b.vaddr;
-        if same_address && ((a.proxy == Proxy::Generic && b.proxy == Proxy::Generic) || (a.proxy == b.proxy && cta(x) == cta(y))) {
+        if same_address
+            && ((a.proxy == Proxy::Generic && b.proxy == Proxy::Generic) || (a.proxy == b.proxy && cta(x) == cta(y)))
+        {
             return true;
         }
         let mut slots: Vec<Vec<usize>> = Vec::new();
@@ -320,6 +334,7 @@ fn chain_through(cb: &Rel, from: usize, slots: &[Vec<usize>], to: usize, used: &
 /// morally strong." (Initial writes are not operations of the program.)
 pub fn has_data_race(v: &View, ms: &Rel, cause: &Rel) -> bool {
     let op = |i: usize| v.is_mem(i) && !v.is_init(i);
-    let conflict = |a: usize, b: usize| a != b && op(a) && op(b) && v.loc(a) == v.loc(b) && (v.is_write(a) || v.is_write(b));
+    let conflict =
+        |a: usize, b: usize| a != b && op(a) && op(b) && v.loc(a) == v.loc(b) && (v.is_write(a) || v.is_write(b));
     (0..v.n()).any(|a| (0..v.n()).any(|b| conflict(a, b) && !ms.has(a, b) && !cause.has(a, b) && !cause.has(b, a)))
 }

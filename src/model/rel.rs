@@ -147,7 +147,9 @@ impl Rel {
         let w = self.words;
         self.bits.iter().enumerate().flat_map(move |(i, &word)| {
             let (a, base) = (i / w, (i % w) * 64);
-            std::iter::successors(Some(word), |&x| Some(x & x.wrapping_sub(1))).take_while(|&x| x != 0).map(move |x| (a, base + x.trailing_zeros() as usize))
+            std::iter::successors(Some(word), |&x| Some(x & x.wrapping_sub(1)))
+                .take_while(|&x| x != 0)
+                .map(move |x| (a, base + x.trailing_zeros() as usize))
         })
     }
 
@@ -256,7 +258,8 @@ mod tests {
                 }
                 assert_eq!(r.closure(), plus, "closure, n {}", n);
                 assert_eq!(r.inverse(), Rel::from_fn(n, |a, b| r.has(b, a)), "inverse, n {}", n);
-                let naive: Vec<(usize, usize)> = (0..n).flat_map(|a| (0..n).map(move |b| (a, b))).filter(|&(a, b)| r.has(a, b)).collect();
+                let naive: Vec<(usize, usize)> =
+                    (0..n).flat_map(|a| (0..n).map(move |b| (a, b))).filter(|&(a, b)| r.has(a, b)).collect();
                 assert_eq!(r.pairs(), naive, "pairs, n {}", n);
                 assert_eq!(r.filter(|a, b| (a + b) % 3 == 0), Rel::from_fn(n, |a, b| r.has(a, b) && (a + b) % 3 == 0));
             }

@@ -45,7 +45,8 @@ impl ModelKind {
 
     /// The model, shared (engines hold it by `Arc` so a test can give its own rows).
     pub fn shared(self) -> std::sync::Arc<Model> {
-        static CELLS: [OnceLock<std::sync::Arc<Model>>; 4] = [OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new()];
+        static CELLS: [OnceLock<std::sync::Arc<Model>>; 4] =
+            [OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new()];
         CELLS[self as usize].get_or_init(|| std::sync::Arc::new(self.model().clone())).clone()
     }
 
@@ -59,7 +60,9 @@ impl ModelKind {
             ModelKind::Ptx => PTX.get_or_init(|| Model::from_table("ptx", false, &ptx_table())),
             ModelKind::PtxAlloy => ALLOY.get_or_init(|| Model::from_table("ptx-alloy", true, &alloy_table())),
             ModelKind::Rc11 => RC11.get_or_init(|| Model::from_table("rc11", true, &super::rc11::rc11_table(false))),
-            ModelKind::ScopedRc11 => SCOPED.get_or_init(|| Model::from_table("scoped-rc11", true, &super::rc11::rc11_table(true))),
+            ModelKind::ScopedRc11 => {
+                SCOPED.get_or_init(|| Model::from_table("scoped-rc11", true, &super::rc11::rc11_table(true)))
+            }
         }
     }
 }
@@ -68,8 +71,11 @@ impl Model {
     /// The rows are those of a built-in model (same statements, same RMW
     /// split): what D66's argument about the rows was checked against.
     pub fn is_builtin(&self) -> bool {
-        let same =
-            |m: &Model| m.split_rmw == self.split_rmw && m.rows.len() == self.rows.len() && m.rows.iter().zip(&self.rows).all(|(a, b)| a.stmt.to_string() == b.stmt.to_string());
+        let same = |m: &Model| {
+            m.split_rmw == self.split_rmw
+                && m.rows.len() == self.rows.len()
+                && m.rows.iter().zip(&self.rows).all(|(a, b)| a.stmt.to_string() == b.stmt.to_string())
+        };
         ModelKind::ALL.iter().any(|k| std::ptr::eq(k.model(), self) || same(k.model()))
     }
 }
@@ -103,7 +109,10 @@ pub(super) type Table = Vec<(&'static str, &'static str, &'static str)>;
 
 impl Model {
     fn from_table(name: &str, split_rmw: bool, table: &Table) -> Model {
-        let rows = table.iter().map(|(s, q, t)| Row::new(s, q, t).unwrap_or_else(|e| panic!("model {}: {}", name, e))).collect();
+        let rows = table
+            .iter()
+            .map(|(s, q, t)| Row::new(s, q, t).unwrap_or_else(|e| panic!("model {}: {}", name, e)))
+            .collect();
         let m = Model { name: name.into(), split_rmw, rows, plan: OnceLock::new() };
         // Every name resolves: a wrong row is a bug caught by every test run.
         if let Err(e) = super::eval::validate(&m) {
@@ -114,7 +123,12 @@ impl Model {
 
     /// This model with one more row at the end (a new axiom or relation).
     pub fn with_row(&self, row: Row) -> Result<Model, String> {
-        let mut m = Model { name: self.name.clone(), split_rmw: self.split_rmw, rows: self.rows.clone(), plan: OnceLock::new() };
+        let mut m = Model {
+            name: self.name.clone(),
+            split_rmw: self.split_rmw,
+            rows: self.rows.clone(),
+            plan: OnceLock::new(),
+        };
         m.rows.push(row);
         super::eval::validate(&m)?;
         Ok(m)
@@ -134,7 +148,11 @@ impl Model {
                 if self.name == "scoped-rc11" { " with scopes (Lustig et al., ASPLOS'19, Figure 10)" } else { "" }
             )
         } else {
-            format!("(* model {}: PTX ISA 9.2 chapter 8{} *)\n", self.name, if self.split_rmw { ", atom/red split into read and write (rmw)" } else { "" })
+            format!(
+                "(* model {}: PTX ISA 9.2 chapter 8{} *)\n",
+                self.name,
+                if self.split_rmw { ", atom/red split into read and write (rmw)" } else { "" }
+            )
         };
         for r in &self.rows {
             out.push_str(&format!("\n(* {} {} *)\n{}\n", r.section, r.sentence, r.stmt));
@@ -224,15 +242,27 @@ fn ptx_table() -> Table {
 fn alloy_table() -> Table {
     vec![
         FR,
-        ("8.9.2", "Lustig et al., Figure 4: \"obs := (morally_strong ∩ rf) ∪ (obs; rmw; obs)\"", "let obs = (ms & rf); (rmw; (ms & rf))*"),
+        (
+            "8.9.2",
+            "Lustig et al., Figure 4: \"obs := (morally_strong ∩ rf) ∪ (obs; rmw; obs)\"",
+            "let obs = (ms & rf); (rmw; (ms & rf))*",
+        ),
         SW,
         CB,
         PPCB,
         CAUSE,
         COHERENCE,
         FENCE_SC,
-        ("8.10.3", "Lustig et al., Figure 7: \"empty(((morally_strong ∩ fr);(morally_strong ∩ co)) ∩ rmw)\"", "empty ((ms & fr); (ms & co)) & rmw as Atomicity"),
-        ("8.10.4", "Figure 7: \"acyclic(rf ∪ dep)\"; the write of an RMW depends on its read (D51)", "acyclic ([~Init]; rf) | dep | rmw as No-Thin-Air"),
+        (
+            "8.10.3",
+            "Lustig et al., Figure 7: \"empty(((morally_strong ∩ fr);(morally_strong ∩ co)) ∩ rmw)\"",
+            "empty ((ms & fr); (ms & co)) & rmw as Atomicity",
+        ),
+        (
+            "8.10.4",
+            "Figure 7: \"acyclic(rf ∪ dep)\"; the write of an RMW depends on its read (D51)",
+            "acyclic ([~Init]; rf) | dep | rmw as No-Thin-Air",
+        ),
         SC_PER_LOC,
         CAUSALITY,
     ]

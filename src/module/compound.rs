@@ -36,16 +36,29 @@ fn mad(raw: &RawInstr, tmp: &str) -> Result<Vec<RawInstr>> {
     let quals: Vec<&str> = raw.quals.iter().map(|q| q.text.as_str()).collect();
     let (mode, ty) = match quals.as_slice() {
         [m @ ("lo" | "hi" | "wide"), t] => (*m, *t),
-        _ => return Err(Error::input(format!("`{}`: expected `mad.lo`, `mad.hi` or `mad.wide` with an integer type", raw.mnemonic), raw.opcode_span)),
+        _ => {
+            return Err(Error::input(
+                format!("`{}`: expected `mad.lo`, `mad.hi` or `mad.wide` with an integer type", raw.mnemonic),
+                raw.opcode_span,
+            ))
+        }
     };
     let sum_ty = match (mode, ty) {
         ("wide", "s32") => "s64".to_string(),
         ("wide", "u32") => "u64".to_string(),
         ("wide", "s16") => "s32".to_string(),
         ("wide", "u16") => "u32".to_string(),
-        ("wide", _) => return Err(Error::input(format!("`{}`: `.wide` takes a 16- or 32-bit type", raw.mnemonic), raw.opcode_span)),
+        ("wide", _) => {
+            return Err(Error::input(
+                format!("`{}`: `.wide` takes a 16- or 32-bit type", raw.mnemonic),
+                raw.opcode_span,
+            ))
+        }
         _ => ty.to_string(),
     };
     let t = reg(tmp, d);
-    Ok(vec![with(raw, "mul", &[mode, ty], vec![t.clone(), a.clone(), b.clone()]), with(raw, "add", &[&sum_ty], vec![d.clone(), t, c.clone()])])
+    Ok(vec![
+        with(raw, "mul", &[mode, ty], vec![t.clone(), a.clone(), b.clone()]),
+        with(raw, "add", &[&sum_ty], vec![d.clone(), t, c.clone()]),
+    ])
 }

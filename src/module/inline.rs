@@ -7,7 +7,10 @@
 //! address).
 
 use super::parse::{CallStmt, Decl, Func, Module, Param, Stmt};
-use crate::ast::{Addr, AddrBase, AluOp, BarrierCount, BarrierOp, BranchCond, Instr, InstrKind, IntTy, Operand, Proxy, Sem, Span, VarDecl, VarSpace};
+use crate::ast::{
+    Addr, AddrBase, AluOp, BarrierCount, BarrierOp, BranchCond, Instr, InstrKind, IntTy, Operand, Proxy, Sem, Span,
+    VarDecl, VarSpace,
+};
 use crate::error::{Error, Origin, Result};
 use crate::parse::alu::type_of;
 use crate::parse::instr::{decode_all, Names, RawInstr, RawKind, RawOperand};
@@ -73,7 +76,9 @@ impl Scope {
         self.ranges.iter().rev().find_map(|(base, n, space)| {
             let digits = name.strip_prefix(base.as_str())?;
             // `%r<10>` declares `%r0`..`%r9`: a decimal index without leading zeros.
-            let canonical = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) && (digits == "0" || !digits.starts_with('0'));
+            let canonical = !digits.is_empty()
+                && digits.bytes().all(|b| b.is_ascii_digit())
+                && (digits == "0" || !digits.starts_with('0'));
             let index: u32 = digits.parse().ok().filter(|_| canonical)?;
             (index < *n).then(|| renamed(name, space, self.at)).flatten()
         })
@@ -108,7 +113,21 @@ impl<'a> Inliner<'a> {
         specials: &'a HashMap<String, i64>,
         lanes: u32,
     ) -> Self {
-        Inliner { modules, var_names, decls: Vec::new(), funcs, thread, specials, lanes, out: Vec::new(), frames: 0, fresh: 0, stack: Vec::new(), exit_used: false, charged: 0 }
+        Inliner {
+            modules,
+            var_names,
+            decls: Vec::new(),
+            funcs,
+            thread,
+            specials,
+            lanes,
+            out: Vec::new(),
+            frames: 0,
+            fresh: 0,
+            stack: Vec::new(),
+            exit_used: false,
+            charged: 0,
+        }
     }
 
     /// An instruction of the cell itself.
@@ -120,7 +139,12 @@ impl<'a> Inliner<'a> {
     pub fn finish(mut self) -> (Vec<Instr>, Vec<VarDecl>) {
         if self.exit_used {
             let l = self.exit_label();
-            self.out.push(Instr { kind: InstrKind::Label(l.clone()), span: Span::default(), text: format!("{}:", l), origin: None });
+            self.out.push(Instr {
+                kind: InstrKind::Label(l.clone()),
+                span: Span::default(),
+                text: format!("{}:", l),
+                origin: None,
+            });
         }
         (self.out, self.decls)
     }
@@ -137,11 +161,19 @@ impl<'a> Inliner<'a> {
     /// A cell's `call NAME, (ARGS);`: each argument is copied into the
     /// register bound to the parameter, then the body runs.
     pub fn call_from_cell(&mut self, name: &str, args: Vec<Operand>, span: Span) -> Result<()> {
-        let (mi, fi) = self.resolve(name).ok_or_else(|| self.unknown_function(name, "no `ptx \"...\";` module of this test defines it", span))?;
+        let (mi, fi) = self
+            .resolve(name)
+            .ok_or_else(|| self.unknown_function(name, "no `ptx \"...\";` module of this test defines it", span))?;
         let f = &self.modules[mi].funcs[fi];
         if args.len() != f.params.len() {
             return Err(Error::input(
-                format!("`{}` takes {} parameter{}, this call passes {}", name, f.params.len(), if f.params.len() == 1 { "" } else { "s" }, args.len()),
+                format!(
+                    "`{}` takes {} parameter{}, this call passes {}",
+                    name,
+                    f.params.len(),
+                    if f.params.len() == 1 { "" } else { "s" },
+                    args.len()
+                ),
                 span,
             ));
         }
@@ -181,10 +213,19 @@ impl<'a> Inliner<'a> {
     fn unknown_function(&self, name: &str, what: &str, span: Span) -> Error {
         let mut names: Vec<&String> = self.funcs.keys().collect();
         names.sort();
-        let close =
-            names.iter().map(|k| (crate::parse::suggest::distance(name, demangled_base(k).unwrap_or(k)).min(crate::parse::suggest::distance(name, k)), *k)).min_by_key(|(d, _)| *d);
+        let close = names
+            .iter()
+            .map(|k| {
+                (
+                    crate::parse::suggest::distance(name, demangled_base(k).unwrap_or(k))
+                        .min(crate::parse::suggest::distance(name, k)),
+                    *k,
+                )
+            })
+            .min_by_key(|(d, _)| *d);
         let limit = (name.chars().count() / 4).max(2);
-        let overloads: Vec<&str> = names.iter().filter(|k| demangled_base(k) == Some(name)).map(|k| k.as_str()).collect();
+        let overloads: Vec<&str> =
+            names.iter().filter(|k| demangled_base(k) == Some(name)).map(|k| k.as_str()).collect();
         let hint = match close {
             _ if overloads.len() > 1 => format!(" (`{}` is overloaded: name one of {})", name, overloads.join(", ")),
             Some((d, k)) if d <= limit => format!(" (did you mean `{}`?)", k),
@@ -201,26 +242,45 @@ impl<'a> Inliner<'a> {
     fn body(&mut self, mi: usize, fi: usize, id: usize, params: HashMap<String, String>) -> Result<()> {
         let m = &self.modules[mi];
         let f: &Func = &m.funcs[fi];
-        let caller = self.stack.last().map_or_else(|| format!("P{}", self.thread), |c| format!("{}, P{}", c, self.thread));
-        let origin = Arc::new(Origin { file: m.origin.file.clone(), source: m.origin.source.clone(), context: format!("in {}, called from {}", f.name, caller) });
-        if self.stack.iter().any(|s| *s == f.name) {
-            return Err(Error::input(format!("`{}` calls itself (recursion cannot be inlined)", f.name), f.span).in_origin(&Some(origin)));
+        let caller =
+            self.stack.last().map_or_else(|| format!("P{}", self.thread), |c| format!("{}, P{}", c, self.thread));
+        let origin = Arc::new(Origin {
+            file: m.origin.file.clone(),
+            source: m.origin.source.clone(),
+            context: format!("in {}, called from {}", f.name, caller),
+        });
+        if self.stack.contains(&f.name) {
+            return Err(Error::input(format!("`{}` calls itself (recursion cannot be inlined)", f.name), f.span)
+                .in_origin(&Some(origin)));
         }
         if self.stack.len() >= MAX_CALL_DEPTH {
-            let msg = format!("calls are nested more than {} levels deep (`{}` is level {})", MAX_CALL_DEPTH, f.name, self.stack.len() + 1);
+            let msg = format!(
+                "calls are nested more than {} levels deep (`{}` is level {})",
+                MAX_CALL_DEPTH,
+                f.name,
+                self.stack.len() + 1
+            );
             return Err(Error::input(msg, f.span).in_origin(&Some(origin)));
         }
         self.stack.push(f.name.clone());
         let mut fr = Frame { id, origin, scopes: Vec::new(), scope_count: 0, params, vars: &self.var_names[mi] };
         for s in f.body.iter().flatten() {
             if self.out.len() > MAX_INLINED {
-                return Err(Error::limit(format!("thread P{} has more than {} instructions once its calls are inlined", self.thread, MAX_INLINED)));
+                return Err(Error::limit(format!(
+                    "thread P{} has more than {} instructions once its calls are inlined",
+                    self.thread, MAX_INLINED
+                )));
             }
             self.stmt(&mut fr, s).map_err(|e| e.in_origin(&Some(fr.origin.clone())))?;
             self.charge_new();
         }
         let l = format!("__ret#f{}", id);
-        self.out.push(Instr { kind: InstrKind::Label(l.clone()), span: f.span, text: format!("{}:", l), origin: Some(fr.origin.clone()) });
+        self.out.push(Instr {
+            kind: InstrKind::Label(l.clone()),
+            span: f.span,
+            text: format!("{}:", l),
+            origin: Some(fr.origin.clone()),
+        });
         self.stack.pop();
         Ok(())
     }
@@ -248,8 +308,12 @@ impl<'a> Inliner<'a> {
                 let kind = InstrKind::Label(format!("{}#f{}", name, fr.id));
                 self.out.push(Instr { kind, span: *span, text: text.clone(), origin: Some(fr.origin.clone()) });
             }
-            Stmt::Instr(raw) => self.guarded(fr, raw.guard.as_ref().map(|g| (g.reg.clone(), g.negated)), |me, fr| me.instr(fr, raw))?,
-            Stmt::Call(c) => self.guarded(fr, c.guard.as_ref().map(|g| (g.reg.clone(), g.negated)), |me, fr| me.call(fr, c))?,
+            Stmt::Instr(raw) => {
+                self.guarded(fr, raw.guard.as_ref().map(|g| (g.reg.clone(), g.negated)), |me, fr| me.instr(fr, raw))?
+            }
+            Stmt::Call(c) => {
+                self.guarded(fr, c.guard.as_ref().map(|g| (g.reg.clone(), g.negated)), |me, fr| me.call(fr, c))?
+            }
         }
         Ok(())
     }
@@ -276,7 +340,12 @@ impl<'a> Inliner<'a> {
     }
 
     /// `@%p INS` other than a branch: `@!%p bra skip; INS; skip:`.
-    fn guarded(&mut self, fr: &mut Frame, guard: Option<(String, bool)>, f: impl FnOnce(&mut Self, &mut Frame) -> Result<()>) -> Result<()> {
+    fn guarded(
+        &mut self,
+        fr: &mut Frame,
+        guard: Option<(String, bool)>,
+        f: impl FnOnce(&mut Self, &mut Frame) -> Result<()>,
+    ) -> Result<()> {
         let Some((reg, negated)) = guard else { return f(self, fr) };
         self.fresh += 1;
         let skip = format!("__skip{}#f{}", self.fresh, fr.id);
@@ -286,7 +355,12 @@ impl<'a> Inliner<'a> {
         let span = self.out.last().map_or(Span::default(), |i| i.span);
         self.out.push(Instr { kind, span, text, origin: Some(fr.origin.clone()) });
         f(self, fr)?;
-        self.out.push(Instr { kind: InstrKind::Label(skip.clone()), span, text: format!("{}:", skip), origin: Some(fr.origin.clone()) });
+        self.out.push(Instr {
+            kind: InstrKind::Label(skip.clone()),
+            span,
+            text: format!("{}:", skip),
+            origin: Some(fr.origin.clone()),
+        });
         Ok(())
     }
 
@@ -330,20 +404,32 @@ impl<'a> Inliner<'a> {
         match raw.opcode.as_str() {
             "ret" => {
                 let kind = InstrKind::Branch { cond: BranchCond::Always, target: format!("__ret#f{}", fr.id) };
-                return Ok(self.emit(fr, &raw, kind));
+                return {
+                    self.emit(fr, &raw, kind);
+                    Ok(())
+                };
             }
             "exit" => {
                 self.exit_used = true;
                 let kind = InstrKind::Branch { cond: BranchCond::Always, target: self.exit_label() };
-                return Ok(self.emit(fr, &raw, kind));
+                return {
+                    self.emit(fr, &raw, kind);
+                    Ok(())
+                };
             }
             "nanosleep" | "pmevent" | "prefetch" | "prefetchu" | "brkpt" => {
                 // No memory effect the model sees.
-                return Ok(self.emit(fr, &raw, InstrKind::Nop));
+                return {
+                    self.emit(fr, &raw, InstrKind::Nop);
+                    Ok(())
+                };
             }
             "trap" => {
                 let why = "`trap` aborts the kernel, which the memory model does not describe: no path of a litmus test may reach it";
-                return Ok(self.emit(fr, &raw, InstrKind::Refused(why.to_string())));
+                return {
+                    self.emit(fr, &raw, InstrKind::Refused(why.to_string()));
+                    Ok(())
+                };
             }
             _ => {}
         }
@@ -351,7 +437,10 @@ impl<'a> Inliner<'a> {
             return self.refuse(fr, &raw, e);
         }
         if let Some(kind) = self.timer_read(fr, &raw) {
-            return Ok(self.emit(fr, &raw, kind));
+            return {
+                self.emit(fr, &raw, kind);
+                Ok(())
+            };
         }
         match raw.opcode.as_str() {
             "cvta" | "isspacep" => return self.address_space(fr, &raw),
@@ -391,7 +480,12 @@ impl<'a> Inliner<'a> {
             return Err(e);
         }
         let span = e.span.unwrap_or(raw.span);
-        self.out.push(Instr { kind: InstrKind::Refused(e.message), span, text: raw.text.clone(), origin: Some(fr.origin.clone()) });
+        self.out.push(Instr {
+            kind: InstrKind::Refused(e.message),
+            span,
+            text: raw.text.clone(),
+            origin: Some(fr.origin.clone()),
+        });
         Ok(())
     }
 
@@ -424,9 +518,16 @@ impl<'a> Inliner<'a> {
                     name
                 )
             } else if let Some(what) = super::special::unsupported(name) {
-                format!("special register `{}` is not supported: it holds {}, which a litmus test does not determine", name, what)
+                format!(
+                    "special register `{}` is not supported: it holds {}, which a litmus test does not determine",
+                    name, what
+                )
             } else {
-                format!("`{}` is not declared in function `{}` (a `.reg` declaration is missing)", name, self.stack.last().map_or("?", |s| s.as_str()))
+                format!(
+                    "`{}` is not declared in function `{}` (a `.reg` declaration is missing)",
+                    name,
+                    self.stack.last().map_or("?", |s| s.as_str())
+                )
             };
             return Err(Error::input(why, span));
         }
@@ -436,7 +537,8 @@ impl<'a> Inliner<'a> {
     /// `mov d, %globaltimer` (or another timer): a timer read (D81).
     fn timer_read(&self, fr: &Frame, raw: &RawInstr) -> Option<InstrKind> {
         let [d, RawOperand { kind: RawKind::Name(t), .. }] = raw.operands.as_slice() else { return None };
-        let (timer, shift, bits) = super::special::timer(t).filter(|_| raw.opcode == "mov" && fr.lookup(t).is_none())?;
+        let (timer, shift, bits) =
+            super::special::timer(t).filter(|_| raw.opcode == "mov" && fr.lookup(t).is_none())?;
         let RawKind::Name(dst) = &d.kind else { return None };
         Some(InstrKind::Timer { dst: self.rename(fr, dst), timer: timer.to_string(), shift, bits })
     }
@@ -464,7 +566,12 @@ impl<'a> Inliner<'a> {
                 Some("local") => VarSpace::Local,
                 Some("const") => VarSpace::Const,
                 Some("param") => VarSpace::Param,
-                _ => return Err(Error::input(format!("`{}`: expected `isspacep` with a state space", raw.mnemonic), raw.opcode_span)),
+                _ => {
+                    return Err(Error::input(
+                        format!("`{}`: expected `isspacep` with a state space", raw.mnemonic),
+                        raw.opcode_span,
+                    ))
+                }
             };
             InstrKind::IsSpace { dst: dst.clone(), addr: src, space }
         } else {
@@ -485,17 +592,31 @@ impl<'a> Inliner<'a> {
         }
         let [m] = raw.operands.as_slice() else { return Err(raw.arity("a member mask")) };
         let RawKind::Imm(mask) = self.operand(fr, m).kind else {
-            return Err(Error::input("`bar.warp.sync` with a member mask in a register is not supported: the mask must be a constant", m.span));
+            return Err(Error::input(
+                "`bar.warp.sync` with a member mask in a register is not supported: the mask must be a constant",
+                m.span,
+            ));
         };
         let mask = mask as u32;
         let lane = self.specials.get("%laneid").copied().unwrap_or(0) as u32;
         let tid = self.specials.get("%tid.x").copied().unwrap_or(0);
         if mask & 1 << lane == 0 {
-            return Err(Error::input(format!("the member mask {:#x} does not name this thread's lane {}", mask, lane), m.span));
+            return Err(Error::input(
+                format!("the member mask {:#x} does not name this thread's lane {}", mask, lane),
+                m.span,
+            ));
         }
         if mask & !self.lanes != 0 {
             let missing = (mask & !self.lanes).trailing_zeros();
-            return Err(Error::input(format!("the member mask {:#x} names lane {} of warp {}, which no thread of the test occupies", mask, missing, tid / 32), m.span));
+            return Err(Error::input(
+                format!(
+                    "the member mask {:#x} names lane {} of warp {}, which no thread of the test occupies",
+                    mask,
+                    missing,
+                    tid / 32
+                ),
+                m.span,
+            ));
         }
         let kind = InstrKind::Barrier {
             op: BarrierOp::Warp,
@@ -511,13 +632,25 @@ impl<'a> Inliner<'a> {
     /// PTX's own `call (rets), f, (args);` inside a body.
     fn call(&mut self, fr: &mut Frame, c: &CallStmt) -> Result<()> {
         if c.proto || c.func.starts_with('%') {
-            return Err(Error::input("indirect calls are not supported (through a register or a prototype): call the function by name", c.span));
+            return Err(Error::input(
+                "indirect calls are not supported (through a register or a prototype): call the function by name",
+                c.span,
+            ));
         }
-        let (mi, fi) = self.resolve(&c.func).ok_or_else(|| self.unknown_function(&c.func, "no loaded module defines it", c.span))?;
+        let (mi, fi) = self
+            .resolve(&c.func)
+            .ok_or_else(|| self.unknown_function(&c.func, "no loaded module defines it", c.span))?;
         let f = &self.modules[mi].funcs[fi];
         if c.args.len() != f.params.len() || c.rets.len() != f.rets.len() {
             return Err(Error::input(
-                format!("`{}` takes {} parameters and {} return values, this call passes {} and {}", c.func, f.params.len(), f.rets.len(), c.args.len(), c.rets.len()),
+                format!(
+                    "`{}` takes {} parameters and {} return values, this call passes {} and {}",
+                    c.func,
+                    f.params.len(),
+                    f.rets.len(),
+                    c.args.len(),
+                    c.rets.len()
+                ),
                 c.span,
             ));
         }
@@ -528,7 +661,9 @@ impl<'a> Inliner<'a> {
         let rets = f.rets.iter().zip(&c.rets).map(|(p, a)| (p, a, true));
         for (p, a, is_ret) in formals.chain(rets).collect::<Vec<_>>() {
             let bound = match &a.kind {
-                RawKind::Name(n) if fr.lookup(n).is_some_and(|r| r.contains('#')) && !n.starts_with('%') => fr.lookup(n),
+                RawKind::Name(n) if fr.lookup(n).is_some_and(|r| r.contains('#')) && !n.starts_with('%') => {
+                    fr.lookup(n)
+                }
                 _ => None,
             };
             let base = match bound {
@@ -546,8 +681,18 @@ impl<'a> Inliner<'a> {
                     };
                     match (is_ret, &src) {
                         (true, Operand::Reg(r)) => copy_back.push((r.clone(), base.clone(), p.clone())),
-                        (true, _) => return Err(Error::input(format!("a return value must go to a register or a `.param`, found `{}`", a.text), a.span)),
-                        (false, _) => self.out.push(Instr { kind: param_store(&base, p, src), span: c.span, text: c.text.clone(), origin: Some(fr.origin.clone()) }),
+                        (true, _) => {
+                            return Err(Error::input(
+                                format!("a return value must go to a register or a `.param`, found `{}`", a.text),
+                                a.span,
+                            ))
+                        }
+                        (false, _) => self.out.push(Instr {
+                            kind: param_store(&base, p, src),
+                            span: c.span,
+                            text: c.text.clone(),
+                            origin: Some(fr.origin.clone()),
+                        }),
                     }
                     base
                 }
@@ -556,7 +701,12 @@ impl<'a> Inliner<'a> {
         }
         self.body(mi, fi, id, params)?;
         for (r, root, p) in copy_back {
-            self.out.push(Instr { kind: param_load(r, &root, &p), span: c.span, text: c.text.clone(), origin: Some(fr.origin.clone()) });
+            self.out.push(Instr {
+                kind: param_load(r, &root, &p),
+                span: c.span,
+                text: c.text.clone(),
+                origin: Some(fr.origin.clone()),
+            });
         }
         Ok(())
     }
@@ -576,14 +726,34 @@ fn param_type(p: &Param) -> (u8, Option<IntTy>) {
 fn param_store(root: &str, p: &Param, src: Operand) -> InstrKind {
     let (size, ty) = param_type(p);
     let addr = Addr { base: AddrBase::Sym(root.to_string()), offset: 0 };
-    InstrKind::Store { sem: Sem::Weak, scope: None, proxy: Proxy::Generic, addr, src, size, ty, shared: false, private: true }
+    InstrKind::Store {
+        sem: Sem::Weak,
+        scope: None,
+        proxy: Proxy::Generic,
+        addr,
+        src,
+        size,
+        ty,
+        shared: false,
+        private: true,
+    }
 }
 
 /// `ld.param dst, [root]`: a return value into the caller's register.
 fn param_load(dst: String, root: &str, p: &Param) -> InstrKind {
     let (size, ty) = param_type(p);
     let addr = Addr { base: AddrBase::Sym(root.to_string()), offset: 0 };
-    InstrKind::Load { sem: Sem::Weak, scope: None, proxy: Proxy::Generic, dst, addr, size, ty, shared: false, private: true }
+    InstrKind::Load {
+        sem: Sem::Weak,
+        scope: None,
+        proxy: Proxy::Generic,
+        dst,
+        addr,
+        size,
+        ty,
+        shared: false,
+        private: true,
+    }
 }
 
 fn mov(dst: String, src: Operand, ty: Option<IntTy>) -> InstrKind {

@@ -96,7 +96,12 @@ fn variables(modules: &[Module]) -> (Vec<HashMap<String, String>>, Vec<VarDecl>)
         let mut map = HashMap::new();
         for v in &m.vars {
             let name = match taken.get(&v.name) {
-                Some(&other) if !(v.linked && modules[other].vars.iter().any(|w| w.name == v.name && w.linked)) && other != mi => format!("{}@{}", v.name, m.origin.file),
+                Some(&other)
+                    if !(v.linked && modules[other].vars.iter().any(|w| w.name == v.name && w.linked))
+                        && other != mi =>
+                {
+                    format!("{}@{}", v.name, m.origin.file)
+                }
                 _ => v.name.clone(),
             };
             taken.entry(v.name.clone()).or_insert(mi);
@@ -109,7 +114,14 @@ fn variables(modules: &[Module]) -> (Vec<HashMap<String, String>>, Vec<VarDecl>)
                 continue;
             }
             let init = if v.external { None } else { v.init.clone() };
-            decls.push(VarDecl { name, space: v.space, size: v.size.unwrap_or(0), init, span: v.span, origin: Some(m.origin.clone()) });
+            decls.push(VarDecl {
+                name,
+                space: v.space,
+                size: v.size.unwrap_or(0),
+                init,
+                span: v.span,
+                origin: Some(m.origin.clone()),
+            });
         }
         names.push(map);
     }
@@ -118,8 +130,10 @@ fn variables(modules: &[Module]) -> (Vec<HashMap<String, String>>, Vec<VarDecl>)
 
 /// Read and parse one module.
 pub fn load(path: &Path, shown: &str) -> Result<Module> {
-    let text = crate::input::read_text_capped(path, MAX_MODULE_BYTES).map_err(|m| Error::input_nospan(format!("cannot load PTX module `{}`: {}", shown, m)))?;
-    let origin = Arc::new(Origin { file: path.display().to_string(), source: Arc::from(text.as_str()), context: String::new() });
+    let text = crate::input::read_text_capped(path, MAX_MODULE_BYTES)
+        .map_err(|m| Error::input_nospan(format!("cannot load PTX module `{}`: {}", shown, m)))?;
+    let origin =
+        Arc::new(Origin { file: path.display().to_string(), source: Arc::from(text.as_str()), context: String::new() });
     parse::parse_module(origin)
 }
 
@@ -154,7 +168,10 @@ fn index(modules: &[Module]) -> Result<HashMap<String, (usize, usize)>> {
                 continue;
             }
             if let Some(&(pm, _)) = out.get(&f.name) {
-                let e = Error::input(format!("function `{}` is defined twice (also in {})", f.name, modules[pm].origin.file), f.span);
+                let e = Error::input(
+                    format!("function `{}` is defined twice (also in {})", f.name, modules[pm].origin.file),
+                    f.span,
+                );
                 return Err(e.in_origin(&Some(m.origin.clone())));
             }
             out.insert(f.name.clone(), (mi, fi));

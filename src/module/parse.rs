@@ -169,7 +169,8 @@ pub fn parse_module(origin: Arc<Origin>) -> Result<Module> {
     let text: &str = &origin.source;
     let src = Src::new(text);
     check_depth(&src).map_err(|e| e.in_origin(&Some(origin.clone())))?;
-    let mut pairs = PtxParser::parse(Rule::module, text).map_err(|e| syntax(e, &src).in_origin(&Some(origin.clone())))?;
+    let mut pairs =
+        PtxParser::parse(Rule::module, text).map_err(|e| syntax(e, &src).in_origin(&Some(origin.clone())))?;
     let mut m = Module { origin: origin.clone(), version: None, funcs: Vec::new(), vars: Vec::new() };
     let Some(top) = pairs.next() else { return Err(Error::internal("the PTX parser returned no parse tree")) };
     let reader = Reader { src: &src };
@@ -211,8 +212,8 @@ fn check_depth(src: &Src) -> Result<()> {
         let rest = &text[i..];
         let skip_to = if rest.starts_with("//") {
             Some(rest.find('\n').map_or(text.len(), |n| i + n))
-        } else if rest.starts_with("/*") {
-            Some(rest[2..].find("*/").map_or(text.len(), |n| i + 2 + n + 2))
+        } else if let Some(body) = rest.strip_prefix("/*") {
+            Some(body.find("*/").map_or(text.len(), |n| i + 2 + n + 2))
         } else if c == '"' {
             Some(rest[1..].find('"').map_or(text.len(), |n| i + 1 + n + 1))
         } else {
@@ -228,7 +229,10 @@ fn check_depth(src: &Src) -> Result<()> {
             _ => {}
         }
         if depth > MAX_SCOPE_DEPTH {
-            return Err(Error::input(format!("scopes are nested deeper than {} levels", MAX_SCOPE_DEPTH), src.span(i, i + 1)));
+            return Err(Error::input(
+                format!("scopes are nested deeper than {} levels", MAX_SCOPE_DEPTH),
+                src.span(i, i + 1),
+            ));
         }
         i += c.len_utf8();
     }
@@ -244,7 +248,10 @@ fn syntax(e: pest::error::Error<Rule>, src: &Src) -> Error {
     let at = crate::parse::text::skip_blank(src.text, at);
     let found: String = src.text[at..].chars().take_while(|c| !c.is_whitespace()).take(20).collect();
     let what = if found.is_empty() { "the end of the module".to_string() } else { format!("`{}`", found) };
-    Error::input(format!("unexpected {} in this PTX module: expected a directive, a declaration or an instruction", what), src.span(at, at + 1))
+    Error::input(
+        format!("unexpected {} in this PTX module: expected a directive, a declaration or an instruction", what),
+        src.span(at, at + 1),
+    )
 }
 
 struct Reader<'s> {
@@ -259,8 +266,12 @@ impl Reader<'_> {
             match p.as_rule() {
                 Rule::func_kw => f.entry = p.as_str() == ".entry",
                 Rule::ident => f.name = p.as_str().to_string(),
-                Rule::ret_params => f.rets = p.into_inner().filter(|q| q.as_rule() == Rule::param_decl).map(param).collect(),
-                Rule::params => f.params = p.into_inner().filter(|q| q.as_rule() == Rule::param_decl).map(param).collect(),
+                Rule::ret_params => {
+                    f.rets = p.into_inner().filter(|q| q.as_rule() == Rule::param_decl).map(param).collect()
+                }
+                Rule::params => {
+                    f.params = p.into_inner().filter(|q| q.as_rule() == Rule::param_decl).map(param).collect()
+                }
                 Rule::scope => {
                     let mut body = Vec::new();
                     self.scope(p, &mut body)?;
@@ -294,7 +305,16 @@ impl Reader<'_> {
 
     fn decl(&self, pair: Pair<Rule>) -> Result<Decl> {
         let span = self.src.pair_span(&pair);
-        let mut d = Decl { space: String::new(), linked: false, external: false, names: Vec::new(), ranges: Vec::new(), elem: 1, init: None, span };
+        let mut d = Decl {
+            space: String::new(),
+            linked: false,
+            external: false,
+            names: Vec::new(),
+            ranges: Vec::new(),
+            elem: 1,
+            init: None,
+            span,
+        };
         let mut elem: Option<u64> = None;
         let mut lanes = 1u64;
         let mut init = None;
@@ -328,7 +348,10 @@ impl Reader<'_> {
             let bytes = initializer(&text, elem, at)?;
             if let Some((name, Some(size))) = d.names.last() {
                 if bytes.len() as u64 > *size {
-                    return Err(Error::input(format!("the initializer of `{}` has more values than its {} bytes hold", name, size), at));
+                    return Err(Error::input(
+                        format!("the initializer of `{}` has more values than its {} bytes hold", name, size),
+                        at,
+                    ));
                 }
             }
             d.init = Some(bytes);
@@ -348,7 +371,12 @@ impl Reader<'_> {
                 Rule::range => count = q.into_inner().next().and_then(|n| n.as_str().parse::<u32>().ok()),
                 Rule::dims => {
                     // `[]` leaves the size to the initializer; dimensions multiply.
-                    let dims: Vec<Option<u64>> = q.as_str().split('[').skip(1).map(|x| x.trim_end().trim_end_matches(']').trim().parse::<u64>().ok()).collect();
+                    let dims: Vec<Option<u64>> = q
+                        .as_str()
+                        .split('[')
+                        .skip(1)
+                        .map(|x| x.trim_end().trim_end_matches(']').trim().parse::<u64>().ok())
+                        .collect();
                     elems = dims.into_iter().try_fold(1u64, |acc, n| n.and_then(|n| acc.checked_mul(n)));
                 }
                 _ => {}
@@ -364,7 +392,8 @@ impl Reader<'_> {
     fn call(&self, pair: Pair<Rule>) -> Result<CallStmt> {
         let span = self.src.pair_span(&pair);
         let text = crate::parse::text::normalize(pair.as_str());
-        let mut c = CallStmt { guard: None, rets: Vec::new(), func: String::new(), args: Vec::new(), proto: false, span, text };
+        let mut c =
+            CallStmt { guard: None, rets: Vec::new(), func: String::new(), args: Vec::new(), proto: false, span, text };
         let mut lists = Vec::new();
         let mut idents = 0;
         for p in pair.into_inner() {
@@ -412,7 +441,16 @@ impl Reader<'_> {
     fn instr(&self, pair: Pair<Rule>) -> Result<RawInstr> {
         let span = self.src.pair_span(&pair);
         let text = crate::parse::text::normalize(pair.as_str().trim_end_matches(';'));
-        let mut raw = RawInstr { opcode: String::new(), opcode_span: span, mnemonic: String::new(), quals: Vec::new(), guard: None, operands: Vec::new(), span, text };
+        let mut raw = RawInstr {
+            opcode: String::new(),
+            opcode_span: span,
+            mnemonic: String::new(),
+            quals: Vec::new(),
+            guard: None,
+            operands: Vec::new(),
+            span,
+            text,
+        };
         for p in pair.into_inner() {
             match p.as_rule() {
                 Rule::guard => raw.guard = Some(self.guard(p)),
@@ -427,19 +465,29 @@ impl Reader<'_> {
     fn operand(&self, pair: Pair<Rule>) -> Result<RawOperand> {
         let span = self.src.pair_span(&pair);
         let text = pair.as_str().to_string();
-        let Some(p) = pair.into_inner().next() else { return Err(Error::internal("empty operand in the PTX parse tree")) };
+        let Some(p) = pair.into_inner().next() else {
+            return Err(Error::internal("empty operand in the PTX parse tree"));
+        };
         let kind = match p.as_rule() {
             Rule::number => RawKind::Imm(parse_int(p.as_str().trim_end_matches(['U', 'u']), span)?),
             Rule::float_lit => {
-                let bits = u64::from_str_radix(&p.as_str()[2..], 16).map_err(|_| Error::input("bad floating-point literal", span))?;
+                let bits = u64::from_str_radix(&p.as_str()[2..], 16)
+                    .map_err(|_| Error::input("bad floating-point literal", span))?;
                 RawKind::Imm(bits as i64)
             }
             Rule::not_operand => RawKind::Not(p.as_str().trim_start_matches('!').trim().to_string()),
-            Rule::vector => RawKind::Vector(p.into_inner().filter(|q| q.as_rule() == Rule::operand).map(|q| self.operand(q)).collect::<Result<_>>()?),
+            Rule::vector => RawKind::Vector(
+                p.into_inner()
+                    .filter(|q| q.as_rule() == Rule::operand)
+                    .map(|q| self.operand(q))
+                    .collect::<Result<_>>()?,
+            ),
             Rule::address => self.address(p, span)?,
             Rule::pred_pair => {
                 let mut regs = p.into_inner().map(|r| r.as_str().to_string());
-                let (Some(a), Some(b)) = (regs.next(), regs.next()) else { return Err(Error::internal("a register pair without two registers")) };
+                let (Some(a), Some(b)) = (regs.next(), regs.next()) else {
+                    return Err(Error::internal("a register pair without two registers"));
+                };
                 RawKind::Pair(a, b)
             }
             _ => RawKind::Name(p.as_str().to_string()),
@@ -453,7 +501,12 @@ impl Reader<'_> {
             match p.as_rule() {
                 Rule::reg_token => base = p.as_str().to_string(),
                 Rule::offset_sign => negative = p.as_str() == "-",
-                Rule::number if base.is_empty() => return Err(Error::input("absolute addresses such as `[0]` are not supported: address a variable or a register", span)),
+                Rule::number if base.is_empty() => {
+                    return Err(Error::input(
+                        "absolute addresses such as `[0]` are not supported: address a variable or a register",
+                        span,
+                    ))
+                }
                 Rule::number => {
                     let n = parse_int(p.as_str(), self.src.pair_span(&p))?;
                     offset = if negative { n.wrapping_neg() } else { n };
@@ -484,8 +537,15 @@ fn initializer(text: &str, elem: u64, span: Span) -> Result<Vec<u8>> {
     let mut out = Vec::new();
     for tok in text.split(|c: char| c == '{' || c == '}' || c == ',' || c.is_whitespace()).filter(|t| !t.is_empty()) {
         let t = tok.trim_end_matches(['U', 'u']);
-        let v = if let Some(hex) = t.strip_prefix("0f").or_else(|| t.strip_prefix("0F")).or_else(|| t.strip_prefix("0d")).or_else(|| t.strip_prefix("0D")) {
-            u64::from_str_radix(hex, 16).map(|b| b as i64).map_err(|_| Error::input(format!("`{}` is not a number this checker reads in an initializer", tok), span))?
+        let v = if let Some(hex) = t
+            .strip_prefix("0f")
+            .or_else(|| t.strip_prefix("0F"))
+            .or_else(|| t.strip_prefix("0d"))
+            .or_else(|| t.strip_prefix("0D"))
+        {
+            u64::from_str_radix(hex, 16).map(|b| b as i64).map_err(|_| {
+                Error::input(format!("`{}` is not a number this checker reads in an initializer", tok), span)
+            })?
         } else if t.starts_with(|c: char| c.is_ascii_digit() || c == '-') && !t.contains('.') {
             parse_int(t, span)?
         } else {
@@ -513,7 +573,14 @@ fn param(pair: Pair<Rule>) -> Param {
             Rule::dir_word if q.as_str() == ".ptr" => p.ptr = true,
             Rule::dir_word if p.ty.is_empty() && q.as_str() != ".align" => p.ty = q.as_str().to_string(),
             Rule::ident => p.name = q.as_str().to_string(),
-            Rule::dims => elems = q.as_str().split('[').skip(1).filter_map(|x| x.trim_end().trim_end_matches(']').trim().parse::<u64>().ok()).product(),
+            Rule::dims => {
+                elems = q
+                    .as_str()
+                    .split('[')
+                    .skip(1)
+                    .filter_map(|x| x.trim_end().trim_end_matches(']').trim().parse::<u64>().ok())
+                    .product()
+            }
             _ => {}
         }
     }

@@ -12,7 +12,9 @@ use std::path::Path;
 /// the `ptx "...";` line, relative to where the harness will be saved).
 pub fn skeleton(module: &Module, shown: &str) -> String {
     let funcs: Vec<&Func> = module.funcs.iter().filter(|f| f.body.is_some()).collect();
-    let stem = Path::new(shown).file_stem().map_or("module".into(), |s| s.to_string_lossy().replace(|c: char| !c.is_ascii_alphanumeric() && c != '.' && c != '-' && c != '_', "_"));
+    let stem = Path::new(shown).file_stem().map_or("module".into(), |s| {
+        s.to_string_lossy().replace(|c: char| !c.is_ascii_alphanumeric() && c != '.' && c != '-' && c != '_', "_")
+    });
     let mut locs = Vec::new();
     let mut cells = Vec::new();
     for (i, f) in funcs.iter().enumerate() {
@@ -30,7 +32,11 @@ pub fn skeleton(module: &Module, shown: &str) -> String {
                 }
             })
             .collect();
-        cells.push(if args.is_empty() { format!("call {}", f.name) } else { format!("call {}, ({})", f.name, args.join(", ")) });
+        cells.push(if args.is_empty() {
+            format!("call {}", f.name)
+        } else {
+            format!("call {}, ({})", f.name, args.join(", "))
+        });
     }
     let heads: Vec<String> = (0..funcs.len()).map(|i| format!("P{}@cta {},gpu 0", i, i)).collect();
     let w = cells.iter().chain(&heads).map(|c| c.len()).max().unwrap_or(0) + 1;

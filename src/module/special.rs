@@ -13,7 +13,13 @@ const WARP: i64 = 32;
 pub fn warp_lanes(lit: &Litmus, specials: &[HashMap<String, i64>]) -> Vec<u32> {
     let cta = |t: usize| (lit.threads[t].gpu, lit.threads[t].cluster, lit.threads[t].cta);
     let tid = |t: usize| specials[t].get("%tid.x").copied().unwrap_or(0);
-    (0..lit.threads.len()).map(|t| (0..lit.threads.len()).filter(|&u| cta(u) == cta(t) && tid(u) / WARP == tid(t) / WARP).fold(0u32, |m, u| m | 1 << (tid(u) % WARP))).collect()
+    (0..lit.threads.len())
+        .map(|t| {
+            (0..lit.threads.len())
+                .filter(|&u| cta(u) == cta(t) && tid(u) / WARP == tid(t) / WARP)
+                .fold(0u32, |m, u| m | 1 << (tid(u) % WARP))
+        })
+        .collect()
 }
 
 /// For each thread, the value of every special register it may read.
@@ -45,15 +51,26 @@ pub fn registers(lit: &Litmus) -> Vec<HashMap<String, i64>> {
             let ntid_x = ntid[&cta_key(t)];
             let tid = tids[t];
             // CTAs of this thread's cluster, in order: its rank among them.
-            let mut cluster_ctas: Vec<u32> = (0..n).filter(|&u| same_gpu(u) && lit.threads[u].cluster == h.cluster && h.cluster.is_some()).map(|u| lit.threads[u].cta).collect();
+            let mut cluster_ctas: Vec<u32> = (0..n)
+                .filter(|&u| same_gpu(u) && lit.threads[u].cluster == h.cluster && h.cluster.is_some())
+                .map(|u| lit.threads[u].cta)
+                .collect();
             cluster_ctas.sort_unstable();
             cluster_ctas.dedup();
             let (cluster_id, ctarank, nctarank) = match h.cluster {
-                Some(k) => (k as i64, cluster_ctas.iter().position(|&c| c == h.cta).unwrap_or(0) as i64, cluster_ctas.len().max(1) as i64),
+                Some(k) => (
+                    k as i64,
+                    cluster_ctas.iter().position(|&c| c == h.cta).unwrap_or(0) as i64,
+                    cluster_ctas.len().max(1) as i64,
+                ),
                 None => (h.cta as i64, 0, 1),
             };
             let nclusters = match h.cluster {
-                Some(_) => (0..n).filter(|&u| same_gpu(u)).filter_map(|u| lit.threads[u].cluster).max().map_or(1, |m| m as i64 + 1),
+                Some(_) => (0..n)
+                    .filter(|&u| same_gpu(u))
+                    .filter_map(|u| lit.threads[u].cluster)
+                    .max()
+                    .map_or(1, |m| m as i64 + 1),
                 None => nctaid,
             };
             let mut m = HashMap::new();
@@ -67,7 +84,8 @@ pub fn registers(lit: &Litmus) -> Vec<HashMap<String, i64>> {
             // ISA 2.2.3: "Each CTA has a unique identifier (ctaid) within a
             // grid": a `cta` number the header reuses in another cluster of
             // this GPU gives no `%ctaid` (reading it is an input error, D80).
-            let reused = (0..n).any(|u| same_gpu(u) && lit.threads[u].cta == h.cta && lit.threads[u].cluster != h.cluster);
+            let reused =
+                (0..n).any(|u| same_gpu(u) && lit.threads[u].cta == h.cta && lit.threads[u].cluster != h.cluster);
             if !reused {
                 xyz("ctaid", h.cta as i64, 0);
             }

@@ -80,7 +80,10 @@ fn alu_quals<'q>(raw: &'q RawInstr) -> Result<AluQuals<'q>> {
 }
 
 fn float_error(raw: &RawInstr, q: &Qual) -> Error {
-    Error::input(format!("floating-point `{}.{}` is not supported: only integer arithmetic is modelled", raw.opcode, q.text), q.span)
+    Error::input(
+        format!("floating-point `{}.{}` is not supported: only integer arithmetic is modelled", raw.opcode, q.text),
+        q.span,
+    )
 }
 
 /// `(op, ty, src_ty)` of an arithmetic mnemonic: `add.u32`, `mul.wide.s32`,
@@ -95,7 +98,10 @@ fn alu_types(raw: &RawInstr, op: AluOp) -> Result<(AluOp, Option<IntTy>, Option<
     if raw.opcode == "cvt" {
         return match q.types.as_slice() {
             [(d, _, _), (s, _, _)] => Ok((op, Some(*d), Some(*s))),
-            _ => Err(Error::input("`cvt` requires a destination type and a source type (e.g. cvt.u64.u32)", raw.opcode_span)),
+            _ => Err(Error::input(
+                "`cvt` requires a destination type and a source type (e.g. cvt.u64.u32)",
+                raw.opcode_span,
+            )),
         };
     }
     match (q.half.map(|h| h.text.as_str()), first) {
@@ -154,7 +160,10 @@ pub(crate) fn setp(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
             }
             ty = Some((t, q));
         } else if q.text == "ftz" {
-            return Err(Error::input("`.ftz` only applies to floating-point comparisons, which are not supported", q.span));
+            return Err(Error::input(
+                "`.ftz` only applies to floating-point comparisons, which are not supported",
+                q.span,
+            ));
         } else {
             return Err(raw.bad_qual(q));
         }
@@ -163,7 +172,9 @@ pub(crate) fn setp(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
         return Err(Error::input("`setp` requires a comparison (.eq, .ne, .lt, .le, .gt or .ge)", raw.opcode_span));
     };
     match raw.operands.as_slice() {
-        [d, a, b] => Ok(InstrKind::Setp { cmp, dst: dst(d)?, a: names.value(a)?, b: names.value(b)?, ty: ty.map(|t| t.0) }),
+        [d, a, b] => {
+            Ok(InstrKind::Setp { cmp, dst: dst(d)?, a: names.value(a)?, b: names.value(b)?, ty: ty.map(|t| t.0) })
+        }
         _ => Err(raw.arity("a destination predicate and two sources")),
     }
 }
@@ -183,7 +194,13 @@ pub(crate) fn selp(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
         }
     }
     match raw.operands.as_slice() {
-        [d, a, b, p] => Ok(InstrKind::Selp { dst: dst(d)?, a: names.value(a)?, b: names.value(b)?, pred: names.value(p)?, ty: ty.map(|t| t.0) }),
+        [d, a, b, p] => Ok(InstrKind::Selp {
+            dst: dst(d)?,
+            a: names.value(a)?,
+            b: names.value(b)?,
+            pred: names.value(p)?,
+            ty: ty.map(|t| t.0),
+        }),
         _ => Err(raw.arity("a destination, two sources and a predicate")),
     }
 }

@@ -37,7 +37,8 @@ fn quals(raw: &RawInstr) -> Result<BitQuals<'_>> {
             if let Some((_, prev)) = out.ty {
                 return Err(two_of(raw, "type", prev, q));
             }
-            let (ty, _) = super::alu::type_of(t).ok_or_else(|| Error::internal("a listed bit-operation type does not parse"))?;
+            let (ty, _) =
+                super::alu::type_of(t).ok_or_else(|| Error::internal("a listed bit-operation type does not parse"))?;
             out.ty = Some((ty, q));
         } else if is_mode(&raw.opcode, t) {
             out.modes.push(q);
@@ -91,12 +92,19 @@ fn bit_op(raw: &RawInstr, modes: &[&Qual]) -> Result<BitOp> {
         "bfe" => BitOp::Bfe,
         "bfi" => BitOp::Bfi,
         "lop3" => BitOp::Lop3,
-        "prmt" => BitOp::Prmt(one_of(raw, modes, &["f4e", "b4e", "rc8", "ecl", "ecr", "rc16"], "mode")?.and_then(|q| prmt_mode(&q.text)).unwrap_or(PrmtMode::Index)),
+        "prmt" => BitOp::Prmt(
+            one_of(raw, modes, &["f4e", "b4e", "rc8", "ecl", "ecr", "rc16"], "mode")?
+                .and_then(|q| prmt_mode(&q.text))
+                .unwrap_or(PrmtMode::Index),
+        ),
         "shf" => {
             let dir = one_of(raw, modes, &["l", "r"], "direction")?;
             let mode = one_of(raw, modes, &["clamp", "wrap"], "mode")?;
             let (Some(dir), Some(mode)) = (dir, mode) else {
-                return Err(Error::input(format!("`{}` needs a direction (.l or .r) and a mode (.clamp or .wrap)", raw.mnemonic), raw.opcode_span));
+                return Err(Error::input(
+                    format!("`{}` needs a direction (.l or .r) and a mode (.clamp or .wrap)", raw.mnemonic),
+                    raw.opcode_span,
+                ));
             };
             BitOp::Shf { left: dir.text == "l", clamp: mode.text == "clamp" }
         }

@@ -19,13 +19,21 @@ pub(super) fn resolve_copies(items: &mut [InitItem], copies: &[(usize, (String, 
     Ok(())
 }
 
-fn initial_value(items: &[InitItem], copies: &[(usize, (String, Span))], name: &str, span: Span, depth: usize) -> Result<i64> {
+fn initial_value(
+    items: &[InitItem],
+    copies: &[(usize, (String, Span))],
+    name: &str,
+    span: Span,
+    depth: usize,
+) -> Result<i64> {
     if depth > items.len() {
         let msg = format!("the initial value of `{}` is defined in a cycle of `x = y;` items", name);
         return Err(Error::input(msg, span));
     }
     let found = items.iter().enumerate().find(|(_, it)| match it {
-        InitItem::Location { name: n, .. } | InitItem::LocationAddress { name: n, .. } | InitItem::Alias { name: n, .. } => n == name,
+        InitItem::Location { name: n, .. }
+        | InitItem::LocationAddress { name: n, .. }
+        | InitItem::Alias { name: n, .. } => n == name,
         _ => false,
     });
     match found {
@@ -84,7 +92,11 @@ pub(super) fn all_observables(init: &[InitItem], code: &[Vec<Instr>], extra: &[O
             }
         }
     }
-    let all = locs.into_iter().map(Observable::Loc).chain(regs.into_iter().enumerate().flat_map(|(t, rs)| rs.into_iter().map(move |reg| Observable::Reg { thread: t, reg })));
+    let all = locs.into_iter().map(Observable::Loc).chain(
+        regs.into_iter()
+            .enumerate()
+            .flat_map(|(t, rs)| rs.into_iter().map(move |reg| Observable::Reg { thread: t, reg })),
+    );
     for o in all {
         if !out.contains(&o) {
             out.push(o);

@@ -205,7 +205,10 @@ pub(crate) fn thread_index(text: &str, span: crate::ast::Span, threads: usize) -
     match digits.parse::<usize>() {
         Ok(t) if t < threads => Ok(t),
         _ if threads <= 1 => Err(Error::input(format!("unknown thread {}: the header declares only P0", text), span)),
-        _ => Err(Error::input(format!("unknown thread {}: the header declares threads P0 to P{}", text, threads - 1), span)),
+        _ => Err(Error::input(
+            format!("unknown thread {}: the header declares threads P0 to P{}", text, threads - 1),
+            span,
+        )),
     }
 }
 

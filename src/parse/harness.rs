@@ -19,10 +19,17 @@ pub(super) fn module_ref(pair: Pair<Rule>, src: &Src) -> crate::ast::ModuleRef {
 
 /// `u32 out[4]`: names are [type, name], `value` the length.
 pub(super) fn array_decl(names: &[String], len: Option<i64>, span: Span) -> Result<InitItem> {
-    let ty = names.first().and_then(|t| alu::type_of(t.trim_start_matches('.'))).filter(|(t, float)| !float && t.bits >= 8).map(|(t, _)| t);
+    let ty = names
+        .first()
+        .and_then(|t| alu::type_of(t.trim_start_matches('.')))
+        .filter(|(t, float)| !float && t.bits >= 8)
+        .map(|(t, _)| t);
     let (Some(ty), Some(name)) = (ty, names.get(1)) else {
         let t = names.first().map_or("", |t| t.as_str());
-        return Err(Error::input(format!("unknown array element type `{}` (expected u8, u16, u32, u64, s32, s64, b32 or b64)", t), span));
+        return Err(Error::input(
+            format!("unknown array element type `{}` (expected u8, u16, u32, u64, s32, s64, b32 or b64)", t),
+            span,
+        ));
     };
     match len {
         Some(n @ 1..=4096) => Ok(InitItem::Array { name: name.clone(), ty, len: n as u32, span }),

@@ -76,7 +76,16 @@ impl RawInstr {
     pub fn from_pair(pair: Pair<Rule>, src: &Src) -> Result<RawInstr> {
         let span = src.pair_span(&pair);
         let text = pair.as_str().trim().to_string();
-        let mut raw = RawInstr { opcode: String::new(), opcode_span: span, mnemonic: String::new(), quals: Vec::new(), guard: None, operands: Vec::new(), span, text };
+        let mut raw = RawInstr {
+            opcode: String::new(),
+            opcode_span: span,
+            mnemonic: String::new(),
+            quals: Vec::new(),
+            guard: None,
+            operands: Vec::new(),
+            span,
+            text,
+        };
         for p in pair.into_inner() {
             match p.as_rule() {
                 Rule::guard => raw.guard = Some(guard(p, src)),
@@ -117,12 +126,39 @@ impl RawInstr {
             return Error::input(format!("vector accesses (`.{}`) are not supported", q.text), q.span);
         }
         // Real PTX qualifiers whose meaning the checker does not model: say so.
-        let unmodelled = matches!(q.text.as_str(), "sat" | "cc" | "ftz" | "approx" | "full" | "rn" | "rz" | "rm" | "rp" | "rni" | "rzi" | "rmi" | "rpi" | "relu" | "satfinite")
-            || q.text.contains('x') && alu::type_of(q.text.split('x').next().unwrap_or("")).is_some();
+        let unmodelled = matches!(
+            q.text.as_str(),
+            "sat"
+                | "cc"
+                | "ftz"
+                | "approx"
+                | "full"
+                | "rn"
+                | "rz"
+                | "rm"
+                | "rp"
+                | "rni"
+                | "rzi"
+                | "rmi"
+                | "rpi"
+                | "relu"
+                | "satfinite"
+        ) || q.text.contains('x') && alu::type_of(q.text.split('x').next().unwrap_or("")).is_some();
         if unmodelled {
-            return Error::input(format!("`.{}` on `{}` is not supported: its meaning is not modelled", q.text, self.opcode), q.span);
+            return Error::input(
+                format!("`.{}` on `{}` is not supported: its meaning is not modelled", q.text, self.opcode),
+                q.span,
+            );
         }
-        Error::input(format!("unknown qualifier `.{}` on `{}`{}", q.text, self.opcode, suggest::hint(&q.text, suggest::QUALIFIERS, ".")), q.span)
+        Error::input(
+            format!(
+                "unknown qualifier `.{}` on `{}`{}",
+                q.text,
+                self.opcode,
+                suggest::hint(&q.text, suggest::QUALIFIERS, ".")
+            ),
+            q.span,
+        )
     }
 
     pub fn no_operands(&self) -> Result<()> {
@@ -135,8 +171,10 @@ impl RawInstr {
     /// The register this instruction writes, if any (used before decoding to
     /// learn which names are registers).
     pub fn written_name(&self) -> Option<&str> {
-        let writes = matches!(self.opcode.as_str(), "ld" | "tld" | "suld" | "cold" | "ldc" | "atom" | "suatom" | "setp" | "selp")
-            || alu_op(&self.opcode).is_some()
+        let writes = matches!(
+            self.opcode.as_str(),
+            "ld" | "tld" | "suld" | "cold" | "ldc" | "atom" | "suatom" | "setp" | "selp"
+        ) || alu_op(&self.opcode).is_some()
             || bits::is_bit_op(&self.opcode)
             || (matches!(self.opcode.as_str(), "bar" | "barrier") && self.quals.iter().any(|q| q.text == "red"));
         match self.operands.first().map(|o| &o.kind) {
@@ -205,7 +243,8 @@ fn address(pair: Pair<Rule>, src: &Src) -> Result<RawKind> {
             Rule::number => {
                 let span = src.pair_span(&p);
                 let n = parse_int(p.as_str(), span)?;
-                offset = if negative { n.checked_neg() } else { Some(n) }.ok_or_else(|| Error::input(format!("offset `{}` does not fit in 64 bits", p.as_str()), span))?;
+                offset = if negative { n.checked_neg() } else { Some(n) }
+                    .ok_or_else(|| Error::input(format!("offset `{}` does not fit in 64 bits", p.as_str()), span))?;
             }
             _ => {}
         }
@@ -261,7 +300,10 @@ impl Names<'_> {
             RawKind::Name(n) => (n, 0),
             RawKind::Addr { base, offset } => (base, *offset),
             RawKind::Imm(_) | RawKind::Not(_) | RawKind::Pair(..) | RawKind::Vector(_) | RawKind::List(_) => {
-                return Err(Error::input(format!("expected an address such as `x` or `[x]`, found `{}`", op.text), op.span))
+                return Err(Error::input(
+                    format!("expected an address such as `x` or `[x]`, found `{}`", op.text),
+                    op.span,
+                ))
             }
         };
         let base = if self.is_reg(name) { AddrBase::Reg(name.clone()) } else { AddrBase::Sym(name.clone()) };
@@ -304,7 +346,13 @@ fn setp_pair(raw: &RawInstr, names: &Names, p: &str, q: &str) -> Result<Vec<Inst
     first.operands[0].kind = RawKind::Name(p.to_string());
     let set = alu::setp(&first, names)?;
     let pred = crate::ast::IntTy { bits: 1, signed: false };
-    let not = InstrKind::Alu { op: crate::ast::AluOp::Not, dst: q.to_string(), srcs: vec![Operand::Reg(p.to_string())], ty: Some(pred), src_ty: Some(pred) };
+    let not = InstrKind::Alu {
+        op: crate::ast::AluOp::Not,
+        dst: q.to_string(),
+        srcs: vec![Operand::Reg(p.to_string())],
+        ty: Some(pred),
+        src_ty: Some(pred),
+    };
     Ok(vec![set, not])
 }
 
@@ -335,7 +383,10 @@ pub(crate) fn decode(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
         op if bits::is_bit_op(op) => bits::decode(raw, names),
         op => match alu_op(op) {
             Some(_) => alu::alu(raw, names),
-            None => Err(Error::input(format!("unknown instruction `{}`{}", raw.mnemonic, suggest::hint(&raw.opcode, suggest::OPCODES, "")), raw.opcode_span)),
+            None => Err(Error::input(
+                format!("unknown instruction `{}`{}", raw.mnemonic, suggest::hint(&raw.opcode, suggest::OPCODES, "")),
+                raw.opcode_span,
+            )),
         },
     }
 }
@@ -398,5 +449,8 @@ fn branch(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
 
 /// "`ld` has two memory semantics qualifiers, `.relaxed` and `.acquire`".
 pub(crate) fn two_of(raw: &RawInstr, what: &str, first: &Qual, second: &Qual) -> Error {
-    Error::input(format!("`{}` has two {} qualifiers, `.{}` and `.{}`", raw.opcode, what, first.text, second.text), second.span)
+    Error::input(
+        format!("`{}` has two {} qualifiers, `.{}` and `.{}`", raw.opcode, what, first.text, second.text),
+        second.span,
+    )
 }

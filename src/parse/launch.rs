@@ -24,9 +24,13 @@ fn unplaced(threads: &[ThreadHeader], cta_given: &[bool]) -> Result<()> {
         return Ok(());
     }
     match threads.iter().zip(cta_given).find(|(_, given)| !**given) {
-        Some((h, _)) => {
-            Err(Error::input(format!("P{} does not say where it runs: with several threads every header names its CTA (`P{}@cta {},gpu 0`)", h.id, h.id, h.id), h.span))
-        }
+        Some((h, _)) => Err(Error::input(
+            format!(
+                "P{} does not say where it runs: with several threads every header names its CTA (`P{}@cta {},gpu 0`)",
+                h.id, h.id, h.id
+            ),
+            h.span,
+        )),
         None => Ok(()),
     }
 }
@@ -44,8 +48,15 @@ fn distinct_tids(threads: &[ThreadHeader]) -> Result<()> {
             return Err(too_large(h, tid));
         }
         if let Some(other) = taken.insert((h.gpu, h.cluster, h.cta, tid), h.id) {
-            let how = if h.tid.is_some() { format!("P{} says `tid {}`", h.id, tid) } else { format!("P{} has no `tid`, so its `%tid.x` is its rank in the CTA", h.id) };
-            let msg = format!("P{} and P{} are both thread {} of CTA {} ({}): give each thread of a CTA its own `tid`", other, h.id, tid, h.cta, how);
+            let how = if h.tid.is_some() {
+                format!("P{} says `tid {}`", h.id, tid)
+            } else {
+                format!("P{} has no `tid`, so its `%tid.x` is its rank in the CTA", h.id)
+            };
+            let msg = format!(
+                "P{} and P{} are both thread {} of CTA {} ({}): give each thread of a CTA its own `tid`",
+                other, h.id, tid, h.cta, how
+            );
             return Err(Error::input(msg, h.span));
         }
     }
@@ -54,5 +65,11 @@ fn distinct_tids(threads: &[ThreadHeader]) -> Result<()> {
 
 fn too_large(h: &ThreadHeader, tid: u32) -> Error {
     let span: Span = h.span;
-    Error::input(format!("`tid {}` of P{}: a CTA has at most {} threads, so `%tid.x` is below {}", tid, h.id, MAX_CTA_THREADS, MAX_CTA_THREADS), span)
+    Error::input(
+        format!(
+            "`tid {}` of P{}: a CTA has at most {} threads, so `%tid.x` is below {}",
+            tid, h.id, MAX_CTA_THREADS, MAX_CTA_THREADS
+        ),
+        span,
+    )
 }

@@ -87,7 +87,8 @@ fn atom_op_of(q: &str) -> Option<AtomKind> {
 /// model. The ISA calls cache operators performance hints (9.7.9.1), and the
 /// memory model (chapter 8) never mentions caches; see decisions.md D19.
 fn ignored(q: &str) -> bool {
-    matches!(q, "ca" | "cg" | "cs" | "lu" | "cv" | "wb" | "wt" | "unified") || ["level::", "L1::", "L2::"].iter().any(|p| q.starts_with(p))
+    matches!(q, "ca" | "cg" | "cs" | "lu" | "cv" | "wb" | "wt" | "unified")
+        || ["level::", "L1::", "L2::"].iter().any(|p| q.starts_with(p))
 }
 
 /// Surface and texture geometry and clamping: accepted and ignored.
@@ -141,16 +142,25 @@ fn ld_st_sem(raw: &RawInstr, m: &MemQuals, load: bool) -> Result<(Sem, Option<Sc
             _ => Err(Error::input(format!("`{}.mmio` requires `.relaxed.sys`", op), q.span)),
         };
     }
-    let (strong, forbidden) = if load { ("`.relaxed` or `.acquire`", "release") } else { ("`.relaxed` or `.release`", "acquire") };
+    let (strong, forbidden) =
+        if load { ("`.relaxed` or `.acquire`", "release") } else { ("`.relaxed` or `.release`", "acquire") };
     match (sem, scope) {
         (None, None) => Ok((Sem::Weak, None)),
         (None, Some((_, q))) => Err(Error::input(format!("a scope on `{}` requires {}", op, strong), q.span)),
-        (Some((Sem::Weak | Sem::Volatile, sq)), Some((_, q))) => Err(Error::input(format!("`{}.{}` cannot have a scope", op, sq.text), q.span)),
+        (Some((Sem::Weak | Sem::Volatile, sq)), Some((_, q))) => {
+            Err(Error::input(format!("`{}.{}` cannot have a scope", op, sq.text), q.span))
+        }
         (Some((s @ (Sem::Weak | Sem::Volatile), _)), None) => Ok((s, None)),
         (Some((Sem::AcqRel, q)), _) => Err(Error::input(format!("`{}` cannot have `.acq_rel`", op), q.span)),
-        (Some((Sem::Release, q)), _) if load => Err(Error::input(format!("`{}` cannot have `.{}`", op, forbidden), q.span)),
-        (Some((Sem::Acquire, q)), _) if !load => Err(Error::input(format!("`{}` cannot have `.{}`", op, forbidden), q.span)),
-        (Some((_, q)), None) => Err(Error::input(format!("`{}.{}` requires a scope (.cta, .cluster, .gpu or .sys)", op, q.text), q.span)),
+        (Some((Sem::Release, q)), _) if load => {
+            Err(Error::input(format!("`{}` cannot have `.{}`", op, forbidden), q.span))
+        }
+        (Some((Sem::Acquire, q)), _) if !load => {
+            Err(Error::input(format!("`{}` cannot have `.{}`", op, forbidden), q.span))
+        }
+        (Some((_, q)), None) => {
+            Err(Error::input(format!("`{}.{}` requires a scope (.cta, .cluster, .gpu or .sys)", op, q.text), q.span))
+        }
         (Some((s, _)), Some((sc, _))) => Ok((s, Some(sc))),
     }
 }
@@ -189,7 +199,17 @@ pub(crate) fn load(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
             ty: None,
             src_ty: None,
         }),
-        [d, a] => Ok(InstrKind::Load { sem, scope, proxy, dst: dst(d)?, addr: names.addr(a)?, size: m.size(), ty: m.ty(), shared: m.shared(), private: m.private() }),
+        [d, a] => Ok(InstrKind::Load {
+            sem,
+            scope,
+            proxy,
+            dst: dst(d)?,
+            addr: names.addr(a)?,
+            size: m.size(),
+            ty: m.ty(),
+            shared: m.shared(),
+            private: m.private(),
+        }),
         _ => Err(raw.arity("a destination register and an address")),
     }
 }
@@ -201,7 +221,17 @@ pub(crate) fn store(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
     read_only(raw, &m)?;
     let proxy = proxy_of(&raw.opcode);
     match raw.operands.as_slice() {
-        [a, v] => Ok(InstrKind::Store { sem, scope, proxy, addr: names.addr(a)?, src: names.value(v)?, size: m.size(), ty: m.ty(), shared: m.shared(), private: m.private() }),
+        [a, v] => Ok(InstrKind::Store {
+            sem,
+            scope,
+            proxy,
+            addr: names.addr(a)?,
+            src: names.value(v)?,
+            size: m.size(),
+            ty: m.ty(),
+            shared: m.shared(),
+            private: m.private(),
+        }),
         _ => Err(raw.arity("an address and a value")),
     }
 }
@@ -250,20 +280,39 @@ pub(crate) fn atomic(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
     }
     read_only(raw, &m)?;
     if let Some((Space::Private, q)) = &m.space {
-        return Err(Error::input(format!("`{}` cannot access `.{}` memory (atomic operations take .global or .shared)", raw.opcode, q.text), q.span));
+        return Err(Error::input(
+            format!("`{}` cannot access `.{}` memory (atomic operations take .global or .shared)", raw.opcode, q.text),
+            q.span,
+        ));
     }
     if let Some(((_, true), q)) = &m.ty {
-        return Err(Error::input(format!("floating-point `{}.{}` is not supported: only integer arithmetic is modelled", raw.opcode, q.text), q.span));
+        return Err(Error::input(
+            format!("floating-point `{}.{}` is not supported: only integer arithmetic is modelled", raw.opcode, q.text),
+            q.span,
+        ));
     }
     let scope = m.scope.as_ref().map(|(s, _)| *s);
     let addr = names.addr(a)?;
-    Ok(InstrKind::Atomic { sem, scope, proxy: proxy_of(&raw.opcode), op, dst: d, addr, operands, size: m.size(), ty: m.ty(), shared: m.shared() })
+    Ok(InstrKind::Atomic {
+        sem,
+        scope,
+        proxy: proxy_of(&raw.opcode),
+        op,
+        dst: d,
+        addr,
+        operands,
+        size: m.size(),
+        ty: m.ty(),
+        shared: m.shared(),
+    })
 }
 
 /// `.const` memory is read-only (ISA 5.1.3): no store or atomic may name it.
 fn read_only(raw: &RawInstr, m: &MemQuals) -> Result<()> {
     match &m.space {
-        Some((Space::Const, q)) => Err(Error::input(format!("`{}` cannot write `.const` memory, which is read-only", raw.opcode), q.span)),
+        Some((Space::Const, q)) => {
+            Err(Error::input(format!("`{}` cannot write `.const` memory, which is read-only", raw.opcode), q.span))
+        }
         _ => Ok(()),
     }
 }

@@ -106,18 +106,40 @@ fn build(file: Pair<Rule>, src: &Src) -> Result<Litmus> {
             let named: Vec<_> = locations.iter().map(|(o, _)| o.clone()).collect();
             let end = src.span(source_len(src), source_len(src));
             locations = compat::all_observables(&init, &code, &named).into_iter().map(|o| (o, end)).collect();
-            Condition { quantifier: Quantifier::Exists, prop: Prop::True, text: String::new(), given: false, span: src.span(source_len(src), source_len(src)) }
+            Condition {
+                quantifier: Quantifier::Exists,
+                prop: Prop::True,
+                text: String::new(),
+                given: false,
+                span: src.span(source_len(src), source_len(src)),
+            }
         }
     };
     let mut props = vec![&condition.prop];
     props.extend(filter.as_ref());
     regs::check_observed(&locations, &props, &init, &code)?;
     let locations = locations.into_iter().map(|(o, _)| o).collect();
-    Ok(Litmus { arch: parts.arch, name: parts.name, docs: parts.docs, init, modules: parts.modules, threads: parts.threads, code, locations, filter, condition, c11: None })
+    Ok(Litmus {
+        arch: parts.arch,
+        name: parts.name,
+        docs: parts.docs,
+        init,
+        modules: parts.modules,
+        threads: parts.threads,
+        code,
+        locations,
+        filter,
+        condition,
+        c11: None,
+    })
 }
 
 /// Every observable of a test without a condition (shared with the C reader).
-pub(crate) fn compat_all_observables(init: &[InitItem], code: &[Vec<Instr>], named: &[crate::ast::Observable]) -> Vec<crate::ast::Observable> {
+pub(crate) fn compat_all_observables(
+    init: &[InitItem],
+    code: &[Vec<Instr>],
+    named: &[crate::ast::Observable],
+) -> Vec<crate::ast::Observable> {
     compat::all_observables(init, code, named)
 }
 
@@ -158,11 +180,14 @@ fn init_items(pair: Pair<Rule>, src: &Src, threads: usize) -> Result<Vec<InitIte
             copies.push((items.len(), c));
         }
         let (key, span) = match &item {
-            InitItem::Location { name, span, .. } | InitItem::LocationAddress { name, span, .. } | InitItem::Alias { name, span, .. } | InitItem::Array { name, span, .. } => {
-                ((None, name.clone()), *span)
-            }
+            InitItem::Location { name, span, .. }
+            | InitItem::LocationAddress { name, span, .. }
+            | InitItem::Alias { name, span, .. }
+            | InitItem::Array { name, span, .. } => ((None, name.clone()), *span),
             InitItem::Element { name, index, span, .. } => ((None, format!("{}[{}]", name, index)), *span),
-            InitItem::Register { thread, reg, span, .. } | InitItem::RegisterAddress { thread, reg, span, .. } => ((Some(*thread), reg.clone()), *span),
+            InitItem::Register { thread, reg, span, .. } | InitItem::RegisterAddress { thread, reg, span, .. } => {
+                ((Some(*thread), reg.clone()), *span)
+            }
             InitItem::Var(d) => ((None, d.name.clone()), d.span),
         };
         if !seen.insert(key.clone()) {
@@ -294,7 +319,9 @@ fn place_item(pair: Pair<Rule>, src: &Src) -> Result<(String, u32, Span)> {
                 kw_span = src.pair_span(&p);
             }
             Rule::nat => {
-                n = p.as_str().parse::<u32>().map_err(|_| Error::input(format!("{} number `{}` does not fit in 32 bits", kw, p.as_str()), src.pair_span(&p)))?;
+                n = p.as_str().parse::<u32>().map_err(|_| {
+                    Error::input(format!("{} number `{}` does not fit in 32 bits", kw, p.as_str()), src.pair_span(&p))
+                })?;
             }
             _ => {}
         }
@@ -356,7 +383,10 @@ fn build_code(rows: Vec<Row>, threads: usize, init: &[InitItem]) -> Result<Vec<V
     let locs: HashSet<String> = init
         .iter()
         .filter_map(|i| match i {
-            InitItem::Location { name, .. } | InitItem::LocationAddress { name, .. } | InitItem::Alias { name, .. } | InitItem::Array { name, .. } => Some(name.clone()),
+            InitItem::Location { name, .. }
+            | InitItem::LocationAddress { name, .. }
+            | InitItem::Alias { name, .. }
+            | InitItem::Array { name, .. } => Some(name.clone()),
             _ => None,
         })
         .collect();
@@ -406,6 +436,9 @@ fn thread_registers(t: usize, items: &[Item], init: &[InitItem], locs: &HashSet<
 fn decode_item(item: Item, names: &Names) -> Result<Vec<Instr>> {
     match item {
         Item::Label { name, span, text } => Ok(vec![Instr { kind: InstrKind::Label(name), span, text, origin: None }]),
-        Item::Instr(raw) => Ok(instr::decode_all(&raw, names)?.into_iter().map(|kind| Instr { kind, span: raw.span, text: raw.text.clone(), origin: None }).collect()),
+        Item::Instr(raw) => Ok(instr::decode_all(&raw, names)?
+            .into_iter()
+            .map(|kind| Instr { kind, span: raw.span, text: raw.text.clone(), origin: None })
+            .collect()),
     }
 }

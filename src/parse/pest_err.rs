@@ -12,7 +12,9 @@ fn describe(rule: Rule) -> &'static str {
         arch | bom => "`PTX`",
         test_name => "a test name",
         docs | doc | doc_word => "a quoted string",
-        init_item | alias_decl | reg_init | loc_init | loc_address | loc_copy | type_prefix | type_word => "an initialisation such as `x = 0`",
+        init_item | alias_decl | reg_init | loc_init | loc_address | loc_copy | type_prefix | type_word => {
+            "an initialisation such as `x = 0`"
+        }
         proxy_kind => "`generic`, `texture`, `surface` or `constant`",
         kw_aliases => "`aliases`",
         thread_head | thread_id => "a thread header such as `P0@cta 0,gpu 0`",
@@ -28,8 +30,12 @@ fn describe(rule: Rule) -> &'static str {
         locations | kw_locations => "`locations`",
         loc_item => "a location or register such as `x` or `P0:r0`",
         filter | kw_filter => "`filter`",
-        condition | quantifier | not_exists | kw_exists | kw_forall => "a final condition (`exists`, `~exists` or `forall`)",
-        prop | implication | disjunction | conjunction | negation | atom | paren_prop | comparison | term => "a proposition such as `P0:r0 == 1`",
+        condition | quantifier | not_exists | kw_exists | kw_forall => {
+            "a final condition (`exists`, `~exists` or `forall`)"
+        }
+        prop | implication | disjunction | conjunction | negation | atom | paren_prop | comparison | term => {
+            "a proposition such as `P0:r0 == 1`"
+        }
         kw_true | kw_false => "`true` or `false`",
         cmp_op => "a comparison (`==`, `!=`, `<`, `<=`, `>` or `>=`)",
         reg_ref => "a register such as `P0:r0`",

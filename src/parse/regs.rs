@@ -75,7 +75,10 @@ fn check_one(thread: usize, reg: &str, span: Span, init: &[InitItem], code: &[Ve
         Some(k) => format!("; did you mean P{}:{}?", thread, k),
         None => String::new(),
     };
-    Err(Error::input(format!("register `{}` is never written by thread P{} nor initialised{}", reg, thread, hint), span))
+    Err(Error::input(
+        format!("register `{}` is never written by thread P{} nor initialised{}", reg, thread, hint),
+        span,
+    ))
 }
 
 fn walk(p: &Prop, init: &[InitItem], code: &[Vec<Instr>]) -> Result<()> {
@@ -98,7 +101,12 @@ fn walk(p: &Prop, init: &[InitItem], code: &[Vec<Instr>]) -> Result<()> {
 }
 
 /// Check `locations` (with their spans), the filter and the condition.
-pub(crate) fn check_observed(locations: &[(Observable, Span)], props: &[&Prop], init: &[InitItem], code: &[Vec<Instr>]) -> Result<()> {
+pub(crate) fn check_observed(
+    locations: &[(Observable, Span)],
+    props: &[&Prop],
+    init: &[InitItem],
+    code: &[Vec<Instr>],
+) -> Result<()> {
     for (o, span) in locations {
         if let Observable::Reg { thread, reg } = o {
             check_one(*thread, reg, *span, init, code)?;

@@ -129,10 +129,14 @@ pub(crate) fn barrier(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
         return Err(Error::input(format!("`.{}` is only valid on barrier.cluster", q.text), q.span));
     }
     let op = match (b.op.as_ref(), b.red.as_ref()) {
-        (None, _) => return Err(Error::input(format!("`{}` requires .sync, .arrive or .red", raw.opcode), raw.opcode_span)),
+        (None, _) => {
+            return Err(Error::input(format!("`{}` requires .sync, .arrive or .red", raw.opcode), raw.opcode_span))
+        }
         (Some(("wait", q)), _) => return Err(Error::input("`.wait` is only valid on barrier.cluster", q.span)),
         (Some(("red", _)), Some((r, _))) => BarrierOp::Red(*r),
-        (Some(("red", q)), None) => return Err(Error::input("bar.red requires a reduction (.popc, .and or .or)", q.span)),
+        (Some(("red", q)), None) => {
+            return Err(Error::input("bar.red requires a reduction (.popc, .and or .or)", q.span))
+        }
         (Some(_), Some((_, q))) => return Err(Error::input(format!("`.{}` is only valid on bar.red", q.text), q.span)),
         (Some(("sync", _)), None) => BarrierOp::Sync,
         (Some(_), None) => BarrierOp::Arrive,
@@ -164,7 +168,9 @@ fn red_operands<'r>(raw: &'r RawInstr, names: &Names) -> Result<(Option<(String,
 /// A barrier id or thread count: a number or a register.
 fn bar_value(op: &RawOperand, names: &Names) -> Result<Operand> {
     match names.value(op)? {
-        Operand::Sym(_) => Err(Error::input(format!("expected a barrier number or a register, found `{}`", op.text), op.span)),
+        Operand::Sym(_) => {
+            Err(Error::input(format!("expected a barrier number or a register, found `{}`", op.text), op.span))
+        }
         v => Ok(v),
     }
 }
@@ -180,7 +186,12 @@ fn corpus_args(raw: &RawInstr, args: &[RawOperand], names: &Names) -> Result<(Op
 }
 
 /// PTX `bar.sync a{, b}`, `bar.arrive a, b`: barrier `a`, `b` threads, else the whole CTA.
-fn ptx_args(raw: &RawInstr, op: BarrierOp, args: &[RawOperand], names: &Names) -> Result<(Operand, Option<Operand>, BarrierCount)> {
+fn ptx_args(
+    raw: &RawInstr,
+    op: BarrierOp,
+    args: &[RawOperand],
+    names: &Names,
+) -> Result<(Operand, Option<Operand>, BarrierCount)> {
     match (op, args) {
         (BarrierOp::Arrive, [a, b]) => Ok((bar_value(a, names)?, None, BarrierCount::Count(bar_value(b, names)?))),
         (BarrierOp::Arrive, _) => Err(raw.arity("a barrier and a thread count")),
@@ -201,11 +212,19 @@ fn cluster_barrier(raw: &RawInstr, b: &BarQuals, cq: &Qual) -> Result<InstrKind>
     raw.no_operands()?;
     let sem = b.sem.as_ref().map(|(s, q)| (*s, q));
     match (&b.op, sem) {
-        (Some(("arrive", _)), None | Some(("release", _))) => Ok(InstrKind::ClusterBarrier { arrive: true, relaxed: false }),
+        (Some(("arrive", _)), None | Some(("release", _))) => {
+            Ok(InstrKind::ClusterBarrier { arrive: true, relaxed: false })
+        }
         (Some(("arrive", _)), Some(("relaxed", _))) => Ok(InstrKind::ClusterBarrier { arrive: true, relaxed: true }),
-        (Some(("wait", _)), None | Some(("acquire", _))) => Ok(InstrKind::ClusterBarrier { arrive: false, relaxed: false }),
-        (Some((o, _)), Some((_, q))) if *o == "arrive" || *o == "wait" => Err(Error::input(format!("barrier.cluster.{} cannot have `.{}`", o, q.text), q.span)),
-        (Some((_, q)), _) => Err(Error::input(format!("barrier.cluster supports .arrive and .wait, not `.{}`", q.text), q.span)),
+        (Some(("wait", _)), None | Some(("acquire", _))) => {
+            Ok(InstrKind::ClusterBarrier { arrive: false, relaxed: false })
+        }
+        (Some((o, _)), Some((_, q))) if *o == "arrive" || *o == "wait" => {
+            Err(Error::input(format!("barrier.cluster.{} cannot have `.{}`", o, q.text), q.span))
+        }
+        (Some((_, q)), _) => {
+            Err(Error::input(format!("barrier.cluster supports .arrive and .wait, not `.{}`", q.text), q.span))
+        }
         (None, _) => Err(Error::input("barrier.cluster requires .arrive or .wait", cq.span)),
     }
 }

@@ -20,7 +20,8 @@ pub(crate) fn vector(raw: &RawInstr, names: &Names) -> Result<Vec<InstrKind>> {
         Some(x) => x,
         None => return Err(Error::input("only .v2 and .v4 vector accesses are supported", raw.opcode_span)),
     };
-    let scalar = RawInstr { quals: raw.quals.iter().filter(|q| !std::ptr::eq(*q, vq)).cloned().collect(), ..raw.clone() };
+    let scalar =
+        RawInstr { quals: raw.quals.iter().filter(|q| !std::ptr::eq(*q, vq)).cloned().collect(), ..raw.clone() };
     let load = raw.opcode == "ld";
     let vpos = if load { 0 } else { 1 };
     if raw.operands.len() != 2 {
@@ -30,7 +31,10 @@ pub(crate) fn vector(raw: &RawInstr, names: &Names) -> Result<Vec<InstrKind>> {
         RawKind::Vector(e) if e.len() == n => e.clone(),
         _ => {
             let o = &raw.operands[vpos];
-            return Err(Error::input(format!("`.v{}` needs a vector of {} elements such as {{%r1, %r2}}, found `{}`", n, n, o.text), o.span));
+            return Err(Error::input(
+                format!("`.v{}` needs a vector of {} elements such as {{%r1, %r2}}, found `{}`", n, n, o.text),
+                o.span,
+            ));
         }
     };
     let mut out = Vec::new();
@@ -67,6 +71,9 @@ fn store_elem(raw: &RawInstr, names: &Names, i: usize) -> Result<InstrKind> {
 fn strong_vector(raw: &RawInstr, sem: Sem) -> Result<()> {
     match sem {
         Sem::Weak => Ok(()),
-        _ => Err(Error::input("strong vector accesses are not supported: the ISA leaves the order of their elements unspecified (8.2.4)", raw.opcode_span)),
+        _ => Err(Error::input(
+            "strong vector accesses are not supported: the ISA leaves the order of their elements unspecified (8.2.4)",
+            raw.opcode_span,
+        )),
     }
 }

@@ -62,7 +62,8 @@ pub fn alu(op: AluOp, v: &[i64], ty: Option<IntTy>, src_ty: Option<IntTy>) -> Re
     let b = v.get(1).map(|&b| widen(src, b));
     let need_b = || b.ok_or(NoValue::Arity);
     // Shift amounts are .u32 and clamped to the register width (ISA shl, shr).
-    let amount = |b: i128| -> u32 { (widen(IntTy { bits: 32, signed: false }, b as i64) as u64).min(src.bits as u64) as u32 };
+    let amount =
+        |b: i128| -> u32 { (widen(IntTy { bits: 32, signed: false }, b as i64) as u64).min(src.bits as u64) as u32 };
     let r: i128 = match op {
         AluOp::Mov => a,
         AluOp::Not => !a,

@@ -230,6 +230,9 @@ mod tests {
         assert_eq!(f(false, true, 32), 0x9abc_def0);
         assert_eq!(f(false, false, 0), 0x1234_5678);
         // Rotation: shf.l.wrap with a == b.
-        assert_eq!(e(BitOp::Shf { left: true, clamp: false }, &[0x8000_0001u32 as i64, 0x8000_0001u32 as i64, 1], B32, B32), 3);
+        assert_eq!(
+            e(BitOp::Shf { left: true, clamp: false }, &[0x8000_0001u32 as i64, 0x8000_0001u32 as i64, 1], B32, B32),
+            3
+        );
     }
 }

@@ -154,7 +154,10 @@ pub fn build_program(lit: &Litmus, opts: &BuildOptions) -> Result<Program> {
         let cells = Cells::new(&all);
         // A scalar whose initial value a typed access turns into another bit
         // pattern (x = -1 read as a u32) needs its domains again (D74).
-        let retyped = ctx.typed_roots.difference(&typed).any(|r| ctx.inits.get(r).is_some_and(|&v| v != cells::extract(v, 0, ctx.width(r).min(8) as u8)));
+        let retyped = ctx
+            .typed_roots
+            .difference(&typed)
+            .any(|r| ctx.inits.get(r).is_some_and(|&v| v != cells::extract(v, 0, ctx.width(r).min(8) as u8)));
         if !retyped && all.iter().all(|(r, c, o, n)| cells.split(r, *c, *o, *n) == ctx.cells.split(r, *c, *o, *n)) {
             let p = ctx.assemble(paths, unroll_hit)?;
             if std::env::var("PTXL_DEBUG").is_ok() {
@@ -265,10 +268,12 @@ impl<'a> Ctx<'a> {
     fn key_init(&self, key: &LocKey) -> i64 {
         let len = self.cell_len.get(key).copied().unwrap_or(8);
         let scalar = !self.vars.contains_key(&key.root) && !self.arrays.decl.contains_key(&key.root);
-        if scalar && key.offset == 0 && !self.typed_roots.contains(&key.root) && u64::from(len) >= self.width(&key.root) {
+        if scalar && key.offset == 0 && !self.typed_roots.contains(&key.root) && u64::from(len) >= self.width(&key.root)
+        {
             return self.inits.get(&key.root).copied().unwrap_or(0);
         }
-        let bytes: Vec<(i64, i64, u8)> = (0..len as i64).map(|i| (self.init_byte(&key.root, key.offset + i) as i64, i, 1)).collect();
+        let bytes: Vec<(i64, i64, u8)> =
+            (0..len as i64).map(|i| (self.init_byte(&key.root, key.offset + i) as i64, i, 1)).collect();
         cells::compose(&bytes) as u64 as i64
     }
 
@@ -437,7 +442,14 @@ fn unreachable_key() -> LocKey {
 
 /// An atomic access that reads, and writes `new` when it is `Some`.
 fn mk_rmw(vaddr: String, proxy: Proxy, size: u8, sem: MemSem, scope: Scope, is_red: bool, new: Option<i64>) -> Access {
-    Access { reads: true, writes: new.is_some(), atomic: true, is_red, write_value: new.unwrap_or(0), ..Access::new(vaddr, proxy, size, sem, scope) }
+    Access {
+        reads: true,
+        writes: new.is_some(),
+        atomic: true,
+        is_red,
+        write_value: new.unwrap_or(0),
+        ..Access::new(vaddr, proxy, size, sem, scope)
+    }
 }
 
 /// `.volatile` and `.mmio` are relaxed at system scope (8.4.1, 8.4.2); a strong

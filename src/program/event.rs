@@ -108,7 +108,9 @@ impl Event {
     pub fn written_value(&self, prog: &Program) -> Option<i64> {
         match &self.kind {
             EventKind::Init => self.init_loc.map(|l| prog.locations[l].init),
-            EventKind::Mem(a) if a.writes && a.rmw.is_none() && prog.path_writes(self.id).is_none() => Some(a.write_value),
+            EventKind::Mem(a) if a.writes && a.rmw.is_none() && prog.path_writes(self.id).is_none() => {
+                Some(a.write_value)
+            }
             _ => None,
         }
     }

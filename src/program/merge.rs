@@ -119,7 +119,8 @@ pub fn merge(p: &Program, gone: &BTreeSet<TraceId>) -> Option<Merged> {
         events.push(merged_event(&q, m, group, &mut facts));
     }
     number_program_order(&mut events, ninit);
-    let mut fences: Vec<EventId> = q.proxy_fences.iter().filter(|&&e| !q.events[e].paths.is_empty()).map(|&e| id_of[e]).collect();
+    let mut fences: Vec<EventId> =
+        q.proxy_fences.iter().filter(|&&e| !q.events[e].paths.is_empty()).map(|&e| id_of[e]).collect();
     fences.sort();
     fences.dedup();
     for tr in &mut q.traces {

@@ -218,7 +218,8 @@ impl Program {
     /// Distinct (thread, instruction instance) pairs plus the initial writes:
     /// the events an encoding with one event per instance would have.
     pub fn instance_count(&self) -> usize {
-        let keys: std::collections::BTreeSet<(Option<usize>, Option<Instance>)> = self.events.iter().filter(|e| e.thread.is_some()).map(|e| (e.thread, e.instance)).collect();
+        let keys: std::collections::BTreeSet<(Option<usize>, Option<Instance>)> =
+            self.events.iter().filter(|e| e.thread.is_some()).map(|e| (e.thread, e.instance)).collect();
         keys.len() + self.init_events.len()
     }
 

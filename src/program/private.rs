@@ -45,10 +45,18 @@ impl PrivateMem {
 
     /// Read `size` bytes at `root + off`. `init(i)` is byte `i` of the
     /// variable's initial value; `number` gives an address's numeric value.
-    pub fn load(&self, root: &str, off: i64, size: u8, init: &dyn Fn(i64) -> u8, number: &dyn Fn(&str, i64) -> i64) -> Found {
+    pub fn load(
+        &self,
+        root: &str,
+        off: i64,
+        size: u8,
+        init: &dyn Fn(i64) -> u8,
+        number: &dyn Fn(&str, i64) -> i64,
+    ) -> Found {
         let piece = |i: u8| self.bytes.get(&(root.to_string(), off + i as i64));
         if let Some(first) = piece(0) {
-            let whole = first.size == size && (0..size).all(|i| piece(i).is_some_and(|p| p.at == i && p.size == size && p.val == first.val));
+            let whole = first.size == size
+                && (0..size).all(|i| piece(i).is_some_and(|p| p.at == i && p.size == size && p.val == first.val));
             if whole {
                 return Found::Whole(first.val.clone());
             }

@@ -78,7 +78,13 @@ pub fn redundant_traces(p: &Program) -> BTreeSet<TraceId> {
 }
 
 fn is_barrier(p: &Program, e: EventId) -> bool {
-    matches!(p.events[e].kind, EventKind::BarrierArrive { .. } | EventKind::BarrierWait { .. } | EventKind::ClusterArrive { .. } | EventKind::ClusterWait { .. })
+    matches!(
+        p.events[e].kind,
+        EventKind::BarrierArrive { .. }
+            | EventKind::BarrierWait { .. }
+            | EventKind::ClusterArrive { .. }
+            | EventKind::ClusterWait { .. }
+    )
 }
 
 /// What moral strength (8.7) sees of an access, besides the paths.
@@ -90,7 +96,12 @@ fn profile(thread: Option<usize>, a: &super::Access) -> String {
 /// nothing: morally strong (8.7) with every write to its location of another
 /// thread, and of the same proxy and footprint as its own thread's writes
 /// there (which are morally strong with it on a common path, 8.7 condition 1).
-fn can_leave_out(p: &Program, r: EventId, writes_of: &HashMap<usize, Vec<EventId>>, verdicts: &mut HashMap<String, bool>) -> bool {
+fn can_leave_out(
+    p: &Program,
+    r: EventId,
+    writes_of: &HashMap<usize, Vec<EventId>>,
+    verdicts: &mut HashMap<String, bool>,
+) -> bool {
     let e = &p.events[r];
     let Some(a) = e.access() else { return false };
     if !a.reads || a.writes || e.thread.is_none() {
@@ -102,7 +113,9 @@ fn can_leave_out(p: &Program, r: EventId, writes_of: &HashMap<usize, Vec<EventId
     }
     let writes = writes_of.get(&a.loc).map_or(&[][..], |v| v.as_slice());
     let strong_with = |w: &super::Event| match w.access() {
-        Some(b) if w.thread == e.thread => b.proxy == a.proxy && b.vaddr == a.vaddr && b.size == a.size && b.start == a.start,
+        Some(b) if w.thread == e.thread => {
+            b.proxy == a.proxy && b.vaddr == a.vaddr && b.size == a.size && b.start == a.start
+        }
         _ => morally_strong(p, e, w),
     };
     let v = writes.iter().all(|&w| strong_with(&p.events[w]));
@@ -130,12 +143,16 @@ fn is_twin(p: &Program, short: TraceId, long: TraceId, droppable: &[bool], sig: 
         return false;
     }
     let long_deps: BTreeSet<(EventId, EventId)> = l.deps.iter().copied().collect();
-    let deps_kept = s.deps.iter().all(|(a, b)| matches!((to.get(a), to.get(b)), (Some(&x), Some(&y)) if long_deps.contains(&(x, y))));
+    let deps_kept = s
+        .deps
+        .iter()
+        .all(|(a, b)| matches!((to.get(a), to.get(b)), (Some(&x), Some(&y)) if long_deps.contains(&(x, y))));
     let same_reg = |x: &RegValue, y: &RegValue| match (x, y) {
         (RegValue::Const(a), RegValue::Const(b)) => a == b,
         (RegValue::ReadOf(a), RegValue::ReadOf(b)) => to.get(a) == Some(b),
         _ => false,
     };
-    let regs_kept = s.regs.len() == l.regs.len() && s.regs.iter().all(|(k, v)| l.regs.get(k).is_some_and(|w| same_reg(v, w)));
+    let regs_kept =
+        s.regs.len() == l.regs.len() && s.regs.iter().all(|(k, v)| l.regs.get(k).is_some_and(|w| same_reg(v, w)));
     deps_kept && regs_kept
 }

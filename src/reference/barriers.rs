@@ -35,7 +35,13 @@ fn subsets_at_least(xs: &[usize], min: usize) -> Vec<Vec<usize>> {
 
 /// The events of barrier operations (both halves, CTA and cluster).
 pub fn is_barrier_event(ctx: &Ctx, i: usize) -> bool {
-    matches!(ctx.event(i).kind, EventKind::BarrierArrive { .. } | EventKind::BarrierWait { .. } | EventKind::ClusterArrive { .. } | EventKind::ClusterWait { .. })
+    matches!(
+        ctx.event(i).kind,
+        EventKind::BarrierArrive { .. }
+            | EventKind::BarrierWait { .. }
+            | EventKind::ClusterArrive { .. }
+            | EventKind::ClusterWait { .. }
+    )
 }
 
 /// Every way of matching barrier waits with arrivals in which every wait gets the
@@ -57,8 +63,10 @@ pub fn barrier_matchings(ctx: &Ctx) -> Result<Vec<Matching>> {
         let tw = ctx.thread(w);
         match &ctx.event(w).kind {
             EventKind::BarrierWait { key, expected } => {
-                let others: Vec<usize> =
-                    (0..n).filter(|&a| ctx.thread(a) != tw).filter(|&a| matches!(&ctx.event(a).kind, EventKind::BarrierArrive { key: k, .. } if k == key)).collect();
+                let others: Vec<usize> = (0..n)
+                    .filter(|&a| ctx.thread(a) != tw)
+                    .filter(|&a| matches!(&ctx.event(a).kind, EventKind::BarrierArrive { key: k, .. } if k == key))
+                    .collect();
                 let options = match expected {
                     Expected::Arrivals => vec![others],
                     Expected::Count(c) => {

@@ -192,7 +192,10 @@ pub fn rf_choices(ctx: &Ctx, budget: u64) -> Result<Vec<Rel>> {
             shown, budget
         )));
     }
-    Ok(Odometer::new(sizes).map(|idx| Rel::from_pairs(ctx.n(), cands.iter().zip(idx).map(|((r, c), i)| (c[i], *r)))).filter(|rf| values_allowed(ctx, rf)).collect())
+    Ok(Odometer::new(sizes)
+        .map(|idx| Rel::from_pairs(ctx.n(), cands.iter().zip(idx).map(|((r, c), i)| (c[i], *r))))
+        .filter(|rf| values_allowed(ctx, rf))
+        .collect())
 }
 
 /// Every read returns a value its trace allows, values of read-modify-writes
@@ -211,7 +214,12 @@ pub(crate) fn values_allowed(ctx: &Ctx, rf: &Rel) -> bool {
 /// one at a time (a before b, b before a, or unrelated); a partial assignment
 /// already breaking transitivity is abandoned. `budget` counts the assignments
 /// tried; running out is a limit error.
-pub fn strict_partial_orders(items: &[usize], must_relate: impl Fn(usize, usize) -> bool, budget: &mut u64, what: &str) -> Result<Vec<Vec<(usize, usize)>>> {
+pub fn strict_partial_orders(
+    items: &[usize],
+    must_relate: impl Fn(usize, usize) -> bool,
+    budget: &mut u64,
+    what: &str,
+) -> Result<Vec<Vec<(usize, usize)>>> {
     let k = items.len();
     let pairs: Vec<(usize, usize)> = (0..k).flat_map(|i| (i + 1..k).map(move |j| (i, j))).collect();
     // lt[a][b]: Some(true) a before b; Some(false) decided not; None undecided.

@@ -4,7 +4,7 @@
 //! Every candidate execution is enumerated explicitly (one trace per thread, a
 //! reads-from map, a barrier matching, a Fence-SC order, a coherence order);
 //! each relation of the model is computed as a bit matrix straight from its
-//! definition ([`relations`]) and each axiom checked as written ([`axioms`]).
+//! definition (`relations`) and each axiom checked as written (`axioms`).
 //! It shares only the program builder (`crate::program`) and the result types
 //! (`crate::outcome`) with the SAT engine. Slow; meant to be obviously right.
 
@@ -26,7 +26,10 @@ use crate::model::view::View;
 use crate::model::{Model, ModelKind};
 use crate::outcome::{apply_filter, Execution, Flags, Outcome};
 use crate::program::{EventKind, LocId, Program};
-use enumerate::{barrier_matchings, coherence_choices, fence_sc_choices, matching_deadlocks, maximal_writes, rf_choices, trace_combinations, Ctx, Matching, Odometer};
+use enumerate::{
+    barrier_matchings, coherence_choices, fence_sc_choices, matching_deadlocks, maximal_writes, rf_choices,
+    trace_combinations, Ctx, Matching, Odometer,
+};
 use rel::Rel;
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -109,7 +112,8 @@ pub fn check(p: &Program, opts: &ReferenceOptions) -> Result<Outcome> {
         let n = ctx.n();
         let st = Static::new(&ctx);
         // Barrier progress: the matchings in which every wait completes.
-        let live: Vec<Matching> = barrier_matchings(&ctx)?.into_iter().filter(|m| !matching_deadlocks(&ctx, &st.po, m)).collect();
+        let live: Vec<Matching> =
+            barrier_matchings(&ctx)?.into_iter().filter(|m| !matching_deadlocks(&ctx, &st.po, m)).collect();
         let deadlocked = live.is_empty();
         if deadlocked && deadlock {
             continue; // already known; such traces end in no final state
@@ -120,7 +124,8 @@ pub fn check(p: &Program, opts: &ReferenceOptions) -> Result<Outcome> {
         let rfs = rf_choices(&ctx, budget)?;
         let scs = fence_sc_choices(&ctx, &st.ms, &mut budget)?;
         let cos = coherence_choices(&ctx, &st.ms, &mut budget)?;
-        let total = [rfs.len(), matchings.len(), scs.len(), cos.len()].iter().fold(1u64, |a, &k| a.saturating_mul(k as u64));
+        let total =
+            [rfs.len(), matchings.len(), scs.len(), cos.len()].iter().fold(1u64, |a, &k| a.saturating_mul(k as u64));
         take(&mut budget, total, max)?;
         let view = View::new(p, &ctx.traces, &ctx.ev, opts.model.split_rmw);
         let mut ev = Evaluator::new(&opts.model, &view);
@@ -158,7 +163,8 @@ pub fn check(p: &Program, opts: &ReferenceOptions) -> Result<Outcome> {
     }
     out.any_execution = !out.states.is_empty();
     apply_filter(p, &mut out.states);
-    out.flags = Flags { data_race, deadlock, unroll_bound_hit: p.flags.unroll_bound_hit, mixed_size: p.flags.mixed_size };
+    out.flags =
+        Flags { data_race, deadlock, unroll_bound_hit: p.flags.unroll_bound_hit, mixed_size: p.flags.mixed_size };
     Ok(out)
 }
 
@@ -209,9 +215,17 @@ pub fn violated_axiom_in(p: &Program, x: &Execution, model: &Model) -> Result<Op
 /// and the model's `view` of them. `statics` (empty, or left by an earlier
 /// call with the same program, traces and model) is taken as the evaluator's
 /// start and given back extended.
-pub(crate) fn violated_axiom_on(ctx: &Ctx, view: &View, model: &Model, x: &Execution, statics: &mut Statics) -> Result<Option<Violation>> {
+pub(crate) fn violated_axiom_on(
+    ctx: &Ctx,
+    view: &View,
+    model: &Model,
+    x: &Execution,
+    statics: &mut Statics,
+) -> Result<Option<Violation>> {
     let n = ctx.n();
-    let loc = |e: usize| ctx.local.get(e).copied().flatten().ok_or_else(|| Error::internal(format!("event {} does not execute", e)));
+    let loc = |e: usize| {
+        ctx.local.get(e).copied().flatten().ok_or_else(|| Error::internal(format!("event {} does not execute", e)))
+    };
     let mut rf = Rel::new(n);
     for (&r, &w) in &x.rf {
         rf.add(loc(w)?, loc(r)?);

@@ -8,7 +8,8 @@ use std::collections::BTreeSet;
 pub(super) fn run(text: &str) -> (Program, Outcome) {
     let ast = crate::parse::parse_litmus(text).unwrap_or_else(|e| panic!("parse error: {}\n{}", e, text));
     let p = build_program(&ast, &Default::default()).unwrap_or_else(|e| panic!("build error: {}\n{}", e, text));
-    let o = check(&p, &ReferenceOptions::default()).unwrap_or_else(|e| panic!("reference engine error: {}\n{}", e, text));
+    let o =
+        check(&p, &ReferenceOptions::default()).unwrap_or_else(|e| panic!("reference engine error: {}\n{}", e, text));
     (p, o)
 }
 

@@ -42,7 +42,10 @@ fn isa_atomicity_litmus_2_cta_and_gpu_may_lose_one() {
 
 #[test]
 fn atomicity_cta_scope_in_one_cta_both_increments_land() {
-    let (_, o) = run(&ATOM.replace("cta 1", "cta 0").replace("A0", "atom.relaxed.cta.inc r0, x, 2").replace("A1", "atom.relaxed.cta.inc r0, x, 2"));
+    let (_, o) = run(&ATOM
+        .replace("cta 1", "cta 0")
+        .replace("A0", "atom.relaxed.cta.inc r0, x, 2")
+        .replace("A1", "atom.relaxed.cta.inc r0, x, 2"));
     assert_eq!(states(&o), set(&[&[2]]));
 }
 
@@ -222,7 +225,8 @@ fn a_stale_read_after_synchronization_violates_causality() {
     let (p, o) = run(MP_REL_ACQ_GPU);
     // Take the witness of r1 = 1, r2 = 1 and make the data read the initial value.
     let mut x = o.states[&vec![1, 1]].clone();
-    let ld_x = p.events.iter().find(|e| e.thread == Some(1) && e.read_loc() == p.loc_names.get("x").copied()).unwrap().id;
+    let ld_x =
+        p.events.iter().find(|e| e.thread == Some(1) && e.read_loc() == p.loc_names.get("x").copied()).unwrap().id;
     let init_x = p.init_events[p.loc_names["x"]];
     x.rf.insert(ld_x, init_x);
     assert_eq!(violated_axiom(&p, &x).unwrap().map(|v| v.axiom), Some("Causality".to_string()));

@@ -108,7 +108,9 @@ fn check_prepared(prep: &mut Prepared, model: &Model, x: &Execution) -> Result<O
     let local = |e: EventId| ctx.local.get(e).copied().flatten();
     let mut rf = Rel::new(ctx.n());
     for (&r, &w) in &x.rf {
-        let (Some(lr), Some(lw)) = (local(r), local(w)) else { return bad(format!("has reads-from {} -> {} between events that do not execute", w, r)) };
+        let (Some(lr), Some(lw)) = (local(r), local(w)) else {
+            return bad(format!("has reads-from {} -> {} between events that do not execute", w, r));
+        };
         if !ctx.is_write(lw) || !ctx.is_read(lr) || ctx.write_loc(lw) != ctx.read_loc(lr) || lw == lr {
             return bad(format!("has reads-from {} -> {} that is not from a write to a read of its location", w, r));
         }
@@ -144,7 +146,9 @@ fn check_order(
     let bad = |what: String| Err(Error::internal(format!("self-check: the SAT engine's {} order {}", name, what)));
     let mut rel = Rel::new(ctx.n());
     for &(a, b) in order {
-        let (Some(la), Some(lb)) = (ctx.local[a], ctx.local[b]) else { return bad(format!("relates {} and {}, which do not both execute", a, b)) };
+        let (Some(la), Some(lb)) = (ctx.local[a], ctx.local[b]) else {
+            return bad(format!("relates {} and {}, which do not both execute", a, b));
+        };
         if !member(la) || !member(lb) || !same_class(la, lb) {
             return bad(format!("relates {} and {}, which it may not order", a, b));
         }

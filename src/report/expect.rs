@@ -37,7 +37,8 @@ pub fn load(csv: &Path) -> Result<Expectations> {
 
 /// Parse CSV text whose test paths are relative to `dir`.
 pub fn parse(text: &str, dir: &Path) -> Result<Expectations> {
-    let mut rd = csv::ReaderBuilder::new().has_headers(false).flexible(true).trim(csv::Trim::All).from_reader(text.as_bytes());
+    let mut rd =
+        csv::ReaderBuilder::new().has_headers(false).flexible(true).trim(csv::Trim::All).from_reader(text.as_bytes());
     let mut exp = Expectations::default();
     let mut first_line: BTreeMap<PathBuf, usize> = BTreeMap::new();
     for (i, rec) in rd.records().enumerate() {
@@ -53,7 +54,10 @@ pub fn parse(text: &str, dir: &Path) -> Result<Expectations> {
             continue;
         }
         if !(2..=3).contains(&rec.len()) {
-            return Err(Error::input(format!("expected `test,expected` or `test,expected,note`, found {} fields", rec.len()), at(line)));
+            return Err(Error::input(
+                format!("expected `test,expected` or `test,expected,note`, found {} fields", rec.len()),
+                at(line),
+            ));
         }
         let verdict = match &rec[1] {
             "Ok" => Verdict::Ok,
@@ -61,8 +65,13 @@ pub fn parse(text: &str, dir: &Path) -> Result<Expectations> {
             other => return Err(Error::input(format!("expected `Ok` or `No`, found `{}`", other), at(line))),
         };
         let rel = Path::new(&rec[0]);
-        if rel.as_os_str().is_empty() || rel.components().any(|c| !matches!(c, Component::Normal(_) | Component::CurDir)) {
-            return Err(Error::input(format!("the test path `{}` must be relative and stay inside the CSV's folder (no `..`)", &rec[0]), at(line)));
+        if rel.as_os_str().is_empty()
+            || rel.components().any(|c| !matches!(c, Component::Normal(_) | Component::CurDir))
+        {
+            return Err(Error::input(
+                format!("the test path `{}` must be relative and stay inside the CSV's folder (no `..`)", &rec[0]),
+                at(line),
+            ));
         }
         let path = dir.join(rel);
         let key = canonical(&path);
@@ -133,7 +142,13 @@ impl Expectations {
                     t.matched += 1;
                     t.deviations += 1;
                     j.matched = Some(true);
-                    j.line = Some(format!("deviation: {}: expected {:?}, got {:?} (documented: {})", r.path.display(), w, got, note));
+                    j.line = Some(format!(
+                        "deviation: {}: expected {:?}, got {:?} (documented: {})",
+                        r.path.display(),
+                        w,
+                        got,
+                        note
+                    ));
                 } else {
                     t.mismatched += 1;
                     j.matched = Some(false);
@@ -165,7 +180,11 @@ mod tests {
 
     #[test]
     fn bom_quotes_and_notes() {
-        let e = parse("\u{feff}test,expected,note\n\"a b.litmus\",Ok\nc.litmus,No,\"argued, see notes\"\n", Path::new("/d")).unwrap();
+        let e = parse(
+            "\u{feff}test,expected,note\n\"a b.litmus\",Ok\nc.litmus,No,\"argued, see notes\"\n",
+            Path::new("/d"),
+        )
+        .unwrap();
         assert_eq!(e.order, vec![PathBuf::from("/d/a b.litmus"), PathBuf::from("/d/c.litmus")]);
         assert_eq!(e.notes.values().next().map(String::as_str), Some("argued, see notes"));
     }

@@ -151,11 +151,13 @@ fn key(o: &Observable) -> (u8, usize, &str) {
 pub fn state_lines(r: &TestResult) -> Vec<String> {
     let p = &r.program;
     let cols = column_order(p);
-    let mut rows: Vec<Vec<i64>> = r.outcome.states.keys().map(|s| cols.iter().map(|&c| s.get(c).copied().unwrap_or(0)).collect()).collect();
+    let mut rows: Vec<Vec<i64>> =
+        r.outcome.states.keys().map(|s| cols.iter().map(|&c| s.get(c).copied().unwrap_or(0)).collect()).collect();
     rows.sort();
     rows.iter()
         .map(|row| {
-            let cells: Vec<String> = cols.iter().zip(row).map(|(&c, v)| format!("{}={};", observable_in(p, &p.observables[c]), v)).collect();
+            let cells: Vec<String> =
+                cols.iter().zip(row).map(|(&c, v)| format!("{}={};", observable_in(p, &p.observables[c]), v)).collect();
             cells.join(" ")
         })
         .collect()
@@ -236,8 +238,12 @@ fn atom(p: &Program, x: &Prop, states: &[&[i64]]) -> (String, bool) {
         _ => unreachable!("atom is called on comparisons only"),
     };
     match (x, a, b) {
-        (Prop::Eq(..), Term::Obs(o, _), Term::Const(c)) | (Prop::Eq(..), Term::Const(c), Term::Obs(o, _)) => (format!("{}={}", observable_in(p, o), c), true),
-        (Prop::Ne(..), Term::Obs(o, _), Term::Const(c)) | (Prop::Ne(..), Term::Const(c), Term::Obs(o, _)) => (format!("~({}={})", observable_in(p, o), c), true),
+        (Prop::Eq(..), Term::Obs(o, _), Term::Const(c)) | (Prop::Eq(..), Term::Const(c), Term::Obs(o, _)) => {
+            (format!("{}={}", observable_in(p, o), c), true)
+        }
+        (Prop::Ne(..), Term::Obs(o, _), Term::Const(c)) | (Prop::Ne(..), Term::Const(c), Term::Obs(o, _)) => {
+            (format!("~({}={})", observable_in(p, o), c), true)
+        }
         _ => (extension(p, x, [a, b], states), false),
     }
 }
@@ -248,12 +254,16 @@ fn atom(p: &Program, x: &Prop, states: &[&[i64]]) -> (String, bool) {
 /// every listed state, so herd's tools re-validate the listed outcome to the
 /// same verdict.
 fn extension(p: &Program, x: &Prop, terms: [&Term; 2], states: &[&[i64]]) -> String {
-    let mut obs: Vec<&Observable> = terms.iter().filter_map(|t| if let Term::Obs(o, _) = t { Some(o) } else { None }).collect();
+    let mut obs: Vec<&Observable> =
+        terms.iter().filter_map(|t| if let Term::Obs(o, _) = t { Some(o) } else { None }).collect();
     obs.dedup();
     if obs.is_empty() {
         return if eval(p, x, &[]) { "true" } else { "false" }.to_string();
     }
-    let cols: Vec<usize> = obs.iter().map(|o| p.observables.iter().position(|y| y == *o).expect("a condition's observable is observed")).collect();
+    let cols: Vec<usize> = obs
+        .iter()
+        .map(|o| p.observables.iter().position(|y| y == *o).expect("a condition's observable is observed"))
+        .collect();
     let (mut holds, mut fails) = (BTreeSet::new(), BTreeSet::new());
     for s in states {
         let row: Vec<i64> = cols.iter().map(|&c| s[c]).collect();
@@ -263,11 +273,19 @@ fn extension(p: &Program, x: &Prop, terms: [&Term; 2], states: &[&[i64]]) -> Str
             fails.insert(row)
         };
     }
-    let conj = |row: &Vec<i64>| obs.iter().zip(row).map(|(o, v)| format!("{}={}", observable_in(p, o), v)).collect::<Vec<_>>().join(" /\\ ");
+    let conj = |row: &Vec<i64>| {
+        obs.iter().zip(row).map(|(o, v)| format!("{}={}", observable_in(p, o), v)).collect::<Vec<_>>().join(" /\\ ")
+    };
     let any = |rows: &BTreeSet<Vec<i64>>| match rows.len() {
         0 => "false".to_string(),
         1 => rows.iter().map(conj).collect(),
-        _ => format!("({})", rows.iter().map(|r| if obs.len() > 1 { format!("({})", conj(r)) } else { conj(r) }).collect::<Vec<_>>().join(" \\/ ")),
+        _ => format!(
+            "({})",
+            rows.iter()
+                .map(|r| if obs.len() > 1 { format!("({})", conj(r)) } else { conj(r) })
+                .collect::<Vec<_>>()
+                .join(" \\/ ")
+        ),
     };
     if fails.is_empty() && !holds.is_empty() {
         "true".to_string()

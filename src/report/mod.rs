@@ -53,7 +53,11 @@ pub fn text(r: &TestResult, source: &str) -> String {
     if r.summary.complete {
         s.push_str(&format!("States {}\n", r.outcome.states.len()));
     } else {
-        s.push_str(&format!("Fatal: {} lists {} of its final states (--states all lists every one)\n", p.name, r.outcome.states.len()));
+        s.push_str(&format!(
+            "Fatal: {} lists {} of its final states (--states all lists every one)\n",
+            p.name,
+            r.outcome.states.len()
+        ));
         s.push_str(&format!("States >= {} (more not listed)\n", r.outcome.states.len()));
     }
     for line in herd::state_lines(r) {

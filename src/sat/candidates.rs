@@ -75,7 +75,13 @@ impl<'p> Candidates<'p> {
     /// Final states reached by some candidate execution, not in `allowed`, for
     /// which `want` holds (a proposition, encoded; `keep` checks the decoded
     /// state again): sorted, at most `max`; the flag tells whether more exist.
-    pub fn forbidden_states(&mut self, allowed: &BTreeSet<State>, want: &Prop, keep: impl Fn(&State) -> bool, max: usize) -> Result<(Vec<State>, bool)> {
+    pub fn forbidden_states(
+        &mut self,
+        allowed: &BTreeSet<State>,
+        want: &Prop,
+        keep: impl Fn(&State) -> bool,
+        max: usize,
+    ) -> Result<(Vec<State>, bool)> {
         let p = self.enc.p;
         let want = self.prop_literal(want);
         let guard = self.enc.f.fresh();
@@ -209,7 +215,8 @@ impl Ord for ExecKey {
 /// the morally strong pairs as `x` orients them. Final writes stay maximal.
 pub fn least_orders(p: &Program, x: &Execution) -> Execution {
     let ms = |a: EventId, b: EventId| morally_strong(p, &p.events[a], &p.events[b]);
-    let mut co: BTreeSet<(EventId, EventId)> = x.co.iter().copied().filter(|&(a, b)| ms(a, b) || p.events[a].thread.is_none()).collect();
+    let mut co: BTreeSet<(EventId, EventId)> =
+        x.co.iter().copied().filter(|&(a, b)| ms(a, b) || p.events[a].thread.is_none()).collect();
     for e in &p.events {
         if let Some(l) = e.write_loc() {
             if e.thread.is_some() && x.executes(p, e.id) {

@@ -40,7 +40,8 @@ impl Encoding<'_> {
             [(v, B::T)] => *v,
             _ => return None,
         };
-        let chain: Vec<EventId> = p.events.iter().filter(|e| e.id != init && e.write_loc() == Some(l)).map(|e| e.id).collect();
+        let chain: Vec<EventId> =
+            p.events.iter().filter(|e| e.id != init && e.write_loc() == Some(l)).map(|e| e.id).collect();
         if chain.len() < 2 || chain.len() > MAX_CHAIN {
             return None;
         }

@@ -177,7 +177,10 @@ impl Formula {
     /// The model of the last satisfiable solve, as a lookup function. Missing
     /// after a satisfiable answer is an unexpected solver state (internal error).
     pub fn model(&self) -> Result<Model> {
-        let m = self.solver.model().ok_or_else(|| Error::internal("the SAT solver answered satisfiable but gave no model"))?;
+        let m = self
+            .solver
+            .model()
+            .ok_or_else(|| Error::internal("the SAT solver answered satisfiable but gave no model"))?;
         let mut vals = Vec::new();
         for l in m {
             let i = l.var().index();

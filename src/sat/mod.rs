@@ -48,7 +48,15 @@ impl SolveOptions {
 
 impl Default for SolveOptions {
     fn default() -> Self {
-        SolveOptions { max_states: 100_000, list: None, deadline: None, self_check: true, symmetry: true, model: None, merge_paths: true }
+        SolveOptions {
+            max_states: 100_000,
+            list: None,
+            deadline: None,
+            self_check: true,
+            symmetry: true,
+            model: None,
+            merge_paths: true,
+        }
     }
 }
 
@@ -109,7 +117,8 @@ pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
     // Paths that only add failed spin iterations are dropped (D66): the
     // argument covers the built-in models' rows, not arbitrary ones.
     let merged = if opts.merge_paths {
-        let gone = if opts.model().is_builtin() { crate::program::spin::redundant_traces(p) } else { Default::default() };
+        let gone =
+            if opts.model().is_builtin() { crate::program::spin::redundant_traces(p) } else { Default::default() };
         if std::env::var("PTXL_DEBUG").is_ok() && !gone.is_empty() {
             eprintln!("dropped {} paths that only add failed spin iterations (D66)", gone.len());
         }
@@ -147,7 +156,10 @@ pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
     if positive.as_ref().is_some_and(|x| !holds(x)) || negative.as_ref().is_some_and(holds) {
         return Err(Error::internal("self-check: a verdict query's execution does not agree with the condition"));
     }
-    let mut out = Outcome { reach: Some(Reach { positive: positive.is_some(), negative: negative.is_some() }), ..Outcome::default() };
+    let mut out = Outcome {
+        reach: Some(Reach { positive: positive.is_some(), negative: negative.is_some() }),
+        ..Outcome::default()
+    };
     crate::budget::phase("listing final states");
     list_states(&mut s, &mut out, guard.map(|g| (classes.as_slice(), g)))?;
     let summary = out.summary(p);
@@ -199,7 +211,10 @@ fn list_states(s: &mut Session, out: &mut Outcome, sym: Option<(&[Vec<usize>], B
                 return Err(Error::internal("state enumeration found the same final state twice"));
             }
             if s.opts.list.is_none() && out.states.len() >= s.opts.max_states {
-                return Err(Error::limit(format!("more than {} final states (raise --max-states, or list fewer with --states N)", s.opts.max_states)));
+                return Err(Error::limit(format!(
+                    "more than {} final states (raise --max-states, or list fewer with --states N)",
+                    s.opts.max_states
+                )));
             }
             // The solver's own execution was verified by `find`; a renamed one
             // is verified here, which checks the symmetry itself.
@@ -272,7 +287,10 @@ fn has_race(enc: &mut Encoding, acts: &[B]) -> Result<bool> {
                 continue;
             }
             let r = enc.f.fresh();
-            let (cxy, cyx) = (enc.cause_nodes.get(&(a, b)).copied().unwrap_or(B::F), enc.cause_nodes.get(&(b, a)).copied().unwrap_or(B::F));
+            let (cxy, cyx) = (
+                enc.cause_nodes.get(&(a, b)).copied().unwrap_or(B::F),
+                enc.cause_nodes.get(&(b, a)).copied().unwrap_or(B::F),
+            );
             let (xx, xy) = (enc.exec(x), enc.exec(y));
             enc.f.implies(&[r], xx);
             enc.f.implies(&[r], xy);
@@ -314,16 +332,24 @@ fn some_pair(enc: &mut Encoding, lits: Vec<B>, acts: &[B]) -> Result<bool> {
 /// Checked per combination of traces (up to 4096 combinations).
 fn has_deadlock(enc: &mut Encoding, deadline: Option<Instant>) -> Result<bool> {
     let p = enc.p;
-    let has_barrier = p.events.iter().any(|e| matches!(e.kind, EventKind::BarrierWait { .. } | EventKind::ClusterWait { .. }));
+    let has_barrier =
+        p.events.iter().any(|e| matches!(e.kind, EventKind::BarrierWait { .. } | EventKind::ClusterWait { .. }));
     if !has_barrier {
         return Ok(false);
     }
     // Only threads with a barrier operation on some path decide whether barriers
     // complete; the paths of the others are left to the solver.
     let is_barrier = |e: &crate::program::Event| {
-        matches!(e.kind, EventKind::BarrierArrive { .. } | EventKind::BarrierWait { .. } | EventKind::ClusterArrive { .. } | EventKind::ClusterWait { .. })
+        matches!(
+            e.kind,
+            EventKind::BarrierArrive { .. }
+                | EventKind::BarrierWait { .. }
+                | EventKind::ClusterArrive { .. }
+                | EventKind::ClusterWait { .. }
+        )
     };
-    let threads: Vec<&crate::program::Thread> = p.threads.iter().filter(|t| p.events.iter().any(|e| e.thread == Some(t.id) && is_barrier(e))).collect();
+    let threads: Vec<&crate::program::Thread> =
+        p.threads.iter().filter(|t| p.events.iter().any(|e| e.thread == Some(t.id) && is_barrier(e))).collect();
     let combos: usize = threads.iter().map(|t| t.traces.len()).product();
     if combos > 4096 {
         return Ok(false);

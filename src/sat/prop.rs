@@ -104,7 +104,10 @@ impl Encoding<'_> {
             },
             (Term::Obs(o1, _), Term::Obs(o2, _)) => match (index(o1), index(o2)) {
                 (Some(i), Some(j)) => {
-                    let pairs: Vec<(B, B)> = self.obs_val[i].iter().filter_map(|&(v, l)| self.obs_val[j].iter().find(|x| x.0 == v).map(|x| (l, x.1))).collect();
+                    let pairs: Vec<(B, B)> = self.obs_val[i]
+                        .iter()
+                        .filter_map(|&(v, l)| self.obs_val[j].iter().find(|x| x.0 == v).map(|x| (l, x.1)))
+                        .collect();
                     let ands: Vec<B> = pairs.into_iter().map(|(l1, l2)| self.f.and(&[l1, l2])).collect();
                     self.f.or(&ands)
                 }

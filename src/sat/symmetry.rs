@@ -73,8 +73,10 @@ fn signature(p: &Program, t: usize) -> Option<String> {
         return None;
     }
     let traces = &p.threads[t].traces;
-    let local_event: std::collections::HashMap<EventId, usize> = events.iter().enumerate().map(|(i, &e)| (e, i)).collect();
-    let local_trace: std::collections::HashMap<usize, usize> = traces.iter().enumerate().map(|(i, &q)| (q, i)).collect();
+    let local_event: std::collections::HashMap<EventId, usize> =
+        events.iter().enumerate().map(|(i, &e)| (e, i)).collect();
+    let local_trace: std::collections::HashMap<usize, usize> =
+        traces.iter().enumerate().map(|(i, &q)| (q, i)).collect();
     let ev = |e: EventId| local_event.get(&e).copied().unwrap_or(usize::MAX);
     let tr = |x: usize| local_trace.get(&x).copied().unwrap_or(usize::MAX);
     let mut s = String::new();
@@ -119,8 +121,11 @@ pub fn thread_events(p: &Program, t: usize) -> Vec<EventId> {
 /// unchanged?
 fn swappable(p: &Program, a: usize, b: usize) -> bool {
     let (pa, pb) = (p.threads[a].placement, p.threads[b].placement);
-    let same = |x: &crate::program::Placement, y: &crate::program::Placement| (x.cta == y.cta, x.cluster == y.cluster, x.gpu == y.gpu);
-    let placed = p.threads.iter().filter(|k| k.id != a && k.id != b).all(|k| same(&pa, &k.placement) == same(&pb, &k.placement));
+    let same = |x: &crate::program::Placement, y: &crate::program::Placement| {
+        (x.cta == y.cta, x.cluster == y.cluster, x.gpu == y.gpu)
+    };
+    let placed =
+        p.threads.iter().filter(|k| k.id != a && k.id != b).all(|k| same(&pa, &k.placement) == same(&pb, &k.placement));
     let swap = |t: usize| {
         if t == a {
             b
@@ -141,7 +146,7 @@ fn swappable(p: &Program, a: usize, b: usize) -> bool {
 fn obs_text(o: &Observable, rename: &dyn Fn(usize) -> usize) -> String {
     match o {
         Observable::Reg { thread, reg } => format!("P{}:{}", rename(*thread), reg),
-        Observable::Loc(l) => format!("{}", l),
+        Observable::Loc(l) => l.to_string(),
     }
 }
 
@@ -279,8 +284,13 @@ fn lex_ge(enc: &mut Encoding, guard: B, x: &[B], y: &[B]) {
 
 /// Thread classes and whether they are barrier-free, for `PTXL_DEBUG`.
 pub fn describe(p: &Program, classes: &[Vec<usize>]) -> String {
-    let has_barrier = |t: usize| thread_events(p, t).iter().any(|&e| matches!(p.events[e].kind, EventKind::BarrierArrive { .. } | EventKind::ClusterArrive { .. }));
-    let parts: Vec<String> = classes.iter().map(|c| format!("{:?}{}", c, if has_barrier(c[0]) { " (barriers)" } else { "" })).collect();
+    let has_barrier = |t: usize| {
+        thread_events(p, t)
+            .iter()
+            .any(|&e| matches!(p.events[e].kind, EventKind::BarrierArrive { .. } | EventKind::ClusterArrive { .. }))
+    };
+    let parts: Vec<String> =
+        classes.iter().map(|c| format!("{:?}{}", c, if has_barrier(c[0]) { " (barriers)" } else { "" })).collect();
     format!("symmetric thread classes: {}", if parts.is_empty() { "none".to_string() } else { parts.join(" ") })
 }
 
@@ -294,7 +304,13 @@ pub fn swap(p: &Program, x: &Execution, a: usize, b: usize) -> Execution {
         map[v] = u;
     }
     let (ta, tb) = (&p.threads[a].traces, &p.threads[b].traces);
-    let trace = |t: usize| ta.iter().position(|&q| q == t).map(|i| tb[i]).or_else(|| tb.iter().position(|&q| q == t).map(|i| ta[i])).unwrap_or(t);
+    let trace = |t: usize| {
+        ta.iter()
+            .position(|&q| q == t)
+            .map(|i| tb[i])
+            .or_else(|| tb.iter().position(|&q| q == t).map(|i| ta[i]))
+            .unwrap_or(t)
+    };
     let mut traces: Vec<usize> = x.traces.iter().map(|&t| trace(t)).collect();
     traces.swap(a, b);
     let pairs = |s: &BTreeSet<(EventId, EventId)>| s.iter().map(|&(u, v)| (map[u], map[v])).collect();

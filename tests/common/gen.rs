@@ -139,7 +139,8 @@ pub(crate) fn place() -> impl Strategy<Value = Place> {
 
 pub fn test_strategy() -> impl Strategy<Value = Test> {
     any::<bool>().prop_flat_map(|aliases| {
-        (proptest::collection::vec((place(), proptest::collection::vec(op(aliases), 1..=5)), 1..=4), Just(aliases)).prop_map(|(threads, aliases)| Test { threads, aliases })
+        (proptest::collection::vec((place(), proptest::collection::vec(op(aliases), 1..=5)), 1..=4), Just(aliases))
+            .prop_map(|(threads, aliases)| Test { threads, aliases })
     })
 }
 
@@ -176,7 +177,9 @@ fn rename(text: &str, names: [&str; 2]) -> String {
 
 fn op_text(o: &Op) -> String {
     match o {
-        Op::Ld { sem, scope, reg, loc: l, alias } => format!("ld.{} r{}, {}", sem_str(sem, "acquire", *scope), reg, loc(*l, *alias)),
+        Op::Ld { sem, scope, reg, loc: l, alias } => {
+            format!("ld.{} r{}, {}", sem_str(sem, "acquire", *scope), reg, loc(*l, *alias))
+        }
         Op::St { sem, scope, loc: l, val, from_reg, alias } => {
             let v = from_reg.map_or(val.to_string(), |r| format!("r{}", r));
             format!("st.{} {}, {}", sem_str(sem, "release", *scope), loc(*l, *alias), v)
@@ -197,8 +200,12 @@ fn op_text(o: &Op) -> String {
             };
             format!("atom.{}.{}.{}", s, SCOPES[*scope], k)
         }
-        Op::Red { release, scope, loc: l } => format!("red.{}.{}.add {}, 1", if *release { "release" } else { "relaxed" }, SCOPES[*scope], LOCS[*l]),
-        Op::Fence { kind, scope } => format!("fence.{}.{}", ["sc", "acq_rel", "acquire", "release"][*kind], SCOPES[*scope]),
+        Op::Red { release, scope, loc: l } => {
+            format!("red.{}.{}.add {}, 1", if *release { "release" } else { "relaxed" }, SCOPES[*scope], LOCS[*l])
+        }
+        Op::Fence { kind, scope } => {
+            format!("fence.{}.{}", ["sc", "acq_rel", "acquire", "release"][*kind], SCOPES[*scope])
+        }
         Op::ProxyFence { proxy } => format!("fence.proxy.{}", PROXY_FENCES[*proxy]),
         Op::ProxyLd { proxy, reg, via_alias } => {
             let (ins, same, alias) = PROXIES[*proxy];
@@ -213,7 +220,15 @@ fn op_text(o: &Op) -> String {
             format!("CAS{at}:\nld.relaxed.gpu r0, {x}\nadd r1, r0, 1\natom.relaxed.gpu.cas.b32 r2, {x}, r0, r1\nbne r2, r0, CAS{at}")
         }
         Op::Spin { sem, scope, reg, loc: l, at } => {
-            format!("SPIN{}:\nld.{} r{}, {}\nbeq r{}, 0, SPIN{}", at, sem_str(sem, "acquire", *scope), reg, LOCS[*l], reg, at)
+            format!(
+                "SPIN{}:\nld.{} r{}, {}\nbeq r{}, 0, SPIN{}",
+                at,
+                sem_str(sem, "acquire", *scope),
+                reg,
+                LOCS[*l],
+                reg,
+                at
+            )
         }
     }
 }
@@ -249,14 +264,20 @@ impl Test {
             .iter()
             .map(|(_, ops)| {
                 // An op may print several lines (a spin loop's label, load and branch).
-                let mut v: Vec<String> = ops.iter().flat_map(|o| op_text(o).lines().map(String::from).collect::<Vec<_>>()).collect();
+                let mut v: Vec<String> =
+                    ops.iter().flat_map(|o| op_text(o).lines().map(String::from).collect::<Vec<_>>()).collect();
                 if ops.iter().any(|o| matches!(o, Op::SkipIfNonZero { .. })) {
                     v.push("END:".into());
                 }
                 v
             })
             .collect();
-        let header: Vec<String> = self.threads.iter().enumerate().map(|(i, (p, _))| format!("P{}@cta {},cluster {},gpu {}", i, p.cta, p.cluster, p.gpu)).collect();
+        let header: Vec<String> = self
+            .threads
+            .iter()
+            .enumerate()
+            .map(|(i, (p, _))| format!("P{}@cta {},cluster {},gpu {}", i, p.cta, p.cluster, p.gpu))
+            .collect();
         s.push_str(&format!(" {} ;\n", header.join(" | ")));
         let rows = cells.iter().map(|c| c.len()).max().unwrap_or(0);
         for r in 0..rows {
@@ -317,7 +338,11 @@ impl Test {
         for (_, ops) in &mut t.threads {
             for o in ops.iter_mut() {
                 let sc = match o {
-                    Op::Ld { scope, .. } | Op::St { scope, .. } | Op::Atom { scope, .. } | Op::Red { scope, .. } | Op::Fence { scope, .. } => scope,
+                    Op::Ld { scope, .. }
+                    | Op::St { scope, .. }
+                    | Op::Atom { scope, .. }
+                    | Op::Red { scope, .. }
+                    | Op::Fence { scope, .. } => scope,
                     _ => continue,
                 };
                 if k == which {

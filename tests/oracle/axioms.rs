@@ -19,7 +19,8 @@ pub enum Axiom {
 }
 
 impl Axiom {
-    pub const ALL: [Axiom; 6] = [Axiom::Coherence, Axiom::FenceSc, Axiom::Atomicity, Axiom::NoThinAir, Axiom::ScPerLocation, Axiom::Causality];
+    pub const ALL: [Axiom; 6] =
+        [Axiom::Coherence, Axiom::FenceSc, Axiom::Atomicity, Axiom::NoThinAir, Axiom::ScPerLocation, Axiom::Causality];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -68,7 +69,12 @@ pub struct Relations<'a> {
 pub fn coherence(ctx: &Ctx, cause: &Rel, co: &Rel) -> bool {
     for w in 0..ctx.n() {
         for w2 in 0..ctx.n() {
-            let overlapping_writes = w != w2 && ctx.is_write(w) && ctx.is_write(w2) && !ctx.is_init(w) && !ctx.is_init(w2) && ctx.write_loc(w) == ctx.write_loc(w2);
+            let overlapping_writes = w != w2
+                && ctx.is_write(w)
+                && ctx.is_write(w2)
+                && !ctx.is_init(w)
+                && !ctx.is_init(w2)
+                && ctx.write_loc(w) == ctx.write_loc(w2);
             if overlapping_writes && cause.has(w, w2) && !co.has(w, w2) {
                 return false;
             }

@@ -92,7 +92,8 @@ pub fn morally_strong(ctx: &Ctx) -> Rel {
             return false;
         }
         let (Some(ta), Some(tb)) = (ctx.thread(a), ctx.thread(b)) else { return false };
-        let cond1 = ta == tb || (is_strong(ctx, a) && is_strong(ctx, b) && scope_includes(ctx, a, b) && scope_includes(ctx, b, a));
+        let cond1 = ta == tb
+            || (is_strong(ctx, a) && is_strong(ctx, b) && scope_includes(ctx, a, b) && scope_includes(ctx, b, a));
         let cond2 = proxy_of(ctx, a) == proxy_of(ctx, b);
         let cond3 = if ctx.is_mem(a) && ctx.is_mem(b) { overlap_completely(ctx, a, b) } else { true };
         cond1 && cond2 && cond3
@@ -102,13 +103,20 @@ pub fn morally_strong(ctx: &Ctx) -> Rel {
 /// 8.7.1: "Two overlapping memory operations are said to conflict when at least
 /// one of them is a write." (Initial writes are not operations of the program.)
 pub fn conflict(ctx: &Ctx, a: usize, b: usize) -> bool {
-    a != b && !ctx.is_init(a) && !ctx.is_init(b) && ctx.is_mem(a) && ctx.is_mem(b) && ctx.loc(a) == ctx.loc(b) && (ctx.is_write(a) || ctx.is_write(b))
+    a != b
+        && !ctx.is_init(a)
+        && !ctx.is_init(b)
+        && ctx.is_mem(a)
+        && ctx.is_mem(b)
+        && ctx.loc(a) == ctx.loc(b)
+        && (ctx.is_write(a) || ctx.is_write(b))
 }
 
 /// 8.7.1: "Two conflicting memory operations are said to be in a data-race if they
 /// are not related in causality order and they are not morally strong."
 pub fn has_data_race(ctx: &Ctx, ms: &Rel, cause: &Rel) -> bool {
-    (0..ctx.n()).any(|a| (0..ctx.n()).any(|b| conflict(ctx, a, b) && !ms.has(a, b) && !cause.has(a, b) && !cause.has(b, a)))
+    (0..ctx.n())
+        .any(|a| (0..ctx.n()).any(|b| conflict(ctx, a, b) && !ms.has(a, b) && !cause.has(a, b) && !cause.has(b, a)))
 }
 
 /// 8.9.7 (3): "A read R precedes an overlapping write W in communication order if,
@@ -237,13 +245,22 @@ pub fn acquire_patterns(ctx: &Ctx, po: &Rel) -> Vec<Pattern> {
 ///    first operation in X and the last operation in Y are morally strong."
 /// Barriers synchronize through the matching chosen for the execution (arrive of
 /// one thread -> wait of another); `.relaxed` cluster arrives do not synchronize.
-pub fn synchronizes_with(ctx: &Ctx, ms: &Rel, obs: &Rel, sc: &Rel, m: &Matching, rel: &[Pattern], acq: &[Pattern]) -> Rel {
+pub fn synchronizes_with(
+    ctx: &Ctx,
+    ms: &Rel,
+    obs: &Rel,
+    sc: &Rel,
+    m: &Matching,
+    rel: &[Pattern],
+    acq: &[Pattern],
+) -> Rel {
     // 1.
     let mut sw = sc.clone();
     // 2.
     sw = sw.union(&m.cta);
     // 3.
-    sw = sw.union(&m.cluster.filter(|a, _| !matches!(ctx.event(a).kind, EventKind::ClusterArrive { relaxed: true, .. })));
+    sw = sw
+        .union(&m.cluster.filter(|a, _| !matches!(ctx.event(a).kind, EventKind::ClusterArrive { relaxed: true, .. })));
     // 4.
     for x in rel {
         for y in acq {

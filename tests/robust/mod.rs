@@ -106,7 +106,14 @@ pub fn slow_test(n: usize) -> String {
     let hdr: Vec<String> = (0..n).map(|i| format!("P{}@cta {},gpu 0", i, i)).collect();
     let own: Vec<String> = (0..n).map(|i| format!("mov.u32 r1, {}", i)).collect();
     let row: Vec<String> = (0..n).map(|i| format!("atom.relaxed.gpu.add r0, x, {}", 1 + usize::from(i == 0))).collect();
-    format!("PTX slow{}\n{{\nx = 0;\n}}\n {} ;\n {} ;\n {} ;\nforall (x == {})\n", n, hdr.join(" | "), own.join(" | "), row.join(" | "), n + 1)
+    format!(
+        "PTX slow{}\n{{\nx = 0;\n}}\n {} ;\n {} ;\n {} ;\nforall (x == {})\n",
+        n,
+        hdr.join(" | "),
+        own.join(" | "),
+        row.join(" | "),
+        n + 1
+    )
 }
 
 /// One thread storing to one location `n` times.

@@ -9,11 +9,22 @@ impl Ctx<'_> {
     /// Record that `root` is accessed as private (`.local`/`.param`) or shared
     /// memory; a variable accessed both ways is refused (D17).
     pub(super) fn space_of(&mut self, root: &str, private: bool, ins: &ast::Instr) -> Result<()> {
-        let (mine, other) = if private { (&mut self.private_roots, &self.global_roots) } else { (&mut self.global_roots, &self.private_roots) };
+        let (mine, other) = if private {
+            (&mut self.private_roots, &self.global_roots)
+        } else {
+            (&mut self.global_roots, &self.private_roots)
+        };
         if let Some(sp) = other.get(root) {
-            let (a, b) = if private { ("thread-private .local/.param", "global or shared") } else { ("global or shared", "thread-private .local/.param") };
+            let (a, b) = if private {
+                ("thread-private .local/.param", "global or shared")
+            } else {
+                ("global or shared", "thread-private .local/.param")
+            };
             let root = crate::module::written_name(root);
-            return Err(Error::input(format!("`{}` is accessed here as {} memory but at line {} as {} memory", root, a, sp.line, b), ins.span));
+            return Err(Error::input(
+                format!("`{}` is accessed here as {} memory but at line {} as {} memory", root, a, sp.line, b),
+                ins.span,
+            ));
         }
         mine.entry(root.to_string()).or_insert(ins.span);
         Ok(())
@@ -84,7 +95,14 @@ impl Ctx<'_> {
         Ok(Ok((key, vaddr, deps)))
     }
 
-    pub(super) fn push_mem(&self, st: &mut PathState, key: LocKey, access: Access, mut deps: BTreeSet<usize>, ins: &ast::Instr) -> usize {
+    pub(super) fn push_mem(
+        &self,
+        st: &mut PathState,
+        key: LocKey,
+        access: Access,
+        mut deps: BTreeSet<usize>,
+        ins: &ast::Instr,
+    ) -> usize {
         let mut value_srcs: Vec<LocKey> = deps
             .iter()
             .filter_map(|&i| match &st.events[i].kind {
@@ -99,14 +117,28 @@ impl Ctx<'_> {
         // Dependencies grow with the path (control dependencies accumulate), so
         // a long unrolled loop is quadratic here: charge them (issue 11).
         crate::budget::charge(96 + 16 * deps.len() as u64 + ins.text.len() as u64);
-        st.events.push(DraftEvent { kind: DraftKind::Mem { key, access }, value_srcs, text: ins.text.clone(), line: ins.span.line, deps, at: instance(st) });
+        st.events.push(DraftEvent {
+            kind: DraftKind::Mem { key, access },
+            value_srcs,
+            text: ins.text.clone(),
+            line: ins.span.line,
+            deps,
+            at: instance(st),
+        });
         st.events.len() - 1
     }
 
     pub(super) fn push_other(&self, st: &mut PathState, kind: EventKind, ins: &ast::Instr) {
         let deps = st.ctrl.clone();
         crate::budget::charge(96 + 16 * deps.len() as u64 + ins.text.len() as u64);
-        st.events.push(DraftEvent { kind: DraftKind::Other(kind), value_srcs: Vec::new(), text: ins.text.clone(), line: ins.span.line, deps, at: instance(st) });
+        st.events.push(DraftEvent {
+            kind: DraftKind::Other(kind),
+            value_srcs: Vec::new(),
+            text: ins.text.clone(),
+            line: ins.span.line,
+            deps,
+            at: instance(st),
+        });
     }
 
     pub(super) fn cta_size(&self, t: usize) -> usize {

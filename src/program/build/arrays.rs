@@ -26,10 +26,16 @@ impl Arrays {
         for item in &lit.init {
             if let InitItem::Element { name, index, value, span } = item {
                 let Some(&(size, len)) = a.decl.get(name) else {
-                    return Err(Error::input(format!("`{}` is not declared as an array (declare it first, e.g. `u32 {}[4];`)", name, name), *span));
+                    return Err(Error::input(
+                        format!("`{}` is not declared as an array (declare it first, e.g. `u32 {}[4];`)", name, name),
+                        *span,
+                    ));
                 };
                 if *index >= len {
-                    return Err(Error::input(format!("index {} is out of bounds: `{}` has {} elements", index, name, len), *span));
+                    return Err(Error::input(
+                        format!("index {} is out of bounds: `{}` has {} elements", index, name, len),
+                        *span,
+                    ));
                 }
                 a.inits.insert((name.clone(), *index as i64 * size as i64), *value);
             }
@@ -72,6 +78,7 @@ impl Arrays {
     pub(super) fn name_of(&self, key: &LocKey) -> Option<String> {
         let &(size, len) = self.decl.get(&key.root)?;
         let i = key.offset / size as i64;
-        (key.shared_cluster.is_none() && key.offset % size as i64 == 0 && (0..len as i64).contains(&i)).then(|| format!("{}[{}]", key.root, i))
+        (key.shared_cluster.is_none() && key.offset % size as i64 == 0 && (0..len as i64).contains(&i))
+            .then(|| format!("{}[{}]", key.root, i))
     }
 }

@@ -18,7 +18,10 @@ impl Ctx<'_> {
             }
         }
         for (root, _, off, size) in self.arrays.extents() {
-            let name = self.arrays.name_of(&LocKey { root: root.clone(), offset: off, shared_cluster: None }).unwrap_or_default();
+            let name = self
+                .arrays
+                .name_of(&LocKey { root: root.clone(), offset: off, shared_cluster: None })
+                .unwrap_or_default();
             wanted.push((name, root, off, size));
         }
         let mut out = BTreeMap::new();
@@ -27,7 +30,11 @@ impl Ctx<'_> {
             if parts.len() > 1 {
                 let ids: Option<Vec<(LocId, u32, u32)>> = parts
                     .iter()
-                    .map(|(off, len)| key_index.get(&LocKey { root: root.clone(), offset: *off, shared_cluster: None }).map(|&l| (l, (*off - start) as u32, *len as u32)))
+                    .map(|(off, len)| {
+                        key_index
+                            .get(&LocKey { root: root.clone(), offset: *off, shared_cluster: None })
+                            .map(|&l| (l, (*off - start) as u32, *len as u32))
+                    })
                     .collect();
                 if let Some(ids) = ids {
                     out.insert(name, ids);
@@ -51,7 +58,8 @@ impl Ctx<'_> {
             }
             let (span, origin) = self.foot_at.get(f).cloned().unwrap_or_default();
             let end = off + i64::from(*size);
-            let mut msg = format!("this access of bytes {}..{} lies outside `{}`, which is {} bytes", off, end, root, w);
+            let mut msg =
+                format!("this access of bytes {}..{} lies outside `{}`, which is {} bytes", off, end, root, w);
             if !self.arrays.decl.contains_key(root) && !self.vars.contains_key(root) && *off >= 0 {
                 // A scalar used as an array: suggest the declaration that makes it one.
                 let n = (end as u64).div_ceil(w);
@@ -69,7 +77,9 @@ impl Ctx<'_> {
     pub(super) fn at_location_width(&self, p: &Prop, widths: &BTreeMap<String, u8>) -> Prop {
         let reduce = |a: &ast::Term, b: &ast::Term| -> (ast::Term, ast::Term) {
             let fit = |o: &ast::Term, c: &ast::Term| match (o, c) {
-                (ast::Term::Obs(Observable::Loc(l), _), ast::Term::Const(v)) => widths.get(l).map(|&w| ast::Term::Const(cells::extract(*v, 0, w))),
+                (ast::Term::Obs(Observable::Loc(l), _), ast::Term::Const(v)) => {
+                    widths.get(l).map(|&w| ast::Term::Const(cells::extract(*v, 0, w)))
+                }
                 _ => None,
             };
             (fit(b, a).unwrap_or_else(|| a.clone()), fit(a, b).unwrap_or_else(|| b.clone()))
@@ -111,13 +121,18 @@ impl Ctx<'_> {
         let mut out = BTreeMap::new();
         for (name, &l) in loc_names {
             let root = &keys[l].root;
-            let bits = self.typed_roots.contains(root) || self.vars.contains_key(root) || self.arrays.decl.contains_key(root);
+            let bits =
+                self.typed_roots.contains(root) || self.vars.contains_key(root) || self.arrays.decl.contains_key(root);
             if !bits {
                 continue;
             }
             let w = match parts.get(name) {
                 Some(p) => p.iter().map(|x| x.2).sum::<u32>() as u8,
-                None => self.cell_len.get(&keys[l]).copied().unwrap_or_else(|| locations[l].sizes.iter().copied().max().unwrap_or(8)),
+                None => self
+                    .cell_len
+                    .get(&keys[l])
+                    .copied()
+                    .unwrap_or_else(|| locations[l].sizes.iter().copied().max().unwrap_or(8)),
             };
             out.insert(name.clone(), w.min(8));
         }
@@ -130,7 +145,13 @@ impl Ctx<'_> {
             if let Observable::Loc(name) = o {
                 let root = self.names.get(name).map_or(name.as_str(), |i| i.root.as_str());
                 if let Some(sp) = self.private_roots.get(root) {
-                    return Err(Error::input(format!("`{}` is thread-private .local/.param memory, so the condition cannot observe it", name), *sp));
+                    return Err(Error::input(
+                        format!(
+                            "`{}` is thread-private .local/.param memory, so the condition cannot observe it",
+                            name
+                        ),
+                        *sp,
+                    ));
                 }
             }
         }
@@ -168,7 +189,12 @@ impl Ctx<'_> {
         let key_index: HashMap<LocKey, usize> = keys.iter().cloned().enumerate().map(|(i, k)| (k, i)).collect();
         let mut locations: Vec<Location> = keys
             .iter()
-            .map(|k| Location { name: self.arrays.name_of(k).unwrap_or_else(|| self.key_name(k)), init: self.key_init(k), sizes: Vec::new(), values: self.domain(k) })
+            .map(|k| Location {
+                name: self.arrays.name_of(k).unwrap_or_else(|| self.key_name(k)),
+                init: self.key_init(k),
+                sizes: Vec::new(),
+                values: self.domain(k),
+            })
             .collect();
         let mut events = Vec::new();
         let mut init_events = Vec::new();
@@ -265,9 +291,15 @@ impl Ctx<'_> {
                 tids.push(tid);
             }
             if tids.is_empty() {
-                let mut e = Error::limit(format!("every path of thread P{} runs past the unroll bound ({}); raise --unroll", t, self.opts.unroll));
+                let mut e = Error::limit(format!(
+                    "every path of thread P{} runs past the unroll bound ({}); raise --unroll",
+                    t, self.opts.unroll
+                ));
                 if let Some((span, what)) = &self.unroll_cut {
-                    e.message = format!("every path of thread P{} runs past the unroll bound ({}) in the loop at {}; raise --unroll", t, self.opts.unroll, what);
+                    e.message = format!(
+                        "every path of thread P{} runs past the unroll bound ({}) in the loop at {}; raise --unroll",
+                        t, self.opts.unroll, what
+                    );
                     e.span = Some(*span);
                 }
                 return Err(e);
@@ -277,7 +309,11 @@ impl Ctx<'_> {
             threads.push(Thread { id: t, placement: self.placements[t], written, traces: tids });
         }
         if events.len() > self.opts.max_events {
-            return Err(Error::limit(format!("the test has {} events over all paths, more than --max-events {}", events.len(), self.opts.max_events)));
+            return Err(Error::limit(format!(
+                "the test has {} events over all paths, more than --max-events {}",
+                events.len(),
+                self.opts.max_events
+            )));
         }
         let mixed_size = detect_mixed_size(&self.foot);
         let loc_parts = self.loc_parts(&key_index);
@@ -307,9 +343,13 @@ impl Ctx<'_> {
         let condition = self.at_location_width(&lit.condition.prop, &widths);
         let filter = lit.filter.as_ref().map(|f| self.at_location_width(f, &widths));
         self.check_private_observed(&observables)?;
-        let unknown_read = events.iter().filter_map(|e| e.read_loc()).find_map(|l| self.vars.get(&keys[l].root).filter(|d| d.init.is_none()));
+        let unknown_read = events
+            .iter()
+            .filter_map(|e| e.read_loc())
+            .find_map(|l| self.vars.get(&keys[l].root).filter(|d| d.init.is_none()));
         let reads_unknown = self.reads_unknown.as_ref().and_then(|r| self.vars.get(r)).or(unknown_read).cloned();
-        let proxy_fences = events.iter().filter(|e| matches!(e.kind, EventKind::ProxyFence { .. })).map(|e| e.id).collect();
+        let proxy_fences =
+            events.iter().filter(|e| matches!(e.kind, EventKind::ProxyFence { .. })).map(|e| e.id).collect();
         Ok(Program {
             proxy_fences,
             name: lit.name.clone(),
@@ -361,7 +401,11 @@ pub(super) fn place_threads(lit: &Litmus) -> Vec<Placement> {
 /// (8.7.2: a mixed-size race is possible, the axioms may not apply).
 pub(super) fn detect_mixed_size(foot: &BTreeSet<Footprint>) -> bool {
     let all: Vec<&Footprint> = foot.iter().collect();
-    all.iter().enumerate().any(|(i, a)| all[i + 1..].iter().any(|b| a.0 == b.0 && a.1 == b.1 && (a.2, a.3) != (b.2, b.3) && a.2 < b.2 + b.3 as i64 && b.2 < a.2 + a.3 as i64))
+    all.iter().enumerate().any(|(i, a)| {
+        all[i + 1..].iter().any(|b| {
+            a.0 == b.0 && a.1 == b.1 && (a.2, a.3) != (b.2, b.3) && a.2 < b.2 + b.3 as i64 && b.2 < a.2 + a.3 as i64
+        })
+    })
 }
 
 /// The observables of the final states: condition, filter and `locations`, in order of appearance.
@@ -407,7 +451,10 @@ pub(super) fn check_observables(lit: &Litmus, loc_names: &BTreeMap<String, LocId
                 for t in [a, b] {
                     if let ast::Term::Obs(Observable::Loc(l), sp) = t {
                         if !names.contains_key(l) {
-                            return Err(Error::input(format!("location `{}` is neither declared nor used by any thread", l), *sp));
+                            return Err(Error::input(
+                                format!("location `{}` is neither declared nor used by any thread", l),
+                                *sp,
+                            ));
                         }
                     }
                 }

@@ -43,7 +43,11 @@ impl Ctx<'_> {
                             // chains by their k-th value-dependent write.
                             let bound = bounds.get(key).copied().unwrap_or(0);
                             let constant = e.value_srcs.is_empty() && access.rmw.is_none();
-                            let this_round = if e.value_srcs.is_empty() { constant || rounds == 0 } else { (1..=last_new_constant + bound).contains(&rounds) };
+                            let this_round = if e.value_srcs.is_empty() {
+                                constant || rounds == 0
+                            } else {
+                                (1..=last_new_constant + bound).contains(&rounds)
+                            };
                             if access.writes && this_round {
                                 let init = BTreeSet::from([ctx.key_init(key)]);
                                 let d = ctx.domains.entry(key.clone()).or_insert_with(|| init.clone());
@@ -75,7 +79,9 @@ impl Ctx<'_> {
                 break;
             }
             if ctx.domains.values().any(|d| d.len() > 64) {
-                return Err(Error::limit("a location can hold more than 64 distinct values; the test computes too many values to enumerate"));
+                return Err(Error::limit(
+                    "a location can hold more than 64 distinct values; the test computes too many values to enumerate",
+                ));
             }
         }
         Ok((paths, unroll_hit))
@@ -88,16 +94,23 @@ impl Ctx<'_> {
         for (i, ins) in code.iter().enumerate() {
             if let InstrKind::Label(l) = &ins.kind {
                 if labels.insert(l.clone(), i).is_some() {
-                    return Err(Error::input(format!("label `{}` is defined twice in thread P{}", l, t), ins.span).in_origin(&ins.origin));
+                    return Err(Error::input(format!("label `{}` is defined twice in thread P{}", l, t), ins.span)
+                        .in_origin(&ins.origin));
                 }
             }
         }
         for ins in code {
             if let InstrKind::Branch { target, .. } = &ins.kind {
                 if !labels.contains_key(target) {
-                    return Err(
-                        Error::input(format!("branch to undefined label `{}` in thread P{}", target.split('#').next().unwrap_or(target), t), ins.span).in_origin(&ins.origin)
-                    );
+                    return Err(Error::input(
+                        format!(
+                            "branch to undefined label `{}` in thread P{}",
+                            target.split('#').next().unwrap_or(target),
+                            t
+                        ),
+                        ins.span,
+                    )
+                    .in_origin(&ins.origin));
                 }
             }
         }
@@ -121,7 +134,10 @@ impl Ctx<'_> {
         while let Some(mut st) = work.pop() {
             steps += 1;
             if steps > 1_000_000 {
-                return Err(Error::limit(format!("thread P{} has too many paths to explore (over 1,000,000 steps)", t)));
+                return Err(Error::limit(format!(
+                    "thread P{} has too many paths to explore (over 1,000,000 steps)",
+                    t
+                )));
             }
             // One path's events are distinct events of the program: a path this
             // long already exceeds --max-events, so stop before unrolling further.
@@ -131,7 +147,10 @@ impl Ctx<'_> {
             if st.pc >= code.len() {
                 done.push(FinishedPath { events: st.events, regs: st.regs });
                 if done.len() > self.opts.max_traces {
-                    return Err(Error::limit(format!("thread P{} has more than {} paths (lower --unroll or simplify the test)", t, self.opts.max_traces)));
+                    return Err(Error::limit(format!(
+                        "thread P{} has more than {} paths (lower --unroll or simplify the test)",
+                        t, self.opts.max_traces
+                    )));
                 }
                 continue;
             }
@@ -218,7 +237,14 @@ impl Ctx<'_> {
     /// `==`/`!=`: the two paths (comparison true, false), each assuming what the
     /// read returns, without enumerating its values. The read joins the control
     /// dependencies of both paths.
-    pub(super) fn fork_compare(&self, st: &PathState, cmp: Cmp, a: &Operand, b: &Operand, ty: Option<IntTy>) -> Option<(PathState, PathState)> {
+    pub(super) fn fork_compare(
+        &self,
+        st: &PathState,
+        cmp: Cmp,
+        a: &Operand,
+        b: &Operand,
+        ty: Option<IntTy>,
+    ) -> Option<(PathState, PathState)> {
         if !matches!(cmp, Cmp::Eq | Cmp::Ne) {
             return None;
         }
@@ -269,7 +295,12 @@ impl Ctx<'_> {
     }
 
     /// The operand as an integer, or the read to fork on.
-    pub(super) fn concrete(&self, st: &PathState, op: &Operand, span: Span) -> Result<std::result::Result<(i64, BTreeSet<usize>), usize>> {
+    pub(super) fn concrete(
+        &self,
+        st: &PathState,
+        op: &Operand,
+        span: Span,
+    ) -> Result<std::result::Result<(i64, BTreeSet<usize>), usize>> {
         let v = self.operand(st, op);
         match v.v {
             V::Const(c) => Ok(Ok((c, v.deps))),

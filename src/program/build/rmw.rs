@@ -36,7 +36,10 @@ impl Ctx<'_> {
         };
         deps.extend(adeps);
         if self.space(&key.root).is_private() {
-            return Err(Error::input("atomic operations take .global or .shared memory, not a thread's private .local/.param memory", ins.span));
+            return Err(Error::input(
+                "atomic operations take .global or .shared memory, not a thread's private .local/.param memory",
+                ins.span,
+            ));
         }
         if ty.is_some() {
             self.typed_roots.insert(key.root.clone());
@@ -60,12 +63,23 @@ impl Ctx<'_> {
             return Ok(Step::Next);
         }
         if arith::rmw(op, 0, &vals, ty).is_none() {
-            return Err(Error::input(format!("`{}`: wrong number of operands for atom.{:?}", ins.text, op).to_lowercase(), ins.span));
+            return Err(Error::input(
+                format!("`{}`: wrong number of operands for atom.{:?}", ins.text, op).to_lowercase(),
+                ins.span,
+            ));
         }
         // cas writes a constant when it succeeds and nothing when it fails: two
         // paths, one assuming the read returns the compared value, one that it does not.
         if op == AtomOp::Cas {
-            return Ok(self.cas(st, ins, mk_rmw(vaddr, proxy, size, msem, mscope, is_red, None), key, (vals[0], vals[1], ty), deps, dst));
+            return Ok(self.cas(
+                st,
+                ins,
+                mk_rmw(vaddr, proxy, size, msem, mscope, is_red, None),
+                key,
+                (vals[0], vals[1], ty),
+                deps,
+                dst,
+            ));
         }
         // The other operations write a function of the value read: one event whose
         // written value the engines compute from reads-from.
@@ -84,7 +98,16 @@ impl Ctx<'_> {
     /// that equals `cmp` at the operation's type (reading it, writing `new`),
     /// and one path reading any other value and writing nothing.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn cas(&self, st: &PathState, ins: &ast::Instr, base: Access, key: LocKey, q: (i64, i64, Option<IntTy>), deps: BTreeSet<usize>, dst: &Option<String>) -> Step {
+    pub(super) fn cas(
+        &self,
+        st: &PathState,
+        ins: &ast::Instr,
+        base: Access,
+        key: LocKey,
+        q: (i64, i64, Option<IntTy>),
+        deps: BTreeSet<usize>,
+        dst: &Option<String>,
+    ) -> Step {
         let (cmp, new, ty) = q;
         let base = Access { conv: ty, ..base };
         let domain = self.domain(&key);
@@ -122,7 +145,15 @@ impl Ctx<'_> {
     /// A load over several cells: one read per cell, then one path per
     /// combination of the values the cells can hold, the register holding
     /// their bytes composed little-endian and extended by the load's type.
-    pub(super) fn split_load(&self, st: &mut PathState, ins: &ast::Instr, parts: Vec<(LocKey, i64, u8)>, access: Access, adeps: BTreeSet<usize>, dst: &str) -> Result<Step> {
+    pub(super) fn split_load(
+        &self,
+        st: &mut PathState,
+        ins: &ast::Instr,
+        parts: Vec<(LocKey, i64, u8)>,
+        access: Access,
+        adeps: BTreeSet<usize>,
+        dst: &str,
+    ) -> Result<Step> {
         let (ty, size) = (access.conv, access.size);
         let mut idx = Vec::new();
         for (k, at, _) in &parts {
@@ -131,9 +162,15 @@ impl Ctx<'_> {
         }
         let mut combos: Vec<Vec<i64>> = vec![Vec::new()];
         for (k, _, _) in &parts {
-            combos = combos.into_iter().flat_map(|c| self.domain(k).into_iter().map(move |v| [c.clone(), vec![v]].concat())).collect();
+            combos = combos
+                .into_iter()
+                .flat_map(|c| self.domain(k).into_iter().map(move |v| [c.clone(), vec![v]].concat()))
+                .collect();
             if combos.len() > 4096 {
-                return Err(Error::limit(format!("the mixed-size load `{}` can read more than 4096 combinations of byte values", ins.text)));
+                return Err(Error::limit(format!(
+                    "the mixed-size load `{}` can read more than 4096 combinations of byte values",
+                    ins.text
+                )));
             }
         }
         let deps: BTreeSet<usize> = idx.iter().copied().collect();

@@ -35,7 +35,10 @@ impl Ctx<'_> {
             InstrKind::Refused(message) => Err(Error::input(message.clone(), ins.span)),
             InstrKind::IsSpace { .. } => self.step_isspace(st, ins),
             // `module::expand` replaces every call by the function's body.
-            InstrKind::Call { name, .. } => Err(Error::input(format!("`call {}` needs a `ptx \"FILE.ptx\";` line that loads a module defining it", name), ins.span)),
+            InstrKind::Call { name, .. } => Err(Error::input(
+                format!("`call {}` needs a `ptx \"FILE.ptx\";` line that loads a module defining it", name),
+                ins.span,
+            )),
             InstrKind::Alu { .. } => self.step_alu(st, ins),
             InstrKind::Setp { .. } => self.step_setp(st, ins),
             InstrKind::Selp { .. } => self.step_selp(st, ins),
@@ -60,7 +63,9 @@ impl Ctx<'_> {
 
     /// `Alu` instructions.
     fn step_alu(&mut self, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
-        let InstrKind::Alu { op, dst, srcs, ty, src_ty } = &ins.kind else { return Err(Error::internal("step_alu on another instruction")) };
+        let InstrKind::Alu { op, dst, srcs, ty, src_ty } = &ins.kind else {
+            return Err(Error::internal("step_alu on another instruction"));
+        };
         if *op == AluOp::Mov && srcs.len() == 1 {
             let v = self.operand(st, &srcs[0]);
             // A copy that cannot change the value keeps a read symbolic; an
@@ -107,7 +112,9 @@ impl Ctx<'_> {
     /// thread's previous read of the timer, one where much has (a deadline of
     /// any loop has passed): the value never decreases along the thread.
     fn step_timer(&mut self, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
-        let InstrKind::Timer { dst, timer, shift, bits } = &ins.kind else { return Err(Error::internal("step_timer on another instruction")) };
+        let InstrKind::Timer { dst, timer, shift, bits } = &ins.kind else {
+            return Err(Error::internal("step_timer on another instruction"));
+        };
         // Far past any deadline a loop may set, in both the 32-bit and the 64-bit views.
         const LATER: i64 = (1 << 40) | (1 << 31);
         let hidden = format!("%__timer#{}", timer);
@@ -129,7 +136,9 @@ impl Ctx<'_> {
 
     /// `Setp` instructions.
     fn step_setp(&mut self, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
-        let InstrKind::Setp { cmp, dst, a, b, ty } = &ins.kind else { return Err(Error::internal("step_setp on another instruction")) };
+        let InstrKind::Setp { cmp, dst, a, b, ty } = &ins.kind else {
+            return Err(Error::internal("step_setp on another instruction"));
+        };
         if let Some((yes, no)) = self.fork_compare(st, *cmp, a, b, *ty) {
             let mut out = Vec::new();
             for (mut c, v) in [(yes, 1), (no, 0)] {
@@ -147,7 +156,9 @@ impl Ctx<'_> {
 
     /// `Selp` instructions.
     fn step_selp(&mut self, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
-        let InstrKind::Selp { dst, a, b, pred, ty } = &ins.kind else { return Err(Error::internal("step_selp on another instruction")) };
+        let InstrKind::Selp { dst, a, b, pred, ty } = &ins.kind else {
+            return Err(Error::internal("step_selp on another instruction"));
+        };
         let (p, pd) = conc!(self, st, ins, pred);
         let chosen = if p != 0 { a } else { b };
         let mut v = self.operand(st, chosen);
@@ -162,7 +173,9 @@ impl Ctx<'_> {
 
     /// `Branch` instructions.
     fn step_branch(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
-        let InstrKind::Branch { cond, target } = &ins.kind else { return Err(Error::internal("step_branch on another instruction")) };
+        let InstrKind::Branch { cond, target } = &ins.kind else {
+            return Err(Error::internal("step_branch on another instruction"));
+        };
         let taken = match cond {
             BranchCond::Always => true,
             BranchCond::Pred { reg, negated } => {
@@ -194,7 +207,9 @@ impl Ctx<'_> {
 
     /// `Load` instructions.
     fn step_load(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
-        let InstrKind::Load { sem, scope, proxy, dst, addr, size, ty, shared, private } = &ins.kind else { return Err(Error::internal("step_load on another instruction")) };
+        let InstrKind::Load { sem, scope, proxy, dst, addr, size, ty, shared, private } = &ins.kind else {
+            return Err(Error::internal("step_load on another instruction"));
+        };
         let (key, vaddr, adeps) = match self.address(st, t, addr, *shared, ins)? {
             Ok(x) => x,
             Err(i) => return Ok(self.fork_read(st, i)),
@@ -224,7 +239,16 @@ impl Ctx<'_> {
     /// store's value is read back whole at a type that keeps it; else its
     /// bytes, extended by the load's type (untyped: a signed value, D17).
     #[allow(clippy::too_many_arguments)]
-    fn private_load(&mut self, st: &mut PathState, ins: &ast::Instr, key: &LocKey, size: u8, ty: Option<IntTy>, adeps: BTreeSet<usize>, dst: &str) -> Result<Step> {
+    fn private_load(
+        &mut self,
+        st: &mut PathState,
+        ins: &ast::Instr,
+        key: &LocKey,
+        size: u8,
+        ty: Option<IntTy>,
+        adeps: BTreeSet<usize>,
+        dst: &str,
+    ) -> Result<Step> {
         self.check_private_bounds(key, size, ins)?;
         let unwritten = std::cell::Cell::new(false);
         let init = |i: i64| {
@@ -259,12 +283,24 @@ impl Ctx<'_> {
             return Ok(());
         }
         let shown = key.root.split('#').next().unwrap_or(&key.root);
-        Err(Error::input(format!("this access of bytes {}..{} of `{}` lies outside it: `{}` is {} bytes", key.offset, key.offset + size as i64, shown, shown, d.size), ins.span))
+        Err(Error::input(
+            format!(
+                "this access of bytes {}..{} of `{}` lies outside it: `{}` is {} bytes",
+                key.offset,
+                key.offset + size as i64,
+                shown,
+                shown,
+                d.size
+            ),
+            ins.span,
+        ))
     }
 
     /// `Store` instructions.
     fn step_store(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
-        let InstrKind::Store { sem, scope, proxy, addr, src, size, ty, shared, private } = &ins.kind else { return Err(Error::internal("step_store on another instruction")) };
+        let InstrKind::Store { sem, scope, proxy, addr, src, size, ty, shared, private } = &ins.kind else {
+            return Err(Error::internal("step_store on another instruction"));
+        };
         let (key, vaddr, mut deps) = match self.address(st, t, addr, *shared, ins)? {
             Ok(x) => x,
             Err(i) => return Ok(self.fork_read(st, i)),
@@ -302,7 +338,8 @@ impl Ctx<'_> {
         for (k, at, len) in parts {
             let v = if whole { value } else { cells::extract(value, at, len) };
             let va = cell_vaddr(&vaddr, k.offset);
-            let access = Access { writes: true, write_value: v, start: -at, ..Access::new(va, *proxy, *size, msem, mscope) };
+            let access =
+                Access { writes: true, write_value: v, start: -at, ..Access::new(va, *proxy, *size, msem, mscope) };
             self.push_mem(st, k, access, deps.clone(), ins);
         }
         Ok(Step::Next)
@@ -312,12 +349,19 @@ impl Ctx<'_> {
     /// (ISA 6.4.1.1: a generic address lies in one state space's window). A
     /// test's own locations are global memory (litmus-format 5).
     fn step_isspace(&mut self, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
-        let InstrKind::IsSpace { dst, addr, space } = &ins.kind else { return Err(Error::internal("step_isspace on another instruction")) };
+        let InstrKind::IsSpace { dst, addr, space } = &ins.kind else {
+            return Err(Error::internal("step_isspace on another instruction"));
+        };
         let v = self.operand(st, addr);
         let root = match &v.v {
             V::Addr(name, _) => self.names.get(name).map_or(name.clone(), |i| i.root.clone()),
             V::Free(i) => return Ok(self.fork_read(st, *i)),
-            V::Const(_) => return Err(Error::input("`isspacep` of a number that is not the address of a variable: its state space is unknown", ins.span)),
+            V::Const(_) => {
+                return Err(Error::input(
+                    "`isspacep` of a number that is not the address of a variable: its state space is unknown",
+                    ins.span,
+                ))
+            }
         };
         let inside = self.space(&root) == *space;
         st.regs.insert(dst.clone(), Val { v: V::Const(inside as i64), deps: v.deps });
@@ -326,7 +370,9 @@ impl Ctx<'_> {
 
     /// `Barrier` instructions.
     fn step_barrier(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
-        let InstrKind::Barrier { op, id, logical, count, red } = &ins.kind else { return Err(Error::internal("step_barrier on another instruction")) };
+        let InstrKind::Barrier { op, id, logical, count, red } = &ins.kind else {
+            return Err(Error::internal("step_barrier on another instruction"));
+        };
         let (idv, mut deps) = conc!(self, st, ins, id);
         let logical_v = match logical {
             Some(l) => {
@@ -342,7 +388,10 @@ impl Ctx<'_> {
             BarrierCount::Count(n) => {
                 let (v, _) = conc!(self, st, ins, n);
                 if !(1..=1024).contains(&v) {
-                    return Err(Error::input(format!("barrier thread count {} is out of range (1 to 1024)", v), ins.span));
+                    return Err(Error::input(
+                        format!("barrier thread count {} is out of range (1 to 1024)", v),
+                        ins.span,
+                    ));
                 }
                 Expected::Count(v as usize)
             }
@@ -369,7 +418,15 @@ impl Ctx<'_> {
 
     /// `bar.warp.sync`: a barrier of the warp's lanes named by the mask, kept
     /// apart from the CTA's barriers 0-15 (D92).
-    fn step_warp_sync(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr, warp: i64, mask: Option<i64>, expected: Expected) -> Result<Step> {
+    fn step_warp_sync(
+        &mut self,
+        t: usize,
+        st: &mut PathState,
+        ins: &ast::Instr,
+        warp: i64,
+        mask: Option<i64>,
+        expected: Expected,
+    ) -> Result<Step> {
         let id = -1 - warp;
         let gen = st.bar_gen.entry((id, mask)).or_insert(0);
         let key = BarrierKey { cta: self.placements[t].cta, id, logical: mask, generation: *gen };
@@ -381,7 +438,9 @@ impl Ctx<'_> {
 
     /// `ClusterBarrier` instructions.
     fn step_cluster_barrier(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
-        let InstrKind::ClusterBarrier { arrive, relaxed } = &ins.kind else { return Err(Error::internal("step_cluster_barrier on another instruction")) };
+        let InstrKind::ClusterBarrier { arrive, relaxed } = &ins.kind else {
+            return Err(Error::internal("step_cluster_barrier on another instruction"));
+        };
         let cluster = self.placements[t].cluster;
         if *arrive {
             let generation = st.cluster_arrivals;
@@ -391,7 +450,10 @@ impl Ctx<'_> {
             let generation = st.cluster_waits;
             st.cluster_waits += 1;
             if st.cluster_waits > st.cluster_arrivals {
-                return Err(Error::input("barrier.cluster.wait without a preceding barrier.cluster.arrive in this thread", ins.span));
+                return Err(Error::input(
+                    "barrier.cluster.wait without a preceding barrier.cluster.arrive in this thread",
+                    ins.span,
+                ));
             }
             self.push_other(st, EventKind::ClusterWait { cluster, generation }, ins);
         }

@@ -14,7 +14,9 @@ impl Encoding<'_> {
             let (key, arrive) = match &e.kind {
                 EventKind::BarrierArrive { key, .. } => ((0u8, format!("{:?}", key)), true),
                 EventKind::BarrierWait { key, .. } => ((0u8, format!("{:?}", key)), false),
-                EventKind::ClusterArrive { cluster, generation, .. } => ((1u8, format!("{}/{}", cluster, generation)), true),
+                EventKind::ClusterArrive { cluster, generation, .. } => {
+                    ((1u8, format!("{}/{}", cluster, generation)), true)
+                }
                 EventKind::ClusterWait { cluster, generation } => ((1u8, format!("{}/{}", cluster, generation)), false),
                 _ => continue,
             };
@@ -60,7 +62,8 @@ impl Encoding<'_> {
                     EventKind::ClusterWait { cluster, .. } => {
                         // Every other thread of the cluster must arrive.
                         for t in p.threads.iter().filter(|t| t.placement.cluster == *cluster && Some(t.id) != tw) {
-                            let mine: Vec<B> = lits.iter().filter(|(a, _)| p.events[*a].thread == Some(t.id)).map(|x| x.1).collect();
+                            let mine: Vec<B> =
+                                lits.iter().filter(|(a, _)| p.events[*a].thread == Some(t.id)).map(|x| x.1).collect();
                             let mut c = mine.clone();
                             c.push(!guard);
                             self.f.clause(&c);
@@ -84,7 +87,15 @@ impl Encoding<'_> {
         let nodes: Vec<EventId> = p
             .events
             .iter()
-            .filter(|e| matches!(e.kind, EventKind::BarrierArrive { .. } | EventKind::BarrierWait { .. } | EventKind::ClusterArrive { .. } | EventKind::ClusterWait { .. }))
+            .filter(|e| {
+                matches!(
+                    e.kind,
+                    EventKind::BarrierArrive { .. }
+                        | EventKind::BarrierWait { .. }
+                        | EventKind::ClusterArrive { .. }
+                        | EventKind::ClusterWait { .. }
+                )
+            })
             .map(|e| e.id)
             .collect();
         if nodes.is_empty() {
@@ -112,9 +123,11 @@ impl Encoding<'_> {
 
     /// Forbid cycles in `edges` over `nodes` (when `act` holds), via a closure relation.
     pub(super) fn acyclic(&mut self, nodes: &[EventId], edges: &Rel, act: B) {
-        let live = crate::sat::rows::on_cycles(edges.iter().map(|(k, v)| (k.0, k.1, *v)), nodes.iter().copied().collect());
+        let live =
+            crate::sat::rows::on_cycles(edges.iter().map(|(k, v)| (k.0, k.1, *v)), nodes.iter().copied().collect());
         let nodes: Vec<EventId> = nodes.iter().copied().filter(|n| live.contains(n)).collect();
-        let edges: Rel = edges.iter().filter(|((a, b), _)| live.contains(a) && live.contains(b)).map(|(k, v)| (*k, *v)).collect();
+        let edges: Rel =
+            edges.iter().filter(|((a, b), _)| live.contains(a) && live.contains(b)).map(|(k, v)| (*k, *v)).collect();
         let (nodes, edges) = (&nodes[..], &edges);
         let mut succ: HashMap<EventId, Vec<(EventId, B)>> = HashMap::default();
         for (&(a, b), &v) in edges {

@@ -12,7 +12,9 @@ impl Encoding<'_> {
             // (value, premises): the observable has the value when all premises hold.
             let mut vals: Vec<(i64, Vec<B>)> = Vec::new();
             match o {
-                crate::ast::Observable::Loc(name) if p.loc_parts.contains_key(name) => vals = self.composed_final(&p.loc_parts[name]),
+                crate::ast::Observable::Loc(name) if p.loc_parts.contains_key(name) => {
+                    vals = self.composed_final(&p.loc_parts[name])
+                }
                 crate::ast::Observable::Loc(name) => {
                     let Some(&l) = p.loc_names.get(name) else {
                         self.obs_val.push(vec![(0, B::T)]);
@@ -66,7 +68,13 @@ impl Encoding<'_> {
                     opts.push((val, [v, lit]));
                 }
             }
-            combos = combos.into_iter().flat_map(|(vs, ps)| opts.iter().map(move |(val, pr)| ([vs.clone(), vec![*val]].concat(), [ps.clone(), pr.to_vec()].concat()))).collect();
+            combos = combos
+                .into_iter()
+                .flat_map(|(vs, ps)| {
+                    opts.iter()
+                        .map(move |(val, pr)| ([vs.clone(), vec![*val]].concat(), [ps.clone(), pr.to_vec()].concat()))
+                })
+                .collect();
         }
         combos
             .into_iter()

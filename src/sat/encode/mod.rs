@@ -79,7 +79,8 @@ impl<'p> Encoding<'p> {
     /// The encoding of model ptx for candidate executions (axioms switched by literals).
     pub fn new(p: &'p Program) -> Self {
         // Model ptx has no closure under a difference, the only row the compiler refuses.
-        Self::build(p, false, crate::model::ModelKind::Ptx.model()).unwrap_or_else(|e| panic!("model ptx compiles: {}", e))
+        Self::build(p, false, crate::model::ModelKind::Ptx.model())
+            .unwrap_or_else(|e| panic!("model ptx compiles: {}", e))
     }
 
     /// The encoding for queries that all assume the axioms (D61): coherence
@@ -115,7 +116,14 @@ impl<'p> Encoding<'p> {
             hub_rel: Rel::default(),
             extra_act: Vec::new(),
         };
-        for ax in [Axiom::Coherence, Axiom::FenceSc, Axiom::Atomicity, Axiom::NoThinAir, Axiom::ScPerLocation, Axiom::Causality] {
+        for ax in [
+            Axiom::Coherence,
+            Axiom::FenceSc,
+            Axiom::Atomicity,
+            Axiom::NoThinAir,
+            Axiom::ScPerLocation,
+            Axiom::Causality,
+        ] {
             let l = e.f.fresh();
             e.act.insert(ax, l);
         }

@@ -23,7 +23,10 @@ impl Encoding<'_> {
                         let v = self.f.and(&[xa, xb]);
                         crate::budget::charge(32);
                         self.co.insert((a, b), v);
-                    } else if a != b && self.p.compatible(a, b) && !(self.axioms_assumed && self.p.po(b, a) && self.ms(a, b)) {
+                    } else if a != b
+                        && self.p.compatible(a, b)
+                        && !(self.axioms_assumed && self.p.po(b, a) && self.ms(a, b))
+                    {
                         let v = self.f.fresh();
                         self.f.implies(&[v], self.exec(a));
                         self.f.implies(&[v], self.exec(b));
@@ -82,8 +85,6 @@ impl Encoding<'_> {
 
     /// 8.9.7 (3): R precedes W in communication order when R reads from a write
     /// that precedes W in coherence order ("from-reads").
-    #[allow(clippy::wrong_self_convention)] // named after the relation fr, not a conversion
-
     /// 8.9.3: an acyclic partial order relating every pair of morally strong fence.sc.
     pub(super) fn fence_sc_order(&mut self) {
         let fences: Vec<EventId> = self.p.events.iter().filter(|e| e.is_fence_sc()).map(|e| e.id).collect();

@@ -51,7 +51,11 @@ impl Encoding<'_> {
     pub fn ground_rmw_chains(&mut self) {
         let p = self.p;
         for l in 0..p.locations.len() {
-            let rmws: Vec<EventId> = self.writes_to(l).into_iter().filter(|&w| p.events[w].access().is_some_and(|a| a.rmw.is_some())).collect();
+            let rmws: Vec<EventId> = self
+                .writes_to(l)
+                .into_iter()
+                .filter(|&w| p.events[w].access().is_some_and(|a| a.rmw.is_some()))
+                .collect();
             if rmws.len() < 2 {
                 continue;
             }

@@ -24,7 +24,12 @@ impl Compiler<'_, '_> {
     /// `seed; edges*` in positive polarity: `seed(x,y) -> c(x,y)` and
     /// `c(x,y) & edge(y,z) -> c(x,z)`, whose least model is `seed; edges*`
     /// (with `seed = edges`: the transitive closure).
-    pub(super) fn seeded_closure(&mut self, seed: &[(usize, usize, B)], edges: &[(usize, usize, B)], live: Option<&HashSet<usize>>) -> LRel {
+    pub(super) fn seeded_closure(
+        &mut self,
+        seed: &[(usize, usize, B)],
+        edges: &[(usize, usize, B)],
+        live: Option<&HashSet<usize>>,
+    ) -> LRel {
         let n = self.nodes.n;
         let inside = |x: usize| live.is_none_or(|l| l.contains(&x));
         let adjacency = |pairs: &[(usize, usize, B)]| {
@@ -39,14 +44,15 @@ impl Compiler<'_, '_> {
         let (first, succ) = (adjacency(seed), adjacency(edges));
         let p = self.enc.p;
         let mut c = LRel::default();
-        for x in 0..n {
-            if first[x].is_empty() {
+        for (x, firsts) in first.iter().enumerate() {
+            if firsts.is_empty() {
                 continue;
             }
-            crate::budget::check_time(); // a row may add no clause for a while (D62)
-                                         // The nodes reachable from x: one seed step, then edges.
+            // A row may add no clause for a while (D62).
+            crate::budget::check_time();
+            // The nodes reachable from x: one seed step, then edges.
             let mut seen = vec![false; n];
-            let mut queue: VecDeque<usize> = first[x].iter().map(|s| s.0).collect();
+            let mut queue: VecDeque<usize> = firsts.iter().map(|s| s.0).collect();
             let mut order = Vec::new();
             while let Some(y) = queue.pop_front() {
                 if seen[y] {
@@ -62,7 +68,7 @@ impl Compiler<'_, '_> {
                 let v = self.enc.f.fresh();
                 c.pairs.insert((x, y), v);
             }
-            for &(y, e) in &first[x] {
+            for &(y, e) in firsts {
                 if let Some(&cxy) = c.pairs.get(&(x, y)) {
                     self.enc.f.implies(&[e], cxy);
                 }
@@ -137,7 +143,10 @@ impl Compiler<'_, '_> {
 
 /// The nodes of `live` that may lie on a cycle of `edges`: only nodes with an
 /// incoming and an outgoing edge among them, repeatedly.
-pub(crate) fn on_cycles(edges: impl Iterator<Item = (usize, usize, B)> + Clone, mut live: HashSet<usize>) -> HashSet<usize> {
+pub(crate) fn on_cycles(
+    edges: impl Iterator<Item = (usize, usize, B)> + Clone,
+    mut live: HashSet<usize>,
+) -> HashSet<usize> {
     loop {
         let (mut has_in, mut has_out) = (HashSet::default(), HashSet::default());
         for (a, b, v) in edges.clone() {

@@ -44,7 +44,15 @@ pub(super) struct Compiler<'a, 'p> {
 /// `enc.extra_act` for any other check row).
 pub fn compile(enc: &mut Encoding, model: &Model) -> Result<()> {
     let nodes = Nodes::new(enc, model.split_rmw);
-    let mut c = Compiler { model, nodes, po: None, statics: HashMap::default(), rows: vec![None; model.rows.len()], pol: polarities(model), enc };
+    let mut c = Compiler {
+        model,
+        nodes,
+        po: None,
+        statics: HashMap::default(),
+        rows: vec![None; model.rows.len()],
+        pol: polarities(model),
+        enc,
+    };
     let debug = std::env::var("PTXL_DEBUG").is_ok();
     for (i, row) in model.rows.iter().enumerate() {
         let (t, clauses) = (std::time::Instant::now(), c.enc.f.clauses);
@@ -63,7 +71,12 @@ pub fn compile(enc: &mut Encoding, model: &Model) -> Result<()> {
             }
         }
         if debug {
-            eprintln!("  row {:48} {:>9} clauses {:?}", row_phase(&row.stmt, &row.section), c.enc.f.clauses - clauses, t.elapsed());
+            eprintln!(
+                "  row {:48} {:>9} clauses {:?}",
+                row_phase(&row.stmt, &row.section),
+                c.enc.f.clauses - clauses,
+                t.elapsed()
+            );
         }
     }
     c.export();
@@ -132,7 +145,9 @@ impl Compiler<'_, '_> {
     fn name(&mut self, row: usize, n: &str) -> Result<Val> {
         let def = self.model.rows[..row].iter().rposition(|r| matches!(&r.stmt, Stmt::Let { name, .. } if name == n));
         if let Some(j) = def {
-            return self.rows[j].clone().ok_or_else(|| Error::internal(format!("row `{}` was not compiled", self.model.rows[j].stmt)));
+            return self.rows[j]
+                .clone()
+                .ok_or_else(|| Error::internal(format!("row `{}` was not compiled", self.model.rows[j].stmt)));
         }
         // Primitives are fixed while the rows compile: each is made once.
         if let Some(v) = self.statics.get(n) {
@@ -142,7 +157,10 @@ impl Compiler<'_, '_> {
             self.statics.insert(n.to_string(), Val::Lits(l.clone()));
             return Ok(Val::Lits(l));
         }
-        let r = self.nodes.static_prim(self.enc.p, n).ok_or_else(|| Error::internal(format!("the SAT engine has no primitive `{}`", n)))?;
+        let r = self
+            .nodes
+            .static_prim(self.enc.p, n)
+            .ok_or_else(|| Error::internal(format!("the SAT engine has no primitive `{}`", n)))?;
         if n == "po" {
             self.po = Some(r.clone());
         }
@@ -193,7 +211,9 @@ impl Compiler<'_, '_> {
             CheckKind::Empty => {
                 // `empty a \ b`: one clause per pair, "a implies b".
                 let (x, minus) = match e {
-                    Expr::Diff(a, b) if !matches!(**b, Expr::Id(_)) => (self.expr(row, a, Pol::POS)?, Some(self.expr(row, b, Pol::POS.flip())?)),
+                    Expr::Diff(a, b) if !matches!(**b, Expr::Id(_)) => {
+                        (self.expr(row, a, Pol::POS)?, Some(self.expr(row, b, Pol::POS.flip())?))
+                    }
                     _ => (self.expr(row, e, Pol::POS)?, None),
                 };
                 let minus = minus.map(|m| self.lits(m)).unwrap_or_default();
@@ -209,7 +229,10 @@ impl Compiler<'_, '_> {
     fn export(&mut self) {
         let p = self.enc.p;
         let v = &self.nodes.view;
-        self.enc.race_nodes = (0..self.nodes.nv).filter(|&i| v.is_mem(i) && !v.is_init(i)).filter_map(|i| Some((i, self.nodes.event[i]?, v.is_write(i), v.loc(i)?))).collect();
+        self.enc.race_nodes = (0..self.nodes.nv)
+            .filter(|&i| v.is_mem(i) && !v.is_init(i))
+            .filter_map(|i| Some((i, self.nodes.event[i]?, v.is_write(i), v.loc(i)?)))
+            .collect();
         for (i, row) in self.model.rows.iter().enumerate() {
             let Stmt::Let { name, .. } = &row.stmt else { continue };
             let Some(Val::Lits(l)) = self.rows[i].clone() else { continue };

@@ -91,7 +91,10 @@ impl<'p> Nodes<'p> {
         let v = &self.view;
         Rel::from_fn(self.nv, |a, b| {
             let (ea, eb) = (v.event(a).id, v.event(b).id);
-            v.thread(a).is_some() && v.thread(a) == v.thread(b) && v.po_key(a) < v.po_key(b) && (ea == eb || p.compatible(ea, eb))
+            v.thread(a).is_some()
+                && v.thread(a) == v.thread(b)
+                && v.po_key(a) < v.po_key(b)
+                && (ea == eb || p.compatible(ea, eb))
         })
     }
 
@@ -168,7 +171,8 @@ impl<'p> Nodes<'p> {
             "bar" => {
                 // A hub's pairs synchronize through its node (D63).
                 let hubbed = enc.hub_waits();
-                let direct: crate::sat::encode::Rel = enc.bar_sync.iter().filter(|(k, _)| !hubbed.contains(&k.1)).map(|(k, v)| (*k, *v)).collect();
+                let direct: crate::sat::encode::Rel =
+                    enc.bar_sync.iter().filter(|(k, _)| !hubbed.contains(&k.1)).map(|(k, v)| (*k, *v)).collect();
                 put(&direct, false, false);
                 put(&enc.cluster_sync, false, false);
                 put(&enc.hub_rel, false, false);
