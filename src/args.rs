@@ -8,6 +8,20 @@ use std::path::PathBuf;
 pub struct ScaffoldArgs {
     /// The PTX module (`nvcc -ptx` output).
     pub module: PathBuf,
+    /// One kernel launched on --ctas CTAs of --threads threads, every thread calling it with the same
+    /// arguments, each pointer parameter a `u32` array of --len elements (the name as in the module, or
+    /// demangled). Without it: one thread per function, each in its own CTA.
+    #[arg(long, value_name = "NAME")]
+    pub kernel: Option<String>,
+    /// CTAs of the --kernel launch.
+    #[arg(long, default_value_t = 2, requires = "kernel")]
+    pub ctas: u32,
+    /// Threads per CTA of the --kernel launch (`tid 0`, `tid 1`, ...).
+    #[arg(long, default_value_t = 1, requires = "kernel")]
+    pub threads: u32,
+    /// Elements of each pointer parameter's `u32` array in the --kernel form.
+    #[arg(long, default_value_t = 4, requires = "kernel")]
+    pub len: u32,
 }
 
 #[derive(clap::Args)]

@@ -93,7 +93,15 @@ fn main() {
         Cmd::Advise(a) => run_advise(a),
         Cmd::Model(a) => opts::run_model(&a),
         Cmd::Map(a) => ptx_litmus::c11::map::run(&a),
-        Cmd::Scaffold(a) => ptx_litmus::module::scaffold::run(&a.module),
+        Cmd::Scaffold(a) => {
+            let launch = a.kernel.as_ref().map(|k| ptx_litmus::module::scaffold::Launch {
+                kernel: k.clone(),
+                ctas: a.ctas,
+                threads: a.threads,
+                len: a.len,
+            });
+            ptx_litmus::module::scaffold::run(&a.module, launch.as_ref())
+        }
         Cmd::Serve(a) => run_serve(&a),
         Cmd::Man { subcommand } => print_generated(|cmd, buf| man_page(cmd, subcommand.as_deref(), buf)),
         Cmd::Completions { shell } => print_generated(|mut cmd, buf| {
