@@ -145,3 +145,17 @@ pub fn parse_states(s: &str) -> Result<StatesArg, String> {
             .map_err(|_| format!("`{}` is not `all`, `none` or a number of states", n)),
     }
 }
+
+#[derive(clap::Args)]
+pub struct ServeArgs {
+    /// TCP port on 127.0.0.1 (the playground listens on the loopback interface only); 0 picks a free port.
+    #[arg(long, default_value_t = 8117)]
+    pub port: u16,
+    /// Open the page in the desktop's browser.
+    #[arg(long)]
+    pub open: bool,
+    /// Per request: --timeout (default 10 s; a request may ask for less) and --max-memory;
+    /// -j: requests decided at once (more wait in a queue, past it they are refused).
+    #[command(flatten)]
+    pub limits: opts::Limits,
+}

@@ -64,6 +64,10 @@ enum Cmd {
     /// a location per pointer parameter, a placeholder condition (README
     /// "Checking compiler output").
     Scaffold(ScaffoldArgs),
+    /// The teaching playground: a web page on 127.0.0.1 to edit a test and see
+    /// its verdict, states, execution graphs, explanation and repairs (README
+    /// "Teaching with the playground"). Runs until interrupted.
+    Serve(ServeArgs),
     /// Print the manual page (roff), generated from these options:
     /// `ptx-litmus man > ptx-litmus.1`, `ptx-litmus man check > ptx-litmus-check.1`.
     Man {
@@ -98,6 +102,7 @@ fn main() {
             });
             ptx_litmus::module::scaffold::run(&a.module, launch.as_ref())
         }
+        Cmd::Serve(a) => run_serve(&a),
         Cmd::Man { subcommand } => print_generated(|cmd, buf| man_page(cmd, subcommand.as_deref(), buf)),
         Cmd::Completions { shell } => print_generated(|mut cmd, buf| {
             clap_complete::generate(shell, &mut cmd, "ptx-litmus", buf);
@@ -468,4 +473,28 @@ fn run_advise(a: AdviseArgs) -> i32 {
     });
     progress.finish();
     worst
+}
+
+/// `ptx-litmus serve`: print the address, open it if asked, answer until killed.
+fn run_serve(a: &ServeArgs) -> i32 {
+    use ptx_litmus::serve;
+    let opts = serve::ServeOptions {
+        port: a.port,
+        workers: a.limits.jobs(),
+        timeout: a.limits.timeout.unwrap_or(serve::DEFAULT_TIMEOUT),
+        max_memory: a.limits.max_bytes(),
+    };
+    let ready = |url: &str| {
+        out::println(&format!("ptx-litmus playground on {} (Ctrl-C stops it)", url));
+        if a.open {
+            serve::open_browser(url);
+        }
+    };
+    match serve::serve(opts, ready) {
+        Ok(()) => EXIT_OK,
+        Err(e) => {
+            out::eprintln(&format!("error: {}", e));
+            EXIT_INTERNAL
+        }
+    }
 }
