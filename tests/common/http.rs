@@ -77,9 +77,32 @@ pub fn request(addr: &str, method: &str, path: &str, body: &[u8]) -> std::io::Re
     s.write_all(head.as_bytes())?;
     // A server refusing a long body may answer before reading it.
     let _ = s.write_all(body);
+    read_response(&mut s)
+}
+
+/// Read until the body is complete: its `Content-Length`, the last chunk, or
+/// the end of the connection (a server may keep it open despite `close`).
+fn read_response(s: &mut TcpStream) -> std::io::Result<Response> {
     let mut raw = Vec::new();
-    s.read_to_end(&mut raw)?;
-    parse(&raw)
+    let mut buf = [0u8; 64 << 10];
+    loop {
+        let n = s.read(&mut buf)?;
+        raw.extend_from_slice(&buf[..n]);
+        if n == 0 || complete(&raw) {
+            return parse(&raw);
+        }
+    }
+}
+
+fn complete(raw: &[u8]) -> bool {
+    let Some(end) = raw.windows(4).position(|w| w == b"\r\n\r\n") else { return false };
+    let head = String::from_utf8_lossy(&raw[..end]).to_ascii_lowercase();
+    let body = &raw[end + 4..];
+    if head.contains("transfer-encoding: chunked") {
+        return body.ends_with(b"0\r\n\r\n");
+    }
+    let length = head.lines().find_map(|l| l.strip_prefix("content-length:").and_then(|v| v.trim().parse().ok()));
+    length.is_some_and(|n: usize| body.len() >= n)
 }
 
 fn parse(raw: &[u8]) -> std::io::Result<Response> {

@@ -184,6 +184,8 @@ async function check() {
   ui.last = r;
   render(r);
   document.body.dataset.status = "done";
+  // How many answers the page has shown (the browser test waits on it).
+  document.body.dataset.checks = String(+(document.body.dataset.checks || 0) + 1);
 }
 
 function showError(text, err) {
@@ -197,6 +199,8 @@ function showError(text, err) {
 
 function render(r) {
   const c = r.check;
+  // After an error the last answer stays, dimmed, until the text checks again.
+  $("right").classList.toggle("stale", !!c.error);
   if (c.error) {
     const e = c.error;
     $("kind").textContent = e.kind + " error";
@@ -210,7 +214,7 @@ function render(r) {
   const v = $("verdict");
   v.textContent = c.verdict === null ? "no condition" : c.verdict;
   v.className = "verdict " + (c.verdict === "Ok" ? "ok" : c.verdict === "No" ? "no" : "");
-  $("kind").textContent = c.kind + (c.verdict === null ? "" : c.kind === "Forbidden" ? " outcome" : " outcome");
+  $("kind").textContent = c.kind + " outcome";
   $("condition").textContent = c.condition;
   const flags = Object.entries(c.flags).filter(([, on]) => on).map(([f]) => `<span class="flag">${esc(f)}</span>`);
   $("flags").innerHTML = flags.join(" ");
@@ -288,7 +292,7 @@ function renderExplain(x) {
   }
   const ops = {};
   for (const o of x.operations) ops[o.event] = `P${o.thread}: ${o.text}`;
-  const name = (e) => `<b>${esc(e)}</b> <code>${esc(ops[e] || "")}</code>`;
+  const name = (e) => `<span class="pair"><b>${esc(e)}</b> <code>${esc(ops[e] || "")}</code></span>`;
   let html = "<tr><th>pair</th><th>morally strong</th><th>why</th></tr>";
   for (const p of x.morally_strong) {
     html += `<tr><td>${name(p.a)}<br>${name(p.b)}</td><td class="${p.morally_strong ? "yes" : "not"}">${p.morally_strong ? "yes" : "no"}</td><td>${esc(p.reason)}</td></tr>`;
