@@ -164,12 +164,9 @@ fn memory_budget_bounds_barriers_stores_and_unrolling() {
         let r = run(&args);
         r.assert_clean(grew);
         assert_eq!(r.code, 3, "{:?}: {}", args, r.stderr);
-        assert!(
-            r.stderr.contains(&format!("--max-memory {} MB", extra[1])) && r.stderr.contains(grew),
-            "{:?}: {}",
-            args,
-            r.stderr
-        );
+        // The estimate names what grew; the measured resident size (D162) may stop it first.
+        let named = r.stderr.contains(grew) || r.stderr.contains("MB resident, past");
+        assert!(r.stderr.contains(&format!("--max-memory {} MB", extra[1])) && named, "{:?}: {}", args, r.stderr);
     }
     // Under 1 MiB, the default budget never lets a file abort the process.
     assert!(fs::metadata(&cases[0].0).unwrap().len() < 1 << 20);
