@@ -268,3 +268,26 @@ fn percent_decode(s: &str) -> String {
     }
     String::from_utf8_lossy(&out).into_owned()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn queries_are_percent_decoded() {
+        let q = query("/api/library?path=classic/MP%2Brel%2Bacq.litmus&x=a+b&bad=%zz%4");
+        assert_eq!(param(&q, "path"), Some("classic/MP+rel+acq.litmus"));
+        assert_eq!(param(&q, "x"), Some("a b"));
+        assert_eq!(param(&q, "bad"), Some("%zz%4"));
+        assert_eq!(param(&q, "none"), None);
+        assert!(query("/api/info").is_empty());
+    }
+
+    #[test]
+    fn every_model_is_found_by_its_name() {
+        for name in model_names() {
+            assert_eq!(model_named(name).map(|m| m.name()), Some(name));
+        }
+        assert_eq!(model_named("tso"), None);
+    }
+}
