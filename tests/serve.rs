@@ -109,6 +109,14 @@ fn bad_input_gets_the_command_lines_message() {
     assert_eq!(v["check"]["error"]["line"], 5, "{}", v);
     assert!(v["error_text"].as_str().unwrap().contains("reads no files"), "{}", v);
     assert_eq!(get(&s.addr, "/nope").status, 404);
+    // A page of another site whose name resolves to 127.0.0.1 is not answered.
+    let r = common::http::request_for(&s.addr, "evil.example:8117", "GET", "/api/info", b"").unwrap();
+    assert_eq!(r.status, 403);
+    let port = s.addr.rsplit(':').next().unwrap();
+    assert_eq!(
+        common::http::request_for(&s.addr, &format!("localhost:{}", port), "GET", "/", b"").unwrap().status,
+        200
+    );
     assert_eq!(get(&s.addr, "/api/info").status, 200);
 }
 
