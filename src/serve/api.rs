@@ -25,13 +25,14 @@ use std::time::Duration;
 /// The file name errors and JSON objects give the editor's text.
 pub const EDITOR: &str = "editor.litmus";
 
-/// Every model a test can be decided under, by the names `--model` takes.
+/// Every built-in model, by the names `--model` takes (a model file is not
+/// offered: the playground reads no files, D140).
 pub fn model_names() -> Vec<&'static str> {
-    ModelKind::ALL.iter().chain(ModelKind::C_MODELS.iter()).map(|m| m.name()).collect()
+    ModelKind::BUILTIN.iter().map(|m| m.name()).collect()
 }
 
 fn model_named(name: &str) -> Option<ModelKind> {
-    ModelKind::ALL.iter().chain(ModelKind::C_MODELS.iter()).copied().find(|m| m.name() == name)
+    ModelKind::from_name(name)
 }
 
 /// Requests that decide a test (queued for a worker).
