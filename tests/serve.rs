@@ -239,3 +239,17 @@ fn page_library_and_gen() {
     assert_eq!(get(&s.addr, "/api/gen?shape=MP&scope=warp").status, 400);
     assert_eq!(get(&s.addr, "/api/library?path=../Cargo.toml").status, 404);
 }
+
+/// A port already taken is a clear error (exit 3), not a panic; bad option
+/// values are refused as the other subcommands refuse them (exit 2).
+#[test]
+fn a_taken_port_and_bad_options() {
+    let s = Server::start(&[]);
+    let port = s.addr.rsplit(':').next().unwrap();
+    let out = cli(&["serve", "--port", port], root());
+    assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot listen on 127.0.0.1"));
+    for bad in [&["serve", "--port", "70000"][..], &["serve", "--timeout", "0"], &["serve", "-j", "0"]] {
+        assert_eq!(cli(bad, root()).status.code(), Some(2), "{:?}", bad);
+    }
+}
