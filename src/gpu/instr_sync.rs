@@ -162,8 +162,14 @@ impl Ctx<'_> {
         let InstrKind::Barrier { op, id, count, red, .. } = &ins.kind else {
             return Err("not a barrier".into());
         };
-        if red.is_some() || matches!(op, BarrierOp::Red(_) | BarrierOp::Warp) {
-            return Err("bar.red reduces over the whole CTA, which runs 32 instances at once".into());
+        if *op == BarrierOp::Warp {
+            return Err(
+                "bar.warp.sync meets lanes of one warp, but on the device each litmus thread is a whole warp of 32 instances (D30)"
+                    .into(),
+            );
+        }
+        if red.is_some() || matches!(op, BarrierOp::Red(_)) {
+            return Err("bar.red reduces over the whole CTA, which runs 32 instances at once (D30): the result would mix the instances' predicates".into());
         }
         let Operand::Imm(id) = id else {
             return Err("a barrier number held in a register".into());

@@ -127,9 +127,9 @@ struct PathState {
     /// `events.len()` when the current instruction started executing.
     issued: usize,
     ctrl: BTreeSet<usize>,
-    bar_gen: HashMap<(i64, Option<i64>), usize>,
-    cluster_arrivals: usize,
-    cluster_waits: usize,
+    /// Uses so far of each synchronizing object (its next phase), by role
+    /// where arrive and wait are counted apart (see `Ctx::push_sync`).
+    sync_phase: HashMap<(SyncKey, Option<SyncRole>), usize>,
     /// This path's `.local`/`.param` bytes.
     private: PrivateMem,
 }
