@@ -15,9 +15,9 @@ use crate::ast::{FenceSem, Proxy, RedOp, Scope};
 pub enum SyncKind {
     /// `bar{.cta}.sync` / `.arrive`, `barrier{.cta}.*` (8.9.4 rule 2).
     CtaBarrier,
-    /// `bar{.cta}.red` (8.9.4 rule 2), apart from `bar.sync` / `bar.arrive` on
-    /// the same barrier, which the ISA calls unpredictable (D152).
-    CtaReduction,
+    /// `bar{.cta}.red` with its operator (8.9.4 rule 2), apart from `bar.sync`
+    /// / `bar.arrive` and from other operators on the same barrier (D152).
+    CtaReduction(RedOp),
     /// `bar.warp.sync membermask` (D92): synchronizes like a CTA barrier.
     WarpBarrier,
     /// `barrier.cluster.arrive` / `.wait` (8.9.4 rule 3).
@@ -28,7 +28,7 @@ impl SyncKind {
     /// The words reports use for the operation ("barrier", "cluster barrier").
     pub fn noun(self) -> &'static str {
         match self {
-            SyncKind::CtaBarrier | SyncKind::CtaReduction | SyncKind::WarpBarrier => "barrier",
+            SyncKind::CtaBarrier | SyncKind::CtaReduction(_) | SyncKind::WarpBarrier => "barrier",
             SyncKind::ClusterBarrier => "cluster barrier",
         }
     }
@@ -36,7 +36,7 @@ impl SyncKind {
     /// The rule of 8.9.4 by which its arrive synchronizes with its wait.
     pub fn rule(self) -> &'static str {
         match self {
-            SyncKind::CtaBarrier | SyncKind::CtaReduction | SyncKind::WarpBarrier => "same barrier, rule 2",
+            SyncKind::CtaBarrier | SyncKind::CtaReduction(_) | SyncKind::WarpBarrier => "same barrier, rule 2",
             SyncKind::ClusterBarrier => "cluster barrier, rule 3",
         }
     }

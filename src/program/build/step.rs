@@ -72,6 +72,7 @@ impl Ctx<'_> {
             }
             InstrKind::Barrier { .. } => self.step_barrier(t, st, ins),
             InstrKind::ClusterBarrier { .. } => self.step_cluster_barrier(t, st, ins),
+            InstrKind::Mbarrier { .. } => self.step_mbarrier(t, st, ins),
         }
     }
 
@@ -426,7 +427,10 @@ impl Ctx<'_> {
         };
         let roles: &[SyncRole] =
             if *op == BarrierOp::Arrive { &[SyncRole::Arrive] } else { &[SyncRole::Arrive, SyncRole::Wait] };
-        let kind = if contribution.is_some() { SyncKind::CtaReduction } else { SyncKind::CtaBarrier };
+        let kind = match op {
+            BarrierOp::Red(r) => SyncKind::CtaReduction(*r),
+            _ => SyncKind::CtaBarrier,
+        };
         let object = (kind, self.placements[t].cta, idv, logical_v);
         let at = SyncUse { expected, orders_memory: true, value: contribution, by_role: false };
         self.push_sync(st, ins, object, roles, at);
