@@ -251,7 +251,10 @@ fn mbar_quals(raw: &RawInstr) -> Result<MbarQuals> {
             "try_wait" => "try_wait",
             "pending_count" => "pending_count",
             "expect_tx" | "complete_tx" => {
-                let msg = format!("`.{}`: mbarrier transaction counts (bytes of asynchronous copies) are not modelled", q.text);
+                let msg = format!(
+                    "`.{}`: mbarrier transaction counts (bytes of asynchronous copies) are not modelled",
+                    q.text
+                );
                 return Err(Error::input(msg, q.span));
             }
             "noComplete" => {
@@ -294,7 +297,10 @@ fn mbar_quals(raw: &RawInstr) -> Result<MbarQuals> {
 pub(crate) fn mbarrier(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
     let m = mbar_quals(raw)?;
     let Some((op, opq)) = m.op.clone() else {
-        return Err(Error::input("mbarrier requires an operation such as .init, .arrive or .test_wait", raw.opcode_span));
+        return Err(Error::input(
+            "mbarrier requires an operation such as .init, .arrive or .test_wait",
+            raw.opcode_span,
+        ));
     };
     let allowed: &[Sem] = match op {
         "arrive" | "arrive_drop" => &[Sem::Release, Sem::Relaxed],
@@ -311,7 +317,10 @@ pub(crate) fn mbarrier(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
         return Err(Error::input(msg, q.span));
     }
     if m.parity && !op.ends_with("wait") {
-        return Err(Error::input(format!("`.parity` is only valid on test_wait and try_wait, not on .{}", op), opq.span));
+        return Err(Error::input(
+            format!("`.parity` is only valid on test_wait and try_wait, not on .{}", op),
+            opq.span,
+        ));
     }
     let scope = m.scope.as_ref().map(|(s, _)| *s);
     let plain = |op, dst, addr, operand| InstrKind::Mbarrier { op, dst, addr, operand, sem: Sem::Weak, scope: None };

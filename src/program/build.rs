@@ -238,9 +238,11 @@ impl<'a> Ctx<'a> {
             widest0: HashMap::new(),
             foot_at: HashMap::new(),
             mbarrier_inits: HashMap::new(),
-            has_mbarrier_inval: lit.code.iter().flatten().any(|i| {
-                matches!(i.kind, InstrKind::Mbarrier { op: ast::MbarrierOp::Inval, .. })
-            }),
+            has_mbarrier_inval: lit
+                .code
+                .iter()
+                .flatten()
+                .any(|i| matches!(i.kind, InstrKind::Mbarrier { op: ast::MbarrierOp::Inval, .. })),
         };
         ctx.address_inits();
         Ok(ctx)

@@ -69,7 +69,7 @@ fn wait_options(ctx: &Ctx, w: usize, expected: &Expected, others: Vec<usize>) ->
 
 /// Every way of matching the waits of synchronizing operations with arrivals
 /// of other threads at the same key in which every wait gets the arrivals it
-/// needs ([`wait_options`]). Empty when some wait cannot complete. Cycles with
+/// needs (`wait_options`). Empty when some wait cannot complete. Cycles with
 /// program order are not checked here (see [`matching_deadlocks`]).
 pub fn barrier_matchings(ctx: &Ctx) -> Result<Vec<Matching>> {
     let n = ctx.n();

@@ -246,6 +246,16 @@ fn op_text(o: &Op) -> String {
 }
 
 impl Test {
+    /// The test with every `bar.red` a plain `bar.sync` of its barrier.
+    pub fn without_reductions(&self) -> Test {
+        let plain = |op: &Op| match op {
+            Op::BarRed { id, .. } => Op::Bar { id: *id },
+            o => o.clone(),
+        };
+        let threads = self.threads.iter().map(|(p, ops)| (p.clone(), ops.iter().map(plain).collect())).collect();
+        Test { threads, ..self.clone() }
+    }
+
     /// Print as a litmus file. Every register and location is observed.
     pub fn render(&self, name: &str) -> String {
         self.render_with(name, ["x", "y"], 0)

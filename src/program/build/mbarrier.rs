@@ -64,8 +64,11 @@ impl Ctx<'_> {
             self.check_single_init(t, st, &key, ins)?;
         }
         let word = if count == 0 { 0 } else { mbarrier::init(count) };
-        let access =
-            Access { writes: true, write_value: word, ..Access::new(vaddr, ast::Proxy::Generic, 8, MemSem::Weak, Scope::Sys) };
+        let access = Access {
+            writes: true,
+            write_value: word,
+            ..Access::new(vaddr, ast::Proxy::Generic, 8, MemSem::Weak, Scope::Sys)
+        };
         self.push_mem(st, key, access, deps, ins);
         Ok(Step::Next)
     }
@@ -109,7 +112,8 @@ impl Ctx<'_> {
         self.mem_cells(&key, 8, ins);
         let (msem, mscope) = normalize(sem, scope, Scope::Cta);
         let base = Access { reads: true, ..Access::new(vaddr, ast::Proxy::Generic, 8, msem, mscope) };
-        let done = |word: i64| if parity { mbarrier::parity_done(word, token) } else { mbarrier::phase_done(word, token) };
+        let done =
+            |word: i64| if parity { mbarrier::parity_done(word, token) } else { mbarrier::phase_done(word, token) };
         let domain = self.domain(&key);
         let (yes, no): (Vec<i64>, Vec<i64>) = domain.iter().copied().partition(|&w| done(w));
         let mut children = Vec::new();
