@@ -246,8 +246,11 @@ fn every_curated_test_is_emitted_or_skipped_with_a_reason() {
                     "reduces over the whole CTA",
                     "mbarrier objects live in `.shared` memory",
                 ];
+                // A condition on one CTA's copy of a module `.shared` variable (D161):
+                // the copy lives in that CTA's shared memory, which the harness does not read back.
+                let shared_copy = why.contains("@cta") && why.contains("has no memory");
                 assert!(
-                    gpus.len() > 1 || alias || documented.iter().any(|d| why.contains(d)),
+                    gpus.len() > 1 || alias || shared_copy || documented.iter().any(|d| why.contains(d)),
                     "{}: skipped unexpectedly: {}",
                     f.display(),
                     why
