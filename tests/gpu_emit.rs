@@ -243,6 +243,8 @@ fn every_curated_test_is_emitted_or_skipped_with_a_reason() {
                     "`isspacep` asks which state space",
                     "needs texture/surface/constant objects",
                     "timer reads are not emitted",
+                    "reduces over the whole CTA",
+                    "mbarrier objects live in `.shared` memory",
                 ];
                 assert!(
                     gpus.len() > 1 || alias || documented.iter().any(|d| why.contains(d)),
