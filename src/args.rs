@@ -8,6 +8,20 @@ use std::path::PathBuf;
 pub struct ScaffoldArgs {
     /// The PTX module (`nvcc -ptx` output).
     pub module: PathBuf,
+    /// One kernel launched on --ctas CTAs of --threads threads, every thread calling it with the same
+    /// arguments, each pointer parameter a `u32` array of --len elements (the name as in the module, or
+    /// demangled). Without it: one thread per function, each in its own CTA.
+    #[arg(long, value_name = "NAME")]
+    pub kernel: Option<String>,
+    /// CTAs of the --kernel launch.
+    #[arg(long, default_value_t = 2, requires = "kernel")]
+    pub ctas: u32,
+    /// Threads per CTA of the --kernel launch (`tid 0`, `tid 1`, ...).
+    #[arg(long, default_value_t = 1, requires = "kernel")]
+    pub threads: u32,
+    /// Elements of each pointer parameter's `u32` array in the --kernel form.
+    #[arg(long, default_value_t = 4, requires = "kernel")]
+    pub len: u32,
 }
 
 #[derive(clap::Args)]
@@ -130,4 +144,18 @@ pub fn parse_states(s: &str) -> Result<StatesArg, String> {
             .map(|k| StatesArg(Some(k)))
             .map_err(|_| format!("`{}` is not `all`, `none` or a number of states", n)),
     }
+}
+
+#[derive(clap::Args)]
+pub struct ServeArgs {
+    /// TCP port on 127.0.0.1 (the playground listens on the loopback interface only); 0 picks a free port.
+    #[arg(long, default_value_t = 8117)]
+    pub port: u16,
+    /// Open the page in the desktop's browser.
+    #[arg(long)]
+    pub open: bool,
+    /// Per request: --timeout (default 10 s; a request may ask for less) and --max-memory;
+    /// -j: requests decided at once (more wait in a queue, past it they are refused).
+    #[command(flatten)]
+    pub limits: opts::Limits,
 }

@@ -253,8 +253,14 @@ pub fn check_file(path: &Path, opts: &CheckOptions) -> FileReport {
         Ok(s) => s,
         Err((source, e)) => return FileReport { path: path.to_path_buf(), source, result: Err(e), shown: None },
     };
+    let base = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    check_text(path, source, base, opts)
+}
+
+/// `check_file` for a text already read: `path` names it in messages, `base`
+/// is the folder its `ptx "FILE";` paths are relative to.
+pub fn check_text(path: &Path, source: String, base: &Path, opts: &CheckOptions) -> FileReport {
     let (result, shown) = match guarded(opts, || {
-        let base = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
         let r = check_source_at(&source, base, opts)?;
         // Explanations read the rows of the model that decided the test.
         let model = model_for(r.program.c11.is_some(), opts)?;

@@ -25,3 +25,4 @@ pub mod program;
 pub mod reference;
 pub mod report;
 pub mod sat;
+pub mod serve;

@@ -64,6 +64,10 @@ enum Cmd {
     /// a location per pointer parameter, a placeholder condition (README
     /// "Checking compiler output").
     Scaffold(ScaffoldArgs),
+    /// The teaching playground: a web page on 127.0.0.1 to edit a test and see
+    /// its verdict, states, execution graphs, explanation and repairs (README
+    /// "Teaching with the playground"). Runs until interrupted.
+    Serve(ServeArgs),
     /// Print the manual page (roff), generated from these options:
     /// `ptx-litmus man > ptx-litmus.1`, `ptx-litmus man check > ptx-litmus-check.1`.
     Man {
@@ -89,7 +93,16 @@ fn main() {
         Cmd::Advise(a) => run_advise(a),
         Cmd::Model(a) => opts::run_model(&a),
         Cmd::Map(a) => ptx_litmus::c11::map::run(&a),
-        Cmd::Scaffold(a) => ptx_litmus::module::scaffold::run(&a.module),
+        Cmd::Scaffold(a) => {
+            let launch = a.kernel.as_ref().map(|k| ptx_litmus::module::scaffold::Launch {
+                kernel: k.clone(),
+                ctas: a.ctas,
+                threads: a.threads,
+                len: a.len,
+            });
+            ptx_litmus::module::scaffold::run(&a.module, launch.as_ref())
+        }
+        Cmd::Serve(a) => run_serve(&a),
         Cmd::Man { subcommand } => print_generated(|cmd, buf| man_page(cmd, subcommand.as_deref(), buf)),
         Cmd::Completions { shell } => print_generated(|mut cmd, buf| {
             clap_complete::generate(shell, &mut cmd, "ptx-litmus", buf);
@@ -460,4 +473,28 @@ fn run_advise(a: AdviseArgs) -> i32 {
     });
     progress.finish();
     worst
+}
+
+/// `ptx-litmus serve`: print the address, open it if asked, answer until killed.
+fn run_serve(a: &ServeArgs) -> i32 {
+    use ptx_litmus::serve;
+    let opts = serve::ServeOptions {
+        port: a.port,
+        workers: a.limits.jobs(),
+        timeout: a.limits.timeout.unwrap_or(serve::DEFAULT_TIMEOUT),
+        max_memory: a.limits.max_bytes(),
+    };
+    let ready = |url: &str| {
+        out::println(&format!("ptx-litmus playground on {} (Ctrl-C stops it)", url));
+        if a.open {
+            serve::open_browser(url);
+        }
+    };
+    match serve::serve(opts, ready) {
+        Ok(()) => EXIT_OK,
+        Err(e) => {
+            out::eprintln(&format!("error: {}", e));
+            EXIT_INTERNAL
+        }
+    }
 }

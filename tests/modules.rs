@@ -461,3 +461,90 @@ fn warp_sync_orders_its_lanes() {
     let shown = module_error("warp-sync-wide", &m, h);
     assert!(shown.contains("names lane 2 of warp 0, which no thread of the test occupies"), "{}", shown);
 }
+
+/// `scaffold --kernel`: the usual CUDA test shape (one kernel on two CTAs, its
+/// pointers as `u32` arrays). Saved under a file name with a space and a
+/// non-ASCII letter, next to a module named the same way, the skeleton with
+/// its condition filled in checks as the C++ source says: `mp_cta` uses
+/// `thread_scope_block` across CTAs, so its release and acquire are not
+/// morally strong and the stale read is allowed (8.7 scope inclusion);
+/// `mp_gpu` uses device scope and the outcome is forbidden.
+#[test]
+fn scaffold_kernel_form_checks_as_the_source_says() {
+    let d = folder("scaffold-kernel");
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("litmus/compiled/ptx/MP.sm_90.ptx");
+    std::fs::copy(src, d.join("m p é.ptx")).unwrap();
+    let bin = env!("CARGO_BIN_EXE_ptx-litmus");
+    for (kernel, verdict) in [("mp_cta", "Ok"), ("mp_gpu", "No")] {
+        let out = std::process::Command::new(bin)
+            .current_dir(&d)
+            .args(["scaffold", "-q", "m p é.ptx", "--kernel", kernel, "--ctas", "2"])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(text.contains("{ u32 p0[4]; u32 p1[4]; u32 p2[4]; }") && text.contains("P1@cta 1,gpu 0"), "{}", text);
+        let cond = text.lines().last().unwrap();
+        let filled = text.replace(cond, "exists (p2[2] == 1 /\\ p2[3] == 0)");
+        let harness = d.join(format!("h {} é.litmus", kernel));
+        std::fs::write(&harness, filled).unwrap();
+        let out = std::process::Command::new(bin).args(["check", "-q"]).arg(&harness).output().unwrap();
+        let log = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(log.lines().any(|l| l == verdict), "{}: expected {}\n{}", kernel, verdict, log);
+    }
+}
+
+/// `scaffold` refuses what it cannot write or read, with exit 2 and one
+/// sentence: a path with a `"` (the `ptx "..."` line has no escapes), a
+/// directory, an unknown kernel (with a did-you-mean), a launch of no thread.
+#[test]
+fn scaffold_refuses_odd_paths_and_launches() {
+    let d = folder("scaffold-odd");
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("litmus/compiled/ptx/MP.sm_90.ptx");
+    std::fs::copy(&src, d.join("q\"x.ptx")).unwrap();
+    let bin = env!("CARGO_BIN_EXE_ptx-litmus");
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(bin).current_dir(&d).arg("scaffold").args(args).output().unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned(), out.stdout.is_empty())
+    };
+    let (code, err, empty) = run(&["q\"x.ptx"]);
+    assert_eq!(code, Some(2), "{}", err);
+    assert!(err.contains("the path holds a double quote") && empty, "{}", err);
+    let (code, err, empty) = run(&["."]);
+    assert_eq!(code, Some(2), "{}", err);
+    assert!(err.contains("it is a directory, not a regular file") && empty, "{}", err);
+    let m = src.display().to_string();
+    let (code, err, _) = run(&[&m, "--kernel", "mp_ct"]);
+    assert_eq!(code, Some(2), "{}", err);
+    assert!(err.contains("unknown function `mp_ct`") && err.contains("did you mean `_Z6mp_ctaPiS_S_`?"), "{}", err);
+    let (code, err, _) = run(&[&m, "--kernel", "mp_cta", "--ctas", "0"]);
+    assert_eq!(code, Some(2), "{}", err);
+}
+
+/// Skeleton locations never take a module variable's name (that would be the
+/// variable itself), and two overloads that demangle to one name `f` are each
+/// called by their mangled name; `--kernel f` names the overloads.
+#[test]
+fn scaffold_names_avoid_module_variables_and_overloads() {
+    let d = folder("scaffold-names");
+    let m = format!(
+        "{HEAD}.global .u32 f0_p0;\n.global .u32 p0;\n\
+         .entry _Z1fPi(.param .u64 a)\n{{\n .reg .b64 %rd<2>;\n ld.param.u64 %rd1, [a];\n st.global.u32 [%rd1], 1;\n ret;\n}}\n\
+         .entry _Z1fPl(.param .u64 a)\n{{\n .reg .b64 %rd<2>;\n ld.param.u64 %rd1, [a];\n st.global.u32 [%rd1], 2;\n ret;\n}}\n"
+    );
+    let path = d.join("m.ptx");
+    std::fs::write(&path, m).unwrap();
+    let module = ptx_litmus::module::load(&path, "m.ptx").unwrap();
+    let text = ptx_litmus::module::scaffold::skeleton(&module, "m.ptx");
+    assert!(text.contains("{ f0_p0_1 = 0; f1_p0 = 0; }"), "{}", text);
+    assert!(text.contains("call _Z1fPi, (f0_p0_1)") && text.contains("call _Z1fPl, (f1_p0)"), "{}", text);
+    let filled = text.replace(text.lines().last().unwrap(), "forall (f0_p0_1 == 1 /\\ f1_p0 == 2)");
+    let r = run("scaffold-names-check", &std::fs::read_to_string(&path).unwrap(), &filled);
+    assert_eq!(r.unwrap_or_else(|e| panic!("{}", e.1)).summary.verdict, Verdict::Ok);
+    let launch = |k: &str| ptx_litmus::module::scaffold::Launch { kernel: k.into(), ctas: 2, threads: 2, len: 2 };
+    let err = ptx_litmus::module::scaffold::kernel_skeleton(&module, "m.ptx", &launch("f")).unwrap_err();
+    assert!(err.to_string().contains("`f` is overloaded: name one of _Z1fPi, _Z1fPl"), "{}", err);
+    let text = ptx_litmus::module::scaffold::kernel_skeleton(&module, "m.ptx", &launch("_Z1fPl")).unwrap();
+    assert!(text.contains("{ u32 p0_1[2]; }") && text.contains("P3@cta 1,gpu 0,tid 1"), "{}", text);
+}

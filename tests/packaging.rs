@@ -15,7 +15,8 @@ fn stdout(args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-const SUBCOMMANDS: &[&str] = &["check", "gen", "explain", "run", "advise", "model", "scaffold", "man", "completions"];
+const SUBCOMMANDS: &[&str] =
+    &["check", "gen", "explain", "run", "advise", "model", "scaffold", "serve", "man", "completions"];
 
 /// The overview page names every subcommand; each subcommand's page has its
 /// options; groff (where installed) reads every page without a warning

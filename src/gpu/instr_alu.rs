@@ -75,7 +75,7 @@ impl Ctx<'_> {
     }
 
     /// Untyped corpus arithmetic (`arith::untyped`): signed 64-bit, wrapping;
-    /// shift amounts are taken modulo 64, as the model's wrapping shifts do.
+    /// a shift is `shl.b64` / `shr.s64` with its .u32 amount clamped to 64 (D15).
     fn alu_untyped(&mut self, op: AluOp, dst: &str, srcs: &[Operand]) -> Result<Vec<String>, String> {
         let d = reg(self.thread, dst);
         let s: Vec<String> = srcs.iter().map(|o| self.opnd(o)).collect();
@@ -97,14 +97,10 @@ impl Ctx<'_> {
             AluOp::Bits(_) => return Err("bit operations are not emitted".into()),
             AluOp::Shl | AluOp::Shr => {
                 let name = if op == AluOp::Shl { "shl.b64" } else { "shr.s64" };
-                if let Operand::Imm(i) = &srcs[1] {
-                    return Ok(vec![format!("{} {}, {}, {};", name, d, s[0], i & 63)]);
-                }
-                return Ok(vec![
-                    format!("cvt.u32.u64 %s32_0, {};", s[1]),
-                    "and.b32 %s32_0, %s32_0, 63;".into(),
-                    format!("{} {}, {}, %s32_0;", name, d, s[0]),
-                ]);
+                let mut lines = Vec::new();
+                let amount = self.shift_amount(&srcs[1], 64, &mut lines);
+                lines.push(format!("{} {}, {}, {};", name, d, s[0], amount));
+                return Ok(lines);
             }
         };
         Ok(vec![format!("{} {}, {};", name, d, s.join(", "))])

@@ -211,27 +211,8 @@ impl<'a> Inliner<'a> {
 
     /// `unknown function `NAME`...` with the closest defined name, if any.
     fn unknown_function(&self, name: &str, what: &str, span: Span) -> Error {
-        let mut names: Vec<&String> = self.funcs.keys().collect();
-        names.sort();
-        let close = names
-            .iter()
-            .map(|k| {
-                (
-                    crate::parse::suggest::distance(name, demangled_base(k).unwrap_or(k))
-                        .min(crate::parse::suggest::distance(name, k)),
-                    *k,
-                )
-            })
-            .min_by_key(|(d, _)| *d);
-        let limit = (name.chars().count() / 4).max(2);
-        let overloads: Vec<&str> =
-            names.iter().filter(|k| demangled_base(k) == Some(name)).map(|k| k.as_str()).collect();
-        let hint = match close {
-            _ if overloads.len() > 1 => format!(" (`{}` is overloaded: name one of {})", name, overloads.join(", ")),
-            Some((d, k)) if d <= limit => format!(" (did you mean `{}`?)", k),
-            _ => String::new(),
-        };
-        Error::input(format!("unknown function `{}`: {}{}", name, what, hint), span)
+        let names: Vec<&str> = self.funcs.keys().map(|k| k.as_str()).collect();
+        Error::input(format!("unknown function `{}`: {}{}", name, what, function_hint(&names, name)), span)
     }
 
     fn next_frame(&mut self) -> usize {
@@ -767,9 +748,31 @@ fn operand_text(o: &Operand) -> String {
     }
 }
 
+/// What to say after `unknown function `NAME``: the overloads when `name` is
+/// the demangled name of several functions, else the closest defined name
+/// (mangled or demangled) when it is close enough, else nothing.
+pub(crate) fn function_hint(names: &[&str], name: &str) -> String {
+    let mut names = names.to_vec();
+    names.sort();
+    let close = names
+        .iter()
+        .map(|k| {
+            let d = crate::parse::suggest::distance(name, demangled_base(k).unwrap_or(k));
+            (d.min(crate::parse::suggest::distance(name, k)), *k)
+        })
+        .min_by_key(|(d, _)| *d);
+    let limit = (name.chars().count() / 4).max(2);
+    let overloads: Vec<&str> = names.iter().filter(|k| demangled_base(k) == Some(name)).copied().collect();
+    match close {
+        _ if overloads.len() > 1 => format!(" (`{}` is overloaded: name one of {})", name, overloads.join(", ")),
+        Some((d, k)) if d <= limit => format!(" (did you mean `{}`?)", k),
+        _ => String::new(),
+    }
+}
+
 /// The plain name of an Itanium-mangled C++ function (`_Z6mp_ctaPiS_S_` is
 /// `mp_cta`), or None for a name that is not mangled that way.
-fn demangled_base(mangled: &str) -> Option<&str> {
+pub(crate) fn demangled_base(mangled: &str) -> Option<&str> {
     let rest = mangled.strip_prefix("_Z")?;
     let digits = rest.chars().take_while(|c| c.is_ascii_digit()).count();
     let len: usize = rest[..digits].parse().ok()?;

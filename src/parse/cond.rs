@@ -64,7 +64,7 @@ impl CondBuilder<'_, '_> {
             for p in item.into_inner() {
                 match p.as_rule() {
                     Rule::reg_ref => out.push(self.reg_ref(p)?),
-                    Rule::ident | Rule::elem_ref => {
+                    Rule::ident | Rule::elem_ref | Rule::copy_ref => {
                         let span = self.src.pair_span(&p);
                         out.push((Observable::Loc(p.as_str().to_string()), span))
                     }

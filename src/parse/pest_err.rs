@@ -42,6 +42,7 @@ fn describe(rule: Rule) -> &'static str {
         ident => "a name",
         array_decl | elem_init => "an array such as `u32 out[4]`",
         elem_ref => "an array element such as `out[2]`",
+        copy_ref => "one CTA's copy of a `.shared` variable such as `s@cta0`",
         ptx_load | kw_ptx => "`ptx \"FILE.ptx\";`",
         arg_list => "call arguments such as `(x, 1)`",
         reg_token => "a register or a name",

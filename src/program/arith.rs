@@ -61,9 +61,13 @@ pub fn alu(op: AluOp, v: &[i64], ty: Option<IntTy>, src_ty: Option<IntTy>) -> Re
     let a = widen(src, *v.first().ok_or(NoValue::Arity)?);
     let b = v.get(1).map(|&b| widen(src, b));
     let need_b = || b.ok_or(NoValue::Arity);
-    // Shift amounts are .u32 and clamped to the register width (ISA shl, shr).
-    let amount =
-        |b: i128| -> u32 { (widen(IntTy { bits: 32, signed: false }, b as i64) as u64).min(src.bits as u64) as u32 };
+    // ISA shl/shr: "Shift a ... by the amount specified by unsigned 32-bit value in b"
+    // and "Shift amounts greater than the register width N are clamped to N". The
+    // amount is read as a .u32 from the operand itself, not at the shifted type.
+    let amount = || -> Result<u32, NoValue> {
+        let raw = *v.get(1).ok_or(NoValue::Arity)?;
+        Ok((widen(SHIFT_AMOUNT, raw) as u64).min(src.bits as u64) as u32)
+    };
     let r: i128 = match op {
         AluOp::Mov => a,
         AluOp::Not => !a,
@@ -87,7 +91,7 @@ pub fn alu(op: AluOp, v: &[i64], ty: Option<IntTy>, src_ty: Option<IntTy>) -> Re
         AluOp::Or => a | need_b()?,
         AluOp::Xor => a ^ need_b()?,
         AluOp::Shl => {
-            let s = amount(need_b()?);
+            let s = amount()?;
             if s >= src.bits {
                 0
             } else {
@@ -96,7 +100,7 @@ pub fn alu(op: AluOp, v: &[i64], ty: Option<IntTy>, src_ty: Option<IntTy>) -> Re
         }
         // `a` is already sign- or zero-extended: an arithmetic shift of the
         // wide value fills with the sign bit for .s and with zeros otherwise.
-        AluOp::Shr => a >> amount(need_b()?).min(127),
+        AluOp::Shr => a >> amount()?.min(127),
         AluOp::Min => a.min(need_b()?),
         AluOp::Max => a.max(need_b()?),
         AluOp::Bits(_) => return Err(NoValue::Arity),
@@ -104,8 +108,15 @@ pub fn alu(op: AluOp, v: &[i64], ty: Option<IntTy>, src_ty: Option<IntTy>) -> Re
     Ok(norm(ty, r))
 }
 
+/// The type of a shift amount (ISA shl, shr: "unsigned 32-bit value in b").
+const SHIFT_AMOUNT: IntTy = IntTy { bits: 32, signed: false };
+
 /// The corpus spelling: 64-bit two's complement, as before types were modelled.
+/// A shift is `shl.b64` / `shr.s64`: a .u32 amount clamped to 64 (D15).
 fn untyped(op: AluOp, v: &[i64]) -> Result<i64, NoValue> {
+    if matches!(op, AluOp::Shl | AluOp::Shr) {
+        return alu(op, v, Some(IntTy { bits: 64, signed: true }), None);
+    }
     let a = *v.first().ok_or(NoValue::Arity)?;
     let b = v.get(1).copied();
     let need_b = || b.ok_or(NoValue::Arity);
@@ -123,11 +134,9 @@ fn untyped(op: AluOp, v: &[i64]) -> Result<i64, NoValue> {
         AluOp::And => a & need_b()?,
         AluOp::Or => a | need_b()?,
         AluOp::Xor => a ^ need_b()?,
-        AluOp::Shl => a.wrapping_shl(need_b()? as u32),
-        AluOp::Shr => a.wrapping_shr(need_b()? as u32),
         AluOp::Min => a.min(need_b()?),
         AluOp::Max => a.max(need_b()?),
-        AluOp::Bits(_) => return Err(NoValue::Arity),
+        AluOp::Shl | AluOp::Shr | AluOp::Bits(_) => return Err(NoValue::Arity),
     })
 }
 
@@ -219,6 +228,17 @@ mod tests {
         assert_eq!(alu(AluOp::Shr, &[-8, 100], Some(S32), None), Ok(-1));
         assert_eq!(alu(AluOp::Shr, &[-8, 100], Some(U32), None), Ok(0));
         assert_eq!(alu(AluOp::Shr, &[-8, 1], Some(U32), None), Ok(0x7fff_fffc));
+        // The amount is a .u32 whatever the shifted type: 0x100 is 256, clamped to 16, not the
+        // 16-bit 0; untyped shifts are .s64 shifts, so 64 is clamped, not wrapped to 0.
+        let b16 = IntTy { bits: 16, signed: false };
+        let s16 = IntTy { bits: 16, signed: true };
+        assert_eq!(alu(AluOp::Shl, &[1, 0x100], Some(b16), None), Ok(0));
+        assert_eq!(alu(AluOp::Shr, &[0x8000, 0x1_0001], Some(b16), None), Ok(0));
+        assert_eq!(alu(AluOp::Shr, &[-2, 0x1_0000], Some(s16), None), Ok(-1));
+        assert_eq!(alu(AluOp::Shl, &[1, 0x1_0000_0003], Some(U32), None), Ok(8));
+        assert_eq!(alu(AluOp::Shl, &[1, 64], None, None), Ok(0));
+        assert_eq!(alu(AluOp::Shr, &[-8, 65], None, None), Ok(-1));
+        assert_eq!(alu(AluOp::Shr, &[-8, 1], None, None), Ok(-4));
         assert_eq!(alu(AluOp::Not, &[1], Some(PRED), None), Ok(0));
         assert_eq!(alu(AluOp::Not, &[0], Some(PRED), None), Ok(1));
         assert_eq!(alu(AluOp::Div, &[7, 0], Some(U32), None), Err(NoValue::DivByZero));

@@ -442,6 +442,21 @@ pub(super) fn observables_of(lit: &Litmus) -> Vec<Observable> {
     out
 }
 
+/// Why `l` names no location. A module's `.shared` variable has one copy per
+/// CTA (D75), named `s@cta0`, `s@cta1`: the plain name is none of them (D161).
+fn unknown_location(l: &str, names: &BTreeMap<String, LocId>) -> String {
+    let prefix = format!("{}@", l);
+    let copies: Vec<&str> = names.keys().filter(|n| n.starts_with(&prefix)).map(|n| n.as_str()).collect();
+    if copies.is_empty() {
+        return format!("location `{}` is neither declared nor used by any thread", l);
+    }
+    format!(
+        "`{}` is a `.shared` variable with one copy per CTA (5.1.7): name the copy, {}",
+        l,
+        copies.iter().map(|c| format!("`{}`", c)).collect::<Vec<_>>().join(" or ")
+    )
+}
+
 /// Locations named in the condition must exist in the test.
 pub(super) fn check_observables(lit: &Litmus, loc_names: &BTreeMap<String, LocId>) -> Result<()> {
     pub(super) fn walk(p: &Prop, names: &BTreeMap<String, LocId>) -> Result<()> {
@@ -451,10 +466,7 @@ pub(super) fn check_observables(lit: &Litmus, loc_names: &BTreeMap<String, LocId
                 for t in [a, b] {
                     if let ast::Term::Obs(Observable::Loc(l), sp) = t {
                         if !names.contains_key(l) {
-                            return Err(Error::input(
-                                format!("location `{}` is neither declared nor used by any thread", l),
-                                *sp,
-                            ));
+                            return Err(Error::input(unknown_location(l, names), *sp));
                         }
                     }
                 }
