@@ -139,7 +139,7 @@ fn measure(family: &str, test: String, source: &str, reps: usize) -> Option<Poin
         let gone = ptx_litmus::program::spin::redundant_traces(&p);
         let merged = ptx_litmus::program::merge::merge(&p, &gone);
         let q = merged.as_ref().map_or(&p, |m| &m.program);
-        let mut enc = Encoding::new(q);
+        let mut enc = Encoding::new(q, ptx_litmus::model::ModelKind::Ptx.model()).expect("model ptx compiles");
         encodes.push(ms(t2.elapsed()));
         // One solver call under all axioms: the cost of one query (a verdict
         // without listing the states), against the enumeration of every state.

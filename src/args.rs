@@ -47,6 +47,10 @@ pub struct AdviseArgs {
     /// --timeout covers the whole advice for one test (default 300 s); --max-memory each variant decided.
     #[command(flatten)]
     pub limits: opts::Limits,
+    /// Which model decides: ptx (the ISA text, default for PTX tests), ptx-alloy (NVIDIA's formalization),
+    /// rc11 (default for C tests), scoped-rc11, or a model file (`ptx-litmus model` prints one to start from).
+    #[arg(long, value_name = "NAME|FILE.cat")]
+    pub model: Option<String>,
 }
 
 #[derive(clap::Args)]
@@ -62,6 +66,10 @@ pub struct ExplainArgs {
     pub unroll: u32,
     #[command(flatten)]
     pub limits: opts::Limits,
+    /// Which model decides: ptx (the ISA text, default for PTX tests), ptx-alloy (NVIDIA's formalization),
+    /// rc11 (default for C tests), scoped-rc11, or a model file (`ptx-litmus model` prints one to start from).
+    #[arg(long, value_name = "NAME|FILE.cat")]
+    pub model: Option<String>,
 }
 
 #[derive(clap::Args)]
@@ -76,13 +84,13 @@ pub struct CheckArgs {
     /// a note marks a documented deviation, counted as matched and listed).
     #[arg(long, value_name = "FILE.csv")]
     pub expect: Option<PathBuf>,
-    /// Which engine decides (default: sat; reference with --model ptx-alloy).
+    /// Which engine decides (default: sat; both engines decide every model).
     #[arg(long, value_enum)]
     pub engine: Option<opts::EngineArg>,
-    /// Which model: ptx (the ISA text, default for PTX tests) or ptx-alloy (NVIDIA's
-    /// formalization); rc11 (default for C tests) or scoped-rc11; see `ptx-litmus model`.
-    #[arg(long, value_enum)]
-    pub model: Option<opts::ModelArg>,
+    /// Which model decides: ptx (the ISA text, default for PTX tests), ptx-alloy (NVIDIA's formalization),
+    /// rc11 (default for C tests), scoped-rc11, or a model file (`ptx-litmus model` prints one to start from).
+    #[arg(long, value_name = "NAME|FILE.cat")]
+    pub model: Option<String>,
     /// How many times one instruction may run on a path (loop unrolling bound).
     #[arg(long, default_value_t = 2, value_parser = opts::unroll)]
     pub unroll: u32,

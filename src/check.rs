@@ -3,10 +3,11 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::explain::{ShowOptions, Shown};
-use crate::model::ModelKind;
+use crate::model::{Model, ModelKind};
 use crate::outcome::{Outcome, Summary};
 use crate::program::{build_program, BuildOptions, Program};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Which engine decides (the command line maps `--engine` to it).
@@ -25,9 +26,9 @@ pub const DEFAULT_LISTED_STATES: usize = 256;
 pub struct CheckOptions {
     pub build: BuildOptions,
     pub engine: Engine,
-    /// The model's rows: `ptx` (ISA text) or `ptx-alloy` (NVIDIA's formalization,
-    /// reference engine only).
-    pub model: ModelKind,
+    /// The model that decides: a built-in one (`ModelKind::shared`) or a
+    /// user's `.cat` file (`Model::load`).
+    pub model: Arc<Model>,
     /// `--model` was given: a C test is then decided under `model`, which
     /// must be a C model; otherwise a C test is decided under rc11 (D102).
     pub model_explicit: bool,
@@ -62,7 +63,7 @@ impl Default for CheckOptions {
         CheckOptions {
             build: BuildOptions::default(),
             engine: Engine::Sat,
-            model: ModelKind::Ptx,
+            model: ModelKind::Ptx.shared(),
             model_explicit: false,
             timeout: None,
             max_file_bytes: 1 << 20,
@@ -123,17 +124,17 @@ pub fn check_source_at(source: &str, base: &Path, opts: &CheckOptions) -> Result
 /// The model a test is decided under (D102): a C test under rc11 unless a C
 /// model is asked for; a PTX test under `opts.model`. A PTX model for a C
 /// test, or a C model for a PTX test, is an input error.
-pub fn model_for(is_c: bool, opts: &CheckOptions) -> Result<ModelKind> {
-    match (is_c, opts.model.is_c()) {
-        (true, true) | (false, false) => Ok(opts.model),
-        (true, false) if !opts.model_explicit => Ok(ModelKind::Rc11),
+pub fn model_for(is_c: bool, opts: &CheckOptions) -> Result<Arc<Model>> {
+    match (is_c, opts.model.c_tests) {
+        (true, true) | (false, false) => Ok(opts.model.clone()),
+        (true, false) if !opts.model_explicit => Ok(ModelKind::Rc11.shared()),
         (true, false) => Err(Error::input_nospan(format!(
-            "a C test is decided under a C model (rc11, scoped-rc11), not `{}`",
-            opts.model.name()
+            "a C test is decided under a C model (rc11, scoped-rc11, or a file with `option c11`), not `{}`",
+            opts.model.name
         ))),
         (false, true) => Err(Error::input_nospan(format!(
-            "the model `{}` decides C tests; this is a PTX test (use ptx or ptx-alloy)",
-            opts.model.name()
+            "the model `{}` decides C tests; this is a PTX test (use ptx, ptx-alloy or a PTX model file)",
+            opts.model.name
         ))),
     }
 }
@@ -176,14 +177,14 @@ fn run_engine(p: &Program, opts: &CheckOptions, deadline: Option<Instant>) -> Re
                 self_check: opts.self_check,
                 symmetry: opts.symmetry,
                 merge_paths: opts.merge_paths,
-                model: Some(opts.model.shared()),
+                model: Some(opts.model.clone()),
             },
         ),
         Engine::Reference => crate::reference::check(
             p,
             &crate::reference::ReferenceOptions {
                 max_candidates: opts.reference_max_candidates,
-                model: opts.model.shared(),
+                model: opts.model.clone(),
             },
         ),
     }
@@ -264,8 +265,7 @@ pub fn check_text(path: &Path, source: String, base: &Path, opts: &CheckOptions)
         let r = check_source_at(&source, base, opts)?;
         // Explanations read the rows of the model that decided the test.
         let model = model_for(r.program.c11.is_some(), opts)?;
-        let shown =
-            opts.show.as_ref().map(|so| crate::explain::show(&r, &ShowOptions { model: model.shared(), ..so.clone() }));
+        let shown = opts.show.as_ref().map(|so| crate::explain::show(&r, &ShowOptions { model, ..so.clone() }));
         Ok((r, shown))
     }) {
         Ok((r, s)) => (Ok(r), s),

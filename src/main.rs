@@ -158,7 +158,7 @@ fn show_options(a: &CheckArgs) -> Option<ShowOptions> {
         forbidden: both || a.show.contains(&ShowKind::Forbidden),
         max: a.max_show as usize,
         deadline: None,
-        model: a.model.map_or(ptx_litmus::model::ModelKind::Ptx, |m| m.kind()).shared(),
+        model: ptx_litmus::model::ModelKind::Ptx.shared(),
     })
 }
 
@@ -190,8 +190,14 @@ fn inputs(paths: &[PathBuf], progress: Option<&Progress>) -> Vec<PathBuf> {
 
 /// `ptx-litmus explain FILE|DIR...`.
 fn run_explain(a: ExplainArgs) -> i32 {
+    let (model, model_explicit) = match opts::model(a.model.as_deref()) {
+        Ok(m) => m,
+        Err(code) => return code,
+    };
     let opts = CheckOptions {
         build: BuildOptions { unroll: a.unroll, ..Default::default() },
+        model,
+        model_explicit,
         timeout: a.limits.timeout,
         max_memory: a.limits.max_bytes(),
         ..Default::default()
@@ -331,11 +337,15 @@ fn load_expectations(csv: &std::path::Path) -> Result<Expectations, String> {
 
 fn run_check(a: CheckArgs) -> i32 {
     let engine = opts::engine(a.engine);
+    let (model, model_explicit) = match opts::model(a.model.as_deref()) {
+        Ok(m) => m,
+        Err(code) => return code,
+    };
     let opts = CheckOptions {
         build: BuildOptions { unroll: a.unroll, max_events: a.max_events, ..Default::default() },
         engine,
-        model: a.model.map_or(ptx_litmus::model::ModelKind::Ptx, |m| m.kind()),
-        model_explicit: a.model.is_some(),
+        model,
+        model_explicit,
         timeout: a.limits.timeout,
         max_states: a.max_states,
         max_memory: a.limits.max_bytes(),
@@ -409,8 +419,14 @@ fn run_advise(a: AdviseArgs) -> i32 {
     // The advice decides one variant per candidate edit: a large test can take
     // hours, so without --timeout each test gets a default deadline.
     let timeout = a.limits.timeout.or(Some(std::time::Duration::from_secs(advise::DEFAULT_TIMEOUT_S)));
+    let (model, model_explicit) = match opts::model(a.model.as_deref()) {
+        Ok(m) => m,
+        Err(code) => return code,
+    };
     let check = CheckOptions {
         build: BuildOptions { unroll: a.unroll, ..Default::default() },
+        model,
+        model_explicit,
         timeout,
         max_memory: a.limits.max_bytes(),
         ..Default::default()

@@ -62,28 +62,15 @@ pub enum EngineArg {
     Reference,
 }
 
-/// `--model`: which row set decides.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum ModelArg {
-    /// The PTX ISA 9.2 text (default): atom/red are one event.
-    Ptx,
-    /// NVIDIA's formalization (Lustig et al., ASPLOS'19): atom/red split into a read and a write.
-    PtxAlloy,
-    /// herd's rc11.cat, for C tests (the default for a C test).
-    Rc11,
-    /// RC11 with scopes (Lustig et al., ASPLOS'19, Figure 10), without No-Thin-Air, for C tests.
-    ScopedRc11,
-}
-
-impl ModelArg {
-    pub fn kind(self) -> ptx_litmus::model::ModelKind {
-        match self {
-            ModelArg::Ptx => ptx_litmus::model::ModelKind::Ptx,
-            ModelArg::PtxAlloy => ptx_litmus::model::ModelKind::PtxAlloy,
-            ModelArg::Rc11 => ptx_litmus::model::ModelKind::Rc11,
-            ModelArg::ScopedRc11 => ptx_litmus::model::ModelKind::ScopedRc11,
-        }
-    }
+/// `--model NAME|FILE.cat`: the model that decides (None: ptx, or rc11 for
+/// a C test), and whether it was given; a bad file is reported (`file:line:col`,
+/// the line, a caret) and gives exit 2.
+pub fn model(arg: Option<&str>) -> Result<(std::sync::Arc<ptx_litmus::model::Model>, bool), i32> {
+    let Some(arg) = arg else { return Ok((ptx_litmus::model::ModelKind::Ptx.shared(), false)) };
+    ptx_litmus::model::rows::model_arg(arg).map(|m| (m, true)).map_err(|e| {
+        ptx_litmus::out::eprintln(&e.render(arg, ""));
+        e.exit_code()
+    })
 }
 
 /// The engine for `--engine`: SAT unless the reference engine is asked for
@@ -99,13 +86,18 @@ pub fn engine(engine: Option<EngineArg>) -> ptx_litmus::check::Engine {
 /// `ptx-litmus model`.
 #[derive(clap::Args)]
 pub struct ModelArgs {
-    /// Which model to print.
-    #[arg(long, value_enum, default_value = "ptx")]
-    model: ModelArg,
+    /// Which model to print: ptx, ptx-alloy, rc11, scoped-rc11, or a model file (what is printed loads back).
+    #[arg(long, default_value = "ptx", value_name = "NAME|FILE.cat")]
+    model: String,
 }
 
 /// Print the model's rows and the primitives they read.
 pub fn run_model(a: &ModelArgs) -> i32 {
-    ptx_litmus::out::print(&ptx_litmus::model::render_with_primitives(a.model.kind()));
-    ptx_litmus::error::EXIT_OK
+    match model(Some(&a.model)) {
+        Ok((m, _)) => {
+            ptx_litmus::out::print(&ptx_litmus::model::render_with_primitives(&m));
+            ptx_litmus::error::EXIT_OK
+        }
+        Err(code) => code,
+    }
 }

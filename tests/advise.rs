@@ -342,8 +342,8 @@ proptest! {
             let a = ptx_litmus::program::build_program(&edit::variant_ast(&lit, &ss, &levels), &Default::default()).unwrap();
             let b = ptx_litmus::program::build_program(&parsed, &Default::default()).unwrap();
             prop_assert_eq!(a.events.len(), b.events.len());
-            prop_assert_eq!(oracle::reachable(&a).unwrap(), oracle::reachable(&b).unwrap());
-            prop_assert_eq!(oracle::reachable(&b).unwrap(), reachable_by_check(&text));
+            prop_assert_eq!(oracle::reachable(&a, ptx_litmus::model::ModelKind::Ptx.model()).unwrap(), oracle::reachable(&b, ptx_litmus::model::ModelKind::Ptx.model()).unwrap());
+            prop_assert_eq!(oracle::reachable(&b, ptx_litmus::model::ModelKind::Ptx.model()).unwrap(), reachable_by_check(&text));
         }
     }
 }

@@ -59,7 +59,13 @@ fn agree_with_herd(log: &str, model: ModelKind, engine: Engine) {
     let herd = read_log(&std::fs::read_to_string(corpus().join(log)).expect("the herd log is committed"));
     let files = collect_files(&[corpus()]);
     assert!(files.len() >= 300, "the corpus has {} tests", files.len());
-    let opts = CheckOptions { engine, model, model_explicit: true, list_states: None, ..CheckOptions::default() };
+    let opts = CheckOptions {
+        engine,
+        model: model.shared(),
+        model_explicit: true,
+        list_states: None,
+        ..CheckOptions::default()
+    };
     let mut bad = Vec::new();
     for f in &files {
         let report = check_file(f, &opts);

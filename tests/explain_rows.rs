@@ -73,7 +73,7 @@ fn ptx_alloy_is_explained_by_its_own_rows() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let opts = CheckOptions {
         engine: Engine::Reference,
-        model: ModelKind::PtxAlloy,
+        model: ModelKind::PtxAlloy.shared(),
         show: Some(ShowOptions::default()),
         ..Default::default()
     };

@@ -18,7 +18,7 @@ use std::sync::Arc;
 fn corpus_tally(model: ModelKind) -> (usize, usize, usize, Vec<String>) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance");
     let exp = load(&root.join("expected.csv")).expect("expectations load");
-    let opts = CheckOptions { engine: Engine::Reference, model, ..CheckOptions::default() };
+    let opts = CheckOptions { engine: Engine::Reference, model: model.shared(), ..CheckOptions::default() };
     let reports: Vec<_> = collect_files(&[root.join("litmus")]).iter().map(|f| check_file(f, &opts)).collect();
     let (tally, lines) = compare(&exp, &reports);
     assert_eq!(tally.errors, 0, "{:?}", lines);
@@ -68,7 +68,8 @@ fn ptx_alloy_states_agree_between_the_engines() {
     let mut compared = 0;
     for f in &files {
         let run = |engine| {
-            check_file(f, &CheckOptions { engine, model: ModelKind::PtxAlloy, ..CheckOptions::default() }).result
+            check_file(f, &CheckOptions { engine, model: ModelKind::PtxAlloy.shared(), ..CheckOptions::default() })
+                .result
         };
         let (Ok(sat), Ok(reference)) = (run(Engine::Sat), run(Engine::Reference)) else { continue };
         let (a, b): (Vec<_>, Vec<_>) = (sat.outcome.states.keys().collect(), reference.outcome.states.keys().collect());
@@ -157,25 +158,131 @@ fn a_row_the_sat_engine_cannot_compile_is_refused() {
     assert!(e.to_string().contains("closure"), "{}", e);
 }
 
-/// `ptx-litmus model` prints every row under its ISA section, and the printed
-/// rows are the evaluated ones (they parse back to the same statements).
+fn ptx_litmus(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_ptx-litmus")).args(args).output().expect("runs")
+}
+
+/// A scratch folder of its own for one test (removed first, so reruns start clean).
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("ptx-litmus-models-{}-{}", name, std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    dir
+}
+
+/// The listing of `check --states all` without its timings.
+fn listing(out: &std::process::Output) -> String {
+    let text = String::from_utf8_lossy(&out.stdout);
+    text.lines().filter(|l| !l.starts_with("Time ") && !l.contains("wall time")).collect::<Vec<_>>().join("\n")
+}
+
+/// `ptx-litmus model` prints every model as cat text that loads back with
+/// `--model FILE`: printing the loaded file gives the same text, and the
+/// loaded model decides the classic tests as the built-in one does, state for
+/// state, on both engines.
 #[test]
-fn the_model_command_prints_both_models() {
-    for (arg, kind) in [("ptx", ModelKind::Ptx), ("ptx-alloy", ModelKind::PtxAlloy)] {
-        let out =
-            Command::new(env!("CARGO_BIN_EXE_ptx-litmus")).args(["model", "--model", arg]).output().expect("runs");
-        let text = String::from_utf8_lossy(&out.stdout);
-        assert_eq!(out.status.code(), Some(0));
-        for row in &kind.model().rows {
-            assert!(text.contains(&format!("(* {} ", row.section)), "{}: section {}", arg, row.section);
-            assert!(text.contains(&row.stmt.to_string()), "{}: row {}", arg, row.stmt);
-        }
+fn a_printed_model_loads_back_with_the_same_text_and_verdicts() {
+    let dir = scratch("round-trip");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let tests = root.join("litmus/classic");
+    for name in ["ptx", "ptx-alloy"] {
+        let printed = ptx_litmus(&["model", "--model", name]);
+        assert_eq!(printed.status.code(), Some(0));
+        let text = String::from_utf8_lossy(&printed.stdout).to_string();
         for axiom in ["Coherence", "Fence-SC", "Atomicity", "No-Thin-Air", "SC-per-Location", "Causality"] {
-            assert!(text.contains(&format!("as {}", axiom)), "{}: {}", arg, axiom);
+            assert!(text.contains(&format!(" as {}\n", axiom)), "{}: {}", name, axiom);
+        }
+        let file = dir.join(format!("copy-of-{}.cat", name));
+        std::fs::write(&file, &text).expect("writes");
+        let file = file.to_str().expect("a UTF-8 path");
+        let again = ptx_litmus(&["model", "--model", file]);
+        assert_eq!(String::from_utf8_lossy(&again.stdout), text, "{}: print, load, print", name);
+        for engine in ["sat", "reference"] {
+            let run = |m: &str| {
+                let t = tests.to_str().expect("a UTF-8 path");
+                ptx_litmus(&["check", "-q", "--states", "all", "--engine", engine, "--model", m, t])
+            };
+            let (builtin, loaded) = (run(name), run(file));
+            assert_eq!(loaded.status.code(), builtin.status.code(), "{} {}", name, engine);
+            assert!(listing(&builtin).matches("\nTest ").count() > 30, "{}", listing(&builtin));
+            assert_eq!(listing(&loaded), listing(&builtin), "{} {}: same states and verdicts", name, engine);
         }
     }
-    let alloy = ModelKind::PtxAlloy.model().render();
-    assert!(alloy.contains("rmw") && !ModelKind::Ptx.model().render().contains("rmw;"));
+}
+
+/// Weak MP with relaxed accesses: no release pattern, so no synchronization
+/// and no causality order from P0's writes to P1's reads (8.9.4, 8.9.5); the
+/// ISA allows P1 to see the flag and the old data. A user's model that is
+/// `ptx` plus one axiom, sequential consistency (acyclic po | rf | co | fr),
+/// forbids it: W x -po-> W y -rf-> R y -po-> R x -fr-> W x is a cycle. Both
+/// engines decide the file's model, and the witness check names the new axiom.
+const MP_RELAXED: &str = "PTX MP-relaxed\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n \
+    st.relaxed.gpu x, 1 | ld.relaxed.gpu r1, y ;\n st.relaxed.gpu y, 1 | ld.relaxed.gpu r2, x ;\n\
+    exists (P1:r1 == 1 /\\ P1:r2 == 0)\n";
+
+#[test]
+fn a_user_model_with_one_more_axiom_decides_on_both_engines() {
+    let dir = scratch("extra-axiom");
+    let test = dir.join("MP-relaxed.litmus");
+    std::fs::write(&test, MP_RELAXED).expect("writes");
+    let sc = dir.join("ptx-sc.cat");
+    let text = format!(
+        "{}\n(* toy \"sequential consistency\" *)\nacyclic po | rf | co | fr as SC\n",
+        ModelKind::Ptx.text().replacen("\"ptx\"", "\"ptx-sc\"", 1)
+    );
+    std::fs::write(&sc, text).expect("writes");
+    let (test, sc) = (test.to_str().expect("UTF-8"), sc.to_str().expect("UTF-8"));
+    for engine in ["sat", "reference"] {
+        let ptx = ptx_litmus(&["check", "--engine", engine, test]);
+        assert!(String::from_utf8_lossy(&ptx.stdout).contains("\nOk\n"), "{}: the ISA allows weak MP", engine);
+        let out = ptx_litmus(&["check", "--engine", engine, "--model", sc, "--show", "forbidden", test]);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(stdout.contains("\nNo\n"), "{}: the SC axiom forbids weak MP:\n{}", engine, stdout);
+        assert!(
+            stdout.contains("Forbidden by SC (toy): W1 -po-> W2 -rf-> R1 -po-> R2 -fr-> W1"),
+            "{}: the forbidden execution names the axiom:\n{}",
+            engine,
+            stdout
+        );
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    // `explain` and `advise` take the model too: under SC the outcome is unreachable as written.
+    let explain = ptx_litmus(&["explain", "--model", sc, test]);
+    assert_eq!(explain.status.code(), Some(0), "{}", String::from_utf8_lossy(&explain.stderr));
+    let advise = ptx_litmus(&["advise", "--json", "--model", sc, test]);
+    let advice = String::from_utf8_lossy(&advise.stdout);
+    assert!(advice.contains("\"reachable\":false"), "{}", advice);
+}
+
+/// A model file with an unknown relation, a syntax error or a missing row the
+/// engines read is bad input: `file:line:col`, the line, a caret, exit 2.
+#[test]
+fn a_bad_model_file_is_reported_where_it_is_wrong() {
+    let dir = scratch("bad");
+    let mp = Path::new(env!("CARGO_MANIFEST_DIR")).join("litmus/seed/MP.litmus");
+    let ptx = ModelKind::Ptx.text();
+    let line_of = |pat: &str| ptx.lines().position(|l| l.starts_with(pat)).expect("a row") + 1;
+    let cases = [
+        ("typo", ptx.replace("let cb = (po | sw)+", "let cb = (po | sww)+"), line_of("let cb"), 16, "`sww`"),
+        ("syntax", ptx.replace("let cb = (po | sw)+", "let cb = (po | sw"), line_of("let ppcb"), 1, "expected `)`"),
+        ("no-cause", ptx.replace("cause", "causes"), line_of("irreflexive (rf"), 1, "no relation `cause`"),
+        ("option", ptx.replace("\"ptx\"", "\"ptx\"\noption fast"), 3, 8, "unknown option"),
+    ];
+    for (name, text, line, col, what) in cases {
+        let file = dir.join(format!("{}.cat", name));
+        std::fs::write(&file, &text).expect("writes");
+        let f = file.to_str().expect("UTF-8");
+        for cmd in ["check", "explain", "advise"] {
+            let out = ptx_litmus(&[cmd, "--model", f, mp.to_str().expect("UTF-8")]);
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{} {}: {}", name, cmd, err);
+            assert!(err.starts_with(&format!("{}:{}:{}: error: ", f, line, col)), "{} {}: {}", name, cmd, err);
+            assert!(err.contains(what) && err.contains('^'), "{} {}: {}", name, cmd, err);
+        }
+    }
+    let out = ptx_litmus(&["model", "--model", "no-such-model"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("neither a built-in model"));
 }
 
 /// NVIDIA's split only removes causality edges that start at an RMW's read
@@ -187,8 +294,10 @@ fn ptx_alloy_allows_every_state_ptx_allows() {
     let files = collect_files(&[root.join("litmus"), root.join("tests/conformance/litmus")]);
     let (mut compared, mut more) = (0, Vec::new());
     for f in &files {
-        let run =
-            |model| check_file(f, &CheckOptions { engine: Engine::Reference, model, ..CheckOptions::default() }).result;
+        let run = |model: ModelKind| {
+            check_file(f, &CheckOptions { engine: Engine::Reference, model: model.shared(), ..CheckOptions::default() })
+                .result
+        };
         let (Ok(ptx), Ok(alloy)) = (run(ModelKind::Ptx), run(ModelKind::PtxAlloy)) else { continue };
         let (a, b): (Vec<_>, Vec<_>) = (ptx.outcome.states.keys().collect(), alloy.outcome.states.keys().collect());
         assert!(a.iter().all(|s| b.contains(s)), "{}: ptx allows a state ptx-alloy forbids", f.display());
@@ -209,10 +318,10 @@ fn ptx_alloy_allows_every_state_ptx_allows() {
 fn ptx_alloy_allows_every_state_ptx_allows_on_random_tests() {
     random_cases(common::gen::test_strategy(), 200, |t| {
         let text = t.render("Incl");
-        let run = |model| {
+        let run = |model: ModelKind| {
             let opts = CheckOptions {
                 engine: Engine::Reference,
-                model,
+                model: model.shared(),
                 reference_max_candidates: 20_000,
                 ..CheckOptions::default()
             };
@@ -258,7 +367,7 @@ fn ptx_alloy_engines_agree_on_random_spin_tests() {
         let run = |engine| {
             let opts = CheckOptions {
                 engine,
-                model: ModelKind::PtxAlloy,
+                model: ModelKind::PtxAlloy.shared(),
                 list_states: None,
                 reference_max_candidates: 20_000,
                 ..CheckOptions::default()
@@ -286,7 +395,7 @@ fn a_race_with_one_part_of_a_split_rmw_is_flagged() {
     let f = Path::new(env!("CARGO_MANIFEST_DIR")).join("litmus/regressions/spin-on-atom-race-alloy.litmus");
     for (model, race) in [(ModelKind::PtxAlloy, true), (ModelKind::Ptx, false)] {
         for engine in [Engine::Sat, Engine::Reference] {
-            let r = check_file(&f, &CheckOptions { engine, model, ..CheckOptions::default() })
+            let r = check_file(&f, &CheckOptions { engine, model: model.shared(), ..CheckOptions::default() })
                 .result
                 .expect("the test runs");
             assert_eq!(r.outcome.flags.data_race, race, "{:?} {:?}", model, engine);
@@ -304,7 +413,9 @@ fn an_rmw_reads_a_constant_written_behind_a_branch() {
     let f = Path::new(env!("CARGO_MANIFEST_DIR")).join("litmus/regressions/rmw-reads-write-behind-branch.litmus");
     for model in [ModelKind::Ptx, ModelKind::PtxAlloy] {
         let run = |engine| {
-            check_file(&f, &CheckOptions { engine, model, ..CheckOptions::default() }).result.expect("the test runs")
+            check_file(&f, &CheckOptions { engine, model: model.shared(), ..CheckOptions::default() })
+                .result
+                .expect("the test runs")
         };
         let (sat, reference) = (run(Engine::Sat), run(Engine::Reference));
         // Locations [x; y; P1:r3]: x = 1, the atom read 2 and wrote 3.

@@ -55,3 +55,20 @@ fn every_primitive_the_rows_read_is_mapped() {
         );
     }
 }
+
+/// Every file or folder ARCHITECTURE.md names in backquotes (a word with a `/`
+/// or a file name with an extension) exists: the recipes name real places.
+#[test]
+fn every_path_architecture_md_names_exists() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("ARCHITECTURE.md")).expect("ARCHITECTURE.md is there");
+    let named: Vec<&str> = text
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|s| !s.contains(' ') && (s.contains('/') || s.ends_with(".rs") || s.ends_with(".cat")))
+        .collect();
+    assert!(named.len() > 40, "ARCHITECTURE.md names its files: {:?}", named);
+    let missing: Vec<&&str> = named.iter().filter(|p| !root.join(p).exists()).collect();
+    assert!(missing.is_empty(), "ARCHITECTURE.md names paths that do not exist: {:?}", missing);
+}

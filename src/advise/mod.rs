@@ -130,7 +130,7 @@ pub fn advise_source(source: &str, opts: &AdviseOptions) -> Result<Advice> {
         ));
     }
     let p = crate::program::build_program(&lit, &opts.check.build)?;
-    let reachable = budgeted(&opts.check, deadline, || oracle::reachable(&p))?;
+    let reachable = budgeted(&opts.check, deadline, || oracle::reachable(&p, &opts.check.model))?;
     let first = budgeted(&opts.check, deadline, || oracle::confirm(source, &opts.check, false))?;
     if first.reachable != reachable {
         return Err(oracle::disagreement("the original test"));

@@ -12,6 +12,7 @@ use crate::ast::{Prop, Quantifier};
 use crate::check::CheckOptions;
 use crate::error::{Error, Result};
 use crate::explain::{self, ShowOptions};
+use crate::model::Model;
 use crate::program::{build_program, Program};
 
 use crate::outcome::Execution;
@@ -29,14 +30,14 @@ pub fn target(p: &Program) -> Prop {
     }
 }
 
-/// Is the target outcome reachable by an allowed execution of this program?
-pub fn reachable(p: &Program) -> Result<bool> {
-    Ok(witness(p)?.is_some())
+/// Is the target outcome reachable by an execution of this program `model` allows?
+pub fn reachable(p: &Program, model: &Model) -> Result<bool> {
+    Ok(witness(p, model)?.is_some())
 }
 
-/// An allowed execution reaching the target outcome, if there is one.
-pub fn witness(p: &Program) -> Result<Option<Execution>> {
-    let mut c = Candidates::new(p);
+/// An execution `model` allows reaching the target outcome, if there is one.
+pub fn witness(p: &Program, model: &Model) -> Result<Option<Execution>> {
+    let mut c = Candidates::new(p, model)?;
     let want = c.prop_literal(&target(p));
     let mut assume = c.enc.all_acts();
     assume.push(want);
@@ -50,15 +51,16 @@ pub fn witness(p: &Program) -> Result<Option<Execution>> {
 /// Does a known execution (of a program with the same events) show the
 /// target reachable in `p`? The reference engine's check of one execution
 /// (`reference::verify`) is much cheaper than a new encoding.
-pub fn still_witness(p: &Program, x: &Execution) -> bool {
-    crate::reference::verify::verify_execution(p, x).is_ok() && crate::outcome::eval(p, &target(p), &x.state(p))
+pub fn still_witness(p: &Program, x: &Execution, model: &Model) -> bool {
+    crate::reference::verify::verify_execution_in(p, x, model).is_ok()
+        && crate::outcome::eval(p, &target(p), &x.state(p))
 }
 
 /// Parse, build and decide a variant given as text.
 pub fn reachable_source(source: &str, opts: &CheckOptions) -> Result<bool> {
     let lit = crate::parse::parse_litmus(source)?;
     let p = build_program(&lit, &opts.build)?;
-    reachable(&p)
+    reachable(&p, &opts.model)
 }
 
 /// The full pipeline's view of a variant: is the outcome reachable, and when it
@@ -80,7 +82,7 @@ pub fn confirm(source: &str, opts: &CheckOptions, explain_it: bool) -> Result<Co
     if reachable || !explain_it {
         return Ok(Confirmed { reachable, reason: None });
     }
-    let so = ShowOptions { witness: false, forbidden: true, max: 1, ..Default::default() };
+    let so = ShowOptions { witness: false, forbidden: true, max: 1, model: opts.model.clone(), ..Default::default() };
     let shown = explain::show(&r, &so)?;
     let reason = shown.forbidden.first().and_then(|f| f.candidates.first()).and_then(|x| {
         let v = x.violations.first()?;

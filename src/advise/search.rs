@@ -79,11 +79,11 @@ impl<'a> Decider<'a> {
         let p = super::budgeted(opts, deadline, || crate::program::build_program(&lit, &opts.build))?;
         let key = self.structure(levels);
         let known = self.witnesses.entry(key).or_default();
-        let r = if known.iter().rev().take(16).any(|x| super::oracle::still_witness(&p, x)) {
+        let r = if known.iter().rev().take(16).any(|x| super::oracle::still_witness(&p, x, &opts.model)) {
             self.reused += 1;
             true
         } else {
-            let w = super::budgeted(opts, deadline, || super::oracle::witness(&p))?;
+            let w = super::budgeted(opts, deadline, || super::oracle::witness(&p, &opts.model))?;
             let r = w.is_some();
             known.extend(w);
             r

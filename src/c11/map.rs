@@ -122,7 +122,7 @@ pub fn map_source(text: &str, base: &Path, s: &MapSetup) -> Result<Mapped> {
     if !super::is_c_source(text) {
         return Err(Error::input_nospan("`map` reads C tests (the first word is `C`); this is not one"));
     }
-    let source = check_source_at(text, base, &CheckOptions { model: s.source, ..s.opts.clone() })?;
+    let source = check_source_at(text, base, &CheckOptions { model: s.source.shared(), ..s.opts.clone() })?;
     let c_ast = super::parse::parse_c_litmus(text)?;
     if c_ast.filter.is_some() {
         return Err(Error::input_nospan("`map` does not compile a test with a `filter` yet"));
@@ -131,7 +131,7 @@ pub fn map_source(text: &str, base: &Path, s: &MapSetup) -> Result<Mapped> {
     let program = crate::program::build_program(&ptx_ast, &s.opts.build)?;
     let doc = format!("{} compiled by the mapping {}", c_ast.name, s.mapping.name);
     let ptx_text = super::emit::litmus_text(&ptx_ast, &program, &doc);
-    let target = check_source_at(&ptx_text, base, &CheckOptions { model: s.target, ..s.opts.clone() })?;
+    let target = check_source_at(&ptx_text, base, &CheckOptions { model: s.target.shared(), ..s.opts.clone() })?;
     if source.program.observables != target.program.observables {
         return Err(Error::internal("the compiled test observes other registers or locations than its source"));
     }

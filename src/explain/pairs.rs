@@ -25,8 +25,9 @@ pub fn explain_source(source: &str, base: &std::path::Path, opts: &CheckOptions)
 /// `explain_source` as data (`explain --json`, schema/explain.schema.json).
 pub fn explanation_of_source(source: &str, base: &std::path::Path, opts: &CheckOptions) -> Result<Explanation> {
     let ast = crate::check::parse_and_expand(source, base)?;
+    let model = crate::check::model_for(ast.c11.is_some(), opts)?;
     let p = build_program(&ast, &opts.build)?;
-    explanation(&p)
+    explanation(&p, &model)
 }
 
 fn scope_name(s: Scope) -> &'static str {
@@ -261,13 +262,8 @@ pub struct SyncRow {
     pub rules: String,
 }
 
-/// The whole explanation of a program, as text.
-pub fn explain_program(p: &Program) -> Result<String> {
-    Ok(explanation(p)?.text())
-}
-
 /// The whole explanation of a program, as data.
-pub fn explanation(p: &Program) -> Result<Explanation> {
+pub fn explanation(p: &Program, model: &crate::model::Model) -> Result<Explanation> {
     let ids: Vec<EventId> = p.events.iter().filter(|e| e.thread.is_some()).map(|e| e.id).collect();
     let names: BTreeMap<EventId, String> = ids.iter().copied().zip(event_names(p, &ids)).collect();
     let n = |e: EventId| names.get(&e).cloned().unwrap_or_default();
@@ -318,7 +314,7 @@ pub fn explanation(p: &Program) -> Result<Explanation> {
         PatternRow { pattern, location: on(y), rule: acquire_rule(p, y).to_string() }
     });
     let (release_patterns, acquire_patterns) = (release.collect(), acquire.collect());
-    let mut cands = Candidates::new(p);
+    let mut cands = Candidates::new(p, model)?;
     // One query per pair: the test's deadline (crate::budget) is checked before each.
     cands.deadline = crate::budget::deadline();
     let mut keys: Vec<(EventId, EventId)> = cands.enc.sw.keys().copied().collect();

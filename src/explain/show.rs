@@ -162,7 +162,7 @@ pub fn show(r: &TestResult, opts: &ShowOptions) -> Result<Shown> {
         }
     }
     if opts.forbidden {
-        let mut cands = Candidates::new(p);
+        let mut cands = Candidates::new(p, &opts.model)?;
         // The test's own deadline (crate::budget) covers explanations too.
         cands.deadline = opts.deadline.or(crate::budget::deadline());
         let allowed: BTreeSet<State> = r.outcome.states.keys().cloned().collect();

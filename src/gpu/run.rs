@@ -48,6 +48,9 @@ pub struct RunArgs {
     /// One JSON object per test instead of text.
     #[arg(long)]
     pub json: bool,
+    /// The model observed states are judged by: ptx (default), ptx-alloy, or a model file.
+    #[arg(long, value_name = "NAME|FILE.cat")]
+    pub model: Option<String>,
 }
 
 fn parse_count(s: &str) -> Result<u64, String> {
@@ -96,8 +99,17 @@ struct Counts {
 
 pub fn run(a: &RunArgs) -> i32 {
     let emit_opts = EmitOptions { loc_stride: a.loc_stride, spin_limit: a.spin_limit };
+    let model = match a.model.as_deref().map(crate::model::rows::model_arg).transpose() {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("{}", e.render(a.model.as_deref().unwrap_or_default(), ""));
+            return e.exit_code();
+        }
+    };
     let check = CheckOptions {
         build: crate::program::BuildOptions { unroll: a.unroll, ..Default::default() },
+        model_explicit: model.is_some(),
+        model: model.unwrap_or_else(|| crate::model::ModelKind::Ptx.shared()),
         ..Default::default()
     };
     let mut gpu: Option<Gpu> = None;

@@ -84,6 +84,22 @@ impl Expr {
         }
     }
 
+    /// Every primitive function applied (`proxy-preserved` in `proxy-preserved(cb)`).
+    pub fn call_names(&self, out: &mut Vec<String>) {
+        match self {
+            Expr::Name(_) | Expr::Id(_) => {}
+            Expr::Union(a, b) | Expr::Seq(a, b) | Expr::Diff(a, b) | Expr::Inter(a, b) => {
+                a.call_names(out);
+                b.call_names(out);
+            }
+            Expr::Call(f, a) => {
+                out.push(f.clone());
+                a.call_names(out);
+            }
+            Expr::Inverse(a) | Expr::Plus(a) | Expr::Star(a) | Expr::Opt(a) => a.call_names(out),
+        }
+    }
+
     /// Every event-set name used inside `[...]`.
     pub fn set_names(&self, out: &mut Vec<String>) {
         match self {

@@ -65,25 +65,49 @@ fn resolve(m: &Model, upto: usize, name: &str) -> Option<Ref> {
     prims::STATIC.iter().position(|(n, _)| *n == name).map(Ref::Static)
 }
 
+/// A row that reads a name denoting nothing: which row, which name, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unresolved {
+    pub row: usize,
+    pub name: String,
+    pub message: String,
+}
+
 /// Every name of every row resolves to a primitive, an execution relation or
 /// an earlier row; every set and primitive call exists.
 pub fn validate(m: &Model) -> Result<(), String> {
+    unresolved(m).map_or(Ok(()), |u| Err(format!("row `{}`: {}", m.rows[u.row].stmt, u.message)))
+}
+
+/// The first name of the model that denotes nothing (see [`validate`]).
+pub fn unresolved(m: &Model) -> Option<Unresolved> {
     for (i, r) in m.rows.iter().enumerate() {
         let e = match &r.stmt {
             Stmt::Let { expr, .. } | Stmt::Check { expr, .. } => expr,
         };
         let mut names = Vec::new();
         e.names(&mut names);
-        if let Some(n) = names.iter().find(|n| resolve(m, i, n).is_none()) {
-            return Err(format!("row `{}` reads `{}`, which is no primitive and no earlier row", r.stmt, n));
+        if let Some(n) = names.into_iter().find(|n| resolve(m, i, n).is_none()) {
+            let message = format!(
+                "`{}` is no primitive relation and no earlier row (`ptx-litmus model` lists the primitives)",
+                n
+            );
+            return Some(Unresolved { row: i, name: n, message });
         }
         let mut sets = Vec::new();
         e.set_names(&mut sets);
-        if let Some(s) = sets.iter().find(|s| !prims::SETS.iter().any(|(n, _)| n == s)) {
-            return Err(format!("row `{}` uses the event set `{}`, which does not exist", r.stmt, s));
+        if let Some(s) = sets.into_iter().find(|s| !prims::SETS.iter().any(|(n, _)| n == s)) {
+            let message = format!("`{}` is no event set (`ptx-litmus model` lists them)", s);
+            return Some(Unresolved { row: i, name: s, message });
+        }
+        let mut calls = Vec::new();
+        e.call_names(&mut calls);
+        if let Some(f) = calls.into_iter().find(|f| !prims::CALLS.iter().any(|(n, _)| n == f)) {
+            let message = format!("`{}` is no primitive function (`ptx-litmus model` lists them)", f);
+            return Some(Unresolved { row: i, name: f, message });
         }
     }
-    Ok(())
+    None
 }
 
 /// Which execution relations (bit k: `Exec` k) each row reads, directly or through earlier rows.

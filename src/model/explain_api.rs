@@ -122,10 +122,3 @@ pub fn evaluate(model: &Model, p: &Program, x: &Execution, ev: &[EventId]) -> Ev
     }
     Evaluated { rels, checks }
 }
-
-impl PartialEq<super::Axiom> for Violation {
-    /// A check row names one of the six built-in axioms when their names agree.
-    fn eq(&self, a: &super::Axiom) -> bool {
-        self.axiom == a.row().name
-    }
-}

@@ -1,37 +1,40 @@
-//! The PTX memory model, written once (issue 13).
+//! The memory models, written once as cat text (issues 13 and 25).
 //!
-//! - [`prims`]: the primitive relations and event sets (program order, morally
-//!   strong, patterns, proxies, scopes, dependencies), one small function per
-//!   ISA definition, over a [`view::View`] of one choice of traces;
-//! - [`algebra`]: cat-style relation expressions and rows;
-//! - [`rows`]: the models `ptx` (the ISA text, default) and `ptx-alloy`
-//!   (NVIDIA's formalization), every derived relation and axiom one row;
+//! - `models/*.cat` (repository top level): the models `ptx` (the ISA text,
+//!   default), `ptx-alloy` (NVIDIA's formalization), `rc11` and `scoped-rc11`
+//!   (C tests), every derived relation and axiom one row under its ISA section
+//!   and quoted sentence; [`cat_parse`] is the one parser of that text, and
+//!   [`rows`] the model it gives (built-in or `--model FILE.cat`);
+//! - [`prims`]: the primitive relations and event sets the rows are written
+//!   over (program order, morally strong, patterns, proxies, scopes,
+//!   dependencies), one small function per ISA definition, over a
+//!   [`view::View`] of one choice of traces;
+//! - [`algebra`]: cat-style relation expressions and statements;
 //! - [`eval`]: the rows computed on one concrete execution (bit matrices),
-//!   used by the reference engine and the self-check.
+//!   used by the reference engine, the self-check and the explanations.
 //!
-//! The SAT encoder (`sat::encode`) still transcribes model `ptx` by hand; the
-//! static helpers it shares are [`strong`], [`patterns`], [`proxy`], [`axioms`].
+//! The SAT engine compiles the same rows into clauses (`sat::rows`); the
+//! static helpers it shares with the primitives are [`strong`], [`patterns`]
+//! and [`proxy`].
 
 pub mod algebra;
-pub mod axioms;
 pub mod cat_parse;
 pub mod eval;
 pub mod explain_api;
 pub mod patterns;
 pub mod prims;
 pub mod proxy;
-pub mod rc11;
 pub mod rel;
 pub mod rows;
 pub mod strong;
 pub mod view;
 
-pub use axioms::{Axiom, AXIOMS};
 pub use rows::{Model, ModelKind, Row};
 
-/// `ptx-litmus model`: the rows of `kind`, then the primitives they read.
-pub fn render_with_primitives(kind: ModelKind) -> String {
-    let mut out = kind.model().render();
+/// `ptx-litmus model`: the model's cat text, then the primitives its rows read
+/// (as comments, so the printout loads back with `--model FILE`).
+pub fn render_with_primitives(model: &Model) -> String {
+    let mut out = model.render();
     out.push_str("\n(* Primitives (src/model/prims.rs), computed per candidate execution *)\n");
     for (group, items) in [
         ("set", &prims::SETS[..]),

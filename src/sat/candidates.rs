@@ -38,10 +38,11 @@ pub struct Candidates<'p> {
 }
 
 impl<'p> Candidates<'p> {
-    pub fn new(p: &'p Program) -> Self {
-        let mut enc = Encoding::new(p);
+    /// The candidate executions of `p` under `model`'s rows (each axiom switched by a literal).
+    pub fn new(p: &'p Program, model: &crate::model::Model) -> Result<Self> {
+        let mut enc = Encoding::new(p, model)?;
         enc.ground_rmw_chains();
-        Candidates { enc, deadline: None }
+        Ok(Candidates { enc, deadline: None })
     }
 
     /// Assumptions: every axiom off, barrier progress on.

@@ -11,7 +11,6 @@
 use super::encode::Encoding;
 use super::formula::B;
 use crate::model::strong::morally_strong;
-use crate::model::Axiom;
 use crate::program::{EventId, LocId, Rmw};
 
 /// Chains longer than this get no facts (n^3 clauses); they stay exact, only slower.
@@ -20,6 +19,9 @@ const MAX_CHAIN: usize = 96;
 impl Encoding<'_> {
     /// Add the counting facts for every location whose writes form a chain.
     pub fn counting_facts(&mut self) {
+        if self.counting_guards().is_none() {
+            return;
+        }
         for l in 0..self.p.locations.len() {
             if let Some((init, rmw, chain)) = self.rmw_chain(l) {
                 self.chain_facts(l, init, &rmw, &chain);
@@ -113,13 +115,25 @@ impl Encoding<'_> {
         self.chain_values(init_val, op, chain, &le);
     }
 
+    /// The literals the facts hold under: the activations of the rows that
+    /// imply them, Atomicity (8.10.3) and SC-per-Location (8.10.5). A model
+    /// without those rows has the facts only when it keeps every row of a
+    /// built-in model (the C models: D131); otherwise none are added (exact, slower).
+    fn counting_guards(&self) -> Option<[B; 2]> {
+        match (self.act("Atomicity"), self.act("SC-per-Location")) {
+            (Some(a), Some(s)) => Some([a, s]),
+            _ if self.axioms_assumed => Some([B::T, B::T]),
+            _ => None,
+        }
+    }
+
     /// Under Atomicity (8.10.3) and SC-per-Location (8.10.5) every RMW of the
     /// chain reads from its immediate coherence predecessor (the initial write
     /// for position 1), so position k writes op applied k times to the initial
     /// value.
     fn chain_values(&mut self, init_val: i64, op: &Rmw, chain: &[EventId], le: &[Vec<B>]) {
         let n = chain.len();
-        let acts = [self.act[&Axiom::Atomicity], self.act[&Axiom::ScPerLocation]];
+        let Some(acts) = self.counting_guards() else { return };
         let init = self.p.init_events[self.p.events[chain[0]].access().map_or(0, |a| a.loc)];
         let mut v = init_val;
         for k in 1..=n {

@@ -156,7 +156,7 @@ fn check_options(d: &Decide, opts: &ServeOptions) -> std::result::Result<CheckOp
     };
     let kind = model.unwrap_or_default();
     Ok(CheckOptions {
-        model: kind,
+        model: kind.shared(),
         model_explicit: model.is_some(),
         timeout: Some(asked),
         max_memory: opts.max_memory,

@@ -14,7 +14,7 @@ use super::formula::{Formula, B};
 use crate::ast::FenceSem;
 use crate::error::Result;
 use crate::model::strong::morally_strong;
-use crate::model::{Axiom, Model};
+use crate::model::Model;
 use crate::program::{EventId, EventKind, Expected, LocId, Program};
 use rustc_hash::FxHashMap as HashMap;
 use std::collections::BTreeMap;
@@ -45,8 +45,9 @@ pub struct Encoding<'p> {
     pub race_nodes: Vec<(usize, EventId, bool, LocId)>,
     /// Candidate final write per location.
     pub fin: BTreeMap<LocId, Vec<(EventId, B)>>,
-    /// Activation literal of each axiom (assumed true to enforce it).
-    pub act: BTreeMap<Axiom, B>,
+    /// Activation literal of each check row of the model (the axioms, named
+    /// by their rows, in model order; assumed true to enforce them).
+    pub acts: Vec<(String, B)>,
     /// Activation of barrier progress (no deadlocked execution is a final state).
     pub act_progress: B,
     /// Observable value literals: (observable index, value) -> literal.
@@ -66,9 +67,6 @@ pub struct Encoding<'p> {
     /// Barrier instances routed through hub nodes (`sat::hubs`, D63) and their edges.
     pub hubs: Vec<super::hubs::Hub>,
     pub hub_rel: Rel,
-    /// Activation literals of check rows beyond the six axioms (a model with
-    /// more rows, compiled by `sat::rows`).
-    pub extra_act: Vec<(String, B)>,
 }
 
 fn get(r: &Rel, a: EventId, b: EventId) -> B {
@@ -76,17 +74,16 @@ fn get(r: &Rel, a: EventId, b: EventId) -> B {
 }
 
 impl<'p> Encoding<'p> {
-    /// The encoding of model ptx for candidate executions (axioms switched by literals).
-    pub fn new(p: &'p Program) -> Self {
-        // Model ptx has no closure under a difference, the only row the compiler refuses.
-        Self::build(p, false, crate::model::ModelKind::Ptx.model())
-            .unwrap_or_else(|e| panic!("model ptx compiles: {}", e))
+    /// The encoding of `model` for candidate executions (axioms switched by literals).
+    pub fn new(p: &'p Program, model: &Model) -> Result<Self> {
+        Self::build(p, false, model)
     }
 
     /// The encoding for queries that all assume the axioms (D61): coherence
-    /// between same-thread writes is fixed by program order.
+    /// between same-thread writes is fixed by program order, when the model
+    /// keeps the rows of a built-in model that imply it (D131).
     pub fn with_axioms(p: &'p Program, model: &Model) -> Result<Self> {
-        Self::build(p, true, model)
+        Self::build(p, model.has_builtin_axioms(), model)
     }
 
     fn build(p: &'p Program, axioms_assumed: bool, model: &Model) -> Result<Self> {
@@ -105,7 +102,7 @@ impl<'p> Encoding<'p> {
             dr: None,
             race_nodes: Vec::new(),
             fin: BTreeMap::new(),
-            act: BTreeMap::new(),
+            acts: Vec::new(),
             act_progress: B::T,
             obs_val: Vec::new(),
             rf_cands: BTreeMap::new(),
@@ -114,18 +111,14 @@ impl<'p> Encoding<'p> {
             axioms_assumed,
             hubs: Vec::new(),
             hub_rel: Rel::default(),
-            extra_act: Vec::new(),
         };
-        for ax in [
-            Axiom::Coherence,
-            Axiom::FenceSc,
-            Axiom::Atomicity,
-            Axiom::NoThinAir,
-            Axiom::ScPerLocation,
-            Axiom::Causality,
-        ] {
-            let l = e.f.fresh();
-            e.act.insert(ax, l);
+        for row in &model.rows {
+            if let crate::model::algebra::Stmt::Check { name, .. } = &row.stmt {
+                if !e.acts.iter().any(|(n, _)| n == name) {
+                    let l = e.f.fresh();
+                    e.acts.push((name.clone(), l));
+                }
+            }
         }
         e.act_progress = e.f.fresh();
         let debug = std::env::var("PTXL_DEBUG").is_ok();
@@ -222,7 +215,12 @@ impl<'p> Encoding<'p> {
 
     /// The activation literal of every check row of the model.
     pub fn axiom_acts(&self) -> Vec<B> {
-        self.act.values().copied().chain(self.extra_act.iter().map(|x| x.1)).collect()
+        self.acts.iter().map(|x| x.1).collect()
+    }
+
+    /// The activation literal of the check row `name` (None: the model has no such row).
+    pub fn act(&self, name: &str) -> Option<B> {
+        self.acts.iter().find(|(n, _)| n == name).map(|x| x.1)
     }
 
     pub fn fence_sem(&self, e: EventId) -> Option<FenceSem> {

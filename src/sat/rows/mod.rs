@@ -40,8 +40,7 @@ pub(super) struct Compiler<'a, 'p> {
 }
 
 /// Compile `model`'s rows into `enc`: derived relations, then each check
-/// under its activation literal (`enc.act` for the six axioms of chapter 8,
-/// `enc.extra_act` for any other check row).
+/// under its activation literal (`enc.acts`, one per check row name).
 pub fn compile(enc: &mut Encoding, model: &Model) -> Result<()> {
     let nodes = Nodes::new(enc, model.split_rmw);
     let mut c = Compiler {
@@ -66,7 +65,7 @@ pub fn compile(enc: &mut Encoding, model: &Model) -> Result<()> {
                 }
             }
             Stmt::Check { kind, expr, name } => {
-                let act = c.activation(name);
+                let act = c.activation(name)?;
                 c.check(i, *kind, expr, act)?;
             }
         }
@@ -168,17 +167,9 @@ impl Compiler<'_, '_> {
         Ok(Val::Static(r))
     }
 
-    /// The activation literal of a check row.
-    fn activation(&mut self, name: &str) -> B {
-        if let Some(ax) = crate::model::axioms::AXIOMS.iter().map(|r| r.axiom).find(|a| a.row().name == name) {
-            return self.enc.act[&ax];
-        }
-        if let Some((_, l)) = self.enc.extra_act.iter().find(|(n, _)| n == name) {
-            return *l;
-        }
-        let l = self.enc.f.fresh();
-        self.enc.extra_act.push((name.to_string(), l));
-        l
+    /// The activation literal of a check row (made by `Encoding::build`, one per name).
+    fn activation(&mut self, name: &str) -> Result<B> {
+        self.enc.act(name).ok_or_else(|| Error::internal(format!("no activation literal for the check row {}", name)))
     }
 
     /// A check row: its expression's pairs (diagonal pairs for irreflexive;
