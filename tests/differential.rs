@@ -163,7 +163,12 @@ fn engines_agree_on_spin_loops() {
 
 /// `change` never adds allowed final states.
 fn never_adds_states(name: &str, change: impl Fn(&Test, usize, usize) -> Test) {
-    let strategy = (test_strategy(), 0..12usize, 0..6usize);
+    never_adds_states_of(name, test_strategy(), change)
+}
+
+/// `change` never adds allowed final states of the tests `tests` generates.
+fn never_adds_states_of(name: &str, tests: impl Strategy<Value = Test>, change: impl Fn(&Test, usize, usize) -> Test) {
+    let strategy = (tests, 0..12usize, 0..6usize);
     property(
         name,
         strategy,
@@ -200,7 +205,10 @@ fn adding_fence_sc_never_adds_states() {
 
 #[test]
 fn one_cta_never_adds_states() {
-    never_adds_states("moving all threads into one CTA", |t, _, _| t.one_cta());
+    // A reduction returns a value that depends on which threads meet
+    // (bar.red, D151): joining CTAs changes it, so here reductions are plain barriers.
+    let tests = test_strategy().prop_map(|t| t.without_reductions());
+    never_adds_states_of("moving all threads into one CTA", tests, |t, _, _| t.one_cta());
 }
 
 #[test]

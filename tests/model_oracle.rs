@@ -48,7 +48,7 @@ fn rows(ctx: &Ctx, rf: &Rel, co: &Rel, sc: &Rel, m: &Matching) -> (Option<String
     ev.set(Exec::Rf, rf.clone());
     ev.set(Exec::Co, co.clone());
     ev.set(Exec::Sc, sc.clone());
-    ev.set(Exec::Bar, m.cta.union(&m.cluster));
+    ev.set(Exec::Bar, m.pairs.clone());
     let v = ev.first_violated().map(|v| v.axiom);
     let race = has_data_race(&view, &ev.value("ms").expect("ms"), &ev.value("cause").expect("cause"));
     (v, race)

@@ -262,6 +262,37 @@ fn a_teacher_uses_the_playground() {
     let source = b.js("return document.getElementById('editor').value");
     assert!(source.as_str().unwrap().contains("st.release.cta y, 1"), "{}", source);
     b.screenshot(&shots, "5-what-if.png");
+    b.and_checked("undo", || b.click("#wi-undo"));
+    assert_eq!(b.text("#verdict"), "No");
+
+    // Threads on two GPUs: a .gpu scope no longer includes the other thread
+    // (8.5), the pair is not morally strong (8.7) and the outcome is allowed.
+    b.and_checked("the placement", || b.click("#wi-placement option[value='diff-gpu']"));
+    assert_eq!(b.text("#verdict"), "Ok");
+    b.and_checked("undo", || b.click("#wi-undo"));
+
+    // NVIDIA's formalization forbids MP with release/acquire too (its
+    // release and acquire patterns synchronize as the ISA's do).
+    b.and_checked("ptx-alloy", || b.click("#model option[value='ptx-alloy']"));
+    assert_eq!(b.text("#verdict"), "No");
+    b.and_checked("ptx", || b.click("#model option[value='ptx']"));
+
+    // Ctrl-Enter checks without touching the text.
+    let before = b.js("return document.getElementById('editor').value");
+    b.and_checked("Ctrl-Enter", || b.type_into("#editor", "\u{E009}\u{E007}\u{E000}"));
+    assert_eq!(b.js("return document.getElementById('editor').value"), before);
+
+    // MP with relaxed accesses: nothing synchronizes (8.9.4 needs release and
+    // acquire patterns), the outcome is allowed; advise's first repair, one
+    // click away, forbids it.
+    b.and_checked("MP relaxed", || b.click("#gen-sem option[value='relaxed']"));
+    assert_eq!(b.text("#verdict"), "Ok");
+    b.click("#tabs button[data-tab='advise']");
+    b.click("#advise-run");
+    b.wait("the repairs", "return !!document.querySelector('button[data-apply]')");
+    b.and_checked("the repair", || b.click("button[data-apply]"));
+    assert_eq!(b.text("#verdict"), "No");
+    b.screenshot(&shots, "6-repair-applied.png");
 
     let theme = b.js("return document.documentElement.dataset.theme");
     b.click("#theme");
@@ -269,5 +300,5 @@ fn a_teacher_uses_the_playground() {
     let other = b.js("return document.documentElement.dataset.theme");
     assert!(theme != other && (other == "dark" || other == "light"), "{} -> {}", theme, other);
     assert!(b.text("#pairs").contains("morally strong") || b.text("#pairs").contains("different"));
-    b.screenshot(&shots, "6-theme-explain.png");
+    b.screenshot(&shots, "7-theme-explain.png");
 }

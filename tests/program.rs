@@ -2,7 +2,7 @@
 
 use ptx_litmus::check::{check_source, CheckOptions};
 use ptx_litmus::outcome::Verdict;
-use ptx_litmus::program::{build_program, BuildOptions, EventKind, RegValue};
+use ptx_litmus::program::{build_program, BuildOptions, RegValue};
 
 fn program(text: &str) -> ptx_litmus::program::Program {
     let ast = ptx_litmus::parse::parse_litmus(text).expect("parses");
@@ -76,8 +76,8 @@ fn shared_memory_is_per_cluster() {
 fn barriers_split_into_arrive_and_wait() {
     let t = "PTX bar\n{ x = 0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n st.weak x, 1 | bar.sync 0 ;\n bar.sync 0 | ld.weak r0, x ;\nforall (P1:r0 == 1)\n";
     let p = program(t);
-    let arrives = p.events.iter().filter(|e| matches!(e.kind, EventKind::BarrierArrive { .. })).count();
-    let waits = p.events.iter().filter(|e| matches!(e.kind, EventKind::BarrierWait { .. })).count();
+    let arrives = p.events.iter().filter(|e| e.is_sync_arrive()).count();
+    let waits = p.events.iter().filter(|e| e.is_sync_wait()).count();
     assert_eq!((arrives, waits), (2, 2));
     assert_eq!(verdict(t), Verdict::Ok);
 }

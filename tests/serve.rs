@@ -109,6 +109,14 @@ fn bad_input_gets_the_command_lines_message() {
     assert_eq!(v["check"]["error"]["line"], 5, "{}", v);
     assert!(v["error_text"].as_str().unwrap().contains("reads no files"), "{}", v);
     assert_eq!(get(&s.addr, "/nope").status, 404);
+    // A page of another site whose name resolves to 127.0.0.1 is not answered.
+    let r = common::http::request_for(&s.addr, "evil.example:8117", "GET", "/api/info", b"").unwrap();
+    assert_eq!(r.status, 403);
+    let port = s.addr.rsplit(':').next().unwrap();
+    assert_eq!(
+        common::http::request_for(&s.addr, &format!("localhost:{}", port), "GET", "/", b"").unwrap().status,
+        200
+    );
     assert_eq!(get(&s.addr, "/api/info").status, 200);
 }
 
@@ -230,4 +238,18 @@ fn page_library_and_gen() {
     assert_eq!(t["source"].as_str(), Some(std::fs::read_to_string(file).unwrap().as_str()));
     assert_eq!(get(&s.addr, "/api/gen?shape=MP&scope=warp").status, 400);
     assert_eq!(get(&s.addr, "/api/library?path=../Cargo.toml").status, 404);
+}
+
+/// A port already taken is a clear error (exit 3), not a panic; bad option
+/// values are refused as the other subcommands refuse them (exit 2).
+#[test]
+fn a_taken_port_and_bad_options() {
+    let s = Server::start(&[]);
+    let port = s.addr.rsplit(':').next().unwrap();
+    let out = cli(&["serve", "--port", port], root());
+    assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot listen on 127.0.0.1"));
+    for bad in [&["serve", "--port", "70000"][..], &["serve", "--timeout", "0"], &["serve", "-j", "0"]] {
+        assert_eq!(cli(bad, root()).status.code(), Some(2), "{:?}", bad);
+    }
 }

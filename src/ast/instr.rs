@@ -65,6 +65,25 @@ pub enum AtomOp {
     Xor,
     Min,
     Max,
+    /// `mbarrier.arrive` (D153): the object's word after one arrive-on of
+    /// the operand's count (`program::arith::mbarrier::arrive`).
+    MbarrierArrive,
+    /// `mbarrier.arrive_drop`: as `MbarrierArrive`, and the expected count of
+    /// later phases drops by the same count.
+    MbarrierArriveDrop,
+}
+
+/// The `mbarrier` operations that are not an atomic arrive (D153).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MbarrierOp {
+    /// `mbarrier.init [addr], count`.
+    Init,
+    /// `mbarrier.inval [addr]`.
+    Inval,
+    /// `mbarrier.test_wait{.parity}` / `try_wait{.parity}` `p, [addr], state|parity`.
+    TestWait { parity: bool },
+    /// `mbarrier.pending_count d, state`.
+    PendingCount,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -89,7 +108,7 @@ pub enum BarrierOp {
     Warp,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum RedOp {
     Popc,
     And,
@@ -278,6 +297,17 @@ pub enum InstrKind {
         count: BarrierCount,
         /// `bar.red` destination register and predicate operand.
         red: Option<(String, Operand, bool)>,
+    },
+    /// `mbarrier.init`, `.inval`, `.test_wait` / `.try_wait`, `.pending_count`
+    /// (D153; an arrive is an `Atomic`). `operand` is the count, the state
+    /// token or parity, or (inval) 0.
+    Mbarrier {
+        op: MbarrierOp,
+        dst: Option<String>,
+        addr: Option<Addr>,
+        operand: Operand,
+        sem: Sem,
+        scope: Option<Scope>,
     },
     /// `barrier.cluster.arrive{.release,.relaxed}` (arrive = true) / `barrier.cluster.wait{.acquire}`.
     ClusterBarrier {

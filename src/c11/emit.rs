@@ -102,6 +102,8 @@ fn atom_op(op: AtomOp) -> &'static str {
         AtomOp::Xor => "xor",
         AtomOp::Min => "min",
         AtomOp::Max => "max",
+        AtomOp::MbarrierArrive => "mbarrier.arrive",
+        AtomOp::MbarrierArriveDrop => "mbarrier.arrive_drop",
     }
 }
 

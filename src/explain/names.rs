@@ -3,7 +3,7 @@
 //! and `W0(x)` for the initial write of `x`. Numbers count per letter in thread
 //! order, then program order, as the ISA numbers its litmus tests.
 
-use crate::program::{EventId, EventKind, Program};
+use crate::program::{EventId, EventKind, Program, SyncRole};
 use std::collections::BTreeMap;
 
 /// The letter of an event's kind.
@@ -30,13 +30,13 @@ pub fn event_names(p: &Program, events: &[EventId]) -> Vec<String> {
         let e = &p.events[id];
         let name = match &e.kind {
             EventKind::Init => format!("W0({})", e.init_loc.map(|l| p.locations[l].name.as_str()).unwrap_or("?")),
-            EventKind::BarrierArrive { .. } | EventKind::ClusterArrive { .. } => {
+            EventKind::Sync(s) if s.role == SyncRole::Arrive => {
                 let k = count.entry("B").or_insert(0);
                 *k += 1;
                 last_arrive = Some((e.trace, e.po, *k));
                 format!("B{}a", k)
             }
-            EventKind::BarrierWait { .. } | EventKind::ClusterWait { .. } => {
+            EventKind::Sync(_) => {
                 // bar.sync: the wait directly follows its own arrive (same line).
                 let same = last_arrive
                     .filter(|&(t, po, _)| t == e.trace && po + 1 == e.po && id > 0 && p.events[id - 1].line == e.line);

@@ -12,7 +12,7 @@ use crate::check::CheckOptions;
 use crate::error::Result;
 use crate::model::patterns::{acquire_patterns, release_patterns, Pattern};
 use crate::model::strong::{is_strong, morally_strong, overlap_completely, proxy_of};
-use crate::program::{build_program, Event, EventId, EventKind, MemSem, Program};
+use crate::program::{build_program, Event, EventId, EventKind, MemSem, Program, SyncRole};
 use crate::sat::candidates::Candidates;
 use std::collections::BTreeMap;
 
@@ -96,16 +96,11 @@ pub fn describe(p: &Program, e: &Event) -> String {
             Proxy::Generic => "proxy fence (alias)".into(),
             q => format!("proxy fence ({})", proxy_name(*q)),
         },
-        EventKind::BarrierArrive { .. } => "barrier arrive".into(),
-        EventKind::BarrierWait { .. } => "barrier wait".into(),
-        EventKind::ClusterArrive { relaxed, .. } => {
-            if *relaxed {
-                "cluster barrier arrive (relaxed)".into()
-            } else {
-                "cluster barrier arrive".into()
-            }
-        }
-        EventKind::ClusterWait { .. } => "cluster barrier wait".into(),
+        EventKind::Sync(s) => match s.role {
+            SyncRole::Arrive if !s.orders_memory => format!("{} arrive (relaxed)", s.key.kind.noun()),
+            SyncRole::Arrive => format!("{} arrive", s.key.kind.noun()),
+            SyncRole::Wait => format!("{} wait", s.key.kind.noun()),
+        },
     }
 }
 
@@ -415,10 +410,10 @@ fn sync_rules(
     if ea.is_fence_sc() && eb.is_fence_sc() {
         how.push(format!("if {} precedes {} in Fence-SC order, rule 1", n(a), n(b)));
     }
-    match (&ea.kind, &eb.kind) {
-        (EventKind::BarrierArrive { .. }, EventKind::BarrierWait { .. }) => how.push("same barrier, rule 2".into()),
-        (EventKind::ClusterArrive { .. }, EventKind::ClusterWait { .. }) => how.push("cluster barrier, rule 3".into()),
-        _ => {}
+    if let (Some(x), Some(y)) = (ea.sync(), eb.sync()) {
+        if x.role == SyncRole::Arrive && y.role == SyncRole::Wait && x.key.kind.noun() == y.key.kind.noun() {
+            how.push(x.key.kind.rule().into());
+        }
     }
     for x in rels.iter().filter(|x| x.bound == a) {
         for y in acqs.iter().filter(|y| y.bound == b) {

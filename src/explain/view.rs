@@ -17,7 +17,7 @@ use crate::ast::{FenceSem, Scope};
 use crate::model::explain_api::{evaluate, CheckResult};
 use crate::model::rows::Model;
 use crate::outcome::Execution;
-use crate::program::{EventId, EventKind, Program};
+use crate::program::{EventId, EventKind, Program, SyncKind};
 use std::collections::BTreeMap;
 
 pub struct View<'p> {
@@ -188,8 +188,8 @@ impl<'p> View<'p> {
             let why = if self.sc.has(a, b) {
                 SyncWhy::FenceSc
             } else if bar.has(a, b) {
-                match self.event(a).kind {
-                    EventKind::ClusterArrive { .. } => SyncWhy::ClusterBarrier,
+                match self.event(a).sync().map(|s| s.key.kind) {
+                    Some(SyncKind::ClusterBarrier) => SyncWhy::ClusterBarrier,
                     _ => SyncWhy::Barrier,
                 }
             } else {

@@ -17,6 +17,7 @@ fn atom_type(op: AtomOp, size: u8) -> Result<String, String> {
         AtomOp::Inc | AtomOp::Dec => return Err("64-bit atom.inc/dec (PTX has only .u32)".into()),
         AtomOp::Exch | AtomOp::Cas | AtomOp::And | AtomOp::Or | AtomOp::Xor => "b",
         AtomOp::Min | AtomOp::Max => "s",
+        AtomOp::MbarrierArrive | AtomOp::MbarrierArriveDrop => return Err(MBARRIER_SKIP.into()),
     };
     Ok(format!(".{}{}", kind, bits))
 }
@@ -33,8 +34,14 @@ fn op_name(op: AtomOp) -> &'static str {
         AtomOp::Xor => "xor",
         AtomOp::Min => "min",
         AtomOp::Max => "max",
+        AtomOp::MbarrierArrive => "mbarrier.arrive",
+        AtomOp::MbarrierArriveDrop => "mbarrier.arrive_drop",
     }
 }
+
+/// Why `mbarrier` operations are not emitted.
+pub(super) const MBARRIER_SKIP: &str =
+    "mbarrier objects live in `.shared` memory, and the emitter places every location in global memory";
 
 impl Ctx<'_> {
     /// `atom{.sem}{.scope}{.space}.op.type` / `red...`: the sem is written
@@ -162,8 +169,14 @@ impl Ctx<'_> {
         let InstrKind::Barrier { op, id, count, red, .. } = &ins.kind else {
             return Err("not a barrier".into());
         };
-        if red.is_some() || matches!(op, BarrierOp::Red(_) | BarrierOp::Warp) {
-            return Err("bar.red reduces over the whole CTA, which runs 32 instances at once".into());
+        if *op == BarrierOp::Warp {
+            return Err(
+                "bar.warp.sync meets lanes of one warp, but on the device each litmus thread is a whole warp of 32 instances (D30)"
+                    .into(),
+            );
+        }
+        if red.is_some() || matches!(op, BarrierOp::Red(_)) {
+            return Err("bar.red reduces over the whole CTA, which runs 32 instances at once (D30): the result would mix the instances' predicates".into());
         }
         let Operand::Imm(id) = id else {
             return Err("a barrier number held in a register".into());

@@ -6,7 +6,7 @@
 use super::rel::Rel;
 use super::view::{Part, View};
 use crate::ast::{FenceSem, Proxy, Scope};
-use crate::program::EventKind;
+use crate::program::{EventKind, SyncRole};
 
 /// Event sets usable inside `[...]`, with what each holds.
 pub const SETS: [(&str, &str); 16] = [
@@ -65,7 +65,7 @@ pub fn in_set(v: &View, name: &str, i: usize) -> Option<bool> {
         "F" => matches!(kind, EventKind::Fence { .. }),
         "FSC" => v.event(i).is_fence_sc(),
         "A" => v.access(i).is_some_and(|a| a.atomic && a.writes),
-        "ArriveRelaxed" => matches!(kind, EventKind::ClusterArrive { relaxed: true, .. }),
+        "ArriveRelaxed" => matches!(kind, EventKind::Sync(s) if s.role == SyncRole::Arrive && !s.orders_memory),
         "IW" => v.is_init(i),
         "NA" | "RLX" | "CON" | "ACQ" | "REL" | "ACQ_REL" | "SC" => c_order(v, i).is_some_and(|o| o.set_name() == name),
         _ => return None,

@@ -176,7 +176,8 @@ impl RawInstr {
             "ld" | "tld" | "suld" | "cold" | "ldc" | "atom" | "suatom" | "setp" | "selp"
         ) || alu_op(&self.opcode).is_some()
             || bits::is_bit_op(&self.opcode)
-            || (matches!(self.opcode.as_str(), "bar" | "barrier") && self.quals.iter().any(|q| q.text == "red"));
+            || (matches!(self.opcode.as_str(), "bar" | "barrier") && self.quals.iter().any(|q| q.text == "red"))
+            || self.opcode == "mbarrier";
         match self.operands.first().map(|o| &o.kind) {
             Some(RawKind::Name(n)) if writes => Some(n),
             _ => None,
@@ -369,6 +370,7 @@ pub(crate) fn decode(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
         "atom" | "red" | "suatom" | "sured" => mem::atomic(raw, names),
         "fence" | "membar" => sync::fence(raw),
         "bar" | "barrier" => sync::barrier(raw, names),
+        "mbarrier" => sync::mbarrier(raw, names),
         "setp" => alu::setp(raw, names),
         "selp" => alu::selp(raw, names),
         "beq" | "bne" | "blt" | "bgt" | "ble" | "bge" | "goto" | "bra" => branch(raw, names),

@@ -33,6 +33,7 @@ pub(crate) fn written(k: &InstrKind) -> Vec<&String> {
             vec![dst]
         }
         InstrKind::Barrier { red: Some((d, _, _)), .. } => vec![d],
+        InstrKind::Mbarrier { dst: Some(d), .. } => vec![d],
         _ => Vec::new(),
     }
 }

@@ -3,7 +3,7 @@
 
 use super::instr::{dst, two_of, Names, Qual, RawInstr, RawKind, RawOperand};
 use super::mem::scope_of;
-use crate::ast::{BarrierCount, BarrierOp, FenceSem, InstrKind, Operand, Proxy, RedOp, Scope};
+use crate::ast::{AtomOp, BarrierCount, BarrierOp, FenceSem, InstrKind, MbarrierOp, Operand, Proxy, RedOp, Scope, Sem};
 use crate::error::{Error, Result};
 
 /// `fence{.sem}.scope`, `fence.proxy.kind`, `membar.{cta,gl,sys}`, `membar.proxy.kind`.
@@ -226,5 +226,141 @@ fn cluster_barrier(raw: &RawInstr, b: &BarQuals, cq: &Qual) -> Result<InstrKind>
             Err(Error::input(format!("barrier.cluster supports .arrive and .wait, not `.{}`", q.text), q.span))
         }
         (None, _) => Err(Error::input("barrier.cluster requires .arrive or .wait", cq.span)),
+    }
+}
+
+/// The qualifiers of an `mbarrier` mnemonic.
+#[derive(Default)]
+struct MbarQuals {
+    op: Option<(&'static str, Qual)>,
+    sem: Option<(Sem, Qual)>,
+    scope: Option<(Scope, Qual)>,
+    parity: bool,
+    remote: Option<Qual>,
+}
+
+fn mbar_quals(raw: &RawInstr) -> Result<MbarQuals> {
+    let mut m = MbarQuals::default();
+    for q in &raw.quals {
+        let op = match q.text.as_str() {
+            "init" => "init",
+            "inval" => "inval",
+            "arrive" => "arrive",
+            "arrive_drop" => "arrive_drop",
+            "test_wait" => "test_wait",
+            "try_wait" => "try_wait",
+            "pending_count" => "pending_count",
+            "expect_tx" | "complete_tx" => {
+                let msg = format!(
+                    "`.{}`: mbarrier transaction counts (bytes of asynchronous copies) are not modelled",
+                    q.text
+                );
+                return Err(Error::input(msg, q.span));
+            }
+            "noComplete" => {
+                return Err(Error::input("`.noComplete` arrivals are not modelled (D153)", q.span));
+            }
+            "parity" => {
+                m.parity = true;
+                continue;
+            }
+            "release" | "acquire" | "relaxed" => {
+                let s = match q.text.as_str() {
+                    "release" => Sem::Release,
+                    "acquire" => Sem::Acquire,
+                    _ => Sem::Relaxed,
+                };
+                set(raw, &mut m.sem, s, q, "memory semantics")?;
+                continue;
+            }
+            "cta" | "cluster" => {
+                let s = if q.text == "cta" { Scope::Cta } else { Scope::Cluster };
+                set(raw, &mut m.scope, s, q, "scope")?;
+                continue;
+            }
+            "shared::cluster" => {
+                m.remote = Some(q.clone());
+                continue;
+            }
+            "shared" | "shared::cta" | "b64" => continue,
+            _ => return Err(raw.bad_qual(q)),
+        };
+        set(raw, &mut m.op, op, q, "mbarrier operation")?;
+    }
+    Ok(m)
+}
+
+/// `mbarrier.init/inval/arrive/arrive_drop/test_wait/try_wait/pending_count`
+/// (litmus-format.md section 7, D153). An arrive is an atomic read-modify-write
+/// of the object (`.release` by default, `.cta` scope by default); a wait an
+/// 8-byte read (`.acquire` by default).
+pub(crate) fn mbarrier(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
+    let m = mbar_quals(raw)?;
+    let Some((op, opq)) = m.op.clone() else {
+        return Err(Error::input(
+            "mbarrier requires an operation such as .init, .arrive or .test_wait",
+            raw.opcode_span,
+        ));
+    };
+    let allowed: &[Sem] = match op {
+        "arrive" | "arrive_drop" => &[Sem::Release, Sem::Relaxed],
+        "test_wait" | "try_wait" => &[Sem::Acquire, Sem::Relaxed],
+        _ => &[],
+    };
+    if let Some((s, q)) = &m.sem {
+        if !allowed.contains(s) {
+            return Err(Error::input(format!("mbarrier.{} cannot have `.{}`", op, q.text), q.span));
+        }
+    }
+    if let Some(q) = m.remote.as_ref().filter(|_| !op.starts_with("arrive")) {
+        let msg = format!("mbarrier.{} cannot name another CTA's object (`.{}`): only arrives can", op, q.text);
+        return Err(Error::input(msg, q.span));
+    }
+    if m.parity && !op.ends_with("wait") {
+        return Err(Error::input(
+            format!("`.parity` is only valid on test_wait and try_wait, not on .{}", op),
+            opq.span,
+        ));
+    }
+    let scope = m.scope.as_ref().map(|(s, _)| *s);
+    let plain = |op, dst, addr, operand| InstrKind::Mbarrier { op, dst, addr, operand, sem: Sem::Weak, scope: None };
+    match (op, raw.operands.as_slice()) {
+        ("init", [a, n]) => Ok(plain(MbarrierOp::Init, None, Some(names.addr(a)?), names.value(n)?)),
+        ("init", _) => Err(raw.arity("an address and a count")),
+        ("inval", [a]) => Ok(plain(MbarrierOp::Inval, None, Some(names.addr(a)?), Operand::Imm(0))),
+        ("inval", _) => Err(raw.arity("an address")),
+        ("pending_count", [d, s]) => Ok(plain(MbarrierOp::PendingCount, Some(dst(d)?), None, names.value(s)?)),
+        ("pending_count", _) => Err(raw.arity("a destination and a state")),
+        ("arrive" | "arrive_drop", [d, a, rest @ ..]) if rest.len() <= 1 => {
+            let count = match rest.first() {
+                Some(n) => names.value(n)?,
+                None => Operand::Imm(1),
+            };
+            let sink = matches!(&d.kind, RawKind::Name(n) if n == "_");
+            Ok(InstrKind::Atomic {
+                sem: m.sem.map_or(Sem::Release, |(s, _)| s),
+                scope: Some(scope.unwrap_or(Scope::Cta)),
+                proxy: Proxy::Generic,
+                op: if op == "arrive" { AtomOp::MbarrierArrive } else { AtomOp::MbarrierArriveDrop },
+                dst: if sink { None } else { Some(dst(d)?) },
+                addr: names.addr(a)?,
+                operands: vec![count],
+                size: 8,
+                ty: None,
+                shared: true,
+            })
+        }
+        ("arrive" | "arrive_drop", _) => Err(raw.arity("a state (or `_`), an address and an optional count")),
+        ("test_wait" | "try_wait", [p, a, token, hint @ ..]) if hint.len() <= usize::from(op == "try_wait") => {
+            Ok(InstrKind::Mbarrier {
+                op: MbarrierOp::TestWait { parity: m.parity },
+                dst: Some(dst(p)?),
+                addr: Some(names.addr(a)?),
+                operand: names.value(token)?,
+                sem: m.sem.map_or(Sem::Acquire, |(s, _)| s),
+                scope,
+            })
+        }
+        _ => Err(raw.arity("a predicate, an address and a state or parity")),
     }
 }

@@ -195,7 +195,71 @@ pub fn rmw(op: AtomOp, old: i64, vals: &[i64], ty: Option<IntTy>) -> Option<Opti
         AtomOp::Xor => Some(out(old_w ^ b?)),
         AtomOp::Min => Some(out(old_w.min(b?))),
         AtomOp::Max => Some(out(old_w.max(b?))),
+        AtomOp::MbarrierArrive => Some(mbarrier::arrive(old, *vals.first()?, false)),
+        AtomOp::MbarrierArriveDrop => Some(mbarrier::arrive(old, *vals.first()?, true)),
     })
+}
+
+/// The 64-bit word of an `mbarrier` object (litmus-format.md section 7, D153):
+/// "the current phase (its parity is what waits test), the pending arrival
+/// count of the current phase, the expected arrival count (the value the
+/// pending count is reloaded with when a phase completes)" — the pending count
+/// in bits 0-19, the expected count in bits 20-39, the phase number in bits
+/// 40-59. A state token is the word its arrive read.
+pub mod mbarrier {
+    /// Counts are 1 to 2^20 - 1 (`mbarrier.init`).
+    pub const MAX_COUNT: i64 = (1 << 20) - 1;
+    const EXPECTED: u32 = 20;
+    const PHASE: u32 = 40;
+
+    fn pack(phase: i64, expected: i64, pending: i64) -> i64 {
+        (phase & MAX_COUNT) << PHASE | (expected & MAX_COUNT) << EXPECTED | (pending & MAX_COUNT)
+    }
+
+    /// `mbarrier.init`: "sets phase 0, expected and pending count to count".
+    pub fn init(count: i64) -> i64 {
+        pack(0, count, count)
+    }
+
+    /// `mbarrier.pending_count` of a state token.
+    pub fn pending(word: i64) -> i64 {
+        word & MAX_COUNT
+    }
+
+    fn phase(word: i64) -> i64 {
+        (word >> PHASE) & MAX_COUNT
+    }
+
+    /// An arrive-on of `count`: "pending count -= count; when it reaches zero
+    /// the phase completes: the phase advances (parity flips) and the pending
+    /// count is reloaded from the expected count"; `drop` (`arrive_drop`) "also
+    /// lowers the expected count of later phases by the same amount". An arrive
+    /// past zero (more arrivals than pending, undefined in the ISA) completes
+    /// the phase too (D153).
+    pub fn arrive(word: i64, count: i64, drop: bool) -> i64 {
+        let mut expected = (word >> EXPECTED) & MAX_COUNT;
+        if drop {
+            expected = (expected - count).max(0);
+        }
+        let left = pending(word) - count;
+        if left <= 0 {
+            pack(phase(word) + 1, expected, expected)
+        } else {
+            pack(phase(word), expected, left)
+        }
+    }
+
+    /// `test_wait` with a state token: the phase the token's arrive belonged
+    /// to has completed (the object is in a later phase).
+    pub fn phase_done(word: i64, token: i64) -> bool {
+        phase(word) != phase(token)
+    }
+
+    /// `test_wait.parity`: the phase of parity `parity` has completed, that is
+    /// the current phase has the other parity.
+    pub fn parity_done(word: i64, parity: i64) -> bool {
+        phase(word) & 1 != parity & 1
+    }
 }
 
 #[cfg(test)]

@@ -20,6 +20,7 @@ mod access;
 mod arrays;
 mod assemble;
 mod explore;
+mod mbarrier;
 mod rmw;
 mod step;
 
@@ -84,6 +85,10 @@ struct Ctx<'a> {
     widest0: HashMap<String, u8>,
     /// Where each footprint was first accessed, for messages.
     foot_at: HashMap<Footprint, (Span, Option<std::sync::Arc<crate::error::Origin>>)>,
+    /// The first `mbarrier.init` of each object: thread, line, column, loop
+    /// iterations (D153), and whether the test has an `mbarrier.inval`.
+    mbarrier_inits: HashMap<LocKey, (usize, usize, usize, u32)>,
+    has_mbarrier_inval: bool,
 }
 
 /// A physical location before numbering: root name, byte offset, and for
@@ -127,9 +132,9 @@ struct PathState {
     /// `events.len()` when the current instruction started executing.
     issued: usize,
     ctrl: BTreeSet<usize>,
-    bar_gen: HashMap<(i64, Option<i64>), usize>,
-    cluster_arrivals: usize,
-    cluster_waits: usize,
+    /// Uses so far of each synchronizing object (its next phase), by role
+    /// where arrive and wait are counted apart (see `Ctx::push_sync`).
+    sync_phase: HashMap<(SyncKey, Option<SyncRole>), usize>,
     /// This path's `.local`/`.param` bytes.
     private: PrivateMem,
 }
@@ -232,6 +237,12 @@ impl<'a> Ctx<'a> {
             reads_unknown: None,
             widest0: HashMap::new(),
             foot_at: HashMap::new(),
+            mbarrier_inits: HashMap::new(),
+            has_mbarrier_inval: lit
+                .code
+                .iter()
+                .flatten()
+                .any(|i| matches!(i.kind, InstrKind::Mbarrier { op: ast::MbarrierOp::Inval, .. })),
         };
         ctx.address_inits();
         Ok(ctx)

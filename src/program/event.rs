@@ -1,25 +1,124 @@
-//! Events: memory accesses (`access`), fences, proxy fences and barrier halves
-//! (ISA 8.2, 8.4), and the instruction instance each performs (D64).
+//! Events: memory accesses (`access`), fences, proxy fences and the halves of
+//! synchronizing operations (ISA 8.2, 8.4, 8.9.4), and the instruction
+//! instance each performs (D64).
 
 use super::{Access, EventId, LocId, Program, TraceId};
-use crate::ast::{FenceSem, Proxy, Scope};
+use crate::ast::{FenceSem, Proxy, RedOp, Scope};
 
-/// Identifies the instances of one CTA barrier: the CTA, the barrier (id and the
-/// corpus form's second operand) and the generation (the k-th use by a thread).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct BarrierKey {
-    pub cta: usize,
-    pub id: i64,
-    pub logical: Option<i64>,
-    pub generation: usize,
+/// The kinds of synchronizing operation (8.9.4 rules 2 and 3, and the warp
+/// barrier of D92). Every one is a pair of halves, an arrive and a wait, met at
+/// one object in one phase: the one event kind [`EventKind::Sync`] that both
+/// engines match (`reference::barriers`, `sat::encode::barriers`) and the
+/// rows read as the execution relation `bar`. A new synchronizing instruction
+/// is a new variant here and the builder step that emits its halves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum SyncKind {
+    /// `bar{.cta}.sync` / `.arrive`, `barrier{.cta}.*` (8.9.4 rule 2).
+    CtaBarrier,
+    /// `bar{.cta}.red` with its operator (8.9.4 rule 2), apart from `bar.sync`
+    /// / `bar.arrive` and from other operators on the same barrier (D152).
+    CtaReduction(RedOp),
+    /// `bar.warp.sync membermask` (D92): synchronizes like a CTA barrier.
+    WarpBarrier,
+    /// `barrier.cluster.arrive` / `.wait` (8.9.4 rule 3).
+    ClusterBarrier,
 }
 
-/// How many arrivals a barrier generation needs before waiting threads continue.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+impl SyncKind {
+    /// The words reports use for the operation ("barrier", "cluster barrier").
+    pub fn noun(self) -> &'static str {
+        match self {
+            SyncKind::CtaBarrier | SyncKind::CtaReduction(_) | SyncKind::WarpBarrier => "barrier",
+            SyncKind::ClusterBarrier => "cluster barrier",
+        }
+    }
+
+    /// The rule of 8.9.4 by which its arrive synchronizes with its wait.
+    pub fn rule(self) -> &'static str {
+        match self {
+            SyncKind::CtaBarrier | SyncKind::CtaReduction(_) | SyncKind::WarpBarrier => "same barrier, rule 2",
+            SyncKind::ClusterBarrier => "cluster barrier, rule 3",
+        }
+    }
+}
+
+/// Where the halves of a synchronizing operation meet: the kind, the unit that
+/// owns the object (the CTA of a CTA or warp barrier, the cluster of a cluster
+/// barrier), the object within it (barrier id and the corpus form's second
+/// operand; the warp and the mask of `bar.warp.sync`) and the phase (the k-th
+/// use by a thread).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SyncKey {
+    pub kind: SyncKind,
+    pub unit: usize,
+    pub id: i64,
+    pub logical: Option<i64>,
+    pub phase: usize,
+}
+
+/// Which half of a synchronizing operation an event is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SyncRole {
+    Arrive,
+    Wait,
+}
+
+/// Which arrivals a wait needs before its thread continues: the one matching
+/// rule both engines implement (a wait is matched with arrivals of other
+/// threads at the same key).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Expected {
+    /// At least this many threads in all, the waiter included (`bar.sync a, b`).
     Count(usize),
-    /// Every thread that arrives at this generation in the execution (corpus form).
+    /// Every thread that arrives at this key in the execution (corpus form).
     Arrivals,
+    /// One arrival of each of these threads other than the waiter (the threads
+    /// of the cluster; a missing one: the wait never completes).
+    Threads(Vec<usize>),
+}
+
+/// One half of a synchronizing operation.
+#[derive(Clone, Debug)]
+pub struct Sync {
+    pub key: SyncKey,
+    pub role: SyncRole,
+    /// Meaningful for waits.
+    pub expected: Expected,
+    /// Whether the arrive synchronizes with the waits it is matched with (8.9.4:
+    /// `barrier.cluster.arrive.relaxed` does not); the matching still decides
+    /// progress.
+    pub orders_memory: bool,
+    /// The value this thread contributes to a reduction (`bar.red`: its
+    /// predicate, 0 or 1), on both halves.
+    pub value: Option<i64>,
+    /// A wait of a reduction: how the values combine and the result this path
+    /// assumes (the builder forks over the results; an execution must match it).
+    pub result: Option<(RedOp, i64)>,
+}
+
+/// 9.7.13.1 (`bar.red`): "the count of threads for which the predicate is
+/// true" (`.popc`), "true if the predicate is true for all threads" (`.and`),
+/// "true if the predicate is true for any thread" (`.or`), over the values of
+/// every participating thread.
+pub fn reduce(op: RedOp, values: impl IntoIterator<Item = i64>) -> i64 {
+    let mut values = values.into_iter();
+    match op {
+        RedOp::Popc => values.filter(|&v| v != 0).count() as i64,
+        RedOp::And => values.all(|v| v != 0) as i64,
+        RedOp::Or => values.any(|v| v != 0) as i64,
+    }
+}
+
+impl Sync {
+    /// Does this wait's assumed result hold when it is matched with arrivals
+    /// contributing `others` (its own value included)? Waits of operations that
+    /// reduce nothing always hold.
+    pub fn result_holds(&self, others: impl IntoIterator<Item = i64>) -> bool {
+        match (self.result, self.value) {
+            (Some((op, v)), Some(own)) => reduce(op, std::iter::once(own).chain(others)) == v,
+            _ => true,
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -36,27 +135,8 @@ pub enum EventKind {
     ProxyFence {
         proxy: Proxy,
     },
-    /// The arrive half of a CTA barrier operation.
-    BarrierArrive {
-        key: BarrierKey,
-        expected: Expected,
-    },
-    /// The wait half of `bar.sync` / `bar.red` (follows its arrive in program order).
-    BarrierWait {
-        key: BarrierKey,
-        expected: Expected,
-    },
-    /// `barrier.cluster.arrive`: generation k of the thread's cluster.
-    ClusterArrive {
-        cluster: usize,
-        generation: usize,
-        relaxed: bool,
-    },
-    /// `barrier.cluster.wait`.
-    ClusterWait {
-        cluster: usize,
-        generation: usize,
-    },
+    /// A half of a synchronizing operation (barriers of every kind).
+    Sync(Sync),
 }
 
 #[derive(Clone, Debug)]
@@ -113,6 +193,19 @@ impl Event {
             }
             _ => None,
         }
+    }
+    /// The synchronizing half this event is, if any.
+    pub fn sync(&self) -> Option<&Sync> {
+        match &self.kind {
+            EventKind::Sync(s) => Some(s),
+            _ => None,
+        }
+    }
+    pub fn is_sync_wait(&self) -> bool {
+        self.sync().is_some_and(|s| s.role == SyncRole::Wait)
+    }
+    pub fn is_sync_arrive(&self) -> bool {
+        self.sync().is_some_and(|s| s.role == SyncRole::Arrive)
     }
     pub fn is_fence_sc(&self) -> bool {
         matches!(self.kind, EventKind::Fence { sem: FenceSem::Sc, .. })

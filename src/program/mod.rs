@@ -21,7 +21,7 @@ use std::collections::BTreeMap;
 
 pub use access::{Access, MemSem, Rmw};
 pub use build::{build_program, BuildOptions};
-pub use event::{BarrierKey, Event, EventKind, Expected, Instance};
+pub use event::{reduce, Event, EventKind, Expected, Instance, Sync, SyncKey, SyncKind, SyncRole};
 
 pub type EventId = usize;
 pub type TraceId = usize;

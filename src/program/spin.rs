@@ -22,7 +22,7 @@
 //! programs are left alone (their completion and overlap rules are not
 //! covered by the argument above).
 
-use super::{EventId, EventKind, Program, RegValue, TraceId};
+use super::{EventId, Program, RegValue, TraceId};
 use crate::model::strong::morally_strong;
 use std::collections::{BTreeSet, HashMap};
 
@@ -78,13 +78,7 @@ pub fn redundant_traces(p: &Program) -> BTreeSet<TraceId> {
 }
 
 fn is_barrier(p: &Program, e: EventId) -> bool {
-    matches!(
-        p.events[e].kind,
-        EventKind::BarrierArrive { .. }
-            | EventKind::BarrierWait { .. }
-            | EventKind::ClusterArrive { .. }
-            | EventKind::ClusterWait { .. }
-    )
+    p.events[e].sync().is_some()
 }
 
 /// What moral strength (8.7) sees of an access, besides the paths.

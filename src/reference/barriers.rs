@@ -4,20 +4,18 @@
 use super::enumerate::{Ctx, Odometer};
 use super::rel::Rel;
 use crate::error::{Error, Result};
-use crate::program::{EventKind, Expected};
+use crate::program::{Expected, SyncRole};
 
-/// Which arrivals each barrier wait is matched with (arrive -> wait pairs).
+/// Which arrivals each wait of a synchronizing operation is matched with
+/// (arrive -> wait pairs, every kind of barrier alike).
 #[derive(Clone, Debug)]
 pub struct Matching {
-    /// CTA barriers (`bar.sync`, `bar.arrive`, ...).
-    pub cta: Rel,
-    /// Cluster barriers (`barrier.cluster.arrive` -> `barrier.cluster.wait`).
-    pub cluster: Rel,
+    pub pairs: Rel,
 }
 
 impl Matching {
     pub fn empty(n: usize) -> Matching {
-        Matching { cta: Rel::new(n), cluster: Rel::new(n) }
+        Matching { pairs: Rel::new(n) }
     }
 }
 
@@ -33,80 +31,66 @@ fn subsets_at_least(xs: &[usize], min: usize) -> Vec<Vec<usize>> {
     out
 }
 
-/// The events of barrier operations (both halves, CTA and cluster).
+/// The halves of synchronizing operations.
 pub fn is_barrier_event(ctx: &Ctx, i: usize) -> bool {
-    matches!(
-        ctx.event(i).kind,
-        EventKind::BarrierArrive { .. }
-            | EventKind::BarrierWait { .. }
-            | EventKind::ClusterArrive { .. }
-            | EventKind::ClusterWait { .. }
-    )
+    ctx.event(i).sync().is_some()
 }
 
-/// Every way of matching barrier waits with arrivals in which every wait gets the
-/// arrivals it needs:
-/// - a CTA wait expecting all arrivals is matched with every executed arrive of
-///   another thread with the same barrier key;
-/// - a CTA wait expecting `n` threads is matched with any set of at least `n - 1`
-///   executed arrives of other threads with the same key (none: it never completes);
-/// - a cluster wait needs the arrive of the same generation of every other thread
-///   of its cluster (missing one: it never completes), and is matched with all of them.
-///
-/// Empty when some wait cannot complete. Cycles with program order are not
-/// checked here (see [`matching_deadlocks`]).
+/// The ways wait `w` can be matched with the arrivals `others` (of other
+/// threads, at its key), by what it expects ([`Expected`]):
+/// - every arrival: matched with all of them;
+/// - `n` threads: any set of at least `n - 1` of them (none: it never completes);
+/// - one arrival of each listed thread: all of them, when each listed thread
+///   other than the waiter has one (a missing one: it never completes).
+fn wait_options(ctx: &Ctx, w: usize, expected: &Expected, others: Vec<usize>) -> Result<Vec<Vec<usize>>> {
+    Ok(match expected {
+        Expected::Arrivals => vec![others],
+        Expected::Count(c) => {
+            if others.len() > 20 {
+                return Err(Error::limit(
+                    "a barrier has more than 20 arriving threads: too many matchings for the reference engine",
+                ));
+            }
+            subsets_at_least(&others, c.saturating_sub(1))
+        }
+        Expected::Threads(threads) => {
+            let missing = threads
+                .iter()
+                .filter(|&&t| Some(t) != ctx.thread(w))
+                .any(|&t| !others.iter().any(|&a| ctx.thread(a) == Some(t)));
+            if missing {
+                vec![]
+            } else {
+                vec![others.into_iter().filter(|&a| ctx.thread(a).is_some_and(|t| threads.contains(&t))).collect()]
+            }
+        }
+    })
+}
+
+/// Every way of matching the waits of synchronizing operations with arrivals
+/// of other threads at the same key in which every wait gets the arrivals it
+/// needs (`wait_options`). Empty when some wait cannot complete. Cycles with
+/// program order are not checked here (see [`matching_deadlocks`]).
 pub fn barrier_matchings(ctx: &Ctx) -> Result<Vec<Matching>> {
     let n = ctx.n();
     // For each wait, its options (sets of arrives), in local numbers.
-    let mut waits: Vec<(usize, bool, Vec<Vec<usize>>)> = Vec::new();
+    let mut waits: Vec<(usize, Vec<Vec<usize>>)> = Vec::new();
     for w in 0..n {
+        let Some(sync) = ctx.event(w).sync().filter(|s| s.role == SyncRole::Wait) else { continue };
         let tw = ctx.thread(w);
-        match &ctx.event(w).kind {
-            EventKind::BarrierWait { key, expected } => {
-                let others: Vec<usize> = (0..n)
-                    .filter(|&a| ctx.thread(a) != tw)
-                    .filter(|&a| matches!(&ctx.event(a).kind, EventKind::BarrierArrive { key: k, .. } if k == key))
-                    .collect();
-                let options = match expected {
-                    Expected::Arrivals => vec![others],
-                    Expected::Count(c) => {
-                        if others.len() > 20 {
-                            return Err(Error::limit("a barrier has more than 20 arriving threads: too many matchings for the reference engine"));
-                        }
-                        subsets_at_least(&others, c.saturating_sub(1))
-                    }
-                };
-                waits.push((w, false, options));
-            }
-            EventKind::ClusterWait { cluster, generation } => {
-                let mut set = Vec::new();
-                let mut complete = true;
-                for th in ctx.p.threads.iter().filter(|t| t.placement.cluster == *cluster && Some(t.id) != tw) {
-                    let arrive = (0..n).find(|&a| {
-                        ctx.thread(a) == Some(th.id) && matches!(&ctx.event(a).kind, EventKind::ClusterArrive { cluster: c, generation: g, .. } if c == cluster && g == generation)
-                    });
-                    match arrive {
-                        Some(a) => set.push(a),
-                        None => complete = false,
-                    }
-                }
-                let options = if complete { vec![set] } else { vec![] };
-                waits.push((w, true, options));
-            }
-            _ => {}
-        }
+        let others: Vec<usize> = (0..n)
+            .filter(|&a| ctx.thread(a) != tw)
+            .filter(|&a| ctx.event(a).sync().is_some_and(|s| s.role == SyncRole::Arrive && s.key == sync.key))
+            .collect();
+        waits.push((w, wait_options(ctx, w, &sync.expected, others)?));
     }
-    let sizes: Vec<usize> = waits.iter().map(|(_, _, o)| o.len()).collect();
+    let sizes: Vec<usize> = waits.iter().map(|(_, o)| o.len()).collect();
     let mut out = Vec::new();
     for idx in Odometer::new(sizes) {
         let mut m = Matching::empty(n);
-        for ((w, cluster, options), i) in waits.iter().zip(idx) {
+        for ((w, options), i) in waits.iter().zip(idx) {
             for &a in &options[i] {
-                if *cluster {
-                    m.cluster.add(a, *w);
-                } else {
-                    m.cta.add(a, *w);
-                }
+                m.pairs.add(a, *w);
             }
         }
         out.push(m);
@@ -117,13 +101,25 @@ pub fn barrier_matchings(ctx: &Ctx) -> Result<Vec<Matching>> {
 /// A matching deadlocks when program order and the arrive -> wait edges form a
 /// cycle over the barrier events: some wait waits, indirectly, on itself.
 pub fn matching_deadlocks(ctx: &Ctx, po: &Rel, m: &Matching) -> bool {
-    let g = po.restrict(|i| is_barrier_event(ctx, i)).union(&m.cta).union(&m.cluster);
+    let g = po.restrict(|i| is_barrier_event(ctx, i)).union(&m.pairs);
     !g.is_acyclic()
 }
 
-/// Does the program contain any barrier wait (in any trace)?
+/// Does every reducing wait get the result its path assumes from the values of
+/// the arrivals it is matched with (`Sync::result_holds`)?
+pub fn matching_values_hold(ctx: &Ctx, m: &Matching) -> bool {
+    (0..ctx.n()).all(|w| match ctx.event(w).sync() {
+        Some(sync) if sync.result.is_some() => {
+            let values = (0..ctx.n()).filter(|&a| m.pairs.has(a, w)).filter_map(|a| ctx.event(a).sync()?.value);
+            sync.result_holds(values)
+        }
+        _ => true,
+    })
+}
+
+/// Does the program contain any wait of a synchronizing operation (in any trace)?
 pub fn has_barrier_waits(ctx: &Ctx) -> bool {
-    (0..ctx.n()).any(|i| matches!(ctx.event(i).kind, EventKind::BarrierWait { .. } | EventKind::ClusterWait { .. }))
+    (0..ctx.n()).any(|i| ctx.event(i).is_sync_wait())
 }
 
 #[cfg(test)]

@@ -343,7 +343,9 @@ pub fn maximal_writes(ctx: &Ctx, co: &Rel) -> BTreeMap<LocId, Vec<usize>> {
     out
 }
 
-pub use super::barriers::{barrier_matchings, has_barrier_waits, is_barrier_event, matching_deadlocks, Matching};
+pub use super::barriers::{
+    barrier_matchings, has_barrier_waits, is_barrier_event, matching_deadlocks, matching_values_hold, Matching,
+};
 
 #[cfg(test)]
 mod tests {

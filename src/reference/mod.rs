@@ -25,10 +25,10 @@ use crate::model::prims;
 use crate::model::view::View;
 use crate::model::{Model, ModelKind};
 use crate::outcome::{apply_filter, Execution, Flags, Outcome};
-use crate::program::{EventKind, LocId, Program};
+use crate::program::{LocId, Program};
 use enumerate::{
-    barrier_matchings, coherence_choices, fence_sc_choices, matching_deadlocks, maximal_writes, rf_choices,
-    trace_combinations, Ctx, Matching, Odometer,
+    barrier_matchings, coherence_choices, fence_sc_choices, matching_deadlocks, matching_values_hold, maximal_writes,
+    rf_choices, trace_combinations, Ctx, Matching, Odometer,
 };
 use rel::Rel;
 use std::collections::BTreeSet;
@@ -64,9 +64,9 @@ impl Static {
     }
 }
 
-/// Give the evaluator the barrier matching (arrive -> wait, CTA and cluster).
+/// Give the evaluator the barrier matching (arrive -> wait, every kind).
 fn set_matching(ev: &mut Evaluator, m: &Matching) {
-    let bar = ev.view().map_rel(&m.cta.union(&m.cluster), false, false);
+    let bar = ev.view().map_rel(&m.pairs, false, false);
     ev.set(Exec::Bar, bar);
 }
 
@@ -119,8 +119,18 @@ pub fn check(p: &Program, opts: &ReferenceOptions) -> Result<Outcome> {
             continue; // already known; such traces end in no final state
         }
         // A deadlocked choice of traces is still examined, without barrier
-        // synchronization, to tell whether it can really be reached.
-        let matchings = if deadlocked { vec![Matching::empty(n)] } else { live };
+        // synchronization, to tell whether it can really be reached. A live one
+        // whose reductions (`bar.red`) cannot give the results its paths assume
+        // is not an execution.
+        let matchings = if deadlocked {
+            vec![Matching::empty(n)]
+        } else {
+            let holding: Vec<Matching> = live.into_iter().filter(|m| matching_values_hold(&ctx, m)).collect();
+            if holding.is_empty() {
+                continue;
+            }
+            holding
+        };
         let rfs = rf_choices(&ctx, budget)?;
         let scs = fence_sc_choices(&ctx, &st.ms, &mut budget)?;
         let cos = coherence_choices(&ctx, &st.ms, &mut budget)?;
@@ -178,7 +188,7 @@ fn record(ctx: &Ctx, observed: &BTreeSet<LocId>, rf: &Rel, co: &Rel, sc: &Rel, m
     }
     base.co = ctx.global_pairs(co).into_iter().collect();
     base.sc = ctx.global_pairs(sc).into_iter().collect();
-    base.barrier_sync = ctx.global_pairs(&m.cta.union(&m.cluster)).into_iter().collect();
+    base.barrier_sync = ctx.global_pairs(&m.pairs).into_iter().collect();
     let maximal = maximal_writes(ctx, co);
     let locs: Vec<LocId> = maximal.keys().copied().collect();
     // Unobserved locations: the first maximal write (it does not change the state).
@@ -245,12 +255,7 @@ pub(crate) fn violated_axiom_on(
     }
     let mut m = Matching::empty(n);
     for &(a, w) in &x.barrier_sync {
-        let (la, lw) = (loc(a)?, loc(w)?);
-        if matches!(ctx.event(la).kind, EventKind::ClusterArrive { .. }) {
-            m.cluster.add(la, lw);
-        } else {
-            m.cta.add(la, lw);
-        }
+        m.pairs.add(loc(a)?, loc(w)?);
     }
     let mut ev = Evaluator::with_statics(model, view, std::mem::take(statics));
     ev.set(Exec::Rf, view.map_rel(&rf, true, false));

@@ -45,10 +45,11 @@ impl<'p> Candidates<'p> {
         Ok(Candidates { enc, deadline: None })
     }
 
-    /// Assumptions: every axiom off, barrier progress on.
+    /// Assumptions: every axiom off, barrier progress and reductions on.
     fn axioms_off(&self) -> Vec<B> {
         let mut v: Vec<B> = self.enc.axiom_acts().into_iter().map(|a| !a).collect();
         v.push(self.enc.act_progress);
+        v.push(self.enc.act_values);
         v
     }
 
@@ -165,7 +166,7 @@ impl<'p> Candidates<'p> {
         let mut keyed: Vec<((EventId, EventId), B)> = enc.rf.iter().map(|(k, v)| (*k, *v)).collect();
         keyed.extend(enc.co.iter().filter(|((a, b), _)| ms(*a, *b)).map(|(k, v)| (*k, *v)));
         keyed.extend(enc.sc.iter().filter(|((a, b), _)| ms(*a, *b)).map(|(k, v)| (*k, *v)));
-        keyed.extend(enc.bar_sync.iter().chain(enc.cluster_sync.iter()).map(|(k, v)| (*k, *v)));
+        keyed.extend(enc.sync_pairs.iter().map(|(k, v)| (*k, *v)));
         // HashMap order is not stable: sort for a deterministic clause.
         keyed.sort_by_key(|(k, _)| *k);
         v.extend(keyed.into_iter().map(|x| x.1));

@@ -13,7 +13,7 @@
 //! causality and the progress check go through H.
 
 use super::encode::{Encoding, Rel};
-use crate::program::{EventId, EventKind, Expected};
+use crate::program::{EventId, Expected};
 use rustc_hash::FxHashSet as HashSet;
 
 /// One barrier instance routed through a hub node.
@@ -47,9 +47,9 @@ impl Encoding<'_> {
         }
         let all = waits.iter().all(|&w| {
             let others = arrives.iter().filter(|&&a| p.events[a].thread != p.events[w].thread).count();
-            match p.events[w].kind {
-                EventKind::BarrierWait { expected: Expected::Arrivals, .. } => true,
-                EventKind::BarrierWait { expected: Expected::Count(n), .. } => n.saturating_sub(1) == others,
+            match p.events[w].sync().map(|s| &s.expected) {
+                Some(Expected::Arrivals) => true,
+                Some(Expected::Count(n)) => n.saturating_sub(1) == others,
                 _ => false,
             }
         });

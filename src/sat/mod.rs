@@ -13,7 +13,7 @@ pub mod symmetry;
 use crate::error::{Error, Result};
 use crate::model::strong::morally_strong;
 use crate::outcome::{Execution, Flags, Outcome, Reach};
-use crate::program::{EventKind, Program};
+use crate::program::Program;
 use crate::reference::verify::Verifier;
 use encode::Encoding;
 use formula::{Model, B};
@@ -254,7 +254,7 @@ pub fn decode(enc: &Encoding, m: &Model) -> Execution {
             x.sc.insert((a, b));
         }
     }
-    for (&(a, b), &v) in enc.bar_sync.iter().chain(enc.cluster_sync.iter()) {
+    for (&(a, b), &v) in enc.sync_pairs.iter() {
         if m.value(v) {
             x.barrier_sync.insert((a, b));
         }
@@ -332,22 +332,13 @@ fn some_pair(enc: &mut Encoding, lits: Vec<B>, acts: &[B]) -> Result<bool> {
 /// Checked per combination of traces (up to 4096 combinations).
 fn has_deadlock(enc: &mut Encoding, deadline: Option<Instant>) -> Result<bool> {
     let p = enc.p;
-    let has_barrier =
-        p.events.iter().any(|e| matches!(e.kind, EventKind::BarrierWait { .. } | EventKind::ClusterWait { .. }));
+    let has_barrier = p.events.iter().any(|e| e.is_sync_wait());
     if !has_barrier {
         return Ok(false);
     }
     // Only threads with a barrier operation on some path decide whether barriers
     // complete; the paths of the others are left to the solver.
-    let is_barrier = |e: &crate::program::Event| {
-        matches!(
-            e.kind,
-            EventKind::BarrierArrive { .. }
-                | EventKind::BarrierWait { .. }
-                | EventKind::ClusterArrive { .. }
-                | EventKind::ClusterWait { .. }
-        )
-    };
+    let is_barrier = |e: &crate::program::Event| e.sync().is_some();
     let threads: Vec<&crate::program::Thread> =
         p.threads.iter().filter(|t| p.events.iter().any(|e| e.thread == Some(t.id) && is_barrier(e))).collect();
     let combos: usize = threads.iter().map(|t| t.traces.len()).product();

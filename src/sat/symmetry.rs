@@ -12,7 +12,7 @@ use super::encode::Encoding;
 use super::formula::B;
 use crate::ast::{Observable, Prop, Term};
 use crate::outcome::{Execution, State};
-use crate::program::{EventId, EventKind, Program, RegValue};
+use crate::program::{EventId, Program, RegValue};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Classes of interchangeable threads (each sorted, at least two threads),
@@ -284,11 +284,7 @@ fn lex_ge(enc: &mut Encoding, guard: B, x: &[B], y: &[B]) {
 
 /// Thread classes and whether they are barrier-free, for `PTXL_DEBUG`.
 pub fn describe(p: &Program, classes: &[Vec<usize>]) -> String {
-    let has_barrier = |t: usize| {
-        thread_events(p, t)
-            .iter()
-            .any(|&e| matches!(p.events[e].kind, EventKind::BarrierArrive { .. } | EventKind::ClusterArrive { .. }))
-    };
+    let has_barrier = |t: usize| thread_events(p, t).iter().any(|&e| p.events[e].is_sync_arrive());
     let parts: Vec<String> =
         classes.iter().map(|c| format!("{:?}{}", c, if has_barrier(c[0]) { " (barriers)" } else { "" })).collect();
     format!("symmetric thread classes: {}", if parts.is_empty() { "none".to_string() } else { parts.join(" ") })

@@ -25,13 +25,14 @@ use std::time::Duration;
 /// The file name errors and JSON objects give the editor's text.
 pub const EDITOR: &str = "editor.litmus";
 
-/// Every model a test can be decided under, by the names `--model` takes.
+/// Every built-in model, by the names `--model` takes (a model file is not
+/// offered: the playground reads no files, D140).
 pub fn model_names() -> Vec<&'static str> {
-    ModelKind::ALL.iter().chain(ModelKind::C_MODELS.iter()).map(|m| m.name()).collect()
+    ModelKind::BUILTIN.iter().map(|m| m.name()).collect()
 }
 
 fn model_named(name: &str) -> Option<ModelKind> {
-    ModelKind::ALL.iter().chain(ModelKind::C_MODELS.iter()).copied().find(|m| m.name() == name)
+    ModelKind::from_name(name)
 }
 
 /// Requests that decide a test (queued for a worker).
@@ -267,4 +268,27 @@ fn percent_decode(s: &str) -> String {
         i += 1;
     }
     String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn queries_are_percent_decoded() {
+        let q = query("/api/library?path=classic/MP%2Brel%2Bacq.litmus&x=a+b&bad=%zz%4");
+        assert_eq!(param(&q, "path"), Some("classic/MP+rel+acq.litmus"));
+        assert_eq!(param(&q, "x"), Some("a b"));
+        assert_eq!(param(&q, "bad"), Some("%zz%4"));
+        assert_eq!(param(&q, "none"), None);
+        assert!(query("/api/info").is_empty());
+    }
+
+    #[test]
+    fn every_model_is_found_by_its_name() {
+        for name in model_names() {
+            assert_eq!(model_named(name).map(|m| m.name()), Some(name));
+        }
+        assert_eq!(model_named("tso"), None);
+    }
 }

@@ -86,6 +86,13 @@ pub fn serve(opts: ServeOptions, ready: impl FnOnce(&str)) -> std::io::Result<()
             .spawn(move || work(&waiting, &opts))?;
     }
     for request in server.incoming_requests() {
+        if !addressed_to_loopback(&request) {
+            respond(
+                request,
+                Reply::error(403, "input", "the playground answers requests for 127.0.0.1 or localhost only"),
+            );
+            continue;
+        }
         if !api::is_work(request.method(), request.url()) {
             let reply = answer_guarded(|| api::immediate(request.method(), request.url()));
             respond(request, reply);
@@ -97,6 +104,16 @@ pub fn serve(opts: ServeOptions, ready: impl FnOnce(&str)) -> std::io::Result<()
         }
     }
     Ok(())
+}
+
+/// The request names the loopback host (or none): a page of another site
+/// that a DNS name pointed at 127.0.0.1 ("DNS rebinding") is not answered.
+fn addressed_to_loopback(request: &tiny_http::Request) -> bool {
+    request.headers().iter().filter(|h| h.field.equiv("Host")).all(|h| {
+        let host = h.value.as_str();
+        let name = host.rsplit_once(':').map_or(host, |(name, _)| name);
+        matches!(name, "127.0.0.1" | "localhost" | "[::1]")
+    })
 }
 
 /// A worker: take the next waiting request, read its body, answer it.

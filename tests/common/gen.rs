@@ -72,6 +72,13 @@ pub enum Op {
     Bar {
         id: usize,
     },
+    /// `bar.cta.red.{popc,and,or}` of register `src`'s truth into `dst`.
+    BarRed {
+        op: usize,
+        id: usize,
+        dst: usize,
+        src: usize,
+    },
     Add {
         dst: usize,
         src: usize,
@@ -125,6 +132,7 @@ pub(crate) fn op(aliases: bool) -> impl Strategy<Value = Op> {
         1 => (0..3usize).prop_map(|reg| Op::Add { dst: (reg + 1) % 3, src: reg }),
         1 => (0..3usize).prop_map(|reg| Op::SkipIfNonZero { reg }),
         1 => (0..2usize).prop_map(|id| Op::Bar { id }),
+        1 => (0..3usize, 0..2usize, 0..3usize, 0..3usize).prop_map(|(op, id, dst, src)| Op::BarRed { op, id, dst, src }),
         // Proxy fences in random order and placement, and accesses through proxies.
         2 => (0..4usize).prop_map(move |proxy| if a { Op::ProxyFence { proxy } } else { Op::Fence { kind: 1, scope: 2 } }),
         1 => (0..3usize, 0..3usize, any::<bool>())
@@ -213,6 +221,10 @@ fn op_text(o: &Op) -> String {
         }
         Op::Sust { val, via_alias } => format!("sust.weak {}, {}", if *via_alias { "s2" } else { "s" }, val),
         Op::Bar { id } => format!("bar.cta.sync {}", id),
+        Op::BarRed { op, id, dst, src } => {
+            let (red, ty) = [("popc", "u32"), ("and", "pred"), ("or", "pred")][*op];
+            format!("bar.cta.red.{}.{} r{}, {}, r{}", red, ty, dst, id, src)
+        }
         Op::Add { dst, src } => format!("add r{}, r{}, 1", dst, src),
         Op::SkipIfNonZero { reg } => format!("bne r{}, 0, END", reg),
         Op::CasLoop { loc: l, at } => {
@@ -234,6 +246,16 @@ fn op_text(o: &Op) -> String {
 }
 
 impl Test {
+    /// The test with every `bar.red` a plain `bar.sync` of its barrier.
+    pub fn without_reductions(&self) -> Test {
+        let plain = |op: &Op| match op {
+            Op::BarRed { id, .. } => Op::Bar { id: *id },
+            o => o.clone(),
+        };
+        let threads = self.threads.iter().map(|(p, ops)| (p.clone(), ops.iter().map(plain).collect())).collect();
+        Test { threads, ..self.clone() }
+    }
+
     /// Print as a litmus file. Every register and location is observed.
     pub fn render(&self, name: &str) -> String {
         self.render_with(name, ["x", "y"], 0)

@@ -65,13 +65,18 @@ impl Response {
 
 /// One request; the body is written in full (or until the server stops reading).
 pub fn request(addr: &str, method: &str, path: &str, body: &[u8]) -> std::io::Result<Response> {
+    request_for(addr, addr, method, path, body)
+}
+
+/// `request` with `host` as the `Host` header.
+pub fn request_for(addr: &str, host: &str, method: &str, path: &str, body: &[u8]) -> std::io::Result<Response> {
     let mut s = TcpStream::connect(addr)?;
     s.set_read_timeout(Some(Duration::from_secs(120)))?;
     let head = format!(
         "{} {} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
         method,
         path,
-        addr,
+        host,
         body.len()
     );
     s.write_all(head.as_bytes())?;

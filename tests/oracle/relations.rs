@@ -256,11 +256,8 @@ pub fn synchronizes_with(
 ) -> Rel {
     // 1.
     let mut sw = sc.clone();
-    // 2.
-    sw = sw.union(&m.cta);
-    // 3.
-    sw = sw
-        .union(&m.cluster.filter(|a, _| !matches!(ctx.event(a).kind, EventKind::ClusterArrive { relaxed: true, .. })));
+    // 2. and 3. (barrier.cluster.arrive.relaxed does not synchronize).
+    sw = sw.union(&m.pairs.filter(|a, _| ctx.event(a).sync().is_some_and(|s| s.orders_memory)));
     // 4.
     for x in rel {
         for y in acq {

@@ -134,9 +134,7 @@ impl Ctx<'_> {
             back_edges: 0,
             issued: 0,
             ctrl: BTreeSet::new(),
-            bar_gen: HashMap::new(),
-            cluster_arrivals: 0,
-            cluster_waits: 0,
+            sync_phase: HashMap::new(),
             private: PrivateMem::default(),
         };
         let mut work = vec![start];

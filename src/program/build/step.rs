@@ -1,7 +1,7 @@
 //! One instruction on one path (split from build.rs by concern).
 
 use super::*;
-use crate::ast::{self, AluOp, BarrierCount, BarrierOp, BranchCond, InstrKind, IntTy, Operand};
+use crate::ast::{self, AluOp, BarrierCount, BarrierOp, BranchCond, InstrKind, IntTy, Operand, RedOp};
 use crate::error::{Error, Result};
 use crate::program::access::stored;
 use crate::program::private::Found;
@@ -25,6 +25,20 @@ macro_rules! compared {
         d.extend(d2);
         (arith::compare($cmp, x, y, $ty), d)
     }};
+}
+
+/// How one use of a synchronizing object is pushed (`Ctx::push_sync`).
+pub(super) struct SyncUse {
+    /// What its wait expects.
+    pub expected: Expected,
+    /// The arrive synchronizes (8.9.4); `barrier.cluster.arrive.relaxed` does not.
+    pub orders_memory: bool,
+    /// The thread's contribution to a reduction (`bar.red`).
+    pub value: Option<i64>,
+    /// Arrives and waits count their phases apart (a cluster barrier's k-th
+    /// arrive meets the k-th wait); otherwise one use is one phase (`bar.arrive`
+    /// then `bar.sync` on one barrier are two phases).
+    pub by_role: bool,
 }
 
 impl Ctx<'_> {
@@ -72,6 +86,7 @@ impl Ctx<'_> {
             }
             InstrKind::Barrier { .. } => self.step_barrier(t, st, ins),
             InstrKind::ClusterBarrier { .. } => self.step_cluster_barrier(t, st, ins),
+            InstrKind::Mbarrier { .. } => self.step_mbarrier(t, st, ins),
         }
     }
 
@@ -416,18 +431,46 @@ impl Ctx<'_> {
         if !(0..=15).contains(&idv) {
             return Err(Error::input(format!("barrier id {} is out of range (0 to 15)", idv), ins.span));
         }
-        if red.is_some() {
-            return Err(Error::input("bar.red is not supported: its result depends on other threads' predicates, which this checker does not model", ins.span));
+        let contribution = match red {
+            Some((_, pred, negated)) => {
+                let (v, d) = conc!(self, st, ins, pred);
+                deps.extend(d);
+                Some(((v != 0) != *negated) as i64)
+            }
+            None => None,
+        };
+        let roles: &[SyncRole] =
+            if *op == BarrierOp::Arrive { &[SyncRole::Arrive] } else { &[SyncRole::Arrive, SyncRole::Wait] };
+        let kind = match op {
+            BarrierOp::Red(r) => SyncKind::CtaReduction(*r),
+            _ => SyncKind::CtaBarrier,
+        };
+        let object = (kind, self.placements[t].cta, idv, logical_v);
+        let at = SyncUse { expected, orders_memory: true, value: contribution, by_role: false };
+        self.push_sync(st, ins, object, roles, at);
+        match (op, red) {
+            (BarrierOp::Red(r), Some((dst, ..))) => Ok(self.fork_reduction(t, st, (*r, dst), deps)),
+            _ => Ok(Step::Next),
         }
-        let _ = deps;
-        let gen = st.bar_gen.entry((idv, logical_v)).or_insert(0);
-        let key = BarrierKey { cta: self.placements[t].cta, id: idv, logical: logical_v, generation: *gen };
-        *gen += 1;
-        self.push_other(st, EventKind::BarrierArrive { key: key.clone(), expected }, ins);
-        if *op != BarrierOp::Arrive {
-            self.push_other(st, EventKind::BarrierWait { key, expected }, ins);
+    }
+
+    /// The result of `bar.red` depends on the other threads' predicates: one
+    /// path per result it can have (`.popc`: 0 to the CTA's size; `.and`,
+    /// `.or`: 0 or 1), each assuming it on its wait; the engines keep the paths
+    /// whose assumption the matched arrivals' values give (`Sync::result_holds`).
+    fn fork_reduction(&self, t: usize, st: &PathState, (op, dst): (RedOp, &String), deps: BTreeSet<usize>) -> Step {
+        let most = if op == RedOp::Popc { self.cta_size(t) as i64 } else { 1 };
+        let mut children = Vec::new();
+        for v in 0..=most {
+            let mut c = st.clone();
+            if let Some(DraftKind::Other(EventKind::Sync(wait))) = c.events.last_mut().map(|e| &mut e.kind) {
+                wait.result = Some((op, v));
+            }
+            c.regs.insert(dst.clone(), Val { v: V::Const(v), deps: deps.clone() });
+            c.pc += 1;
+            children.push(c);
         }
-        Ok(Step::Next)
+        Step::Continue(children)
     }
 
     /// `bar.warp.sync`: a barrier of the warp's lanes named by the mask, kept
@@ -441,13 +484,34 @@ impl Ctx<'_> {
         mask: Option<i64>,
         expected: Expected,
     ) -> Result<Step> {
-        let id = -1 - warp;
-        let gen = st.bar_gen.entry((id, mask)).or_insert(0);
-        let key = BarrierKey { cta: self.placements[t].cta, id, logical: mask, generation: *gen };
-        *gen += 1;
-        self.push_other(st, EventKind::BarrierArrive { key: key.clone(), expected }, ins);
-        self.push_other(st, EventKind::BarrierWait { key, expected }, ins);
+        let object = (SyncKind::WarpBarrier, self.placements[t].cta, -1 - warp, mask);
+        let at = SyncUse { expected, orders_memory: true, value: None, by_role: false };
+        self.push_sync(st, ins, object, &[SyncRole::Arrive, SyncRole::Wait], at);
         Ok(Step::Next)
+    }
+
+    /// Push the halves `roles` of one use of a synchronizing object `(kind,
+    /// unit, id, logical)`, in its next phase.
+    pub(super) fn push_sync(
+        &self,
+        st: &mut PathState,
+        ins: &ast::Instr,
+        object: (SyncKind, usize, i64, Option<i64>),
+        roles: &[SyncRole],
+        at: SyncUse,
+    ) {
+        let (kind, unit, id, logical) = object;
+        let base = SyncKey { kind, unit, id, logical, phase: 0 };
+        for &role in roles {
+            let counter = st.sync_phase.entry((base.clone(), at.by_role.then_some(role))).or_insert(0);
+            let key = SyncKey { phase: *counter, ..base.clone() };
+            if at.by_role || role == roles[roles.len() - 1] {
+                *counter += 1;
+            }
+            let (expected, orders_memory, value) = (at.expected.clone(), at.orders_memory, at.value);
+            let sync = Sync { key, role, expected, orders_memory, value, result: None };
+            self.push_other(st, EventKind::Sync(sync), ins);
+        }
     }
 
     /// `ClusterBarrier` instructions.
@@ -456,21 +520,22 @@ impl Ctx<'_> {
             return Err(Error::internal("step_cluster_barrier on another instruction"));
         };
         let cluster = self.placements[t].cluster;
-        if *arrive {
-            let generation = st.cluster_arrivals;
-            st.cluster_arrivals += 1;
-            self.push_other(st, EventKind::ClusterArrive { cluster, generation, relaxed: *relaxed }, ins);
-        } else {
-            let generation = st.cluster_waits;
-            st.cluster_waits += 1;
-            if st.cluster_waits > st.cluster_arrivals {
+        let members: Vec<usize> =
+            (0..self.placements.len()).filter(|&u| self.placements[u].cluster == cluster).collect();
+        let object = (SyncKind::ClusterBarrier, cluster, 0, None);
+        let role = if *arrive { SyncRole::Arrive } else { SyncRole::Wait };
+        if !*arrive {
+            let base = SyncKey { kind: object.0, unit: cluster, id: 0, logical: None, phase: 0 };
+            let uses = |r| st.sync_phase.get(&(base.clone(), Some(r))).copied().unwrap_or(0);
+            if uses(SyncRole::Wait) >= uses(SyncRole::Arrive) {
                 return Err(Error::input(
                     "barrier.cluster.wait without a preceding barrier.cluster.arrive in this thread",
                     ins.span,
                 ));
             }
-            self.push_other(st, EventKind::ClusterWait { cluster, generation }, ins);
         }
+        let at = SyncUse { expected: Expected::Threads(members), orders_memory: !*relaxed, value: None, by_role: true };
+        self.push_sync(st, ins, object, &[role], at);
         Ok(Step::Next)
     }
 }

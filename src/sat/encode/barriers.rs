@@ -9,102 +9,123 @@ impl Encoding<'_> {
     /// deadlock and end in no final state (paper-notes/barriers.md).
     pub(super) fn barriers(&mut self) {
         let p = self.p;
-        let mut groups: BTreeMap<(u8, String), (Vec<EventId>, Vec<EventId>)> = BTreeMap::new();
+        let mut groups: BTreeMap<&SyncKey, (Vec<EventId>, Vec<EventId>)> = BTreeMap::new();
         for e in &p.events {
-            let (key, arrive) = match &e.kind {
-                EventKind::BarrierArrive { key, .. } => ((0u8, format!("{:?}", key)), true),
-                EventKind::BarrierWait { key, .. } => ((0u8, format!("{:?}", key)), false),
-                EventKind::ClusterArrive { cluster, generation, .. } => {
-                    ((1u8, format!("{}/{}", cluster, generation)), true)
-                }
-                EventKind::ClusterWait { cluster, generation } => ((1u8, format!("{}/{}", cluster, generation)), false),
-                _ => continue,
-            };
-            let g = groups.entry(key).or_default();
-            if arrive {
-                g.0.push(e.id)
-            } else {
-                g.1.push(e.id)
+            let Some(sync) = e.sync() else { continue };
+            let g = groups.entry(&sync.key).or_default();
+            match sync.role {
+                SyncRole::Arrive => g.0.push(e.id),
+                SyncRole::Wait => g.1.push(e.id),
             }
         }
-        for ((kind, _), (arrives, waits)) in groups {
-            if kind == 0 {
+        for (key, (arrives, waits)) in groups {
+            if key.kind != SyncKind::ClusterBarrier {
                 self.hub_for(&arrives, &waits);
             }
             for &w in &waits {
-                let tw = p.events[w].thread;
-                let others: Vec<EventId> = arrives.iter().copied().filter(|&a| p.events[a].thread != tw).collect();
-                let mut lits = Vec::new();
-                for &a in &others {
-                    let v = self.f.fresh();
-                    self.f.implies(&[v], self.exec(a));
-                    self.f.implies(&[v], self.exec(w));
-                    if kind == 0 {
-                        self.bar_sync.insert((a, w), v);
-                    } else {
-                        self.cluster_sync.insert((a, w), v);
-                    }
-                    lits.push((a, v));
-                }
-                let xw = self.exec(w);
-                let guard = self.f.and(&[xw, self.act_progress]);
-                match &p.events[w].kind {
-                    EventKind::BarrierWait { expected: Expected::Arrivals, .. } => {
-                        for &(a, v) in &lits {
-                            let xa = self.exec(a);
-                            self.f.implies(&[xa, guard], v);
-                        }
-                    }
-                    EventKind::BarrierWait { expected: Expected::Count(n), .. } => {
-                        let vs: Vec<B> = lits.iter().map(|x| x.1).collect();
-                        self.f.at_least(guard, &vs, n.saturating_sub(1));
-                    }
-                    EventKind::ClusterWait { cluster, .. } => {
-                        // Every other thread of the cluster must arrive.
-                        for t in p.threads.iter().filter(|t| t.placement.cluster == *cluster && Some(t.id) != tw) {
-                            let mine: Vec<B> =
-                                lits.iter().filter(|(a, _)| p.events[*a].thread == Some(t.id)).map(|x| x.1).collect();
-                            let mut c = mine.clone();
-                            c.push(!guard);
-                            self.f.clause(&c);
-                            for &(a, v) in lits.iter().filter(|(a, _)| p.events[*a].thread == Some(t.id)) {
-                                let xa = self.exec(a);
-                                self.f.implies(&[xa, guard], v);
-                            }
-                        }
-                    }
-                    _ => {}
-                }
+                self.match_wait(w, &arrives);
             }
         }
         self.hub_rel = self.hub_edges();
         self.progress();
     }
 
+    /// The pair literals of wait `w` with the `arrives` of other threads at its
+    /// key, and what it expects ([`Expected`]) when it is performed and barrier
+    /// progress is on: every performed arrival; at least `n - 1` of them; or
+    /// one of each listed thread other than the waiter, each performed one.
+    fn match_wait(&mut self, w: EventId, arrives: &[EventId]) {
+        let p = self.p;
+        let tw = p.events[w].thread;
+        let mut lits = Vec::new();
+        for &a in arrives.iter().filter(|&&a| p.events[a].thread != tw) {
+            let v = self.f.fresh();
+            self.f.implies(&[v], self.exec(a));
+            self.f.implies(&[v], self.exec(w));
+            self.sync_pairs.insert((a, w), v);
+            lits.push((a, v));
+        }
+        let xw = self.exec(w);
+        let guard = self.f.and(&[xw, self.act_progress]);
+        let Some(sync) = p.events[w].sync() else { return };
+        match &sync.expected {
+            Expected::Arrivals => {
+                for &(a, v) in &lits {
+                    let xa = self.exec(a);
+                    self.f.implies(&[xa, guard], v);
+                }
+            }
+            Expected::Count(n) => {
+                let vs: Vec<B> = lits.iter().map(|x| x.1).collect();
+                self.f.at_least(guard, &vs, n.saturating_sub(1));
+            }
+            Expected::Threads(threads) => {
+                for &t in threads.iter().filter(|&&t| Some(t) != tw) {
+                    let mine: Vec<(EventId, B)> =
+                        lits.iter().copied().filter(|(a, _)| p.events[*a].thread == Some(t)).collect();
+                    let mut c: Vec<B> = mine.iter().map(|x| x.1).collect();
+                    c.push(!guard);
+                    self.f.clause(&c);
+                    for (a, v) in mine {
+                        let xa = self.exec(a);
+                        self.f.implies(&[xa, guard], v);
+                    }
+                }
+            }
+        }
+        if let (Some((op, result)), Some(own)) = (sync.result, sync.value) {
+            let guard = self.f.and(&[xw, self.act_values]);
+            self.reduction(guard, (op, result, own), &lits);
+        }
+    }
+
+    /// The wait's assumed `result` is [`reduce`](crate::program::reduce) of its `own` value and those
+    /// of its matched arrivals (pair literals `lits`), under `guard`. Values
+    /// are 0 or 1 (predicates): `.popc` needs exactly `result - own` matched
+    /// ones; `.and` a matched zero exactly when the result is 0 and its own
+    /// value 1; `.or` a matched one exactly when the result is 1 and its own 0.
+    fn reduction(&mut self, guard: B, (op, result, own): (RedOp, i64, i64), lits: &[(EventId, B)]) {
+        let p = self.p;
+        let value = |a: EventId| p.events[a].sync().and_then(|s| s.value).unwrap_or(0);
+        let ones: Vec<B> = lits.iter().filter(|x| value(x.0) != 0).map(|x| x.1).collect();
+        let zeros: Vec<B> = lits.iter().filter(|x| value(x.0) == 0).map(|x| x.1).collect();
+        // (matched literals, how many at least, how many at most) that `result` needs.
+        let need: Option<(&[B], usize, usize)> = match (op, result != 0, own != 0) {
+            (RedOp::Popc, ..) => match usize::try_from(result - own) {
+                Ok(k) => Some((&ones, k, k)),
+                Err(_) => Some((&[], 1, 0)),
+            },
+            (RedOp::And, true, true) | (RedOp::Or, false, false) => {
+                Some((if op == RedOp::And { &zeros } else { &ones }, 0, 0))
+            }
+            (RedOp::And, true, false) | (RedOp::Or, false, true) => Some((&[], 1, 0)),
+            (RedOp::And, false, true) => Some((&zeros, 1, usize::MAX)),
+            (RedOp::Or, true, false) => Some((&ones, 1, usize::MAX)),
+            (RedOp::And, false, false) | (RedOp::Or, true, true) => None,
+        };
+        let Some((xs, least, most)) = need else { return };
+        if least > most {
+            self.f.clause(&[!guard]);
+            return;
+        }
+        self.f.at_least(guard, xs, least);
+        if most < xs.len() {
+            let negated: Vec<B> = xs.iter().map(|&x| !x).collect();
+            self.f.at_least(guard, &negated, xs.len() - most);
+        }
+    }
+
     /// No execution where waits form a cycle with program order is a final state.
     pub(super) fn progress(&mut self) {
         let p = self.p;
-        let nodes: Vec<EventId> = p
-            .events
-            .iter()
-            .filter(|e| {
-                matches!(
-                    e.kind,
-                    EventKind::BarrierArrive { .. }
-                        | EventKind::BarrierWait { .. }
-                        | EventKind::ClusterArrive { .. }
-                        | EventKind::ClusterWait { .. }
-                )
-            })
-            .map(|e| e.id)
-            .collect();
+        let nodes: Vec<EventId> = p.events.iter().filter(|e| e.sync().is_some()).map(|e| e.id).collect();
         if nodes.is_empty() {
             return;
         }
         let hubbed = self.hub_waits();
         let mut edges = self.hub_rel.clone();
-        for (&k, &v) in self.bar_sync.iter().chain(self.cluster_sync.iter()) {
-            if !hubbed.contains(&k.1) || self.cluster_sync.contains_key(&k) {
+        for (&k, &v) in self.sync_pairs.iter() {
+            if !hubbed.contains(&k.1) {
                 edges.insert(k, v);
             }
         }

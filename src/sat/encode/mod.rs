@@ -11,11 +11,11 @@ mod order;
 mod values;
 
 use super::formula::{Formula, B};
-use crate::ast::FenceSem;
+use crate::ast::{FenceSem, RedOp};
 use crate::error::Result;
 use crate::model::strong::morally_strong;
 use crate::model::Model;
-use crate::program::{EventId, EventKind, Expected, LocId, Program};
+use crate::program::{EventId, EventKind, Expected, LocId, Program, SyncKey, SyncKind, SyncRole};
 use rustc_hash::FxHashMap as HashMap;
 use std::collections::BTreeMap;
 
@@ -31,8 +31,8 @@ pub struct Encoding<'p> {
     pub rf: Rel,
     pub co: Rel,
     pub sc: Rel,
-    pub bar_sync: Rel,
-    pub cluster_sync: Rel,
+    /// Arrive -> wait pair literals of synchronizing operations (8.9.4 rules 2, 3).
+    pub sync_pairs: Rel,
     pub sw: Rel,
     /// Causality order over the model's nodes (ptx-alloy splits an RMW into
     /// a read node and a write node, D50), and each memory-operation node's
@@ -50,6 +50,9 @@ pub struct Encoding<'p> {
     pub acts: Vec<(String, B)>,
     /// Activation of barrier progress (no deadlocked execution is a final state).
     pub act_progress: B,
+    /// Activation of reductions (a `bar.red` wait gets the result its path
+    /// assumes); off while looking for deadlocks, which ignore values.
+    pub act_values: B,
     /// Observable value literals: (observable index, value) -> literal.
     pub obs_val: Vec<Vec<(i64, B)>>,
     /// Per-read rf candidates (writes).
@@ -95,8 +98,7 @@ impl<'p> Encoding<'p> {
             rf: Rel::default(),
             co: Rel::default(),
             sc: Rel::default(),
-            bar_sync: Rel::default(),
-            cluster_sync: Rel::default(),
+            sync_pairs: Rel::default(),
             sw: Rel::default(),
             cause_nodes: Rel::default(),
             dr: None,
@@ -104,6 +106,7 @@ impl<'p> Encoding<'p> {
             fin: BTreeMap::new(),
             acts: Vec::new(),
             act_progress: B::T,
+            act_values: B::T,
             obs_val: Vec::new(),
             rf_cands: BTreeMap::new(),
             wval: Vec::new(),
@@ -121,6 +124,7 @@ impl<'p> Encoding<'p> {
             }
         }
         e.act_progress = e.f.fresh();
+        e.act_values = e.f.fresh();
         let debug = std::env::var("PTXL_DEBUG").is_ok();
         type Step<'q> = (&'static str, fn(&mut Encoding<'q>));
         let base: [Step<'p>; 7] = [
@@ -206,10 +210,11 @@ impl<'p> Encoding<'p> {
         self.p.events.iter().filter(|e| e.read_loc() == Some(l)).map(|e| e.id).collect()
     }
 
-    /// All activation literals (axioms and progress).
+    /// All activation literals (axioms, progress and reductions).
     pub fn all_acts(&self) -> Vec<B> {
         let mut v = self.axiom_acts();
         v.push(self.act_progress);
+        v.push(self.act_values);
         v
     }
 

@@ -172,9 +172,8 @@ impl<'p> Nodes<'p> {
                 // A hub's pairs synchronize through its node (D63).
                 let hubbed = enc.hub_waits();
                 let direct: crate::sat::encode::Rel =
-                    enc.bar_sync.iter().filter(|(k, _)| !hubbed.contains(&k.1)).map(|(k, v)| (*k, *v)).collect();
+                    enc.sync_pairs.iter().filter(|(k, _)| !hubbed.contains(&k.1)).map(|(k, v)| (*k, *v)).collect();
                 put(&direct, false, false);
-                put(&enc.cluster_sync, false, false);
                 put(&enc.hub_rel, false, false);
             }
             // Merged events (D65): a dependency holds on the paths that have it.

@@ -146,11 +146,17 @@ async function loadFromMenu() {
   const t = await getJSON(url);
   if (t.error) { showError(t.error.message, null); return; }
   setText(t.source);
+  resetWhatIf();
+  await check();
+}
+
+// Forget the last what-if edit (a new test, or the edit undone).
+function resetWhatIf() {
   ui.undo = null;
   ui.whatIf = null;
   $("wi-undo").disabled = true;
   $("wi-result").textContent = "";
-  await check();
+  $("wi-placement").value = "";
 }
 
 function setText(text) {
@@ -460,7 +466,12 @@ async function start() {
   $("wi-sem").onchange = whatIfInstruction;
   $("wi-scope").onchange = whatIfInstruction;
   $("wi-placement").onchange = whatIfPlacement;
-  $("wi-undo").onclick = () => { if (ui.undo !== null) { setText(ui.undo); ui.undo = null; ui.whatIf = null; $("wi-undo").disabled = true; $("wi-result").textContent = ""; check(); } };
+  $("wi-undo").onclick = () => {
+    if (ui.undo === null) return;
+    setText(ui.undo);
+    resetWhatIf();
+    check();
+  };
   $("advise-run").onclick = advise;
   for (const b of document.querySelectorAll("#tabs button")) b.onclick = () => showTab(b.dataset.tab);
   ui.info = await getJSON("/api/info");
