@@ -7,7 +7,7 @@ use std::path::Path;
 
 /// The folders of `litmus/` a teacher picks from (the compiled corpus,
 /// regressions and scaling tests are not teaching material).
-const FOLDERS: [&str; 7] = ["classic", "isa", "proxy", "locks", "dat3m", "advise", "seed"];
+const FOLDERS: [&str; 8] = ["classic", "isa", "proxy", "sync", "locks", "dat3m", "advise", "seed"];
 
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("litmus");

@@ -9,6 +9,7 @@
 //! everything the test had built on the way out (paper-notes/decisions.md D20).
 
 use std::cell::RefCell;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// What one test may use.
@@ -21,8 +22,16 @@ pub struct Limits {
     pub max_bytes: u64,
 }
 
-/// Default `--max-memory`, in MB.
-pub const DEFAULT_MAX_MEMORY_MB: u64 = 2048;
+/// Default `--max-memory`, in MB: a test's process stays under 1 GiB
+/// resident, with room for what is allocated between two measurements (D162).
+pub const DEFAULT_MAX_MEMORY_MB: u64 = 960;
+
+/// Tests running under a budget in this process: they share one resident size.
+static ACTIVE: AtomicU64 = AtomicU64::new(0);
+
+/// How often the resident size is read (a read of `/proc/self/status` costs
+/// microseconds; allocation between two reads is the overshoot).
+const RESIDENT_EVERY: Duration = Duration::from_millis(5);
 
 impl Default for Limits {
     fn default() -> Self {
@@ -42,6 +51,8 @@ struct State {
     phase: std::borrow::Cow<'static, str>,
     /// Charges since the clock was last read (reading it on every charge costs).
     since_clock: u32,
+    /// When the resident size was last read.
+    resident_at: Instant,
 }
 
 thread_local! {
@@ -52,9 +63,12 @@ thread_local! {
 /// limit was hit; other panics propagate unchanged.
 pub fn run<T>(limits: Limits, f: impl FnOnce() -> T) -> Result<T, Exceeded> {
     let deadline = limits.timeout.map(|t| Instant::now() + t);
-    let prev = STATE
-        .with(|s| s.replace(Some(State { limits, deadline, used: 0, phase: "the program".into(), since_clock: 0 })));
+    let state =
+        State { limits, deadline, used: 0, phase: "the program".into(), since_clock: 0, resident_at: Instant::now() };
+    let prev = STATE.with(|s| s.replace(Some(state)));
+    ACTIVE.fetch_add(1, Ordering::Relaxed);
     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    ACTIVE.fetch_sub(1, Ordering::Relaxed);
     STATE.with(|s| *s.borrow_mut() = prev);
     match r {
         Ok(v) => Ok(v),
@@ -106,7 +120,7 @@ pub fn charge(bytes: u64) {
         s.since_clock += 1;
         if s.since_clock >= 1024 {
             s.since_clock = 0;
-            return timeout_message(s);
+            return timeout_message(s).or_else(|| resident_message(s));
         }
         None
     });
@@ -115,12 +129,44 @@ pub fn charge(bytes: u64) {
     }
 }
 
-/// Unwind if the deadline has passed (for loops that allocate nothing).
+/// Unwind if the deadline has passed or the process outgrew the budget (for
+/// loops that allocate outside the estimate: the solver's own memory).
 pub fn check_time() {
-    let hit = STATE.with(|s| s.borrow().as_ref().and_then(timeout_message));
+    let hit = STATE.with(|s| s.borrow_mut().as_mut().and_then(|s| timeout_message(s).or_else(|| resident_message(s))));
     if let Some(m) = hit {
         std::panic::resume_unwind(Box::new(Exceeded(m)));
     }
+}
+
+/// The estimate counts what the encoder builds, not what the solver and the
+/// allocator make of it (measured: up to 2x more). So the process's resident
+/// size is read too, at most every [`RESIDENT_EVERY`], against the budget of
+/// each test running in it (D162).
+fn resident_message(s: &mut State) -> Option<String> {
+    let now = Instant::now();
+    if now.duration_since(s.resident_at) < RESIDENT_EVERY {
+        return None;
+    }
+    s.resident_at = now;
+    let resident = resident_bytes()?;
+    let allowed = s.limits.max_bytes.saturating_mul(ACTIVE.load(Ordering::Relaxed).max(1));
+    (resident > allowed).then(|| {
+        format!(
+            "memory limit: the process grew to {} MB resident, past --max-memory {} MB, while building {}",
+            resident >> 20,
+            s.limits.max_bytes >> 20,
+            s.phase
+        )
+    })
+}
+
+/// This process's resident size (`VmRSS` of `/proc/self/status`); `None`
+/// where there is no such file (then only the estimate bounds a test).
+fn resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb << 10)
 }
 
 /// The solver gave up at the deadline: unwind with the timeout message.
@@ -157,6 +203,19 @@ mod tests {
         assert!(e.0.contains("--max-memory") && e.0.contains("coherence order"), "{}", e.0);
         // The slot is cleared: charging outside `run` is free.
         charge(1 << 40);
+    }
+
+    #[test]
+    fn resident_size_past_the_budget_unwinds() {
+        // A budget below what the process already holds: the first reading
+        // after RESIDENT_EVERY stops the test, whatever the estimate says.
+        let held = resident_bytes().expect("Linux has /proc/self/status");
+        let r = run(Limits { timeout: None, max_bytes: held / 2 }, || loop {
+            std::thread::sleep(Duration::from_millis(1));
+            check_time();
+        });
+        let e = r.unwrap_err();
+        assert!(e.0.contains("resident, past --max-memory"), "{}", e.0);
     }
 
     #[test]

@@ -166,12 +166,9 @@ fn memory_budget_bounds_barriers_stores_and_unrolling() {
         let r = run(&args);
         r.assert_clean(grew);
         assert_eq!(r.code, 3, "{:?}: {}", args, r.stderr);
-        assert!(
-            r.stderr.contains(&format!("--max-memory {} MB", extra[1])) && r.stderr.contains(grew),
-            "{:?}: {}",
-            args,
-            r.stderr
-        );
+        // The estimate names what grew; the measured resident size (D162) may stop it first.
+        let named = r.stderr.contains(grew) || r.stderr.contains("MB resident, past");
+        assert!(r.stderr.contains(&format!("--max-memory {} MB", extra[1])) && named, "{:?}: {}", args, r.stderr);
     }
     // Under 1 MiB, the default budget never lets a file abort the process.
     assert!(fs::metadata(&cases[0].0).unwrap().len() < 1 << 20);
@@ -490,4 +487,40 @@ fn module_errors_name_the_module_and_the_written_names() {
     let r = run(&["check", s(&f)]);
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("ctaid.ptx:9:15: error: `%ctaid.x` has no value"), "{}", r.stderr);
+}
+
+/// Issue 23: every input under 1 MiB stays under 1 GiB resident at the default
+/// `--max-memory` (960 MB, D162), or is cut by it with exit 3 naming the budget.
+/// A 3-instruction spin loop unrolled 1000 times used to peak at 1.49 GB (the
+/// estimate stopped it only at 2048 MB) and 3000 stores of one thread at 3.8 GB
+/// (the estimate undercounts what the solver holds); the peak is the child's
+/// `VmHWM`, read while it runs.
+#[test]
+fn small_inputs_stay_under_a_gibibyte_at_the_default_budget() {
+    let d = temp_dir("gib");
+    let spin = write(&d, "spin.litmus", SPIN);
+    let stores = write(&d, "st3000.litmus", &stores_test(3000));
+    for (f, extra) in [(&spin, vec!["--unroll", "1000"]), (&stores, vec![])] {
+        assert!(fs::metadata(f).unwrap().len() < 1 << 20);
+        let mut c = cmd(&["check", s(f)]);
+        c.args(&extra).stdout(Stdio::null()).stderr(fs::File::create(d.join("err")).unwrap());
+        let mut child = c.spawn().unwrap();
+        let status_path = format!("/proc/{}/status", child.id());
+        let mut peak_kb = 0u64;
+        let status = loop {
+            if let Some(st) = child.try_wait().unwrap() {
+                break st;
+            }
+            if let Ok(text) = fs::read_to_string(&status_path) {
+                let hwm = text.lines().find(|l| l.starts_with("VmHWM:"));
+                let kb = hwm.and_then(|l| l.split_whitespace().nth(1)?.parse().ok()).unwrap_or(0);
+                peak_kb = peak_kb.max(kb);
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        };
+        let err = fs::read_to_string(d.join("err")).unwrap();
+        assert_eq!(status.code(), Some(3), "{}: {}", f.display(), err);
+        assert!(err.contains("past --max-memory 960 MB"), "{}: {}", f.display(), err);
+        assert!(peak_kb < 1 << 20, "{}: peak {} KB resident", f.display(), peak_kb);
+    }
 }

@@ -44,6 +44,10 @@ pub struct MapArgs {
     /// Worker threads (default: the number of CPUs).
     #[arg(short = 'j', long)]
     pub jobs: Option<usize>,
+    /// Map only the tests whose name matches PATTERN (`*` any characters, `?` one;
+    /// repeat the option for several); the others are counted as skipped.
+    #[arg(long, value_name = "PATTERN")]
+    pub only: Vec<String>,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -222,14 +226,15 @@ pub fn run(a: &MapArgs) -> i32 {
     }
     let files = crate::input::collect(&a.paths).files;
     let start = Instant::now();
-    let mut tally = [0usize; 5]; // sound, unsound, racy, input errors, limits
+    let mut tally = [0usize; 6]; // sound, unsound, racy, input errors, limits, skipped by --only
     let jobs = a.jobs.unwrap_or_else(crate::batch::default_jobs);
     crate::batch::run_ordered(
         &files,
         jobs,
-        |f| map_file(f, &setup),
+        |f| map_file(f, &setup, &a.only),
         |(f, src, r)| match r {
-            Ok(m) => {
+            None => tally[5] += 1,
+            Some(Ok(m)) => {
                 let k = match m.soundness {
                     Soundness::Sound => 0,
                     Soundness::Unsound(_) => 1,
@@ -245,20 +250,22 @@ pub fn run(a: &MapArgs) -> i32 {
                     }
                 }
             }
-            Err(e) => {
+            Some(Err(e)) => {
                 tally[if e.exit_code() == crate::error::EXIT_INPUT { 3 } else { 4 }] += 1;
                 crate::out::eprintln(&e.render(&f.display().to_string(), &src));
             }
         },
     );
+    let skipped = if a.only.is_empty() { String::new() } else { format!(", skipped by --only {}", tally[5]) };
     crate::out::print(&format!(
-        "{} tests: sound {}, unsound {}, racy {}, errors {}, limits {}, wall time {:.2} s\n",
-        files.len(),
+        "{} tests: sound {}, unsound {}, racy {}, errors {}, limits {}{}, wall time {:.2} s\n",
+        files.len() - tally[5],
         tally[0],
         tally[1],
         tally[2],
         tally[3],
         tally[4],
+        skipped,
         start.elapsed().as_secs_f64()
     ));
     if tally[3] > 0 {
@@ -272,12 +279,19 @@ pub fn run(a: &MapArgs) -> i32 {
     }
 }
 
-fn map_file(f: &Path, s: &MapSetup) -> (PathBuf, String, Result<Mapped>) {
+/// Map one file; `None` when `--only` patterns are given and its test name
+/// matches none of them (a file that names no C test is mapped, to say so).
+fn map_file(f: &Path, s: &MapSetup, only: &[String]) -> (PathBuf, String, Option<Result<Mapped>>) {
     let (src, text) = match read_source(f, s.opts.max_file_bytes) {
         Ok(t) => (t.clone(), t),
-        Err((src, e)) => return (f.to_path_buf(), src, Err(e)),
+        Err((src, e)) => return (f.to_path_buf(), src, Some(Err(e))),
     };
+    if let Some(name) = super::c_test_name(&text) {
+        if !only.is_empty() && !only.iter().any(|p| super::glob_matches(p, name)) {
+            return (f.to_path_buf(), src, None);
+        }
+    }
     let base = f.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let r = crate::check::guarded(&s.opts, || map_source(&text, base, s));
-    (f.to_path_buf(), src, r)
+    (f.to_path_buf(), src, Some(r))
 }

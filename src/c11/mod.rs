@@ -88,6 +88,17 @@ impl Orders {
 /// Is this text a C litmus test (its first word is `C`)? Comments before it
 /// are skipped like the parsers skip them.
 pub fn is_c_source(text: &str) -> bool {
+    header_words(text).0 == "C"
+}
+
+/// The name of a C test (its second word), without parsing the rest.
+pub fn c_test_name(text: &str) -> Option<&str> {
+    let (arch, name) = header_words(text);
+    (arch == "C" && !name.is_empty()).then_some(name)
+}
+
+/// The first two words of a test, comments before them skipped.
+fn header_words(text: &str) -> (&str, &str) {
     let mut rest = text.trim_start_matches('\u{feff}');
     loop {
         rest = rest.trim_start();
@@ -99,8 +110,32 @@ pub fn is_c_source(text: &str) -> bool {
             break;
         }
     }
-    let word: String = rest.chars().take_while(|c| !c.is_whitespace()).collect();
-    word == "C"
+    let mut words = rest.split_whitespace();
+    (words.next().unwrap_or(""), words.next().unwrap_or(""))
+}
+
+/// Does `name` match the glob `pattern` (`*` any run of characters, `?` one)?
+pub fn glob_matches(pattern: &str, name: &str) -> bool {
+    let (p, n): (Vec<char>, Vec<char>) = (pattern.chars().collect(), name.chars().collect());
+    // Iterative wildcard matching: remember the last `*` and retry from there.
+    let (mut i, mut j, mut star, mut mark) = (0, 0, None, 0);
+    while j < n.len() {
+        if i < p.len() && (p[i] == '?' || p[i] == n[j]) {
+            i += 1;
+            j += 1;
+        } else if i < p.len() && p[i] == '*' {
+            star = Some(i);
+            mark = j;
+            i += 1;
+        } else if let Some(s) = star {
+            i = s + 1;
+            mark += 1;
+            j = mark;
+        } else {
+            return false;
+        }
+    }
+    p[i..].iter().all(|&c| c == '*')
 }
 
 #[cfg(test)]
@@ -113,6 +148,19 @@ mod tests {
         assert!(is_c_source("// note\nC SB\n"));
         assert!(!is_c_source("PTX MP\n"));
         assert!(!is_c_source("Cx y\n"));
+    }
+
+    #[test]
+    fn names_and_globs() {
+        assert_eq!(c_test_name("(* x *)\nC MP+rel+acq\n{}"), Some("MP+rel+acq"));
+        assert_eq!(c_test_name("PTX MP\n"), None);
+        assert!(glob_matches("MP*", "MP+rel+acq"));
+        assert!(glob_matches("*+acq", "MP+rel+acq"));
+        assert!(glob_matches("S?", "SB"));
+        assert!(glob_matches("*", ""));
+        assert!(!glob_matches("MP", "MP+rel"));
+        assert!(!glob_matches("SB*", "MP+SB"));
+        assert!(glob_matches("*a*b*", "xxaxxbxx"));
     }
 
     #[test]
