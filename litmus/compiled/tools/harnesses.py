@@ -106,7 +106,6 @@ K2 = [
 # expected.csv (tests/corpus.rs checks both).
 REFUSED = {
  ("BARRIER-block", "sm_75"): "bar.warp.sync",
- ("BARRIER-block", "sm_90"): "mbarrier.init",
  ("LOOKBACK-cub", "sm_75"): "vote.sync",
  ("LOOKBACK-cub", "sm_90"): "vote.sync",
  ("CG-grid", "sm_75"): "%envreg2",
