@@ -56,10 +56,15 @@ fn run(text: &str, engine: Engine) -> Option<TestResult> {
     let opts = CheckOptions {
         engine,
         reference_max_candidates: 2_000_000,
+        // Every state listed: the default listing stops at 256 states, and a
+        // cut listing compared with a whole one would be a false alarm.
+        max_states: 1_000_000,
         timeout: Some(std::time::Duration::from_secs(5)),
         ..Default::default()
     };
     match check_source(text, &opts) {
+        // A listing cut by a limit cannot be compared state for state.
+        Ok(r) if !r.outcome.complete => None,
         Ok(r) => Some(r),
         Err(e) if e.kind == ErrorKind::Limit => None,
         Err(e) => panic!("generated test failed: {}\n{}", e, text),

@@ -243,6 +243,12 @@ fn every_curated_test_is_emitted_or_skipped_with_a_reason() {
                     "`isspacep` asks which state space",
                     "needs texture/surface/constant objects",
                     "timer reads are not emitted",
+                    "`.shared` locations",
+                    "in 32-bit arithmetic",
+                    // A condition on one CTA's copy of a module `.shared` variable (D161).
+                    "has no memory",
+                    // Every element order is a path of the model (D173); one kernel has one.
+                    "a strong vector access",
                     "reduces over the whole CTA",
                     "mbarrier objects live in `.shared` memory",
                 ];
@@ -268,10 +274,18 @@ fn compiled_harnesses_are_emitted_with_their_arrays() {
     let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/litmus/compiled"));
     let all = emitted(dir);
     let ok: Vec<&Module> = all.iter().filter_map(|(_, _, m)| m.as_ref().ok()).collect();
-    // Only the `__shared__` test (a CTA barrier under its role branch) is left out.
+    // Left out: the `__shared__` tests (MP-shared: a CTA barrier under its role
+    // branch; CG-block: a `.shared` array, addressed in 32 bits by nvcc) and
+    // libcu++'s timed waits (timer reads).
     let skipped: Vec<String> =
-        all.iter().filter(|(_, _, m)| m.is_err()).map(|(f, _, _)| f.display().to_string()).collect();
-    assert!(skipped.iter().all(|f| f.contains("MP-shared")), "{:?}", skipped);
+        all.iter().filter_map(|(f, _, m)| m.as_ref().err().map(|why| format!("{}: {}", f.display(), why))).collect();
+    let expected_skip = |s: &String| {
+        s.contains("MP-shared")
+            || s.contains("CG-block") && (s.contains("`.shared` locations") || s.contains("in 32-bit arithmetic"))
+            || (s.contains("ATOMIC-wait") || s.contains("FLAG-notify")) && s.contains("timer reads")
+            || s.contains("BARRIER-block") && s.contains("a CTA barrier and a conditional branch")
+    };
+    assert!(skipped.iter().all(expected_skip), "{:?}", skipped);
     assert!(ok.len() >= 80, "{} of {} compiled harnesses emitted", ok.len(), all.len());
     let mp = all
         .iter()

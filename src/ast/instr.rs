@@ -347,6 +347,11 @@ pub enum InstrKind {
     },
     Label(String),
     Nop,
+    /// Each path continues at one of these offsets past this instruction: the
+    /// orders in which a strong vector access performs its elements (8.2.4).
+    Choose(Vec<usize>),
+    /// Continue this many instructions further (the end of one such order).
+    Skip(usize),
     /// An instruction the model does not support (`trap`, an unknown or
     /// unsupported instruction in a PTX module): an input error with this
     /// message on every path that reaches it, nothing on paths that do not

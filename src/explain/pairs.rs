@@ -11,7 +11,7 @@ use crate::ast::{FenceSem, Proxy, Scope};
 use crate::check::CheckOptions;
 use crate::error::Result;
 use crate::model::patterns::{acquire_patterns, release_patterns, Pattern};
-use crate::model::strong::{is_strong, morally_strong, overlap_completely, proxy_of};
+use crate::model::strong::{self, NotStrong, Strong};
 use crate::program::{build_program, Event, EventId, EventKind, MemSem, Program, SyncRole};
 use crate::sat::candidates::Candidates;
 use std::collections::BTreeMap;
@@ -104,69 +104,62 @@ pub fn describe(p: &Program, e: &Event) -> String {
     }
 }
 
-fn scope_of(e: &Event) -> Option<Scope> {
-    match &e.kind {
-        EventKind::Fence { scope, .. } => Some(*scope),
-        EventKind::Mem(a) if a.sem.is_strong() => Some(a.scope),
-        _ => None,
-    }
-}
-
 fn placement(p: &Program, t: usize) -> String {
     p.threads[t].written.label()
 }
 
-/// 8.7 for one pair: `Ok(why yes)` or `Err(first reason why not)`.
+/// 8.7 for one pair, in words: `Ok(why yes)` or `Err(first reason why not)`,
+/// from the one decision (`strong::moral_strength`).
 pub fn moral_strength(p: &Program, x: &Event, y: &Event, nx: &str, ny: &str) -> std::result::Result<String, String> {
-    let (Some(tx), Some(ty)) = (x.thread, y.thread) else {
-        return Err("an initial write is no thread's operation".into());
-    };
-    // Condition 1.
-    let why1 = if tx == ty {
-        "related in program order (same thread)".to_string()
-    } else {
-        for (e, n) in [(x, nx), (y, ny)] {
-            if !is_strong(e) {
-                let what = match &e.kind {
-                    EventKind::Mem(_) => "a weak operation",
-                    EventKind::ProxyFence { .. } => "a proxy fence, not a strong operation",
-                    _ => "a barrier operation, not a strong operation",
-                };
-                return Err(format!("not related in program order, and {} is {} (8.7 condition 1)", n, what));
-            }
+    let why = strong::moral_strength(p, x, y).map_err(|no| not_strong_text(p, x, y, nx, ny, no))?;
+    let why1 = match why {
+        Strong::SameThread => "related in program order (same thread)".to_string(),
+        Strong::CTest => "threads of a C test: coherence is total, so every pair is ordered (D101)".to_string(),
+        Strong::Scopes(sx, sy) => {
+            format!("both strong, and the {} and {} scopes include each other's thread", scope_name(sx), scope_name(sy))
         }
-        let (px, py) = (p.threads[tx].placement, p.threads[ty].placement);
-        let (sx, sy) = (scope_of(x).unwrap_or(Scope::Sys), scope_of(y).unwrap_or(Scope::Sys));
-        for (n, s, pa, pb, tb) in [(nx, sx, px, py, ty), (ny, sy, py, px, tx)] {
-            if !pa.scope_includes(s, &pb) {
-                return Err(format!(
-                    "not related in program order, and the {} scope of {} does not include P{} (P{}: {}; P{}: {}) (8.7 condition 1)",
-                    scope_name(s),
-                    n,
-                    tb,
-                    tx,
-                    placement(p, tx),
-                    ty,
-                    placement(p, ty)
-                ));
-            }
-        }
-        format!("both strong, and the {} and {} scopes include each other's thread", scope_name(sx), scope_name(sy))
     };
-    // Condition 2.
-    let (qx, qy) = (proxy_of(x), proxy_of(y));
-    if qx != qy {
-        return Err(format!(
-            "different proxies ({}: {}, {}: {}) (8.7 condition 2)",
-            nx,
-            proxy_name(qx),
-            ny,
-            proxy_name(qy)
-        ));
+    if x.access().is_some() && y.access().is_some() {
+        return Ok(format!("{}, same proxy, same address", why1));
     }
-    // Condition 3.
-    if let (Some(a), Some(b)) = (x.access(), y.access()) {
-        if !overlap_completely(x, y) {
+    Ok(format!("{}, same proxy", why1))
+}
+
+/// Why not, in words (8.7's condition named).
+fn not_strong_text(p: &Program, x: &Event, y: &Event, nx: &str, ny: &str, no: NotStrong) -> String {
+    let (tx, ty) = (x.thread.unwrap_or(0), y.thread.unwrap_or(0));
+    match no {
+        NotStrong::InitialWrite => "an initial write is no thread's operation".into(),
+        NotStrong::OtherPaths => "one thread, but no path performs both (8.7 condition 1)".into(),
+        NotStrong::NotStrongOp { first } => {
+            let (e, n) = if first { (x, nx) } else { (y, ny) };
+            let what = match &e.kind {
+                EventKind::Mem(_) => "a weak operation",
+                EventKind::ProxyFence { .. } => "a proxy fence, not a strong operation",
+                _ => "a barrier operation, not a strong operation",
+            };
+            format!("not related in program order, and {} is {} (8.7 condition 1)", n, what)
+        }
+        NotStrong::ScopeExcludes { first, scope } => {
+            let (n, other) = if first { (nx, ty) } else { (ny, tx) };
+            format!(
+                "not related in program order, and the {} scope of {} does not include P{} (P{}: {}; P{}: {}) (8.7 condition 1)",
+                scope_name(scope),
+                n,
+                other,
+                tx,
+                placement(p, tx),
+                ty,
+                placement(p, ty)
+            )
+        }
+        NotStrong::Proxies(qx, qy) => {
+            format!("different proxies ({}: {}, {}: {}) (8.7 condition 2)", nx, proxy_name(qx), ny, proxy_name(qy))
+        }
+        NotStrong::NoOverlap => {
+            let (Some(a), Some(b)) = (x.access(), y.access()) else {
+                return "no complete overlap (8.7 condition 3)".into();
+            };
             let why = if a.loc != b.loc {
                 format!("different addresses ({}, {})", p.locations[a.loc].name, p.locations[b.loc].name)
             } else if a.vaddr != b.vaddr {
@@ -174,11 +167,9 @@ pub fn moral_strength(p: &Program, x: &Event, y: &Event, nx: &str, ny: &str) -> 
             } else {
                 format!("partial overlap ({} bytes and {} bytes of {})", a.size, b.size, p.locations[a.loc].name)
             };
-            return Err(format!("{} (8.7 condition 3)", why));
+            format!("{} (8.7 condition 3)", why)
         }
-        return Ok(format!("{}, same proxy, same address", why1));
     }
-    Ok(format!("{}, same proxy", why1))
 }
 
 fn release_rule(p: &Program, x: &Pattern) -> &'static str {
@@ -289,7 +280,6 @@ pub fn explanation(p: &Program, model: &crate::model::Model) -> Result<Explanati
         for &b in ids[i + 1..].iter().filter(|&&b| p.compatible(a, b)) {
             let (ea, eb) = (&p.events[a], &p.events[b]);
             let r = moral_strength(p, ea, eb, &n(a), &n(b));
-            debug_assert_eq!(r.is_ok(), morally_strong(p, ea, eb), "{} {}", n(a), n(b));
             let (strong, reason) = match r {
                 Ok(why) => (true, why),
                 Err(why) => (false, why),
@@ -418,7 +408,7 @@ fn sync_rules(
     for x in rels.iter().filter(|x| x.bound == a) {
         for y in acqs.iter().filter(|y| y.bound == b) {
             let same_loc = p.events[x.access].access().map(|q| q.loc) == p.events[y.access].access().map(|q| q.loc);
-            if same_loc && morally_strong(p, ea, eb) {
+            if same_loc && strong::morally_strong(p, ea, eb) {
                 how.push(format!("if {} precedes {} in observation order, rule 4", n(x.access), n(y.access)));
             }
         }

@@ -191,6 +191,7 @@ impl Ctx<'_> {
             InstrKind::Branch { cond, target } => return Ok(self.branch(cond, target)),
             InstrKind::Label(l) => return Ok(self.label(l)),
             InstrKind::Nop => return Ok(vec![]),
+            InstrKind::Choose(_) | InstrKind::Skip(_) => return Err("a strong vector access (its elements in every order, 8.2.4) is not emitted".into()),
             InstrKind::Refused(m) => return Err(m.clone()),
             InstrKind::Timer { .. } => return Err("timer reads are not emitted: the model's timer values (D81) are not a device clock's".to_string()),
             InstrKind::Call { name, .. } => return Err(format!("`call {}`: calls into PTX modules are not emitted for the GPU runner", name)),

@@ -3,6 +3,7 @@
 //! each over a [`View`], under its ISA section. The execution's own relations
 //! (rf, co, Fence-SC, barrier matching) are given by the engine.
 
+use super::patterns::{closes_acquire, opens_release, Op};
 use super::rel::Rel;
 use super::view::{Part, View};
 use crate::ast::{FenceSem, Proxy, Scope};
@@ -129,49 +130,6 @@ pub fn program_order(v: &View) -> Rel {
     Rel::from_fn(v.n(), |a, b| v.thread(a).is_some() && v.thread(a) == v.thread(b) && v.po_key(a) < v.po_key(b))
 }
 
-/// 8.4 (Table 20): "strong operation: A memory fence operation, or a memory
-/// operation with a .relaxed, .acquire, .release, .acq_rel, .volatile, or .mmio
-/// qualifier." (`.volatile`/`.mmio` are already `Relaxed` at `.sys`.)
-fn is_strong(v: &View, i: usize) -> bool {
-    match &v.event(i).kind {
-        EventKind::Fence { .. } => true,
-        EventKind::Mem(_) => v.access(i).is_some_and(|a| a.sem.is_strong()),
-        _ => false,
-    }
-}
-
-/// 8.5: "Each strong operation must specify a scope" (Table 21: .cta, .cluster,
-/// .gpu, .sys). Does the scope of strong operation `i` include `j`'s thread?
-fn scope_includes(v: &View, i: usize, j: usize) -> bool {
-    let scope = match &v.event(i).kind {
-        EventKind::Fence { scope, .. } => Some(*scope),
-        EventKind::Mem(_) => v.access(i).map(|a| a.scope),
-        _ => None,
-    };
-    let (Some(s), Some(pi), Some(pj)) = (scope.filter(|_| is_strong(v, i)), v.placement(i), v.placement(j)) else {
-        return false;
-    };
-    match s {
-        Scope::Cta => pi.cta == pj.cta,
-        Scope::Cluster => pi.cluster == pj.cluster,
-        Scope::Gpu => pi.gpu == pj.gpu,
-        Scope::Sys => true,
-    }
-}
-
-/// 8.6: memory operations use the generic proxy unless they say otherwise; fences are generic.
-fn proxy_of(v: &View, i: usize) -> Proxy {
-    v.access(i).map_or(Proxy::Generic, |a| a.proxy)
-}
-
-/// 8.2.1: "The overlap is said to be complete when both memory locations are identical".
-fn overlap_completely(v: &View, i: usize, j: usize) -> bool {
-    match (v.access(i), v.access(j)) {
-        (Some(a), Some(b)) => a.loc == b.loc && a.vaddr == b.vaddr && a.size == b.size && a.start == b.start,
-        _ => false,
-    }
-}
-
 /// 8.7: "Two operations are said to be morally strong relative to each other if
 /// they satisfy all of the following conditions: 1. The operations are related in
 /// program order (i.e, they are both executed by the same thread), or each
@@ -180,15 +138,10 @@ fn overlap_completely(v: &View, i: usize, j: usize) -> bool {
 /// 3. If both are memory operations, then they overlap completely."
 /// Initial writes are no thread's operation: never morally strong.
 pub fn morally_strong(v: &View) -> Rel {
-    Rel::from_fn(v.n(), |a, b| {
-        let (Some(ta), Some(tb)) = (v.thread(a), v.thread(b)) else { return false };
-        let c_test = v.p.c11.is_some(); // D101: coherence is total in C
-        let cond1 = c_test
-            || ta == tb
-            || (is_strong(v, a) && is_strong(v, b) && scope_includes(v, a, b) && scope_includes(v, b, a));
-        let cond3 = !(v.is_mem(a) && v.is_mem(b)) || overlap_completely(v, a, b);
-        a != b && cond1 && proxy_of(v, a) == proxy_of(v, b) && cond3
-    })
+    // Decided per pair of events by `strong::moral_strength`; the two parts of
+    // a split read-modify-write are one event, morally strong with each other's
+    // partners as the event is.
+    Rel::from_fn(v.n(), |a, b| a != b && super::strong::morally_strong(v.p, v.event(a), v.event(b)))
 }
 
 /// 8.10.4: "chains of instruction dependencies": data, address and control
@@ -234,38 +187,17 @@ fn fence_sem(v: &View, i: usize) -> Option<FenceSem> {
     }
 }
 
-/// 8.8: "A release pattern on a location M consists of one of the following:
-/// (1) A release operation on M (2) Or a release or acquire-release operation on M
-/// followed by a strong write on M in program order (3) Or a release or
-/// acquire-release memory fence followed by a strong write on M in program
-/// order". fence.sc counts as a release fence. Pairs: first operation -> write.
+/// 8.8 release patterns ([`super::patterns::opens_release`], the one decision).
+/// Pairs: first operation -> write on M.
 pub fn release_patterns(v: &View, po: &Rel) -> Rel {
-    let strong_write = |i: usize| v.access(i).is_some_and(|a| a.writes && a.sem.is_strong());
-    let release_op = |i: usize| v.access(i).is_some_and(|a| a.sem.is_release());
-    let release_fence = |i: usize| matches!(fence_sem(v, i), Some(FenceSem::Release | FenceSem::AcqRel | FenceSem::Sc));
-    Rel::from_fn(v.n(), |x, w| {
-        let case1 = x == w && v.access(x).is_some_and(|a| a.writes && a.sem.is_release());
-        let later = po.has(x, w) && strong_write(w);
-        case1 || (later && ((release_op(x) && v.loc(x) == v.loc(w)) || release_fence(x)))
-    })
+    let op = |i: usize| Op { access: v.access(i), fence: fence_sem(v, i) };
+    Rel::from_fn(v.n(), |x, w| (x == w || po.has(x, w)) && opens_release(op(x), op(w), x == w))
 }
 
-/// 8.8: "An acquire pattern on a location M consists of one of the following:
-/// (1) An acquire operation on M (2) Or a strong read on M followed by an acquire
-/// operation on M in program order (3) Or a strong read on M followed by an
-/// acquire memory fence in program order". 8.11.1: the strong read of a `red`
-/// never forms one. fence.sc counts as an acquire fence. Pairs: read -> last operation.
+/// 8.8 acquire patterns ([`super::patterns::closes_acquire`]). Pairs: read -> last operation.
 pub fn acquire_patterns(v: &View, po: &Rel) -> Rel {
-    let pattern_read = |i: usize| v.access(i).is_some_and(|a| a.reads && !a.is_red && a.sem.is_strong());
-    let acquire_op = |i: usize| v.access(i).is_some_and(|a| a.sem.is_acquire());
-    let acquire_fence = |i: usize| matches!(fence_sem(v, i), Some(FenceSem::Acquire | FenceSem::AcqRel | FenceSem::Sc));
-    Rel::from_fn(v.n(), |r, y| {
-        if !pattern_read(r) {
-            return false;
-        }
-        let case1 = r == y && acquire_op(r);
-        case1 || (po.has(r, y) && ((acquire_op(y) && v.loc(y) == v.loc(r)) || acquire_fence(y)))
-    })
+    let op = |i: usize| Op { access: v.access(i), fence: fence_sem(v, i) };
+    Rel::from_fn(v.n(), |r, y| (r == y || po.has(r, y)) && closes_acquire(op(r), op(y), r == y))
 }
 
 /// Proxy fences `fence.proxy.<proxy>` (`Generic`: `fence.proxy.alias`) executed

@@ -40,34 +40,79 @@ pub fn overlap_completely(x: &Event, y: &Event) -> bool {
     }
 }
 
-/// 8.7: X and Y are morally strong relative to each other when
-/// 1. they are related in program order (same thread), or each is strong and
-///    specifies a scope that includes the thread executing the other;
-/// 2. both are performed via the same proxy;
-/// 3. if both are memory operations, they overlap completely.
+/// Why a pair is morally strong (8.7 condition 1; conditions 2 and 3 hold).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strong {
+    /// Related in program order: the same thread, on one path.
+    SameThread,
+    /// Each is strong and specifies a scope that includes the other's thread.
+    Scopes(Scope, Scope),
+    /// Two threads of a C test: coherence is total (D101).
+    CTest,
+}
+
+/// The first condition of 8.7 a pair fails. `Which` says which operation of
+/// the pair (`true`: the first) the reason is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotStrong {
+    /// An initial write is no thread's operation.
+    InitialWrite,
+    /// One thread, but no path performs both (program order does not relate them).
+    OtherPaths,
+    /// Different threads, and this operation is not strong (condition 1).
+    NotStrongOp { first: bool },
+    /// Different threads, and this operation's scope excludes the other's thread (condition 1).
+    ScopeExcludes { first: bool, scope: Scope },
+    /// Different proxies (condition 2).
+    Proxies(Proxy, Proxy),
+    /// Memory operations that do not overlap completely (condition 3).
+    NoOverlap,
+}
+
+/// 8.7: "Two operations are said to be morally strong relative to each other if
+/// they satisfy all of the following conditions: 1. The operations are related
+/// in program order (i.e, they are both executed by the same thread), or each
+/// operation is strong and specifies a scope that includes the thread executing
+/// the other operation. 2. Both operations are performed via the same proxy.
+/// 3. If both are memory operations, then they overlap completely."
 ///
-/// Initial writes are never morally strong with anything (they are no thread's operation).
-pub fn morally_strong(p: &Program, x: &Event, y: &Event) -> bool {
-    let (Some(tx), Some(ty)) = (x.thread, y.thread) else { return false };
+/// The one decision of the relation: every engine, the primitives and the
+/// explanations' reasons read it. Initial writes are never morally strong
+/// with anything (they are no thread's operation).
+pub fn moral_strength(p: &Program, x: &Event, y: &Event) -> Result<Strong, NotStrong> {
+    let (Some(tx), Some(ty)) = (x.thread, y.thread) else { return Err(NotStrong::InitialWrite) };
     // D101: in a C test coherence (herd's `mo`, cos.cat) is a total order of
     // all writes of a location; the engines order the morally strong pairs.
-    let cond1 = if p.c11.is_some() {
-        tx != ty || p.compatible(x.id, y.id)
-    } else if tx == ty {
-        p.compatible(x.id, y.id)
-    } else {
-        match (scope_of(x), scope_of(y)) {
-            (Some(sx), Some(sy)) => {
-                let (px, py) = (p.threads[tx].placement, p.threads[ty].placement);
-                px.scope_includes(sx, &py) && py.scope_includes(sy, &px)
-            }
-            _ => false,
+    let why = if tx == ty {
+        if !p.compatible(x.id, y.id) {
+            return Err(NotStrong::OtherPaths);
         }
+        Strong::SameThread
+    } else if p.c11.is_some() {
+        Strong::CTest
+    } else {
+        let (Some(sx), Some(sy)) = (scope_of(x), scope_of(y)) else {
+            return Err(NotStrong::NotStrongOp { first: scope_of(x).is_none() });
+        };
+        let (px, py) = (p.threads[tx].placement, p.threads[ty].placement);
+        if !px.scope_includes(sx, &py) {
+            return Err(NotStrong::ScopeExcludes { first: true, scope: sx });
+        }
+        if !py.scope_includes(sy, &px) {
+            return Err(NotStrong::ScopeExcludes { first: false, scope: sy });
+        }
+        Strong::Scopes(sx, sy)
     };
-    let cond2 = proxy_of(x) == proxy_of(y);
-    let cond3 = match (x.access(), y.access()) {
-        (Some(_), Some(_)) => overlap_completely(x, y),
-        _ => true,
-    };
-    cond1 && cond2 && cond3
+    if proxy_of(x) != proxy_of(y) {
+        return Err(NotStrong::Proxies(proxy_of(x), proxy_of(y)));
+    }
+    if x.access().is_some() && y.access().is_some() && !overlap_completely(x, y) {
+        return Err(NotStrong::NoOverlap);
+    }
+    Ok(why)
+}
+
+/// 8.7 morally strong (see [`moral_strength`]).
+pub fn morally_strong(p: &Program, x: &Event, y: &Event) -> bool {
+    moral_strength(p, x, y).is_ok()
 }

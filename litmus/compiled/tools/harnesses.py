@@ -47,4 +47,123 @@ for name, mod, kern, threads, args, cond, exp, why in K:
         text = f'PTX {test}\n"{kern} of src/{mod}.cu, nvcc -ptx -O3 {flags}-arch={arch}: {why}"\n{{ {init} }}\nptx "ptx/{mod}.{arch}{rdc}.ptx";\n {head}\n {row}\n{cond}\n'
         open(f"{test}.litmus", "w").write(text)
         rows.append(f"{test}.litmus,{exp}")
+
+# Issue 26: libcu++ atomics, fences and synchronization objects, CUB's
+# look-back, cooperative groups. Each entry also gives its init block.
+T2 = ["P0@cta 0,gpu 0,tid 0", "P1@cta 1,gpu 0,tid 0"]
+T1 = ["P0@cta 0,gpu 0,tid 0", "P1@cta 0,gpu 0,tid 1"]
+DFO = "data = 0; flag = 0; u32 out[4];"
+XYO = "x = 0; y = 0; u32 out[4];"
+SB = "exists (out[0] == 0 /\\ out[1] == 0)"
+SEEN = "exists (out[1] != 42)"
+BOTH = "exists (out[0] != 1 \\/ out[1] != 1)"
+K2 = [
+ ("MPA-block-2cta", "ATOMIC", "_Z8mp_blockPiS_S_", T2, "data, flag, out", DFO, MP, "Ok", "release/acquire at thread_scope_block across CTAs: no synchronization, allowed"),
+ ("MPA-block-1cta", "ATOMIC", "_Z8mp_blockPiS_S_", T1, "data, flag, out", DFO, MP, "No", "release/acquire at thread_scope_block within one CTA: forbidden"),
+ ("MPA-device", "ATOMIC", "_Z9mp_devicePiS_S_", T2, "data, flag, out", DFO, MP, "No", "release/acquire at thread_scope_device across CTAs: forbidden"),
+ ("MPA-system", "ATOMIC", "_Z9mp_systemPiS_S_", T2, "data, flag, out", DFO, MP, "No", "release/acquire at thread_scope_system across CTAs: forbidden"),
+ ("MPA-seq_cst", "ATOMIC", "_Z10mp_seq_cstPiS_S_", T2, "data, flag, out", DFO, MP, "No", "seq_cst store and load (stronger than release/acquire): forbidden"),
+ ("MPA-relaxed-acquire", "ATOMIC", "_Z14mp_relaxed_acqPiS_S_", T2, "data, flag, out", DFO, MP, "Ok", "relaxed store, acquire load: nothing releases the data, allowed"),
+ ("MPA-release-relaxed", "ATOMIC", "_Z14mp_rel_relaxedPiS_S_", T2, "data, flag, out", DFO, MP, "Ok", "release store, relaxed load without a fence: nothing acquires, allowed"),
+ ("MPA-fetch_add", "ATOMIC", "_Z12mp_fetch_addPiS_S_", T2, "data, flag, out", DFO, MP, "No", "fetch_add(release) raises the flag, acquire load reads it: forbidden"),
+ ("MPA-exchange", "ATOMIC", "_Z11mp_exchangePiS_S_", T2, "data, flag, out", DFO, MP, "No", "exchange(acq_rel) raises the flag: forbidden"),
+ ("MPA-fetch_add-relaxed", "ATOMIC", "_Z20mp_fetch_add_relaxedPiS_S_", T2, "data, flag, out", DFO, MP, "Ok", "fetch_add(relaxed) raises the flag: no release, allowed"),
+ ("MPA-cas", "ATOMIC", "_Z14mp_cas_acquirePiS_S_", T2, "data, flag, out", DFO, MP, "No", "a successful compare_exchange_strong(acquire) reads the release store: forbidden"),
+ ("MPA-object", "ATOMIC", "_Z16mp_atomic_objectPiPN4cuda3__46atomicIiLNS0_3std3__412thread_scopeE1EEES_", T2, "data, flag, out", DFO, MP, "No", "a cuda::atomic object, release/acquire: forbidden"),
+ ("ADDA-block-2cta", "ATOMIC", "_Z9add_blockPiS_", T2, "x, out", "x = 0; u32 out[4];", "exists (out[0] == out[1])", "Ok", "fetch_add at thread_scope_block from two CTAs: not atomic with each other, both may read 0"),
+ ("ADDA-device", "ATOMIC", "_Z10add_devicePiS_", T2, "x, out", "x = 0; u32 out[4];", "exists (out[0] == out[1])", "No", "fetch_add at thread_scope_device: atomic, they read 0 and 1"),
+ ("ADDA-system", "ATOMIC", "_Z10add_systemPiS_", T2, "x, out", "x = 0; u32 out[4];", "exists (out[0] == out[1])", "No", "fetch_add at thread_scope_system: atomic, they read 0 and 1"),
+ ("SBA-seq_cst-sys", "ATOMIC", "_Z9sb_systemPiS_S_", T2, "x, y, out", XYO, SB, "No", "seq_cst stores and loads at system scope: forbidden"),
+ ("SBA-acq_rel", "ATOMIC", "_Z10sb_acq_relPiS_S_", T2, "x, y, out", XYO, SB, "Ok", "release stores, acquire loads: store buffering is allowed in C++"),
+ ("FENCE-block-2cta", "FENCE", "_Z11fence_blockPiS_S_", T2, "data, flag, out", DFO, MP, "Ok", "release/acquire fences at thread_scope_block across CTAs: no synchronization, allowed"),
+ ("FENCE-block-1cta", "FENCE", "_Z11fence_blockPiS_S_", T1, "data, flag, out", DFO, MP, "No", "release/acquire fences at thread_scope_block within one CTA: forbidden"),
+ ("FENCE-device", "FENCE", "_Z12fence_devicePiS_S_", T2, "data, flag, out", DFO, MP, "No", "release/acquire fences at thread_scope_device: forbidden"),
+ ("FENCE-system", "FENCE", "_Z12fence_systemPiS_S_", T2, "data, flag, out", DFO, MP, "No", "release/acquire fences at thread_scope_system: forbidden"),
+ ("FENCE-seq_cst", "FENCE", "_Z13fence_seq_cstPiS_S_", T2, "data, flag, out", DFO, MP, "No", "seq_cst fences: forbidden"),
+ ("FENCE-writer-only", "FENCE", "_Z17fence_writer_onlyPiS_S_", T2, "data, flag, out", DFO, MP, "Ok", "release fence on the writer, relaxed fence (none) on the reader: allowed"),
+ ("SBF-block-2cta", "FENCE", "_Z14sb_fence_blockPiS_S_", T2, "x, y, out", XYO, SB, "Ok", "seq_cst fences at thread_scope_block in two CTAs: not ordered with each other, allowed"),
+ ("SBF-block-1cta", "FENCE", "_Z14sb_fence_blockPiS_S_", T1, "x, y, out", XYO, SB, "No", "seq_cst fences at thread_scope_block within one CTA: forbidden"),
+ ("SBF-system", "FENCE", "_Z15sb_fence_systemPiS_S_", T2, "x, y, out", XYO, SB, "No", "seq_cst fences at thread_scope_system: forbidden"),
+ ("SEM-binary", "SEM", "_Z10sem_binaryPiPN4cuda3__418counting_semaphoreILNS0_3std3__412thread_scopeE1ELl1EEES_", T2, "data, sem, out", "data = 0; sem = 0; u32 out[4];", SEEN, "No", "binary_semaphore created taken: acquire returns only after release, which happens after the data write"),
+ ("SEM-counting", "SEM", "_Z12sem_countingPiPN4cuda3__418counting_semaphoreILNS0_3std3__412thread_scopeE1ELl4EEES_", T2, "data, sem, out", "data = 0; u64 sem[1]; u32 out[4];", SEEN, "No", "counting_semaphore at 0: acquire succeeds only after release(2), data visible"),
+ ("SEM-try", "SEM", "_Z7sem_tryPiPN4cuda3__418counting_semaphoreILNS0_3std3__412thread_scopeE1ELl1EEES_", T2, "data, sem, out", "data = 0; sem = 0; u32 out[4];", "exists (out[0] == 1 /\\ out[1] != 42)", "No", "a successful try_acquire synchronizes with the release: data visible"),
+ ("FLAG-notify", "SEM", "_Z11flag_notifyPiPN4cuda3std3__411atomic_flagES_", T2, "data, flag, out", DFO, SEEN, "No", "atomic_flag::wait(false, acquire) returns after test_and_set(release): data visible"),
+ ("ATOMIC-wait", "SEM", "_Z11atomic_waitPiPN4cuda3__46atomicIiLNS0_3std3__412thread_scopeE1EEES_", T2, "data, flag, out", DFO, SEEN, "No", "atomic::wait(0, acquire) returns after store(1, release): data visible"),
+ ("FLAG-lock", "SEM", "_Z9flag_lockPN4cuda3std3__411atomic_flagEPi", T2, "lock, count", "lock = 0; count = 0;", "exists (count != 2)", "No", "atomic_flag test_and_set(acquire) / clear(release) lock: mutual exclusion"),
+ ("LOCK-ticket", "LOCKS", "_Z11ticket_lockPiS_S_", T2, "next, serving, count", "next = 0; serving = 0; count = 0;", "exists (count != 2)", "No", "ticket lock (fetch_add ticket, acquire spin, release hand-over): mutual exclusion"),
+ ("LOCK-ttas", "LOCKS", "_Z9ttas_lockPiS_", T2, "lock, count", "lock = 0; count = 0;", "exists (count != 2)", "No", "test-and-test-and-set lock with exchange(acquire): mutual exclusion"),
+ ("LOCK-block-scope-2cta", "LOCKS", "_Z16lock_block_scopePiS_", T2, "lock, count", "lock = 0; count = 0;", "exists (count != 2)", "Ok", "a thread_scope_block lock taken by two CTAs excludes nothing: an increment may be lost"),
+ ("LATCH-device", "LATCH", "_Z12latch_devicePiPN4cuda3__45latchILNS0_3std3__412thread_scopeE1EEES_", T2, "slots, latch, out", "u32 slots[2]; u64 latch[1]; latch[0] = 2; u32 out[4];", BOTH, "No", "latch of 2: after arrive_and_wait each block sees the other's slot"),
+ ("BARRIER-device", "LATCH", "_Z14barrier_devicePiPN4cuda3__47barrierILNS0_3std3__412thread_scopeE1ENS4_18__empty_completionEEES_", T2, "slots, bar, out", "u32 slots[2]; u64 bar[1]; bar[0] = 9223372030412324862; u32 out[4];", BOTH, "No", "barrier of 2 at device scope (init(&b, 2) stores (2^31-2) << 32 | (2^31-2)): after arrive_and_wait each block sees the other's slot"),
+ ("BARRIER-block", "LATCH", "_Z13barrier_blockPi", T1, "out", "u32 out[4];", BOTH, "No", "__shared__ barrier of 2 in one CTA: after arrive_and_wait each thread sees the other's slot"),
+ ("LOOKBACK-split", "LOOKBACK", "_Z14lookback_splitPiS_S_", T2, "aggregate, status, out", "aggregate = 0; status = 0; u32 out[4];", SEEN, "No", "aggregate, then status with release; wait for status with acquire, read aggregate: visible"),
+ ("LOOKBACK-cub", "LOOKBACK", "_Z12lookback_cubP5uint2Pi", T2, "descs, out", "u32 descs[68]; descs[64] = 99; u32 out[4];", "exists (out[0] == 101 /\\ out[1] != 42)", "Ok", "CUB packs status and value in one st.relaxed.v2 / ld.relaxed.v2: 8.2.4 makes them two unordered relaxed accesses, so status INCLUSIVE with a stale value is allowed by the model"),
+ ("CG-block", "CG", "_Z8cg_blockPi", T1, "out", "u32 out[4];", BOTH, "No", "this_thread_block().sync() between the writes and the reads: each thread sees the other's slot"),
+ ("CG-grid", "CG", "_Z7cg_gridPiS_", T2, "slots, out", "u32 slots[2]; u32 out[4];", BOTH, "No", "this_grid().sync() between the writes and the reads: each block sees the other's slot"),
+]
+# Harnesses the model cannot read yet: the words their refusal must contain,
+# per (name, arch); they go to refused.csv with their argued verdict, not to
+# expected.csv (tests/corpus.rs checks both).
+REFUSED = {
+ ("BARRIER-block", "sm_75"): "bar.warp.sync",
+ ("LOOKBACK-cub", "sm_75"): "vote.sync",
+ ("LOOKBACK-cub", "sm_90"): "vote.sync",
+ ("CG-grid", "sm_75"): "%envreg2",
+ ("CG-grid", "sm_90"): "%envreg2",
+ ("BARRIER-block", "clang"): "bar.warp.sync",
+ ("LOOKBACK-cub", "clang"): "vote.sync",
+ ("CG-grid", "clang"): "%envreg2",
+}
+# libcu++'s waits poll 16 times, then back off on %globaltimer with nanosleep:
+# every failed poll is a path, thousands per spin iteration at --unroll 1 or 2.
+# These are checked at --unroll 0: the executions where each wait succeeds on
+# its first try (the result says unroll-bound-hit).
+UNROLL0 = ["SEM-binary", "SEM-counting", "LATCH-device", "BARRIER-device"]
+refused_rows = ["test,expected,refusal"]
+unroll_rows = ["test,unroll,engines,why"]
+# Past the reference engine's candidate budget even at --unroll 0: SAT engine only.
+SAT_ONLY = ["BARRIER-device"]
+def write_harness(test, text, exp, key):
+    """A harness the whole-library walks may take is NAME.litmus; a refused one
+    or one checked at a lower unroll bound is NAME.harness, checked only
+    through refused.csv / unroll.csv."""
+    name = key[0]
+    special = key in REFUSED or name in UNROLL0
+    file = f"{test}.harness" if special else f"{test}.litmus"
+    open(file, "w").write(text)
+    if key in REFUSED:
+        refused_rows.append(f"{file},{exp},{REFUSED[key]}")
+        return
+    if name in UNROLL0:
+        engines = "sat" if name in SAT_ONLY else "both"
+        unroll_rows.append(f"{file},0,{engines},libcu++ polling back-off: thousands of paths per spin iteration")
+    rows.append(f"{file},{exp}")
+
+
+for name, mod, kern, threads, args, init, cond, exp, why in K2:
+    for arch, rdc in COMPILES:
+        test = f"{name}.{arch}{rdc}"
+        cells = [f"call {kern}, ({args})"] * len(threads)
+        w = max(len(c) for c in cells + threads) + 1
+        head = " | ".join(t.ljust(w) for t in threads) + " ;"
+        row = " | ".join(c.ljust(w) for c in cells) + " ;"
+        flags = "-rdc=true " if rdc else ""
+        text = f'PTX {test}\n"{kern} of src/{mod}.cu, nvcc -ptx -O3 {flags}-arch={arch}: {why}"\n{{ {init} }}\nptx "ptx/{mod}.{arch}{rdc}.ptx";\n {head}\n {row}\n{cond}\n'
+        write_harness(test, text, exp, (name, arch))
+# Debian's clang 14 for sm_70 (regen-clang.sh): every kernel of both lists,
+# the same argued verdicts (they are the C++ program's).
+T_OF = {name: (mod, kern, threads, args, init, cond, exp, why) for name, mod, kern, threads, args, init, cond, exp, why in K2}
+for name, mod, kern, threads, args, cond, exp, why in K:
+    locs = [a.strip() for a in args.split(",")]
+    T_OF[name] = (mod, kern, threads, args, " ".join(("u32 out[4];" if l == "out" else f"{l} = 0;") for l in locs), cond, exp, why)
+for name, (mod, kern, threads, args, init, cond, exp, why) in T_OF.items():
+    test = f"{name}.clang.sm_70"
+    cells = [f"call {kern}, ({args})"] * len(threads)
+    w = max(len(c) for c in cells + threads) + 1
+    head = " | ".join(t.ljust(w) for t in threads) + " ;"
+    row = " | ".join(c.ljust(w) for c in cells) + " ;"
+    text = f'PTX {test}\n"{kern} of src/{mod}.cu, clang++ -x cuda --cuda-gpu-arch=sm_70 --cuda-device-only -S -O3: {why}"\n{{ {init} }}\nptx "ptx/{mod}.clang.sm_70.ptx";\n {head}\n {row}\n{cond}\n'
+    write_harness(test, text, exp, (name, "clang"))
+open("refused.csv", "w").write("\n".join(refused_rows) + "\n")
+open("unroll.csv", "w").write("\n".join(unroll_rows) + "\n")
 open("expected.csv", "w").write("\n".join(rows) + "\n")

@@ -21,10 +21,15 @@ impl Ctx<'_> {
         let mut last_new_constant = 0;
         loop {
             paths = Vec::new();
+            // Per thread, its finished paths followed by the writes of the paths
+            // the unroll bound cut (see `explore_thread`); `finished[t]` counts the former.
+            let mut finished = Vec::new();
             unroll_hit = false;
             for t in 0..lit.threads.len() {
-                let (p, hit) = ctx.explore_thread(t)?;
+                let (mut p, cut_writes, hit) = ctx.explore_thread(t)?;
                 unroll_hit |= hit;
+                finished.push(p.len());
+                p.extend(cut_writes);
                 paths.push(p);
             }
             let bounds = chain_bounds(&paths);
@@ -75,6 +80,7 @@ impl Ctx<'_> {
                 last_new_constant = rounds;
             }
             rounds += 1;
+            paths.iter_mut().zip(&finished).for_each(|(p, &n)| p.truncate(n));
             if !changed && rounds > 1 {
                 break;
             }
@@ -87,8 +93,14 @@ impl Ctx<'_> {
         Ok((paths, unroll_hit))
     }
 
-    /// All complete paths of thread `t`, and whether the unroll bound cut some.
-    pub(super) fn explore_thread(&mut self, t: usize) -> Result<(Vec<FinishedPath>, bool)> {
+    /// All complete paths of thread `t`, the writes of each path the unroll
+    /// bound cut, and whether it cut some. A cut path's writes are writes of an
+    /// execution that runs longer than the bound: the values they write belong
+    /// in the locations' value domains (an over-approximation), or a thread
+    /// that writes and then spins until another write of its own shows (a
+    /// libcu++ `cuda::barrier` arrival: fetch_add, then a phase-flipping
+    /// fetch_add, then a poll) never sees the value that ends its loop.
+    pub(super) fn explore_thread(&mut self, t: usize) -> Result<(Vec<FinishedPath>, Vec<FinishedPath>, bool)> {
         let code = &self.lit.code[t];
         let mut labels = HashMap::new();
         for (i, ins) in code.iter().enumerate() {
@@ -127,6 +139,7 @@ impl Ctx<'_> {
         };
         let mut work = vec![start];
         let mut done = Vec::new();
+        let mut cut_writes = Vec::new();
         let mut cut = false;
         let mut steps: usize = 0;
         while let Some(mut st) = work.pop() {
@@ -158,6 +171,10 @@ impl Ctx<'_> {
                 cut = true;
                 if self.unroll_cut.is_none() {
                     self.unroll_cut = Some(loop_name(&code[st.pc], t));
+                }
+                let writes: Vec<DraftEvent> = st.events.into_iter().filter(is_write).collect();
+                if !writes.is_empty() {
+                    cut_writes.push(FinishedPath { events: writes, regs: HashMap::new() });
                 }
                 continue;
             }
@@ -199,7 +216,7 @@ impl Ctx<'_> {
             }
         }
         done.reverse();
-        Ok((done, cut))
+        Ok((done, cut_writes, cut))
     }
 
     /// Fork `st` over the values of the free read `i`.
@@ -316,6 +333,10 @@ impl Ctx<'_> {
 /// ending in it can pass through in one execution: the writes (at most one per
 /// path and thread, counted per thread's worst path) to locations that can
 /// reach it through value dependencies.
+fn is_write(e: &DraftEvent) -> bool {
+    matches!(&e.kind, DraftKind::Mem { access, .. } if access.writes)
+}
+
 pub(super) fn chain_bounds(paths: &[Vec<FinishedPath>]) -> HashMap<LocKey, usize> {
     let mut feeds: HashMap<LocKey, BTreeSet<LocKey>> = HashMap::new();
     let mut keys: BTreeSet<LocKey> = BTreeSet::new();

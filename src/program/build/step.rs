@@ -45,6 +45,20 @@ impl Ctx<'_> {
     pub(super) fn step(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
         match &ins.kind {
             InstrKind::Label(_) | InstrKind::Nop => Ok(Step::Next),
+            InstrKind::Choose(offsets) => Ok(Step::Continue(
+                offsets
+                    .iter()
+                    .map(|o| {
+                        let mut c = st.clone();
+                        c.pc += o;
+                        c
+                    })
+                    .collect(),
+            )),
+            InstrKind::Skip(n) => {
+                st.pc += n;
+                Ok(Step::Continue(vec![st.clone()]))
+            }
             InstrKind::Timer { .. } => self.step_timer(st, ins),
             InstrKind::Refused(message) => Err(Error::input(message.clone(), ins.span)),
             InstrKind::IsSpace { .. } => self.step_isspace(st, ins),
