@@ -73,6 +73,27 @@ pub enum AtomOp {
     MbarrierArriveDrop,
 }
 
+impl AtomOp {
+    /// The operation as PTX spells it after `atom.`/`red.` (or the whole
+    /// `mbarrier.arrive…` opcode), for the emitters.
+    pub fn ptx_name(self) -> &'static str {
+        match self {
+            AtomOp::Add => "add",
+            AtomOp::Inc => "inc",
+            AtomOp::Dec => "dec",
+            AtomOp::Exch => "exch",
+            AtomOp::Cas => "cas",
+            AtomOp::And => "and",
+            AtomOp::Or => "or",
+            AtomOp::Xor => "xor",
+            AtomOp::Min => "min",
+            AtomOp::Max => "max",
+            AtomOp::MbarrierArrive => "mbarrier.arrive",
+            AtomOp::MbarrierArriveDrop => "mbarrier.arrive_drop",
+        }
+    }
+}
+
 /// The `mbarrier` operations that are not an atomic arrive (D153).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MbarrierOp {

@@ -5,7 +5,7 @@
 //! same program (`tests/c11_map.rs`).
 
 use crate::ast::{
-    Addr, AddrBase, AluOp, AtomOp, BranchCond, Cmp, FenceSem, InitItem, Instr, InstrKind, Litmus, Operand, Scope, Sem,
+    Addr, AddrBase, AluOp, BranchCond, Cmp, FenceSem, InitItem, Instr, InstrKind, Litmus, Operand, Scope, Sem,
 };
 use crate::program::Program;
 
@@ -90,23 +90,6 @@ fn alu(op: AluOp) -> &'static str {
     }
 }
 
-fn atom_op(op: AtomOp) -> &'static str {
-    match op {
-        AtomOp::Add => "add",
-        AtomOp::Inc => "inc",
-        AtomOp::Dec => "dec",
-        AtomOp::Exch => "exch",
-        AtomOp::Cas => "cas",
-        AtomOp::And => "and",
-        AtomOp::Or => "or",
-        AtomOp::Xor => "xor",
-        AtomOp::Min => "min",
-        AtomOp::Max => "max",
-        AtomOp::MbarrierArrive => "mbarrier.arrive",
-        AtomOp::MbarrierArriveDrop => "mbarrier.arrive_drop",
-    }
-}
-
 /// One instruction in corpus spelling (`ld.acquire.gpu r0, [x]`).
 pub fn instr(i: &Instr) -> String {
     match &i.kind {
@@ -119,7 +102,7 @@ pub fn instr(i: &Instr) -> String {
             format!(
                 "atom{}.{} {}, {}, {}",
                 qual(*sem, *scope),
-                atom_op(*op),
+                op.ptx_name(),
                 dst.clone().unwrap_or_default(),
                 addr(a),
                 ops.join(", ")

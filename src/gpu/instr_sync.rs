@@ -22,23 +22,6 @@ fn atom_type(op: AtomOp, size: u8) -> Result<String, String> {
     Ok(format!(".{}{}", kind, bits))
 }
 
-fn op_name(op: AtomOp) -> &'static str {
-    match op {
-        AtomOp::Add => "add",
-        AtomOp::Inc => "inc",
-        AtomOp::Dec => "dec",
-        AtomOp::Exch => "exch",
-        AtomOp::Cas => "cas",
-        AtomOp::And => "and",
-        AtomOp::Or => "or",
-        AtomOp::Xor => "xor",
-        AtomOp::Min => "min",
-        AtomOp::Max => "max",
-        AtomOp::MbarrierArrive => "mbarrier.arrive",
-        AtomOp::MbarrierArriveDrop => "mbarrier.arrive_drop",
-    }
-}
-
 /// Why `mbarrier` operations are not emitted.
 pub(super) const MBARRIER_SKIP: &str =
     "mbarrier objects live in `.shared` memory, and the emitter places every location in global memory";
@@ -68,7 +51,7 @@ impl Ctx<'_> {
             args.push(self.narrow(v, *size, i, &mut lines)?);
         }
         let a = self.addr_text(addr);
-        let head = format!("{}{}{}.{}{}", semq, scq, space, op_name(*op), ty);
+        let head = format!("{}{}{}.{}{}", semq, scq, space, op.ptx_name(), ty);
         match dst {
             Some(d) => {
                 let d64 = reg(self.thread, d);

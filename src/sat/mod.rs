@@ -299,16 +299,7 @@ fn has_race(enc: &mut Encoding, acts: &[B]) -> Result<bool> {
             lits.push(r);
         }
     }
-    if lits.is_empty() {
-        return Ok(false);
-    }
-    let q = enc.f.fresh();
-    let mut c = lits;
-    c.push(!q);
-    enc.f.clause(&c);
-    let mut assume = acts.to_vec();
-    assume.push(q);
-    enc.f.solve_assuming(&assume)
+    some_pair(enc, lits, acts)
 }
 
 /// herd's `undefined_unless empty dr` (the C models): does some allowed
