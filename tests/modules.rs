@@ -240,8 +240,17 @@ fn a_byte_order_mark_is_skipped() {
 /// placeholder condition replaced, parses and its calls inline.
 #[test]
 fn scaffold_skeletons_parse_once_the_condition_is_filled() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("litmus/compiled/ptx");
-    let mut n = 0;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("litmus/compiled");
+    let dir = root.join("ptx");
+    // A module whose code the model does not cover yet may only be refused
+    // with one of the words `refused.csv` lists (issue 26: vote.sync, ...).
+    let refusals: Vec<String> = std::fs::read_to_string(root.join("refused.csv"))
+        .unwrap()
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.rsplit(',').next().map(str::to_string))
+        .collect();
+    let (mut n, mut refused) = (0, 0);
     for e in std::fs::read_dir(&dir).unwrap() {
         let path = e.unwrap().path();
         let shown = path.display().to_string();
@@ -251,13 +260,18 @@ fn scaffold_skeletons_parse_once_the_condition_is_filled() {
         assert!(cond.starts_with("exists ("), "{}", text);
         let filled = text.replace(cond, "exists (true)");
         let mut lit = ptx_litmus::parse::parse_litmus(&filled).unwrap_or_else(|e| panic!("{}\n{}", e, filled));
-        ptx_litmus::module::expand(&mut lit, &dir).unwrap_or_else(|e| panic!("{}\n{}", e, filled));
+        if let Err(e) = ptx_litmus::module::expand(&mut lit, &dir) {
+            let message = e.to_string();
+            assert!(refusals.iter().any(|w| message.contains(w.as_str())), "{}\n{}", message, filled);
+            refused += 1;
+            continue;
+        }
         let calls = text.matches("call ").count();
         assert_eq!(calls, m.funcs.iter().filter(|f| f.has_body()).count(), "one column per function:\n{}", text);
         assert_eq!(lit.threads.len(), calls);
         n += 1;
     }
-    assert!(n >= 20, "only {} modules", n);
+    assert!(n >= 20 && refused * 4 <= n, "{} modules read, {} refused", n, refused);
 }
 
 /// `prmt` as libcu++'s byte-wise fallback uses it (selectors 30212 and 4180
