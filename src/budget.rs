@@ -24,7 +24,7 @@ pub struct Limits {
 
 /// Default `--max-memory`, in MB: a test's process stays under 1 GiB
 /// resident, with room for what is allocated between two measurements (D162).
-pub const DEFAULT_MAX_MEMORY_MB: u64 = 960;
+pub const DEFAULT_MAX_MEMORY_MB: u64 = 896;
 
 /// Tests running under a budget in this process: they share one resident size.
 static ACTIVE: AtomicU64 = AtomicU64::new(0);
