@@ -441,16 +441,7 @@ impl Reader<'_> {
     fn instr(&self, pair: Pair<Rule>) -> Result<RawInstr> {
         let span = self.src.pair_span(&pair);
         let text = crate::parse::text::normalize(pair.as_str().trim_end_matches(';'));
-        let mut raw = RawInstr {
-            opcode: String::new(),
-            opcode_span: span,
-            mnemonic: String::new(),
-            quals: Vec::new(),
-            guard: None,
-            operands: Vec::new(),
-            span,
-            text,
-        };
+        let mut raw = RawInstr::empty(span, text);
         for p in pair.into_inner() {
             match p.as_rule() {
                 Rule::guard => raw.guard = Some(self.guard(p)),

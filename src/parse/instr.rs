@@ -72,11 +72,9 @@ pub(crate) struct RawInstr {
 }
 
 impl RawInstr {
-    /// Build from an `instr` pair (syntax only; literal values are range-checked).
-    pub fn from_pair(pair: Pair<Rule>, src: &Src) -> Result<RawInstr> {
-        let span = src.pair_span(&pair);
-        let text = pair.as_str().trim().to_string();
-        let mut raw = RawInstr {
+    /// An instruction at `span` whose parts are still to be read from its pair.
+    pub fn empty(span: Span, text: String) -> RawInstr {
+        RawInstr {
             opcode: String::new(),
             opcode_span: span,
             mnemonic: String::new(),
@@ -85,7 +83,14 @@ impl RawInstr {
             operands: Vec::new(),
             span,
             text,
-        };
+        }
+    }
+
+    /// Build from an `instr` pair (syntax only; literal values are range-checked).
+    pub fn from_pair(pair: Pair<Rule>, src: &Src) -> Result<RawInstr> {
+        let span = src.pair_span(&pair);
+        let text = pair.as_str().trim().to_string();
+        let mut raw = RawInstr::empty(span, text);
         for p in pair.into_inner() {
             match p.as_rule() {
                 Rule::guard => raw.guard = Some(guard(p, src)),
