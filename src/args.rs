@@ -94,7 +94,7 @@ pub struct CheckArgs {
     /// How many times one instruction may run on a path (loop unrolling bound).
     #[arg(long, default_value_t = 2, value_parser = opts::unroll)]
     pub unroll: u32,
-    /// Most events (over all paths of all threads) a test may have.
+    /// Most instruction instances (over all threads; loops unrolled) a test may have.
     #[arg(long, default_value_t = 20_000)]
     pub max_events: usize,
     /// Most distinct final states enumerated per test with `--states all` (SAT engine).

@@ -135,8 +135,10 @@ fn engines_agree() {
 }
 
 /// Spin loops (D65, D66: the SAT engine merges paths and drops the ones that
-/// only add failed iterations; the reference engine enumerates every path):
-/// same states, verdict and flags, and the same with `--no-merge`.
+/// only add failed iterations; the reference engine enumerates every path the
+/// builder keeps): same states, verdict and flags, the same with `--no-merge`,
+/// and the same as the reference engine on a build that keeps every failed
+/// iteration (D113).
 #[test]
 fn engines_agree_on_spin_loops() {
     property(
@@ -156,6 +158,21 @@ fn engines_agree_on_spin_loops() {
             };
             let Ok(u) = check_source(&text, &opts) else { return Ok(false) };
             prop_assert_eq!(states(&u), states(&s), "--no-merge disagrees on:\n{}", text);
+            // The reference engine on every path the builder can explore, failed
+            // spin iterations included (D113 leaves them out while exploring).
+            let every_path = CheckOptions {
+                engine: Engine::Reference,
+                list_states: None,
+                reference_max_candidates: REFERENCE_CANDIDATES,
+                max_states: MAX_STATES,
+                build: BuildOptions { max_events: MAX_EVENTS, prune_spins: false, ..Default::default() },
+                timeout: Some(TIMEOUT),
+                ..Default::default()
+            };
+            let Ok(k) = check_source(&text, &every_path) else { return Ok(false) };
+            same_answers(&s, &k, &text)?;
+            let cut = |r: &TestResult| r.outcome.flags.unroll_bound_hit;
+            prop_assert_eq!(cut(&s), cut(&k), "the unroll flag differs (D113) on:\n{}", text);
             Ok(true)
         },
     );

@@ -1,6 +1,6 @@
 //! The program builder: paths, unrolling, value domains, dependencies.
 
-use ptx_litmus::check::{check_source, CheckOptions};
+use ptx_litmus::check::{check_source, check_source_at, CheckOptions};
 use ptx_litmus::outcome::Verdict;
 use ptx_litmus::program::{build_program, BuildOptions, RegValue};
 
@@ -124,4 +124,53 @@ fn a_ticket_lock_has_few_instances_and_many_events() {
     let p = program(&src);
     assert_eq!(p.instance_count(), 3 + 2 * 13);
     assert!(p.events.len() > 4 * p.instance_count(), "{} events", p.events.len());
+}
+
+/// D113 (failed spin iterations left out while exploring) changes no answer:
+/// every curated litmus test gives the same final states, verdict and flags
+/// as a build that explores every failed iteration. A test the full build
+/// cannot finish within its limits is counted, not compared.
+#[test]
+fn leaving_out_failed_spin_iterations_changes_no_listing() {
+    let mut files = Vec::new();
+    let mut dirs = vec![std::path::PathBuf::from("litmus")];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).expect("litmus/ is readable").flatten() {
+            let path = e.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|x| x == "litmus") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    let with = |prune_spins: bool| CheckOptions {
+        build: BuildOptions { prune_spins, ..Default::default() },
+        list_states: None,
+        timeout: Some(std::time::Duration::from_secs(20)),
+        ..Default::default()
+    };
+    let (mut compared, mut pruned, mut too_big) = (0, 0, 0);
+    for f in &files {
+        let text = std::fs::read_to_string(f).expect("readable");
+        let base = f.parent().expect("in litmus/");
+        let Ok(a) = check_source_at(&text, base, &with(true)) else { continue };
+        let Ok(b) = check_source_at(&text, base, &with(false)) else {
+            too_big += 1;
+            continue;
+        };
+        let states = |r: &ptx_litmus::check::TestResult| r.outcome.states.keys().cloned().collect::<Vec<_>>();
+        assert_eq!(states(&a), states(&b), "{}: states differ", f.display());
+        assert_eq!(a.summary.verdict, b.summary.verdict, "{}: verdicts differ", f.display());
+        let flags = |r: &ptx_litmus::check::TestResult| {
+            let g = &r.outcome.flags;
+            (g.unroll_bound_hit, g.deadlock, g.data_race, g.mixed_size)
+        };
+        assert_eq!(flags(&a), flags(&b), "{}: flags differ", f.display());
+        compared += 1;
+        pruned += usize::from(a.program.traces.len() < b.program.traces.len());
+    }
+    println!("{} tests compared ({} with fewer paths), {} too big without D113", compared, pruned, too_big);
+    assert!(compared > 100 && pruned > 10, "too few loops compared: {} ({} pruned)", compared, pruned);
 }

@@ -401,3 +401,89 @@ pub enum InstrKind {
         args: Vec<Operand>,
     },
 }
+
+impl InstrKind {
+    /// The registers this instruction reads and those it writes (predicates
+    /// included), for liveness (`program::build::liveness`). Every variant is
+    /// listed, with no catch-all: a new instruction must say what it touches.
+    pub fn register_effects(&self) -> (Vec<&str>, Vec<&str>) {
+        fn op<'a>(o: &'a Operand, into: &mut Vec<&'a str>) {
+            if let Operand::Reg(r) = o {
+                into.push(r);
+            }
+        }
+        fn base<'a>(a: &'a Addr, into: &mut Vec<&'a str>) {
+            if let AddrBase::Reg(r) = &a.base {
+                into.push(r);
+            }
+        }
+        let (mut reads, mut writes): (Vec<&str>, Vec<&str>) = (Vec::new(), Vec::new());
+        match self {
+            InstrKind::Load { dst, addr, .. } => {
+                base(addr, &mut reads);
+                writes.push(dst);
+            }
+            InstrKind::Store { addr, src, .. } => {
+                base(addr, &mut reads);
+                op(src, &mut reads);
+            }
+            InstrKind::Atomic { dst, addr, operands, .. } => {
+                base(addr, &mut reads);
+                operands.iter().for_each(|o| op(o, &mut reads));
+                writes.extend(dst.as_deref());
+            }
+            InstrKind::Barrier { id, logical, count, red, .. } => {
+                op(id, &mut reads);
+                logical.iter().for_each(|o| op(o, &mut reads));
+                if let BarrierCount::Count(c) = count {
+                    op(c, &mut reads);
+                }
+                if let Some((dst, pred, _)) = red {
+                    op(pred, &mut reads);
+                    writes.push(dst);
+                }
+            }
+            InstrKind::Mbarrier { dst, addr, operand, .. } => {
+                addr.iter().for_each(|a| base(a, &mut reads));
+                op(operand, &mut reads);
+                writes.extend(dst.as_deref());
+            }
+            InstrKind::Alu { dst, srcs, .. } => {
+                srcs.iter().for_each(|o| op(o, &mut reads));
+                writes.push(dst);
+            }
+            InstrKind::Setp { dst, a, b, .. } => {
+                op(a, &mut reads);
+                op(b, &mut reads);
+                writes.push(dst);
+            }
+            InstrKind::Selp { dst, a, b, pred, .. } => {
+                [a, b, pred].into_iter().for_each(|o| op(o, &mut reads));
+                writes.push(dst);
+            }
+            InstrKind::Branch { cond, .. } => match cond {
+                BranchCond::Always => {}
+                BranchCond::Pred { reg, .. } => reads.push(reg),
+                BranchCond::Compare { a, b, .. } => {
+                    op(a, &mut reads);
+                    op(b, &mut reads);
+                }
+            },
+            InstrKind::Timer { dst, .. } => writes.push(dst),
+            InstrKind::IsSpace { dst, addr, .. } => {
+                op(addr, &mut reads);
+                writes.push(dst);
+            }
+            InstrKind::Call { args, .. } => args.iter().for_each(|o| op(o, &mut reads)),
+            InstrKind::Fence { .. }
+            | InstrKind::ProxyFence { .. }
+            | InstrKind::ClusterBarrier { .. }
+            | InstrKind::Label(_)
+            | InstrKind::Nop
+            | InstrKind::Choose(_)
+            | InstrKind::Skip(_)
+            | InstrKind::Refused(_) => {}
+        }
+        (reads, writes)
+    }
+}

@@ -22,6 +22,7 @@ mod assemble;
 mod explore;
 mod mbarrier;
 mod rmw;
+mod spin_prune;
 mod step;
 
 use assemble::place_threads;
@@ -31,18 +32,22 @@ use assemble::place_threads;
 pub struct BuildOptions {
     /// How many times one instruction may run on a path before the path is cut.
     pub unroll: u32,
-    /// Most events (over all traces) a test may have.
+    /// Most instruction instances (events of one instance on several paths
+    /// count once) a test may have.
     pub max_events: usize,
     /// Most paths per thread.
     pub max_traces: usize,
     /// Every byte of a variable without an initial value (8.2.6: "an unknown
     /// but constant value") starts as this byte; the check tries two (D71).
     pub unknown_fill: u8,
+    /// Leave out failed spin iterations while exploring (D113); off only to
+    /// check that doing so changes no answer.
+    pub prune_spins: bool,
 }
 
 impl Default for BuildOptions {
     fn default() -> Self {
-        BuildOptions { unroll: 2, max_events: 20_000, max_traces: 4_096, unknown_fill: 0 }
+        BuildOptions { unroll: 2, max_events: 20_000, max_traces: 4_096, unknown_fill: 0, prune_spins: true }
     }
 }
 
@@ -89,6 +94,9 @@ struct Ctx<'a> {
     /// iterations (D153), and whether the test has an `mbarrier.inval`.
     mbarrier_inits: HashMap<LocKey, (usize, usize, usize, u32)>,
     has_mbarrier_inval: bool,
+    /// The reads of the failed spin iterations left out while exploring (D113),
+    /// one per thread, location and access profile: checked after the build.
+    spin_left_out: BTreeMap<String, (usize, LocKey, Access)>,
 }
 
 /// A physical location before numbering: root name, byte offset, and for
@@ -132,6 +140,8 @@ struct PathState {
     /// `events.len()` when the current instruction started executing.
     issued: usize,
     ctrl: BTreeSet<usize>,
+    /// The state at each loop head the last time this path stood there (D113).
+    spin_heads: HashMap<usize, spin_prune::HeadSnapshot>,
     /// Uses so far of each synchronizing object (its next phase), by role
     /// where arrive and wait are counted apart (see `Ctx::push_sync`).
     sync_phase: HashMap<(SyncKey, Option<SyncRole>), usize>,
@@ -164,7 +174,12 @@ pub fn build_program(lit: &Litmus, opts: &BuildOptions) -> Result<Program> {
             .difference(&typed)
             .any(|r| ctx.inits.get(r).is_some_and(|&v| v != cells::extract(v, 0, ctx.width(r).min(8) as u8)));
         if !retyped && all.iter().all(|(r, c, o, n)| cells.split(r, *c, *o, *n) == ctx.cells.split(r, *c, *o, *n)) {
-            let p = ctx.assemble(paths, unroll_hit)?;
+            let (p, left_out) = ctx.assemble(paths, unroll_hit)?;
+            if !left_out.is_some_and(|l| super::spin::reads_race_with_nothing(&p, &l)) {
+                // A failed iteration left out while exploring reads racily: build
+                // again with every iteration kept (D113).
+                return build_program(lit, &BuildOptions { prune_spins: false, ..opts.clone() });
+            }
             if std::env::var("PTXL_DEBUG").is_ok() {
                 // What one event per instruction instance would leave (issue 14).
                 eprintln!("build: {} events, {} instruction instances", p.events.len(), p.instance_count());
@@ -238,6 +253,7 @@ impl<'a> Ctx<'a> {
             widest0: HashMap::new(),
             foot_at: HashMap::new(),
             mbarrier_inits: HashMap::new(),
+            spin_left_out: BTreeMap::new(),
             has_mbarrier_inval: lit
                 .code
                 .iter()
@@ -425,7 +441,7 @@ fn charge_copy(st: &PathState) {
 }
 
 fn too_many_events(max: usize) -> Error {
-    Error::limit(format!("the test has more than {} events over all paths (--max-events {})", max, max))
+    Error::limit(format!("the test has more than {} instruction instances (--max-events {})", max, max))
 }
 
 /// The virtual address of a cell of an access through `vaddr` (`x`, `x+4`,

@@ -12,7 +12,7 @@ use super::value::{Val, V};
 use std::collections::BTreeMap;
 
 /// Byte `at` of a `size`-byte store of `val`.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct Piece {
     val: Val,
     at: u8,
@@ -20,7 +20,7 @@ struct Piece {
 }
 
 /// The private bytes one path has written: (variable, byte offset) -> byte.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PrivateMem {
     bytes: BTreeMap<(String, i64), Piece>,
 }

@@ -87,9 +87,7 @@ fn profile(thread: Option<usize>, a: &super::Access) -> String {
 }
 
 /// A read that writes nothing (a load, or a failing `cas`) and races with
-/// nothing: morally strong (8.7) with every write to its location of another
-/// thread, and of the same proxy and footprint as its own thread's writes
-/// there (which are morally strong with it on a common path, 8.7 condition 1).
+/// nothing (see [`races_with_nothing`]), decided once per access profile.
 fn can_leave_out(
     p: &Program,
     r: EventId,
@@ -98,23 +96,50 @@ fn can_leave_out(
 ) -> bool {
     let e = &p.events[r];
     let Some(a) = e.access() else { return false };
-    if !a.reads || a.writes || e.thread.is_none() {
-        return false;
-    }
     let key = profile(e.thread, a);
     if let Some(&v) = verdicts.get(&key) {
         return v;
     }
-    let writes = writes_of.get(&a.loc).map_or(&[][..], |v| v.as_slice());
+    let v = races_with_nothing(p, e, writes_of.get(&a.loc).map_or(&[][..], |v| v.as_slice()));
+    verdicts.insert(key, v);
+    v
+}
+
+/// `e` reads, writes nothing and races with nothing: morally strong (8.7)
+/// with every write to its location of another thread (`writes`), and of the
+/// same proxy and footprint as its own thread's writes there (which are
+/// morally strong with it on a common path, 8.7 condition 1).
+fn races_with_nothing(p: &Program, e: &super::Event, writes: &[EventId]) -> bool {
+    let Some(a) = e.access() else { return false };
+    if !a.reads || a.writes || e.thread.is_none() {
+        return false;
+    }
     let strong_with = |w: &super::Event| match w.access() {
         Some(b) if w.thread == e.thread => {
             b.proxy == a.proxy && b.vaddr == a.vaddr && b.size == a.size && b.start == a.start
         }
         _ => morally_strong(p, e, w),
     };
-    let v = writes.iter().all(|&w| strong_with(&p.events[w]));
-    verdicts.insert(key, v);
-    v
+    writes.iter().all(|&w| strong_with(&p.events[w]))
+}
+
+/// The reads of the failed spin iterations the builder left out (D113, events
+/// of `p`'s threads not in its event list) may be left out: each races with
+/// nothing, the program is not mixed-size, and no thread that left one out
+/// uses a barrier (the conditions of D66).
+pub fn reads_race_with_nothing(p: &Program, left_out: &[super::Event]) -> bool {
+    if left_out.is_empty() {
+        return true;
+    }
+    let barrier_thread = |t: Option<usize>| p.events.iter().any(|e| e.thread == t && is_barrier(p, e.id));
+    let writes_to = |l: usize| -> Vec<EventId> {
+        p.events.iter().filter(|w| w.thread.is_some() && w.write_loc() == Some(l)).map(|w| w.id).collect()
+    };
+    !p.flags.mixed_size
+        && left_out.iter().all(|e| {
+            let loc = e.access().map(|a| a.loc);
+            !barrier_thread(e.thread) && loc.is_some_and(|l| races_with_nothing(p, e, &writes_to(l)))
+        })
 }
 
 /// `long` is `short` plus left-out reads: an order-preserving matching of

@@ -3,7 +3,7 @@
 use super::*;
 use crate::ast::{self, Litmus};
 use crate::error::{Error, Result};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 impl Ctx<'_> {
     /// Names a condition sees as several cells (mixed-size, D18): a variable
@@ -159,7 +159,13 @@ impl Ctx<'_> {
     }
 
     /// Number everything and produce the program.
-    pub(super) fn assemble(mut self, paths: Vec<Vec<FinishedPath>>, unroll_hit: bool) -> Result<Program> {
+    /// The program of the explored paths, and the reads of the failed spin
+    /// iterations left out of them (D113), to be checked against its writes.
+    pub(super) fn assemble(
+        mut self,
+        paths: Vec<Vec<FinishedPath>>,
+        unroll_hit: bool,
+    ) -> Result<(Program, Option<Vec<Event>>)> {
         let lit = self.lit;
         // Locations: every key seen, plus declared variables never accessed.
         let mut keys: BTreeSet<LocKey> = BTreeSet::new();
@@ -215,6 +221,7 @@ impl Ctx<'_> {
         }
         let mut traces = Vec::new();
         let mut threads = Vec::new();
+        let mut instances: HashSet<(usize, Instance)> = HashSet::new();
         for (t, tp) in paths.into_iter().enumerate() {
             let mut tids = Vec::new();
             // Paths share the events of their common prefix: an event is keyed on
@@ -270,7 +277,10 @@ impl Ctx<'_> {
                         text: d.text,
                         line: d.line,
                     });
-                    if events.len() > self.opts.max_events {
+                    // --max-events counts instruction instances (issue 27): the
+                    // events one per instance the SAT engine encodes.
+                    instances.insert((t, instance));
+                    if instances.len() > self.opts.max_events {
                         return Err(too_many_events(self.opts.max_events));
                     }
                     evs.push(id);
@@ -308,13 +318,7 @@ impl Ctx<'_> {
             let written = WrittenPlacement { cta: h.cta, cluster: h.cluster, gpu: h.gpu };
             threads.push(Thread { id: t, placement: self.placements[t], written, traces: tids });
         }
-        if events.len() > self.opts.max_events {
-            return Err(Error::limit(format!(
-                "the test has {} events over all paths, more than --max-events {}",
-                events.len(),
-                self.opts.max_events
-            )));
-        }
+
         let mixed_size = detect_mixed_size(&self.foot);
         let loc_parts = self.loc_parts(&key_index);
         let mut loc_names = BTreeMap::new();
@@ -350,7 +354,8 @@ impl Ctx<'_> {
         let reads_unknown = self.reads_unknown.as_ref().and_then(|r| self.vars.get(r)).or(unknown_read).cloned();
         let proxy_fences =
             events.iter().filter(|e| matches!(e.kind, EventKind::ProxyFence { .. })).map(|e| e.id).collect();
-        Ok(Program {
+        let left_out = self.left_out_events(&key_index);
+        let program = Program {
             proxy_fences,
             name: lit.name.clone(),
             threads,
@@ -373,7 +378,8 @@ impl Ctx<'_> {
             guards: None,
             c11: lit.c11.clone(),
             reads_unknown,
-        })
+        };
+        Ok((program, left_out))
     }
 }
 

@@ -25,6 +25,7 @@ impl Ctx<'_> {
             // the unroll bound cut (see `explore_thread`); `finished[t]` counts the former.
             let mut finished = Vec::new();
             unroll_hit = false;
+            ctx.spin_left_out.clear();
             for t in 0..lit.threads.len() {
                 let (mut p, cut_writes, hit) = ctx.explore_thread(t)?;
                 unroll_hit |= hit;
@@ -126,6 +127,7 @@ impl Ctx<'_> {
                 }
             }
         }
+        let heads = self.loop_heads(t, &labels);
         let start = PathState {
             pc: 0,
             regs: self.initial_regs(t),
@@ -134,6 +136,7 @@ impl Ctx<'_> {
             back_edges: 0,
             issued: 0,
             ctrl: BTreeSet::new(),
+            spin_heads: HashMap::new(),
             sync_phase: HashMap::new(),
             private: PrivateMem::default(),
         };
@@ -164,6 +167,27 @@ impl Ctx<'_> {
                     )));
                 }
                 continue;
+            }
+            if heads.is_head(st.pc) {
+                if let Some(snap) = st.spin_heads.get(&st.pc).filter(|s| heads.only_failed_iteration(&st, s)) {
+                    // Only a failed spin iteration since the last visit: the state
+                    // then explores every continuation of this one (D113). It
+                    // could have failed until the unroll bound cut it.
+                    let from = snap.events();
+                    self.leave_out(t, &st.events[from..]);
+                    cut = true;
+                    if self.unroll_cut.is_none() {
+                        self.unroll_cut = Some(loop_name(&code[st.pc], t));
+                    }
+                    // As a cut path, its writes so far feed the value domains.
+                    let writes: Vec<DraftEvent> = st.events.into_iter().filter(is_write).collect();
+                    if !writes.is_empty() {
+                        cut_writes.push(FinishedPath { events: writes, regs: HashMap::new() });
+                    }
+                    continue;
+                }
+                let snap = heads.snapshot(&st);
+                st.spin_heads.insert(st.pc, snap);
             }
             let visits = st.visits.entry(st.pc).or_insert(0);
             *visits += 1;
@@ -237,12 +261,7 @@ impl Ctx<'_> {
                 access.read_value = Some(d);
                 loaded = access.loaded(d);
             }
-            for val in c.regs.values_mut() {
-                if val.v == V::Free(i) {
-                    val.v = V::Const(loaded);
-                }
-            }
-            c.private.assume(i, loaded);
+            c.assume_read(i, loaded);
             children.push(c);
         }
         Step::Fork(children)
@@ -250,8 +269,10 @@ impl Ctx<'_> {
 
     /// `a cmp b` where one side is a symbolic read and the other a constant, for
     /// `==`/`!=`: the two paths (comparison true, false), each assuming what the
-    /// read returns, without enumerating its values. The read joins the control
-    /// dependencies of both paths.
+    /// read returns, without enumerating its values; and what the comparison's
+    /// result depends on (the read and both operands' sources). A branch makes
+    /// them control dependencies; a `setp` only the predicate's data
+    /// dependencies (8.10.4: a predicate no branch reads orders nothing).
     pub(super) fn fork_compare(
         &self,
         st: &PathState,
@@ -259,14 +280,14 @@ impl Ctx<'_> {
         a: &Operand,
         b: &Operand,
         ty: Option<IntTy>,
-    ) -> Option<(PathState, PathState)> {
+    ) -> Option<(PathState, PathState, BTreeSet<usize>)> {
         if !matches!(cmp, Cmp::Eq | Cmp::Ne) {
             return None;
         }
         let (va, vb) = (self.operand(st, a), self.operand(st, b));
-        let (read, konst, kdeps) = match (&va.v, &vb.v) {
-            (V::Free(i), V::Const(c)) => (*i, *c, vb.deps.clone()),
-            (V::Const(c), V::Free(i)) => (*i, *c, va.deps.clone()),
+        let (read, konst) = match (&va.v, &vb.v) {
+            (V::Free(i), V::Const(c)) => (*i, *c),
+            (V::Const(c), V::Free(i)) => (*i, *c),
             _ => return None,
         };
         // The shortcut assumes the read returns exactly `konst`: only sound when
@@ -276,25 +297,23 @@ impl Ctx<'_> {
         if !same(konst) || !self.domain(key).into_iter().all(same) {
             return None;
         }
+        let mut deps: BTreeSet<usize> = va.deps.union(&vb.deps).copied().collect();
+        deps.insert(read);
         let mut eq = st.clone();
         let mut ne = st.clone();
-        for c in [&mut eq, &mut ne] {
-            c.ctrl.insert(read);
-            c.ctrl.extend(kdeps.iter().copied());
-        }
         if let DraftKind::Mem { access, .. } = &mut eq.events[read].kind {
             access.read_value = Some(konst);
         }
-        for val in eq.regs.values_mut() {
-            if val.v == V::Free(read) {
-                val.v = V::Const(konst);
-            }
-        }
-        eq.private.assume(read, konst);
+        eq.assume_read(read, konst);
         if let DraftKind::Mem { access, .. } = &mut ne.events[read].kind {
             access.read_not.push(konst);
         }
-        Some(if cmp == Cmp::Eq { (eq, ne) } else { (ne, eq) })
+        Some(if cmp == Cmp::Eq { (eq, ne, deps) } else { (ne, eq, deps) })
+    }
+
+    /// `p` and `q` both hold values of reads not yet known, `p`'s the older.
+    pub(super) fn older_read(&self, st: &PathState, p: &Operand, q: &Operand) -> bool {
+        matches!((self.operand(st, p).v, self.operand(st, q).v), (V::Free(i), V::Free(j)) if i < j)
     }
 
     pub(super) fn label_index(&self, t: usize, label: &str) -> usize {

@@ -20,8 +20,14 @@ macro_rules! conc {
 /// Both operands made concrete: the comparison and its dependencies.
 macro_rules! compared {
     ($self:ident, $st:ident, $ins:ident, $cmp:expr, $a:expr, $b:expr, $ty:expr) => {{
-        let (x, mut d) = conc!($self, $st, $ins, $a);
-        let (y, d2) = conc!($self, $st, $ins, $b);
+        // Two unknown reads: fork on the older (a ticket, an expected value)
+        // first; the comparison shortcut (`fork_compare`) then splits the newer
+        // one into two paths instead of one per value (issue 27).
+        let swap = $self.older_read($st, $b, $a);
+        let (first, second) = if swap { ($b, $a) } else { ($a, $b) };
+        let (x1, mut d) = conc!($self, $st, $ins, first);
+        let (x2, d2) = conc!($self, $st, $ins, second);
+        let (x, y) = if swap { (x2, x1) } else { (x1, x2) };
         d.extend(d2);
         (arith::compare($cmp, x, y, $ty), d)
     }};
@@ -168,11 +174,10 @@ impl Ctx<'_> {
         let InstrKind::Setp { cmp, dst, a, b, ty } = &ins.kind else {
             return Err(Error::internal("step_setp on another instruction"));
         };
-        if let Some((yes, no)) = self.fork_compare(st, *cmp, a, b, *ty) {
+        if let Some((yes, no, deps)) = self.fork_compare(st, *cmp, a, b, *ty) {
             let mut out = Vec::new();
             for (mut c, v) in [(yes, 1), (no, 0)] {
-                let deps = c.ctrl.clone();
-                c.regs.insert(dst.clone(), Val { v: V::Const(v), deps });
+                c.regs.insert(dst.clone(), Val { v: V::Const(v), deps: deps.clone() });
                 c.pc += 1;
                 out.push(c);
             }
@@ -213,10 +218,11 @@ impl Ctx<'_> {
                 (p != 0) != *negated
             }
             BranchCond::Compare { cmp, a, b } => {
-                if let Some((yes, no)) = self.fork_compare(st, *cmp, a, b, None) {
+                if let Some((yes, no, deps)) = self.fork_compare(st, *cmp, a, b, None) {
                     // Keep the read symbolic: one path per outcome.
                     let mut out = Vec::new();
                     for (mut c, taken) in [(yes, true), (no, false)] {
+                        c.ctrl.extend(deps.iter().copied());
                         if taken {
                             c.pc = self.label_index(t, target);
                         } else {

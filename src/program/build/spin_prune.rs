@@ -1,0 +1,217 @@
+//! Failed spin iterations left out while the paths are explored (issue 27, D113).
+//!
+//! D66 (`program::spin`) drops, after the fact, a path that only adds failed
+//! spin iterations to another path of its thread. A thread that spins on k
+//! values for u iterations still had every such path enumerated first (a
+//! 16-thread ticket lock: thousands per thread). Here the same reduction is
+//! made while exploring: when a path comes back to a loop head in the state
+//! it was in the last time it stood there, having only performed reads that
+//! write nothing, it is dropped; the state it was in goes on exploring the
+//! same continuations without the failed iteration.
+//!
+//! "The same state" is the state every later step reads: the registers live at
+//! the loop head (equal values; the later path may depend on more reads, which
+//! only adds dependencies), its control dependencies (a superset), its private
+//! memory and its barrier phases. Reads made before the snapshot may carry more
+//! assumptions on the dropped path (a failed `bne` on an older register): the
+//! kept state, assuming less, allows every execution the dropped one allows.
+//! Why dropping is exact is D66's argument (paper-notes/encoding.md, "Failed spin
+//! iterations"): deleting the left-out reads from an allowed execution of the
+//! dropped path gives an allowed execution of a kept path with the same final
+//! state, provided the reads race with nothing. That proviso needs the writes
+//! of the whole program, so it is checked after the build
+//! ([`super::Ctx::dropped_reads_are_spins`]); where it fails the program is
+//! built again without this reduction. A dropped path could have failed again
+//! forever, so the unroll bound would have cut it: the flag is set as before.
+
+use super::{DraftKind, PathState};
+use crate::ast::{BranchCond, Instr, InstrKind};
+use std::collections::{BTreeSet, HashMap};
+
+/// What a path's future reads of its state at a loop head.
+#[derive(Clone, Debug)]
+pub(super) struct HeadSnapshot {
+    events: usize,
+    live: Vec<Option<super::Val>>,
+    ctrl: BTreeSet<usize>,
+    private: super::PrivateMem,
+}
+
+/// The loop heads of one thread's code (labels some branch jumps back to) and
+/// the registers live at each: read on some path from there before written.
+#[derive(Clone, Debug, Default)]
+pub(super) struct LoopHeads {
+    live: HashMap<usize, Vec<String>>,
+}
+
+impl LoopHeads {
+    /// `exit_live`: the registers a final state shows for this thread.
+    pub(super) fn new(code: &[Instr], labels: &HashMap<String, usize>, exit_live: &BTreeSet<String>) -> Self {
+        let mut heads = BTreeSet::new();
+        for (pc, ins) in code.iter().enumerate() {
+            if let InstrKind::Branch { target, .. } = &ins.kind {
+                if labels.get(target).is_some_and(|&h| h <= pc) {
+                    heads.insert(labels[target]);
+                }
+            }
+        }
+        if heads.is_empty() {
+            return LoopHeads::default();
+        }
+        let live_in = liveness(code, labels, exit_live);
+        LoopHeads { live: heads.into_iter().map(|h| (h, live_in[h].iter().cloned().collect())).collect() }
+    }
+
+    pub(super) fn is_head(&self, pc: usize) -> bool {
+        self.live.contains_key(&pc)
+    }
+
+    pub(super) fn snapshot(&self, st: &PathState) -> HeadSnapshot {
+        HeadSnapshot {
+            events: st.events.len(),
+            live: self.live[&st.pc].iter().map(|r| st.regs.get(r).cloned()).collect(),
+            ctrl: st.ctrl.clone(),
+            private: st.private.clone(),
+        }
+    }
+
+    /// `st`, standing at a loop head, is `snap` (its state the last time it
+    /// stood there) plus reads that write nothing: the events it would drop.
+    pub(super) fn only_failed_iteration(&self, st: &PathState, snap: &HeadSnapshot) -> bool {
+        let reads_only = st.events[snap.events..].iter().all(|e| match &e.kind {
+            DraftKind::Mem { access, .. } => access.reads && !access.writes,
+            DraftKind::Other(_) => false,
+        });
+        let same_live = self.live[&st.pc].iter().zip(&snap.live).all(|(r, was)| match (st.regs.get(r), was) {
+            (Some(now), Some(was)) => now.v == was.v && now.deps.is_superset(&was.deps),
+            (None, None) => true,
+            _ => false,
+        });
+        reads_only && same_live && st.ctrl.is_superset(&snap.ctrl) && st.private == snap.private
+    }
+}
+
+/// The registers live before each instruction (and at the end, `exit_live`):
+/// the least fixpoint of live(pc) = reads(pc) ∪ (live(successors) − writes(pc)).
+fn liveness(code: &[Instr], labels: &HashMap<String, usize>, exit_live: &BTreeSet<String>) -> Vec<BTreeSet<String>> {
+    let mut live: Vec<BTreeSet<String>> = vec![BTreeSet::new(); code.len() + 1];
+    live[code.len()] = exit_live.clone();
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for pc in (0..code.len()).rev() {
+            let (reads, writes) = code[pc].kind.register_effects();
+            let mut out: BTreeSet<String> = BTreeSet::new();
+            for s in successors(code, labels, pc) {
+                out.extend(live[s.min(code.len())].iter().cloned());
+            }
+            for w in writes {
+                out.remove(w);
+            }
+            out.extend(reads.into_iter().map(String::from));
+            if out != live[pc] {
+                live[pc] = out;
+                changed = true;
+            }
+        }
+    }
+    live
+}
+
+/// Where control may go after instruction `pc` (as `Ctx::step` moves it).
+fn successors(code: &[Instr], labels: &HashMap<String, usize>, pc: usize) -> Vec<usize> {
+    match &code[pc].kind {
+        InstrKind::Branch { cond: BranchCond::Always, target } => vec![labels[target]],
+        InstrKind::Branch { target, .. } => vec![labels[target], pc + 1],
+        InstrKind::Choose(offsets) => offsets.iter().map(|o| pc + o).collect(),
+        InstrKind::Skip(n) => vec![pc + n],
+        _ => vec![pc + 1],
+    }
+}
+
+impl PathState {
+    /// The read at `i` returns `value` (as loaded) on this path: every register
+    /// and private byte holding it becomes the constant, in the path's state and
+    /// in its loop-head snapshots. A snapshot so made is the state its own
+    /// exploration reaches once it forks on this read: it compares as that.
+    pub(super) fn assume_read(&mut self, i: usize, value: i64) {
+        let known = |val: &mut super::Val| {
+            if val.v == super::V::Free(i) {
+                val.v = super::V::Const(value);
+            }
+        };
+        self.regs.values_mut().for_each(known);
+        self.private.assume(i, value);
+        for snap in self.spin_heads.values_mut() {
+            if i < snap.events {
+                snap.live.iter_mut().flatten().for_each(known);
+                snap.private.assume(i, value);
+            }
+        }
+    }
+}
+
+impl HeadSnapshot {
+    /// How many events the path had performed at the snapshot.
+    pub(super) fn events(&self) -> usize {
+        self.events
+    }
+}
+
+impl super::Ctx<'_> {
+    /// Thread `t`'s loop heads, or none where failed iterations are all kept:
+    /// the reduction is off, or the thread uses a barrier (whose phases D66's
+    /// argument does not cover).
+    pub(super) fn loop_heads(&self, t: usize, labels: &HashMap<String, usize>) -> LoopHeads {
+        let code = &self.lit.code[t];
+        let barrier =
+            code.iter().any(|i| matches!(i.kind, InstrKind::Barrier { .. } | InstrKind::ClusterBarrier { .. }));
+        if !self.opts.prune_spins || barrier {
+            return LoopHeads::default();
+        }
+        let shown: BTreeSet<String> = super::assemble::observables_of(self.lit)
+            .into_iter()
+            .filter_map(|o| match o {
+                crate::ast::Observable::Reg { thread, reg } if thread == t => Some(reg),
+                _ => None,
+            })
+            .collect();
+        LoopHeads::new(code, labels, &shown)
+    }
+
+    /// Remember the reads of a failed iteration of thread `t` left out.
+    pub(super) fn leave_out(&mut self, t: usize, events: &[super::DraftEvent]) {
+        for e in events {
+            if let DraftKind::Mem { key, access } = &e.kind {
+                let mut a = access.clone();
+                a.read_value = None;
+                a.read_not.clear();
+                let profile = format!("{}|{:?}|{:?}", t, key, a);
+                self.spin_left_out.entry(profile).or_insert((t, key.clone(), a));
+            }
+        }
+    }
+
+    /// The left-out reads as events of the program whose locations are
+    /// numbered by `key_index` (not in its event list: only to be checked);
+    /// `None` when one reads a location the program does not have.
+    pub(super) fn left_out_events(&self, key_index: &HashMap<super::LocKey, usize>) -> Option<Vec<super::Event>> {
+        let mut out = Vec::new();
+        for (t, key, access) in self.spin_left_out.values() {
+            let loc = *key_index.get(key)?;
+            out.push(super::Event {
+                id: usize::MAX,
+                thread: Some(*t),
+                trace: None,
+                paths: Vec::new(),
+                po: 0,
+                instance: None,
+                init_loc: None,
+                kind: super::EventKind::Mem(super::Access { loc, ..access.clone() }),
+                text: String::new(),
+                line: 0,
+            });
+        }
+        Some(out)
+    }
+}
