@@ -108,7 +108,7 @@ impl Session<'_, '_> {
 pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
     // Every query below assumes the axioms (the deadlock search's barrier-only
     // query does not, but fixed same-thread coherence cannot stop barriers).
-    if std::env::var("PTXL_DEBUG").is_ok() {
+    if crate::context::tracing() {
         let per: Vec<usize> = p.threads.iter().map(|t| t.traces.len()).collect();
         eprintln!("events {} traces {} (per thread {:?})", p.events.len(), p.traces.len(), per);
     }
@@ -118,7 +118,7 @@ pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
     let merged = if opts.merge_paths {
         let gone =
             if opts.model().is_builtin() { crate::program::spin::redundant_traces(p) } else { Default::default() };
-        if std::env::var("PTXL_DEBUG").is_ok() && !gone.is_empty() {
+        if crate::context::tracing() && !gone.is_empty() {
             eprintln!("dropped {} paths that only add failed spin iterations (D66)", gone.len());
         }
         crate::program::merge::merge(p, &gone)
@@ -126,7 +126,7 @@ pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
         None
     };
     let q = merged.as_ref().map_or(p, |m| &m.program);
-    if std::env::var("PTXL_DEBUG").is_ok() && merged.is_some() {
+    if crate::context::tracing() && merged.is_some() {
         eprintln!("merged: {} events", q.events.len());
     }
     let mut enc = Encoding::with_axioms(q, opts.model())?;
@@ -141,7 +141,7 @@ pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
     let classes = if opts.symmetry { symmetry::classes_merged(p, q) } else { Vec::new() };
     let guard = symmetry::break_symmetry(&mut enc, &classes);
     let sym = guard.unwrap_or(B::T);
-    if std::env::var("PTXL_DEBUG").is_ok() {
+    if crate::context::tracing() {
         eprintln!("{}", symmetry::describe(p, &classes));
         eprintln!("vars {} clauses {}", enc.f.vars, enc.f.clauses);
     }
