@@ -11,7 +11,7 @@
 
 use crate::model::{Model, ModelKind};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// What every engine and command of one run reads.
 #[derive(Clone, Debug)]
@@ -42,9 +42,20 @@ impl Ctx {
         Ctx { model, model_explicit: false, limits: crate::budget::Limits::default(), deadline: None, debug: tracing() }
     }
 
+    /// The context of a command: `model` (named by `--model` when `explicit`)
+    /// under `limits`.
+    pub fn of_command(model: Arc<Model>, explicit: bool, limits: crate::budget::Limits) -> Ctx {
+        Ctx { model_explicit: explicit, limits, ..Ctx::new(model) }
+    }
+
     /// The same context deciding under `model`.
     pub fn with_model(&self, model: Arc<Model>) -> Ctx {
         Ctx { model, ..self.clone() }
+    }
+
+    /// The same context with another per-test time limit (`None`: none).
+    pub fn with_timeout(&self, timeout: Option<Duration>) -> Ctx {
+        Ctx { limits: crate::budget::Limits { timeout, ..self.limits }, ..self.clone() }
     }
 
     /// The same context stopping at `deadline`.
