@@ -8,6 +8,7 @@ pub mod formula;
 pub mod hubs;
 pub mod prop;
 pub mod rows;
+pub mod spin;
 pub mod symmetry;
 
 use crate::context::Ctx;
@@ -115,8 +116,7 @@ pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
     // Paths that only add failed spin iterations are dropped (D66): the
     // argument covers the built-in models' rows, not arbitrary ones.
     let merged = if opts.merge_paths {
-        let gone =
-            if opts.model().is_builtin() { crate::program::spin::redundant_traces(p) } else { Default::default() };
+        let gone = if opts.model().is_builtin() { spin::redundant_traces(p) } else { Default::default() };
         if opts.ctx.debug && !gone.is_empty() {
             eprintln!("dropped {} paths that only add failed spin iterations (D66)", gone.len());
         }
