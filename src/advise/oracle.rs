@@ -13,7 +13,7 @@ use crate::check::CheckOptions;
 use crate::error::{Error, Result};
 use crate::explain::{self, ShowOptions};
 use crate::model::Model;
-use crate::program::{build_program, Program};
+use crate::program::Program;
 
 use crate::outcome::Execution;
 use crate::sat::candidates::Candidates;
@@ -59,8 +59,8 @@ pub fn still_witness(p: &Program, x: &Execution, model: &Model) -> bool {
 /// Parse, build and decide a variant given as text.
 pub fn reachable_source(source: &str, opts: &CheckOptions) -> Result<bool> {
     let lit = crate::parse::parse_litmus(source)?;
-    let p = build_program(&lit, &opts.build)?;
-    reachable(&p, &opts.model)
+    let p = crate::check::build(&lit, &opts.build)?;
+    reachable(&p, &opts.ctx.model)
 }
 
 /// The full pipeline's view of a variant: is the outcome reachable, and when it
@@ -82,7 +82,7 @@ pub fn confirm(source: &str, opts: &CheckOptions, explain_it: bool) -> Result<Co
     if reachable || !explain_it {
         return Ok(Confirmed { reachable, reason: None });
     }
-    let so = ShowOptions { witness: false, forbidden: true, max: 1, model: opts.model.clone(), ..Default::default() };
+    let so = ShowOptions { witness: false, forbidden: true, max: 1, ctx: opts.ctx.clone() };
     let shown = explain::show(&r, &so)?;
     let reason = shown.forbidden.first().and_then(|f| f.candidates.first()).and_then(|x| {
         let v = x.violations.first()?;

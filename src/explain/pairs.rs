@@ -12,7 +12,7 @@ use crate::check::CheckOptions;
 use crate::error::Result;
 use crate::model::patterns::{acquire_patterns, release_patterns, Pattern};
 use crate::model::strong::{self, NotStrong, Strong};
-use crate::program::{build_program, Event, EventId, EventKind, MemSem, Program, SyncRole};
+use crate::program::{Event, EventId, EventKind, MemSem, Program, SyncRole};
 use crate::sat::candidates::Candidates;
 use std::collections::BTreeMap;
 
@@ -26,7 +26,7 @@ pub fn explain_source(source: &str, base: &std::path::Path, opts: &CheckOptions)
 pub fn explanation_of_source(source: &str, base: &std::path::Path, opts: &CheckOptions) -> Result<Explanation> {
     let ast = crate::check::parse_and_expand(source, base)?;
     let model = crate::check::model_for(ast.c11.is_some(), opts)?;
-    let p = build_program(&ast, &opts.build)?;
+    let p = crate::check::build(&ast, &opts.build)?;
     explanation(&p, &model)
 }
 

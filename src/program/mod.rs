@@ -13,14 +13,13 @@ pub mod cells;
 pub mod event;
 pub mod merge;
 pub mod private;
-pub mod spin;
 pub mod value;
 
 use crate::ast::{Observable, Prop, Proxy, Quantifier, Scope};
 use std::collections::BTreeMap;
 
 pub use access::{Access, MemSem, Rmw};
-pub use build::{build_program, BuildOptions};
+pub use build::{build_leaving_out_spins, build_program, BuildOptions};
 pub use event::{reduce, Event, EventKind, Expected, Instance, Sync, SyncKey, SyncKind, SyncRole};
 
 pub type EventId = usize;

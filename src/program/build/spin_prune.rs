@@ -16,13 +16,15 @@
 //! assumptions on the dropped path (a failed `bne` on an older register): the
 //! kept state, assuming less, allows every execution the dropped one allows.
 //! Why dropping is exact is D66's argument (paper-notes/encoding.md, "Failed spin
-//! iterations"): deleting the left-out reads from an allowed execution of the
+//! iterations", and "Failed iterations left out while exploring"): deleting the left-out reads from an allowed execution of the
 //! dropped path gives an allowed execution of a kept path with the same final
 //! state, provided the reads race with nothing. That proviso needs the writes
-//! of the whole program, so it is checked after the build
-//! ([`super::Ctx::dropped_reads_are_spins`]); where it fails the program is
-//! built again without this reduction. A dropped path could have failed again
-//! forever, so the unroll bound would have cut it: the flag is set as before.
+//! of the whole program and the model's moral strength, so the builder returns
+//! the reads it left out and the pipeline (`check::build`) checks them; where
+//! that fails the program is built again without this reduction. A dropped
+//! path could have failed again forever, so the unroll bound would have cut
+//! it: the flag is set as before, and its writes so far feed the value domains
+//! as a cut path's do.
 
 use super::{DraftKind, PathState};
 use crate::ast::{BranchCond, Instr, InstrKind};

@@ -22,8 +22,8 @@
 //! programs are left alone (their completion and overlap rules are not
 //! covered by the argument above).
 
-use super::{EventId, Program, RegValue, TraceId};
-use crate::model::strong::morally_strong;
+use crate::model::strong::{morally_strong, overlap_completely, proxy_of};
+use crate::program::{Access, Event, EventId, Program, RegValue, TraceId};
 use std::collections::{BTreeSet, HashMap};
 
 /// The traces that only add failed spin iterations to another trace of their thread.
@@ -82,7 +82,7 @@ fn is_barrier(p: &Program, e: EventId) -> bool {
 }
 
 /// What moral strength (8.7) sees of an access, besides the paths.
-fn profile(thread: Option<usize>, a: &super::Access) -> String {
+fn profile(thread: Option<usize>, a: &Access) -> String {
     format!("{:?}", (thread, a.loc, &a.vaddr, a.proxy, a.size, a.start, a.sem, a.scope))
 }
 
@@ -107,27 +107,28 @@ fn can_leave_out(
 
 /// `e` reads, writes nothing and races with nothing: morally strong (8.7)
 /// with every write to its location of another thread (`writes`), and of the
-/// same proxy and footprint as its own thread's writes there (which are
-/// morally strong with it on a common path, 8.7 condition 1).
-fn races_with_nothing(p: &Program, e: &super::Event, writes: &[EventId]) -> bool {
+/// same proxy and footprint as its own thread's writes there (8.7 conditions
+/// 2 and 3; condition 1 holds on a common path).
+fn races_with_nothing(p: &Program, e: &Event, writes: &[EventId]) -> bool {
     let Some(a) = e.access() else { return false };
     if !a.reads || a.writes || e.thread.is_none() {
         return false;
     }
-    let strong_with = |w: &super::Event| match w.access() {
-        Some(b) if w.thread == e.thread => {
-            b.proxy == a.proxy && b.vaddr == a.vaddr && b.size == a.size && b.start == a.start
+    let strong_with = |w: &Event| {
+        if w.thread == e.thread {
+            proxy_of(w) == proxy_of(e) && overlap_completely(e, w)
+        } else {
+            morally_strong(p, e, w)
         }
-        _ => morally_strong(p, e, w),
     };
     writes.iter().all(|&w| strong_with(&p.events[w]))
 }
 
-/// The reads of the failed spin iterations the builder left out (D113, events
-/// of `p`'s threads not in its event list) may be left out: each races with
-/// nothing, the program is not mixed-size, and no thread that left one out
-/// uses a barrier (the conditions of D66).
-pub fn reads_race_with_nothing(p: &Program, left_out: &[super::Event]) -> bool {
+/// The reads of the failed spin iterations the builder left out (D113:
+/// events of `p`'s threads, not in its event list) may be left out: each
+/// races with nothing, the program is not mixed-size, and no thread that left
+/// one out uses a barrier (D66's conditions).
+pub fn reads_race_with_nothing(p: &Program, left_out: &[Event]) -> bool {
     if left_out.is_empty() {
         return true;
     }
