@@ -102,7 +102,7 @@ pub fn check_source_at(source: &str, base: &Path, opts: &CheckOptions) -> Result
     let start = Instant::now();
     let ast = parse_and_expand(source, base)?;
     let opts = &CheckOptions { ctx: opts.ctx.with_model(model_for(ast.c11.is_some(), opts)?), ..opts.clone() };
-    let program = build(&ast, &opts.build)?;
+    let program = build(&ast, &opts.build, &opts.ctx.model)?;
     let outcome = run_engine(&program, opts, crate::budget::deadline())?;
     vacuous_unroll(&program, &outcome, opts.build.unroll)?;
     if let Some(var) = &program.reads_unknown {
@@ -112,11 +112,15 @@ pub fn check_source_at(source: &str, base: &Path, opts: &CheckOptions) -> Result
     Ok(TestResult { program, outcome, summary, time: start.elapsed() })
 }
 
-/// The program of a parsed test as every command builds it: failed spin
-/// iterations left out while exploring (D113) when the reads they drop race
-/// with nothing (the condition of D66, `sat::spin`), every iteration kept
-/// otherwise.
-pub fn build(ast: &crate::ast::Litmus, opts: &crate::program::BuildOptions) -> Result<Program> {
+/// The program of a parsed test as the commands that decide it under `model`
+/// build it: failed spin iterations left out while exploring (D113) when the
+/// model is a built-in one (D66's argument reads its rows) and the reads they
+/// drop race with nothing (D66's condition, `sat::spin`); every iteration
+/// kept otherwise.
+pub fn build(ast: &crate::ast::Litmus, opts: &crate::program::BuildOptions, model: &Model) -> Result<Program> {
+    if !model.is_builtin() {
+        return build_program(ast, opts);
+    }
     let (p, left_out) = crate::program::build_leaving_out_spins(ast, opts)?;
     if left_out.is_some_and(|l| crate::sat::spin::reads_race_with_nothing(&p, &l)) {
         return Ok(p);
@@ -156,7 +160,7 @@ fn same_for_other_unknown_bytes(
     opts: &CheckOptions,
 ) -> Result<()> {
     let filled = crate::program::BuildOptions { unknown_fill: 0xa5, ..opts.build.clone() };
-    let other = build(ast, &filled)?;
+    let other = build(ast, &filled, &opts.ctx.model)?;
     let o2 = run_engine(&other, opts, crate::budget::deadline())?;
     let states = |o: &Outcome| o.states.keys().cloned().collect::<std::collections::BTreeSet<_>>();
     if states(o) == states(&o2) && o.summary(p).verdict == o2.summary(&other).verdict {

@@ -167,7 +167,7 @@ fn engines_agree_on_spin_loops() {
                 reference_max_candidates: REFERENCE_CANDIDATES,
                 max_states: MAX_STATES,
                 build: BuildOptions { max_events: MAX_EVENTS, prune_spins: false, ..Default::default() },
-                timeout: Some(TIMEOUT),
+                ctx: Ctx::default().with_timeout(Some(TIMEOUT)),
                 ..Default::default()
             };
             let Ok(k) = check_source(&text, &every_path) else { return Ok(false) };

@@ -148,7 +148,7 @@ fn leaving_out_failed_spin_iterations_changes_no_listing() {
     let with = |prune_spins: bool| CheckOptions {
         build: BuildOptions { prune_spins, ..Default::default() },
         list_states: None,
-        timeout: Some(std::time::Duration::from_secs(20)),
+        ctx: ptx_litmus::context::Ctx::default().with_timeout(Some(std::time::Duration::from_secs(5))),
         ..Default::default()
     };
     let (mut compared, mut pruned, mut too_big) = (0, 0, 0);

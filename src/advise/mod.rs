@@ -129,7 +129,7 @@ pub fn advise_source(source: &str, opts: &AdviseOptions) -> Result<Advice> {
             m.span,
         ));
     }
-    let p = crate::check::build(&lit, &opts.check.build)?;
+    let p = crate::check::build(&lit, &opts.check.build, &opts.check.ctx.model)?;
     let reachable = budgeted(&opts.check, deadline, || oracle::reachable(&p, &opts.check.ctx.model))?;
     let first = budgeted(&opts.check, deadline, || oracle::confirm(source, &opts.check, false))?;
     if first.reachable != reachable {

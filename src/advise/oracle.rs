@@ -59,7 +59,7 @@ pub fn still_witness(p: &Program, x: &Execution, model: &Model) -> bool {
 /// Parse, build and decide a variant given as text.
 pub fn reachable_source(source: &str, opts: &CheckOptions) -> Result<bool> {
     let lit = crate::parse::parse_litmus(source)?;
-    let p = crate::check::build(&lit, &opts.build)?;
+    let p = crate::check::build(&lit, &opts.build, &opts.ctx.model)?;
     reachable(&p, &opts.ctx.model)
 }
 

@@ -76,7 +76,7 @@ impl<'a> Decider<'a> {
         }
         let lit = edit::variant_ast(self.lit, self.sites, levels);
         let (opts, deadline) = (self.opts, self.deadline);
-        let p = super::budgeted(opts, deadline, || crate::check::build(&lit, &opts.build))?;
+        let p = super::budgeted(opts, deadline, || crate::check::build(&lit, &opts.build, &opts.ctx.model))?;
         let key = self.structure(levels);
         let known = self.witnesses.entry(key).or_default();
         let r = if known.iter().rev().take(16).any(|x| super::oracle::still_witness(&p, x, &opts.ctx.model)) {

@@ -134,7 +134,7 @@ pub fn map_source(text: &str, base: &Path, s: &MapSetup) -> Result<Mapped> {
         return Err(Error::input_nospan("`map` does not compile a test with a `filter` yet"));
     }
     let ptx_ast = super::mapping::compile(&c_ast, &s.mapping)?;
-    let program = crate::check::build(&ptx_ast, &s.opts.build)?;
+    let program = crate::program::build_program(&ptx_ast, &s.opts.build)?;
     let doc = format!("{} compiled by the mapping {}", c_ast.name, s.mapping.name);
     let ptx_text = super::emit::litmus_text(&ptx_ast, &program, &doc);
     let target = check_source_at(

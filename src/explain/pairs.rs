@@ -26,7 +26,7 @@ pub fn explain_source(source: &str, base: &std::path::Path, opts: &CheckOptions)
 pub fn explanation_of_source(source: &str, base: &std::path::Path, opts: &CheckOptions) -> Result<Explanation> {
     let ast = crate::check::parse_and_expand(source, base)?;
     let model = crate::check::model_for(ast.c11.is_some(), opts)?;
-    let p = crate::check::build(&ast, &opts.build)?;
+    let p = crate::check::build(&ast, &opts.build, &model)?;
     explanation(&p, &model)
 }
 

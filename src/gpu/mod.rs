@@ -263,6 +263,6 @@ pub fn emit_source_at(
     opts: &EmitOptions,
 ) -> Result<Result<Module, String>, crate::error::Error> {
     let lit = crate::check::parse_and_expand(source, base)?;
-    let program = crate::check::build(&lit, &Default::default())?;
+    let program = crate::program::build_program(&lit, &Default::default())?;
     Ok(emit_module(&lit, &program.observables, &program, opts))
 }
