@@ -263,6 +263,7 @@ pub fn emit_source_at(
     opts: &EmitOptions,
 ) -> Result<Result<Module, String>, crate::error::Error> {
     let lit = crate::check::parse_and_expand(source, base)?;
-    let program = crate::program::build_program(&lit, &Default::default())?;
+    // Built as `check` builds it (D113): a spin lock's failed iterations need not be enumerated to emit it.
+    let program = crate::check::build(&lit, &Default::default(), &crate::context::Ctx::default().model)?;
     Ok(emit_module(&lit, &program.observables, &program, opts))
 }
