@@ -15,6 +15,7 @@ pub mod merge;
 pub mod private;
 pub mod spin;
 pub mod value;
+pub mod warp;
 
 use crate::ast::{Observable, Prop, Proxy, Quantifier, Scope};
 use std::collections::BTreeMap;
