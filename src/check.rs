@@ -1,6 +1,7 @@
 //! The pipeline for one file: text -> AST -> program -> engine -> outcome, with
 //! limits (unroll, events, time) and errors kept apart from results.
 
+use crate::context::Ctx;
 use crate::error::{Error, ErrorKind, Result};
 use crate::explain::{ShowOptions, Shown};
 use crate::model::{Model, ModelKind};
@@ -26,14 +27,9 @@ pub const DEFAULT_LISTED_STATES: usize = 256;
 pub struct CheckOptions {
     pub build: BuildOptions,
     pub engine: Engine,
-    /// The model that decides: a built-in one (`ModelKind::shared`) or a
-    /// user's `.cat` file (`Model::load`).
-    pub model: Arc<Model>,
-    /// `--model` was given: a C test is then decided under `model`, which
-    /// must be a C model; otherwise a C test is decided under rc11 (D102).
-    pub model_explicit: bool,
-    /// Per-test wall-clock limit (parsing, encoding, solving and explaining).
-    pub timeout: Option<Duration>,
+    /// The model, the per-test limits (wall clock: parsing, encoding, solving
+    /// and explaining; memory: the unrolled program and its encoding) and tracing.
+    pub ctx: Ctx,
     /// Largest input file accepted, in bytes.
     pub max_file_bytes: usize,
     /// Most candidate executions the reference engine examines.
@@ -43,8 +39,6 @@ pub struct CheckOptions {
     /// List at most this many final states (`None`: all). The verdict and the
     /// observation do not depend on it (SAT engine).
     pub list_states: Option<usize>,
-    /// Estimated bytes the unrolled program and its encoding may grow to.
-    pub max_memory: u64,
     /// Explain each checked test (`--show`, `--dot`, `--svg`).
     pub show: Option<ShowOptions>,
     /// Re-check each execution the SAT engine reports with the reference engine's
@@ -63,13 +57,10 @@ impl Default for CheckOptions {
         CheckOptions {
             build: BuildOptions::default(),
             engine: Engine::Sat,
-            model: ModelKind::Ptx.shared(),
-            model_explicit: false,
-            timeout: None,
+            ctx: Ctx::default(),
             max_file_bytes: 1 << 20,
             reference_max_candidates: crate::reference::ReferenceOptions::default().max_candidates,
             max_states: crate::sat::SolveOptions::default().max_states,
-            max_memory: crate::budget::Limits::default().max_bytes,
             show: None,
             self_check: crate::sat::SolveOptions::default().self_check,
             list_states: Some(DEFAULT_LISTED_STATES),
@@ -110,7 +101,7 @@ pub fn check_source_at(source: &str, base: &Path, opts: &CheckOptions) -> Result
     }
     let start = Instant::now();
     let ast = parse_and_expand(source, base)?;
-    let opts = &CheckOptions { model: model_for(ast.c11.is_some(), opts)?, ..opts.clone() };
+    let opts = &CheckOptions { ctx: opts.ctx.with_model(model_for(ast.c11.is_some(), opts)?), ..opts.clone() };
     let program = build_program(&ast, &opts.build)?;
     let outcome = run_engine(&program, opts, crate::budget::deadline())?;
     vacuous_unroll(&program, &outcome, opts.build.unroll)?;
@@ -122,19 +113,20 @@ pub fn check_source_at(source: &str, base: &Path, opts: &CheckOptions) -> Result
 }
 
 /// The model a test is decided under (D102): a C test under rc11 unless a C
-/// model is asked for; a PTX test under `opts.model`. A PTX model for a C
+/// model is asked for; a PTX test under `opts.ctx.model`. A PTX model for a C
 /// test, or a C model for a PTX test, is an input error.
 pub fn model_for(is_c: bool, opts: &CheckOptions) -> Result<Arc<Model>> {
-    match (is_c, opts.model.c_tests) {
-        (true, true) | (false, false) => Ok(opts.model.clone()),
-        (true, false) if !opts.model_explicit => Ok(ModelKind::Rc11.shared()),
+    let ctx = &opts.ctx;
+    match (is_c, ctx.model.c_tests) {
+        (true, true) | (false, false) => Ok(ctx.model.clone()),
+        (true, false) if !ctx.model_explicit => Ok(ModelKind::Rc11.shared()),
         (true, false) => Err(Error::input_nospan(format!(
             "a C test is decided under a C model (rc11, scoped-rc11, or a file with `option c11`), not `{}`",
-            opts.model.name
+            ctx.model.name
         ))),
         (false, true) => Err(Error::input_nospan(format!(
             "the model `{}` decides C tests; this is a PTX test (use ptx, ptx-alloy or a PTX model file)",
-            opts.model.name
+            ctx.model.name
         ))),
     }
 }
@@ -171,20 +163,19 @@ fn run_engine(p: &Program, opts: &CheckOptions, deadline: Option<Instant>) -> Re
         Engine::Sat => crate::sat::check(
             p,
             &crate::sat::SolveOptions {
-                deadline,
+                ctx: opts.ctx.until(deadline),
                 max_states: opts.max_states,
                 list: opts.list_states,
                 self_check: opts.self_check,
                 symmetry: opts.symmetry,
                 merge_paths: opts.merge_paths,
-                model: Some(opts.model.clone()),
             },
         ),
         Engine::Reference => crate::reference::check(
             p,
             &crate::reference::ReferenceOptions {
+                ctx: opts.ctx.until(deadline),
                 max_candidates: opts.reference_max_candidates,
-                model: opts.model.clone(),
             },
         ),
     }
@@ -265,7 +256,10 @@ pub fn check_text(path: &Path, source: String, base: &Path, opts: &CheckOptions)
         let r = check_source_at(&source, base, opts)?;
         // Explanations read the rows of the model that decided the test.
         let model = model_for(r.program.c11.is_some(), opts)?;
-        let shown = opts.show.as_ref().map(|so| crate::explain::show(&r, &ShowOptions { model, ..so.clone() }));
+        let shown = opts
+            .show
+            .as_ref()
+            .map(|so| crate::explain::show(&r, &ShowOptions { ctx: opts.ctx.with_model(model), ..so.clone() }));
         Ok((r, shown))
     }) {
         Ok((r, s)) => (Ok(r), s),
@@ -274,12 +268,11 @@ pub fn check_text(path: &Path, source: String, base: &Path, opts: &CheckOptions)
     FileReport { path: path.to_path_buf(), source, result, shown }
 }
 
-/// Run `f` under the test's budget (`opts.timeout`, `opts.max_memory`), turning
+/// Run `f` under the test's budget (`opts.ctx.limits`), turning
 /// a limit into a limit error and a panic (a bug) into an internal error. The
 /// work runs on the calling thread: nothing is left running after a timeout.
 pub fn guarded<T>(opts: &CheckOptions, f: impl FnOnce() -> Result<T>) -> Result<T> {
-    let limits = crate::budget::Limits { timeout: opts.timeout, max_bytes: opts.max_memory };
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| crate::budget::run(limits, f))) {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| crate::budget::run(opts.ctx.limits, f))) {
         Ok(Ok(r)) => r,
         Ok(Err(crate::budget::Exceeded(m))) => Err(Error::limit(m)),
         Err(p) => {

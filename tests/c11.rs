@@ -8,6 +8,7 @@
 //! scoped-rc11 (no scopes in these tests) against the second.
 
 use ptx_litmus::check::{check_file, collect_files, CheckOptions, Engine};
+use ptx_litmus::context::Ctx;
 use ptx_litmus::model::ModelKind;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -61,8 +62,7 @@ fn agree_with_herd(log: &str, model: ModelKind, engine: Engine) {
     assert!(files.len() >= 300, "the corpus has {} tests", files.len());
     let opts = CheckOptions {
         engine,
-        model: model.shared(),
-        model_explicit: true,
+        ctx: Ctx { model_explicit: true, ..Ctx::new(model.shared()) },
         list_states: None,
         ..CheckOptions::default()
     };

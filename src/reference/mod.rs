@@ -32,20 +32,19 @@ use enumerate::{
 };
 use rel::Rel;
 use std::collections::BTreeSet;
-use std::sync::Arc;
 
 /// Limits of one run, and the model it decides.
 #[derive(Clone, Debug)]
 pub struct ReferenceOptions {
     /// Most candidate executions (and partial-order steps) examined before giving up.
     pub max_candidates: u64,
-    /// The rows the candidates are checked against (default: `ptx`).
-    pub model: Arc<Model>,
+    /// The rows the candidates are checked against (default: `ptx`) in `ctx.model`.
+    pub ctx: crate::context::Ctx,
 }
 
 impl Default for ReferenceOptions {
     fn default() -> Self {
-        ReferenceOptions { max_candidates: 5_000_000, model: ModelKind::Ptx.shared() }
+        ReferenceOptions { max_candidates: 5_000_000, ctx: crate::context::Ctx::default() }
     }
 }
 
@@ -137,8 +136,8 @@ pub fn check(p: &Program, opts: &ReferenceOptions) -> Result<Outcome> {
         let total =
             [rfs.len(), matchings.len(), scs.len(), cos.len()].iter().fold(1u64, |a, &k| a.saturating_mul(k as u64));
         take(&mut budget, total, max)?;
-        let view = View::new(p, &ctx.traces, &ctx.ev, opts.model.split_rmw);
-        let mut ev = Evaluator::new(&opts.model, &view);
+        let view = View::new(p, &ctx.traces, &ctx.ev, opts.ctx.model.split_rmw);
+        let mut ev = Evaluator::new(&opts.ctx.model, &view);
         'combo: for rf in &rfs {
             for which in [Exec::Bar, Exec::Sc, Exec::Co] {
                 ev.clear(which);

@@ -152,7 +152,7 @@ impl Formula {
         self.solver.set_deadline(budget::deadline());
         let start = std::time::Instant::now();
         let answer = self.solver.solve();
-        if debugging() {
+        if crate::out::tracing() {
             eprintln!("solve: {:?} in {:?}", answer.as_ref().ok(), start.elapsed());
         }
         match answer {
@@ -212,10 +212,4 @@ impl Model {
             }
         }
     }
-}
-
-/// `PTXL_DEBUG` is set (read once).
-fn debugging() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| std::env::var("PTXL_DEBUG").is_ok())
 }

@@ -14,6 +14,7 @@
 
 use super::{assets, Reply, ServeOptions};
 use crate::check::{check_text, guarded, CheckOptions};
+use crate::context::Ctx;
 use crate::error::{Error, Result};
 use crate::explain::{self, ShowOptions};
 use crate::gen::{self, FenceOpt, Placement, ProxyOpt, Scope, SemOpt, Variant};
@@ -156,12 +157,11 @@ fn check_options(d: &Decide, opts: &ServeOptions) -> std::result::Result<CheckOp
         Some(t) => return Err(format!("timeout `{}`: the timeout must be a number of seconds more than 0", t)),
     };
     let kind = model.unwrap_or_default();
+    let limits = crate::budget::Limits { timeout: Some(asked), max_bytes: opts.max_memory };
+    let ctx = Ctx::of_command(kind.shared(), model.is_some(), limits);
     Ok(CheckOptions {
-        model: kind.shared(),
-        model_explicit: model.is_some(),
-        timeout: Some(asked),
-        max_memory: opts.max_memory,
-        show: Some(ShowOptions { model: kind.shared(), ..ShowOptions::default() }),
+        show: Some(ShowOptions { ctx: ctx.clone(), ..ShowOptions::default() }),
+        ctx,
         ..CheckOptions::default()
     })
 }
@@ -222,7 +222,7 @@ fn check(source: &str, copts: &CheckOptions) -> Value {
 fn advise(source: &str, check: CheckOptions) -> Value {
     use crate::advise::{advise_source, render, AdviseOptions};
     let opts = AdviseOptions { check: CheckOptions { show: None, ..check }, ..AdviseOptions::default() };
-    let unbudgeted = CheckOptions { timeout: None, ..opts.check.clone() };
+    let unbudgeted = CheckOptions { ctx: opts.check.ctx.with_timeout(None), ..opts.check.clone() };
     let advice = refuse_modules(source).and_then(|()| guarded(&unbudgeted, || advise_source(source, &opts)));
     match advice {
         Ok(a) => {
