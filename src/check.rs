@@ -3,7 +3,6 @@
 
 use crate::context::Ctx;
 use crate::error::{Error, ErrorKind, Result};
-use crate::explain::{ShowOptions, Shown};
 use crate::model::{Model, ModelKind};
 use crate::outcome::{Outcome, Summary};
 use crate::program::{build_program, BuildOptions, Program};
@@ -70,6 +69,24 @@ impl Default for CheckOptions {
     }
 }
 
+/// What `--show`, `--dot` and `--svg` explain of a checked test (`crate::explain::show`).
+#[derive(Clone, Debug)]
+pub struct ShowOptions {
+    pub witness: bool,
+    pub forbidden: bool,
+    /// At most this many states, and candidates per forbidden state.
+    pub max: usize,
+    /// The model whose rows explain (the one that decided the test) and the
+    /// deadline (`None`: the running test's).
+    pub ctx: Ctx,
+}
+
+impl Default for ShowOptions {
+    fn default() -> Self {
+        ShowOptions { witness: true, forbidden: true, max: 3, ctx: Ctx::default() }
+    }
+}
+
 /// The result of checking one test.
 #[derive(Clone, Debug)]
 pub struct TestResult {
@@ -77,15 +94,6 @@ pub struct TestResult {
     pub outcome: Outcome,
     pub summary: Summary,
     pub time: Duration,
-}
-
-/// A file's text (for error snippets) and what became of it.
-pub struct FileReport {
-    pub path: PathBuf,
-    pub source: String,
-    pub result: Result<TestResult>,
-    /// With `CheckOptions::show`: the explanation, computed under the same deadline.
-    pub shown: Option<Result<Shown>>,
 }
 
 /// Check a litmus test given as text, under `opts`' budget (the one already
@@ -252,36 +260,6 @@ pub fn read_source(path: &Path, max: usize) -> std::result::Result<String, (Stri
         let span = span_at(&text, off);
         (text, Error::input("the file is not UTF-8 text", span))
     })
-}
-
-/// Check a file (and explain it with `opts.show`) under one deadline and one
-/// memory budget; hitting either is a limit error and the batch goes on.
-pub fn check_file(path: &Path, opts: &CheckOptions) -> FileReport {
-    let source = match read_source(path, opts.max_file_bytes) {
-        Ok(s) => s,
-        Err((source, e)) => return FileReport { path: path.to_path_buf(), source, result: Err(e), shown: None },
-    };
-    let base = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    check_text(path, source, base, opts)
-}
-
-/// `check_file` for a text already read: `path` names it in messages, `base`
-/// is the folder its `ptx "FILE";` paths are relative to.
-pub fn check_text(path: &Path, source: String, base: &Path, opts: &CheckOptions) -> FileReport {
-    let (result, shown) = match guarded(opts, || {
-        let r = check_source_at(&source, base, opts)?;
-        // Explanations read the rows of the model that decided the test.
-        let model = model_for(r.program.c11.is_some(), opts)?;
-        let shown = opts
-            .show
-            .as_ref()
-            .map(|so| crate::explain::show(&r, &ShowOptions { ctx: opts.ctx.with_model(model), ..so.clone() }));
-        Ok((r, shown))
-    }) {
-        Ok((r, s)) => (Ok(r), s),
-        Err(e) => (Err(e), None),
-    };
-    FileReport { path: path.to_path_buf(), source, result, shown }
 }
 
 /// Run `f` under the test's budget (`opts.ctx.limits`), turning

@@ -7,7 +7,8 @@ mod opts;
 use args::*;
 
 use ptx_litmus::batch::{self, Progress, Summary};
-use ptx_litmus::check::{check_file, guarded, read_source, CheckOptions, FileReport};
+use ptx_litmus::batch::{check_file, FileReport};
+use ptx_litmus::check::{guarded, read_source, CheckOptions};
 use ptx_litmus::error::{EXIT_INPUT, EXIT_INTERNAL, EXIT_MISMATCH, EXIT_OK};
 use ptx_litmus::explain::{self, ShowKind, ShowOptions, Shown};
 use ptx_litmus::out;
@@ -157,7 +158,7 @@ fn show_options(a: &CheckArgs) -> Option<ShowOptions> {
         witness: both || a.show.contains(&ShowKind::Witness),
         forbidden: both || a.show.contains(&ShowKind::Forbidden),
         max: a.max_show as usize,
-        // The model that decides each test replaces it (`check::check_text`).
+        // The model that decides each test replaces it (`batch::check_text`).
         ctx: Default::default(),
     })
 }

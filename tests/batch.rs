@@ -5,7 +5,8 @@
 
 mod robust;
 
-use ptx_litmus::check::{check_file, CheckOptions};
+use ptx_litmus::batch::check_file;
+use ptx_litmus::check::CheckOptions;
 use ptx_litmus::context::Ctx;
 use robust::*;
 use std::fs;

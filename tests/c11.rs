@@ -7,7 +7,8 @@
 //! and its observation, under both engines: rc11 against the first log,
 //! scoped-rc11 (no scopes in these tests) against the second.
 
-use ptx_litmus::check::{check_file, collect_files, CheckOptions, Engine};
+use ptx_litmus::batch::check_file;
+use ptx_litmus::check::{collect_files, CheckOptions, Engine};
 use ptx_litmus::context::Ctx;
 use ptx_litmus::model::ModelKind;
 use std::collections::{BTreeMap, BTreeSet};

@@ -3,7 +3,8 @@
 //! engine, pictures, and the JSON fields against `schema/result.schema.json`.
 
 mod common;
-use ptx_litmus::check::{check_file, check_source, CheckOptions, TestResult};
+use ptx_litmus::batch::check_file;
+use ptx_litmus::check::{check_source, CheckOptions, TestResult};
 use ptx_litmus::context::Ctx;
 use ptx_litmus::explain::{self, show::ExecKind, ShowOptions, Shown, ShownExec};
 use ptx_litmus::report;

@@ -3,7 +3,8 @@
 //! test that violates only it, without any change under `src/explain/`; and
 //! `--model ptx-alloy` is explained by its own rows.
 
-use ptx_litmus::check::{check_file, check_source, CheckOptions, Engine, TestResult};
+use ptx_litmus::batch::check_file;
+use ptx_litmus::check::{check_source, CheckOptions, Engine, TestResult};
 use ptx_litmus::context::Ctx;
 use ptx_litmus::explain::{self, ShowOptions, Shown};
 use ptx_litmus::model::{ModelKind, Row};

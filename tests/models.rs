@@ -5,7 +5,8 @@
 
 mod common;
 
-use ptx_litmus::check::{check_file, check_source, collect_files, CheckOptions, Engine};
+use ptx_litmus::batch::check_file;
+use ptx_litmus::check::{check_source, collect_files, CheckOptions, Engine};
 use ptx_litmus::context::Ctx;
 use ptx_litmus::model::{ModelKind, Row};
 use ptx_litmus::outcome::Verdict;

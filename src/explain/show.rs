@@ -5,8 +5,8 @@ pub use super::show_text::{cycle_text, reason_line, text};
 use super::view::{EdgeKind, Mat, Step, View};
 use super::words::why_sync;
 use crate::ast::{Prop, Quantifier};
+pub use crate::check::ShowOptions;
 use crate::check::TestResult;
-use crate::context::Ctx;
 use crate::error::Result;
 use crate::model::eval::Violation as Check;
 use crate::model::rows::Model;
@@ -21,23 +21,6 @@ pub enum ShowKind {
     Witness,
     /// Why final states satisfying the condition are forbidden: candidate executions and the axiom each violates.
     Forbidden,
-}
-
-#[derive(Clone, Debug)]
-pub struct ShowOptions {
-    pub witness: bool,
-    pub forbidden: bool,
-    /// At most this many states, and candidates per forbidden state.
-    pub max: usize,
-    /// The model whose rows explain (the one that decided the test) and the
-    /// deadline (`None`: the running test's).
-    pub ctx: Ctx,
-}
-
-impl Default for ShowOptions {
-    fn default() -> Self {
-        ShowOptions { witness: true, forbidden: true, max: 3, ctx: Ctx::default() }
-    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -24,6 +24,7 @@ mod mbarrier;
 mod rmw;
 mod spin_prune;
 mod step;
+mod warp;
 
 use assemble::place_threads;
 
@@ -97,6 +98,11 @@ struct Ctx<'a> {
     /// The reads of the failed spin iterations left out while exploring (D113),
     /// one per thread, location and access profile: checked after the build.
     spin_left_out: BTreeMap<String, (usize, LocKey, Access)>,
+    /// Each thread's warp and lane in its CTA (D92, D174).
+    seats: Vec<(i64, u32)>,
+    /// The values each thread contributes to each use of a warp collective
+    /// (an over-approximation, learned round after round as `domains` are).
+    exchanged: HashMap<(SyncKey, usize), BTreeSet<i64>>,
 }
 
 /// A physical location before numbering: root name, byte offset, and for
@@ -259,6 +265,8 @@ impl<'a> Ctx<'a> {
             foot_at: HashMap::new(),
             mbarrier_inits: HashMap::new(),
             spin_left_out: BTreeMap::new(),
+            seats: warp::seats(lit),
+            exchanged: HashMap::new(),
             has_mbarrier_inval: lit
                 .code
                 .iter()

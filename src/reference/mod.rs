@@ -1,12 +1,13 @@
-//! The reference engine: a deliberately plain second transcription of PTX ISA
-//! chapter 8, for cross-checking the SAT engine.
+//! The reference engine: explicit enumeration, for cross-checking the SAT
+//! engine and re-checking every execution it reports (`verify`).
 //!
 //! Every candidate execution is enumerated explicitly (one trace per thread, a
-//! reads-from map, a barrier matching, a Fence-SC order, a coherence order);
-//! each relation of the model is computed as a bit matrix straight from its
-//! definition (`relations`) and each axiom checked as written (`axioms`).
-//! It shares only the program builder (`crate::program`) and the result types
-//! (`crate::outcome`) with the SAT engine. Slow; meant to be obviously right.
+//! reads-from map, a barrier matching, a Fence-SC order, a coherence order),
+//! and the model's rows (`crate::model::rows`, the same rows the SAT engine
+//! compiles into clauses) are evaluated on it as bit matrices by
+//! `crate::model::eval`, over the primitives of `crate::model::prims`. What
+//! differs from the SAT engine is the search: no encoding, no solver, no
+//! merging of paths or symmetry breaking. Slow; meant to be obviously right.
 
 pub mod barriers;
 pub mod enumerate;

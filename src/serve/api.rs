@@ -13,7 +13,8 @@
 //!   each repair or weakening, in the object's order.
 
 use super::{assets, Reply, ServeOptions};
-use crate::check::{check_text, guarded, CheckOptions};
+use crate::batch::check_text;
+use crate::check::{guarded, CheckOptions};
 use crate::context::Ctx;
 use crate::error::{Error, Result};
 use crate::explain::{self, ShowOptions};
@@ -188,7 +189,7 @@ fn refuse_modules(source: &str) -> Result<()> {
 fn check(source: &str, copts: &CheckOptions) -> Value {
     let report = match refuse_modules(source) {
         Ok(()) => check_text(Path::new(EDITOR), source.to_string(), Path::new("."), copts),
-        Err(e) => crate::check::FileReport { path: EDITOR.into(), source: source.into(), result: Err(e), shown: None },
+        Err(e) => crate::batch::FileReport { path: EDITOR.into(), source: source.into(), result: Err(e), shown: None },
     };
     let mut obj = crate::report::json(&report);
     let Ok(r) = &report.result else {

@@ -26,6 +26,7 @@ impl Ctx<'_> {
             let mut finished = Vec::new();
             unroll_hit = false;
             ctx.spin_left_out.clear();
+            let exchanged_before: usize = ctx.exchanged.values().map(|d| d.len()).sum();
             for t in 0..lit.threads.len() {
                 let (mut p, cut_writes, hit) = ctx.explore_thread(t)?;
                 unroll_hit |= hit;
@@ -37,7 +38,7 @@ impl Ctx<'_> {
             // RMWs extend the values known at the start of the round, so that a
             // round adds one link to every chain, as for the other writes.
             let before = ctx.domains.clone();
-            let mut changed = false;
+            let mut changed = ctx.exchanged.values().map(|d| d.len()).sum::<usize>() != exchanged_before;
             let mut new_constant = false;
             for tp in &paths {
                 for p in tp {
