@@ -11,6 +11,7 @@ pub mod batch;
 pub mod budget;
 pub mod c11;
 pub mod check;
+pub mod context;
 pub mod error;
 pub mod explain;
 pub mod gen;

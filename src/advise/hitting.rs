@@ -14,7 +14,7 @@ pub fn hitting(d: &Decider, costs: &CostTable, constraints: &[Vec<Level>], budge
     let orig: Vec<u8> = vec![0; d.sites.len()];
     let mut h = h;
     h.dfs(&mut orig.clone(), 0);
-    if std::env::var("PTXL_DEBUG").is_ok() {
+    if crate::context::tracing() {
         eprintln!(
             "hitting budget {} constraints {} kept {} states {} found {}",
             budget,

@@ -159,7 +159,7 @@ pub fn repair(d: &mut Decider, costs: &CostTable) -> Result<RepairSearch> {
             }
             if d.reachable(&c)? {
                 let f = grow(d, costs, c.clone(), &top)?;
-                if std::env::var("PTXL_DEBUG").is_ok() {
+                if crate::context::tracing() {
                     let show = |v: &[Level]| v.iter().map(|&l| super::menu::describe(l)).collect::<Vec<_>>().join(" ");
                     eprintln!("budget {} fails: {}\n   grown: {}", budget, show(&c), show(&f));
                 }

@@ -4,10 +4,12 @@
 //! (rf, co, Fence-SC, barrier matching) are given by the engine.
 
 use super::patterns::{closes_acquire, opens_release, Op};
+use super::proxy::{self, ProxyRequirement};
 use super::rel::Rel;
 use super::view::{Part, View};
-use crate::ast::{FenceSem, Proxy, Scope};
-use crate::program::{EventKind, SyncRole};
+use crate::ast::{FenceSem, Scope};
+use crate::program::{EventId, EventKind, SyncRole};
+use rustc_hash::FxHashMap as HashMap;
 
 /// Event sets usable inside `[...]`, with what each holds.
 pub const SETS: [(&str, &str); 16] = [
@@ -126,8 +128,13 @@ fn scope_includes_c(v: &View, i: usize, j: usize) -> bool {
 
 /// 8.9.1: "The program order relates all operations performed by a thread to
 /// the order in which a sequential processor will execute instructions".
+/// Over a view of several paths of a thread (the SAT engine's whole program),
+/// only operations on a common path are related: no sequential processor
+/// executes both paths.
 pub fn program_order(v: &View) -> Rel {
-    Rel::from_fn(v.n(), |a, b| v.thread(a).is_some() && v.thread(a) == v.thread(b) && v.po_key(a) < v.po_key(b))
+    Rel::from_fn(v.n(), |a, b| {
+        v.thread(a).is_some() && v.thread(a) == v.thread(b) && v.po_key(a) < v.po_key(b) && v.compatible(a, b)
+    })
 }
 
 /// 8.7: "Two operations are said to be morally strong relative to each other if
@@ -200,73 +207,66 @@ pub fn acquire_patterns(v: &View, po: &Rel) -> Rel {
     Rel::from_fn(v.n(), |r, y| (r == y || po.has(r, y)) && closes_acquire(op(r), op(y), r == y))
 }
 
-/// Proxy fences `fence.proxy.<proxy>` (`Generic`: `fence.proxy.alias`) executed
-/// by a thread of `cta` (any thread when `cta` is None).
-fn proxy_fences(v: &View, proxy: Proxy, cta: Option<usize>) -> Vec<usize> {
-    (0..v.n())
-        .filter(|&f| matches!(v.event(f).kind, EventKind::ProxyFence { proxy: q } if q == proxy))
-        .filter(|&f| cta.is_none() || v.placement(f).map(|pl| pl.cta) == cta)
-        .collect()
-}
-
-/// 8.9.5: "A memory operation X precedes a memory operation Y in proxy-preserved
-/// base causality order if X precedes Y in base causality order, and: 1. X and Y
-/// are performed to the same address, using the generic proxy, or 2. X and Y are
-/// performed to the same address, using the same proxy, and by the same thread
-/// block, or 3. X and Y are aliases and there is an alias proxy fence along the
-/// base causality path from X to Y." Extended by litmus-format.md 4.1 (cases
-/// 3-9): otherwise ONE chain X -> F1 -> FA -> F2 -> Y of `cb` steps, F1 a
-/// `fence.proxy.P` of X's CTA (X uses P), FA a `fence.proxy.alias` (virtual
-/// aliases), F2 a `fence.proxy.Q` of Y's CTA (Y uses Q); no fence fills two slots.
+/// 8.9.5 proxy-preserved base causality over the base causality `cb` of a
+/// view: the pairs of `cb` that need nothing more, or that one chain of `cb`
+/// steps passes through the proxy fences [`proxy::requirement`] asks for (the
+/// one decision, read by the SAT engine and the explanations too).
 pub fn proxy_preserved(v: &View, cb: &Rel) -> Rel {
+    let node_of: HashMap<EventId, usize> = (0..v.n())
+        .filter(|&i| matches!(v.event(i).kind, EventKind::ProxyFence { .. }))
+        .map(|i| (v.event(i).id, i))
+        .collect();
     Rel::from_fn(v.n(), |x, y| {
-        let (Some(a), Some(b)) = (v.access(x), v.access(y)) else { return false };
-        if a.loc != b.loc || !cb.has(x, y) {
+        if !cb.has(x, y) {
             return false;
         }
-        let cta = |i: usize| v.placement(i).map(|pl| pl.cta);
-        let same_address = a.vaddr == b.vaddr;
-        if same_address
-            && ((a.proxy == Proxy::Generic && b.proxy == Proxy::Generic) || (a.proxy == b.proxy && cta(x) == cta(y)))
-        {
-            return true;
+        match proxy::requirement(v.p, v.event(x), v.event(y)) {
+            ProxyRequirement::Impossible => false,
+            ProxyRequirement::Nothing => true,
+            ProxyRequirement::Chain(slots) => {
+                // Only the fences this execution performs can fill a slot.
+                let slots: Vec<Vec<usize>> =
+                    slots.iter().map(|s| s.iter().filter_map(|f| node_of.get(f).copied()).collect()).collect();
+                proxy::fillings(&slots).iter().any(|fences| chain_holds(cb, x, fences, y))
+            }
         }
-        let mut slots: Vec<Vec<usize>> = Vec::new();
-        if a.proxy != Proxy::Generic {
-            slots.push(proxy_fences(v, a.proxy, cta(x)));
-        }
-        if !same_address {
-            slots.push(proxy_fences(v, Proxy::Generic, None));
-        }
-        if b.proxy != Proxy::Generic {
-            slots.push(proxy_fences(v, b.proxy, cta(y)));
-        }
-        chain_through(cb, x, &slots, y, &mut Vec::new())
     })
 }
 
-/// Whether a chain `from -> s1 -> ... -> sk -> to` exists with one fence of each
-/// slot, each step in `cb`, no fence used twice (`used`: the fences so far).
-fn chain_through(cb: &Rel, from: usize, slots: &[Vec<usize>], to: usize, used: &mut Vec<usize>) -> bool {
-    let Some((slot, rest)) = slots.split_first() else { return cb.has(from, to) };
-    slot.iter().any(|&f| {
-        if used.contains(&f) || !cb.has(from, f) {
+/// Whether `from -> via[0] -> ... -> to` is a chain of `cb` steps.
+fn chain_holds(cb: &Rel, from: usize, via: &[usize], to: usize) -> bool {
+    let mut at = from;
+    for &f in via {
+        if !cb.has(at, f) {
             return false;
         }
-        used.push(f);
-        let found = chain_through(cb, f, rest, to, used);
-        used.pop();
-        found
-    })
+        at = f;
+    }
+    cb.has(at, to)
 }
 
 /// 8.7.1: "Two overlapping memory operations are said to conflict when at least
-/// one of them is a write. Two conflicting memory operations are said to be in
-/// a data-race if they are not related in causality order and they are not
-/// morally strong." (Initial writes are not operations of the program.)
-pub fn has_data_race(v: &View, ms: &Rel, cause: &Rel) -> bool {
+/// one of them is a write." (Initial writes are not operations of the program.)
+pub fn conflict(v: &View, a: usize, b: usize) -> bool {
     let op = |i: usize| v.is_mem(i) && !v.is_init(i);
-    let conflict =
-        |a: usize, b: usize| a != b && op(a) && op(b) && v.loc(a) == v.loc(b) && (v.is_write(a) || v.is_write(b));
-    (0..v.n()).any(|a| (0..v.n()).any(|b| conflict(a, b) && !ms.has(a, b) && !cause.has(a, b) && !cause.has(b, a)))
+    a != b && op(a) && op(b) && v.loc(a) == v.loc(b) && (v.is_write(a) || v.is_write(b))
+}
+
+/// 8.7.1: "Two conflicting memory operations are said to be in a data-race if
+/// they are not related in causality order and they are not morally strong."
+/// The pairs `a < b` of the view that race unless causality orders them:
+/// conflicting, not morally strong (`ms`), and on a common path. The SAT
+/// engine asks for these and adds only "both performed, causality neither way".
+pub fn race_candidates(v: &View, ms: &Rel) -> Vec<(usize, usize)> {
+    let n = v.n();
+    (0..n)
+        .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+        .filter(|&(a, b)| conflict(v, a, b) && !(ms.has(a, b) && ms.has(b, a)) && v.compatible(a, b))
+        .collect()
+}
+
+/// 8.7.1 on one execution: some race candidate is not related in causality
+/// order (`cause`) either way.
+pub fn has_data_race(v: &View, ms: &Rel, cause: &Rel) -> bool {
+    race_candidates(v, ms).into_iter().any(|(a, b)| !cause.has(a, b) && !cause.has(b, a))
 }

@@ -124,6 +124,12 @@ impl<'p> View<'p> {
         }
     }
 
+    /// Whether view events `a` and `b` can both be performed (always, in the
+    /// view of one execution; in a view of several paths, on a common path).
+    pub fn compatible(&self, a: usize, b: usize) -> bool {
+        self.p.compatible(self.event(a).id, self.event(b).id)
+    }
+
     /// Program order position: the read part of a split operation comes first.
     pub fn po_key(&self, i: usize) -> (usize, u8) {
         (self.event(i).po, u8::from(self.events[i].part == Part::Write))

@@ -23,7 +23,7 @@
 //! covered by the argument above).
 
 use super::{EventId, Program, RegValue, TraceId};
-use crate::model::strong::morally_strong;
+use crate::model::strong::{morally_strong, overlap_completely, proxy_of};
 use std::collections::{BTreeSet, HashMap};
 
 /// The traces that only add failed spin iterations to another trace of their thread.
@@ -106,11 +106,13 @@ fn can_leave_out(
         return v;
     }
     let writes = writes_of.get(&a.loc).map_or(&[][..], |v| v.as_slice());
-    let strong_with = |w: &super::Event| match w.access() {
-        Some(b) if w.thread == e.thread => {
-            b.proxy == a.proxy && b.vaddr == a.vaddr && b.size == a.size && b.start == a.start
+    // Its own thread's writes: 8.7 conditions 2 and 3 (condition 1 holds on a common path).
+    let strong_with = |w: &super::Event| {
+        if w.thread == e.thread {
+            proxy_of(w) == proxy_of(e) && overlap_completely(e, w)
+        } else {
+            morally_strong(p, e, w)
         }
-        _ => morally_strong(p, e, w),
     };
     let v = writes.iter().all(|&w| strong_with(&p.events[w]));
     verdicts.insert(key, v);

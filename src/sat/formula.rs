@@ -176,7 +176,7 @@ impl Formula {
         self.solver.set_deadline(budget::deadline());
         let start = std::time::Instant::now();
         let answer = self.solver.solve();
-        if debugging() {
+        if crate::context::tracing() {
             eprintln!("solve: {:?} in {:?}", answer.as_ref().ok(), start.elapsed());
         }
         match answer {
@@ -236,10 +236,4 @@ impl Model {
             }
         }
     }
-}
-
-/// `PTXL_DEBUG` is set (read once).
-fn debugging() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| std::env::var("PTXL_DEBUG").is_ok())
 }

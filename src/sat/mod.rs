@@ -11,7 +11,6 @@ pub mod rows;
 pub mod symmetry;
 
 use crate::error::{Error, Result};
-use crate::model::strong::morally_strong;
 use crate::outcome::{Execution, Flags, Outcome, Reach};
 use crate::program::Program;
 use crate::reference::verify::Verifier;
@@ -109,7 +108,7 @@ impl Session<'_, '_> {
 pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
     // Every query below assumes the axioms (the deadlock search's barrier-only
     // query does not, but fixed same-thread coherence cannot stop barriers).
-    if std::env::var("PTXL_DEBUG").is_ok() {
+    if crate::context::tracing() {
         let per: Vec<usize> = p.threads.iter().map(|t| t.traces.len()).collect();
         eprintln!("events {} traces {} (per thread {:?})", p.events.len(), p.traces.len(), per);
     }
@@ -119,7 +118,7 @@ pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
     let merged = if opts.merge_paths {
         let gone =
             if opts.model().is_builtin() { crate::program::spin::redundant_traces(p) } else { Default::default() };
-        if std::env::var("PTXL_DEBUG").is_ok() && !gone.is_empty() {
+        if crate::context::tracing() && !gone.is_empty() {
             eprintln!("dropped {} paths that only add failed spin iterations (D66)", gone.len());
         }
         crate::program::merge::merge(p, &gone)
@@ -127,7 +126,7 @@ pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
         None
     };
     let q = merged.as_ref().map_or(p, |m| &m.program);
-    if std::env::var("PTXL_DEBUG").is_ok() && merged.is_some() {
+    if crate::context::tracing() && merged.is_some() {
         eprintln!("merged: {} events", q.events.len());
     }
     let mut enc = Encoding::with_axioms(q, opts.model())?;
@@ -142,7 +141,7 @@ pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
     let classes = if opts.symmetry { symmetry::classes_merged(p, q) } else { Vec::new() };
     let guard = symmetry::break_symmetry(&mut enc, &classes);
     let sym = guard.unwrap_or(B::T);
-    if std::env::var("PTXL_DEBUG").is_ok() {
+    if crate::context::tracing() {
         eprintln!("{}", symmetry::describe(p, &classes));
         eprintln!("vars {} clauses {}", enc.f.vars, enc.f.clauses);
     }
@@ -275,29 +274,15 @@ fn has_race(enc: &mut Encoding, acts: &[B]) -> Result<bool> {
     if let Some(dr) = enc.dr.clone() {
         return some_pair(enc, dr, acts);
     }
-    let p = enc.p;
     let mut lits = Vec::new();
-    // Over the model's nodes: an RMW split into read and write (D50) races part by part.
-    let nodes = enc.race_nodes.clone();
-    for (i, &(a, x, wa, la)) in nodes.iter().enumerate() {
-        for &(b, y, wb, lb) in &nodes[i + 1..] {
-            let (ex, ey) = (&p.events[x], &p.events[y]);
-            // Two parts of one RMW are morally strong (8.7: same thread, proxy and footprint).
-            if x == y || la != lb || !(wa || wb) || !p.compatible(x, y) || morally_strong(p, ex, ey) {
-                continue;
-            }
-            let r = enc.f.fresh();
-            let (cxy, cyx) = (
-                enc.cause_nodes.get(&(a, b)).copied().unwrap_or(B::F),
-                enc.cause_nodes.get(&(b, a)).copied().unwrap_or(B::F),
-            );
-            let (xx, xy) = (enc.exec(x), enc.exec(y));
-            enc.f.implies(&[r], xx);
-            enc.f.implies(&[r], xy);
-            enc.f.implies(&[r], !cxy);
-            enc.f.implies(&[r], !cyx);
-            lits.push(r);
-        }
+    for (a, b, both) in enc.race_pairs.clone() {
+        let r = enc.f.fresh();
+        let cause = |x, y| enc.cause_nodes.get(&(x, y)).copied().unwrap_or(B::F);
+        let (cab, cba) = (cause(a, b), cause(b, a));
+        enc.f.implies(&[r], both);
+        enc.f.implies(&[r], !cab);
+        enc.f.implies(&[r], !cba);
+        lits.push(r);
     }
     some_pair(enc, lits, acts)
 }

@@ -35,14 +35,15 @@ pub struct Encoding<'p> {
     pub sync_pairs: Rel,
     pub sw: Rel,
     /// Causality order over the model's nodes (ptx-alloy splits an RMW into
-    /// a read node and a write node, D50), and each memory-operation node's
-    /// event, whether it writes, and its location: what 8.7.1's data race is
-    /// decided on, as the reference engine does (`prims::has_data_race`).
+    /// a read node and a write node, D50): what 8.7.1's data race is decided
+    /// on, as the reference engine does (`prims::has_data_race`).
     pub cause_nodes: Rel,
     /// A model with a `dr` row (herd's `undefined_unless empty dr`, the C
     /// models): its pairs' literals, each implying the pair is in `dr`.
     pub dr: Option<Vec<B>>,
-    pub race_nodes: Vec<(usize, EventId, bool, LocId)>,
+    /// The node pairs that race unless causality orders them
+    /// (`prims::race_candidates`), each with its literal "both performed".
+    pub race_pairs: Vec<(usize, usize, B)>,
     /// Candidate final write per location.
     pub fin: BTreeMap<LocId, Vec<(EventId, B)>>,
     /// Activation literal of each check row of the model (the axioms, named
@@ -102,7 +103,7 @@ impl<'p> Encoding<'p> {
             sw: Rel::default(),
             cause_nodes: Rel::default(),
             dr: None,
-            race_nodes: Vec::new(),
+            race_pairs: Vec::new(),
             fin: BTreeMap::new(),
             acts: Vec::new(),
             act_progress: B::T,
@@ -125,7 +126,7 @@ impl<'p> Encoding<'p> {
         }
         e.act_progress = e.f.fresh();
         e.act_values = e.f.fresh();
-        let debug = std::env::var("PTXL_DEBUG").is_ok();
+        let debug = crate::context::tracing();
         type Step<'q> = (&'static str, fn(&mut Encoding<'q>));
         let base: [Step<'p>; 7] = [
             ("traces", Self::traces),

@@ -52,7 +52,7 @@ pub fn compile(enc: &mut Encoding, model: &Model) -> Result<()> {
         pol: polarities(model),
         enc,
     };
-    let debug = std::env::var("PTXL_DEBUG").is_ok();
+    let debug = crate::context::tracing();
     for (i, row) in model.rows.iter().enumerate() {
         let (t, clauses) = (std::time::Instant::now(), c.enc.f.clauses);
         crate::budget::phase_named(row_phase(&row.stmt, &row.section).into());
@@ -158,7 +158,7 @@ impl Compiler<'_, '_> {
         }
         let r = self
             .nodes
-            .static_prim(self.enc.p, n)
+            .static_prim(n)
             .ok_or_else(|| Error::internal(format!("the SAT engine has no primitive `{}`", n)))?;
         if n == "po" {
             self.po = Some(r.clone());
@@ -219,11 +219,10 @@ impl Compiler<'_, '_> {
     /// The relations the rest of the engine reads, over program events.
     fn export(&mut self) {
         let p = self.enc.p;
-        let v = &self.nodes.view;
-        self.enc.race_nodes = (0..self.nodes.nv)
-            .filter(|&i| v.is_mem(i) && !v.is_init(i))
-            .filter_map(|i| Some((i, self.nodes.event[i]?, v.is_write(i), v.loc(i)?)))
-            .collect();
+        // 8.7.1's candidate pairs from the one definition; here only "both performed".
+        let ms = crate::model::prims::morally_strong(&self.nodes.view);
+        let candidates = crate::model::prims::race_candidates(&self.nodes.view, &ms);
+        self.enc.race_pairs = candidates.into_iter().map(|(a, b)| (a, b, self.nodes.guard(self.enc, a, b))).collect();
         for (i, row) in self.model.rows.iter().enumerate() {
             let Stmt::Let { name, .. } = &row.stmt else { continue };
             let Some(Val::Lits(l)) = self.rows[i].clone() else { continue };

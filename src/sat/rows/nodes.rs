@@ -86,28 +86,10 @@ impl<'p> Nodes<'p> {
         Rel::from_pairs(self.n, r.pairs())
     }
 
-    /// Program order over the whole program: same thread, earlier, on a common path.
-    pub fn program_order(&self, p: &Program) -> Rel {
-        let v = &self.view;
-        Rel::from_fn(self.nv, |a, b| {
-            let (ea, eb) = (v.event(a).id, v.event(b).id);
-            v.thread(a).is_some()
-                && v.thread(a) == v.thread(b)
-                && v.po_key(a) < v.po_key(b)
-                && (ea == eb || p.compatible(ea, eb))
-        })
-    }
-
-    /// A static primitive (`prims::STATIC`) by name.
-    pub fn static_prim(&self, p: &Program, name: &str) -> Option<Rel> {
-        let v = &self.view;
-        let r = match name {
-            "po" => self.program_order(p),
-            "relpat" => prims::release_patterns(v, &self.program_order(p)),
-            "acqpat" => prims::acquire_patterns(v, &self.program_order(p)),
-            other => prims::relation(v, other)?,
-        };
-        Some(self.widen(r))
+    /// A static primitive (`prims::STATIC`) by name: over the view of the
+    /// whole program, program order relates only operations on a common path.
+    pub fn static_prim(&self, name: &str) -> Option<Rel> {
+        Some(self.widen(prims::relation(&self.view, name)?))
     }
 
     /// Whether node `i` is in the named event set (hubs are in none).

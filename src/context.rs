@@ -1,0 +1,65 @@
+//! One context for every engine and command: the model that decides, the
+//! per-test limits, the deadline the engines stop at, and debug tracing.
+//!
+//! `check`, `explain`, `advise`, `run`, `map`, `batch` and `serve` build one
+//! [`Ctx`] from their flags; the SAT engine ([`crate::sat::SolveOptions`]), the
+//! reference engine ([`crate::reference::ReferenceOptions`]) and the
+//! explanations ([`crate::explain::ShowOptions`]) each carry it, so the model
+//! travels one way. Deep loops that have no context at hand (the program
+//! builder, the encoder, the solver) ask [`tracing`] and charge
+//! [`crate::budget`], the thread's running budget.
+
+use crate::model::{Model, ModelKind};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// What every engine and command of one run reads.
+#[derive(Clone, Debug)]
+pub struct Ctx {
+    /// The model that decides: a built-in one (`ModelKind::shared`) or a
+    /// user's `.cat` file (`Model::load`).
+    pub model: Arc<Model>,
+    /// `--model` was given: a C test is then decided under `model`, which
+    /// must be a C model; otherwise a C test is decided under rc11 (D102).
+    pub model_explicit: bool,
+    /// Per-test wall-clock limit and memory budget (`--timeout`, `--max-memory`).
+    pub limits: crate::budget::Limits,
+    /// When the engines stop (the running budget's deadline; `None`: never).
+    pub deadline: Option<Instant>,
+    /// `PTXL_DEBUG` is set: the engines print sizes and timings on stderr.
+    pub debug: bool,
+}
+
+impl Default for Ctx {
+    fn default() -> Self {
+        Ctx::new(ModelKind::Ptx.shared())
+    }
+}
+
+impl Ctx {
+    /// The context of `model`, with the default limits and no deadline.
+    pub fn new(model: Arc<Model>) -> Ctx {
+        Ctx { model, model_explicit: false, limits: crate::budget::Limits::default(), deadline: None, debug: tracing() }
+    }
+
+    /// The same context deciding under `model`.
+    pub fn with_model(&self, model: Arc<Model>) -> Ctx {
+        Ctx { model, ..self.clone() }
+    }
+
+    /// The same context stopping at `deadline`.
+    pub fn until(&self, deadline: Option<Instant>) -> Ctx {
+        Ctx { deadline, ..self.clone() }
+    }
+
+    /// Has the deadline passed?
+    pub fn past_deadline(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() > d)
+    }
+}
+
+/// `PTXL_DEBUG` is set (read once per process; the one place it is read).
+pub fn tracing() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("PTXL_DEBUG").is_some())
+}
