@@ -16,9 +16,9 @@ pub struct Limits {
     /// (its core is free within milliseconds), a batch reports it and goes on.
     #[arg(long, value_name = "SECONDS", value_parser = timeout)]
     pub timeout: Option<Duration>,
-    /// Per-test memory budget in MB: the process's measured resident size, read
-    /// as the program unrolls and the encoding grows, and checked before each
-    /// large allocation; exceeding it is a limit (exit 3).
+    /// Per-test memory budget in MB for the unrolled program and its encoding
+    /// (estimated as they grow, and the process's measured resident size, also
+    /// read before each large allocation); exceeding it is a limit (exit 3).
     #[arg(long, value_name = "MB", default_value_t = ptx_litmus::budget::DEFAULT_MAX_MEMORY_MB,
           value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
     pub max_memory: u64,
