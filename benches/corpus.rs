@@ -2,7 +2,8 @@
 //! in parallel) and single classic tests. Run with `cargo bench --features bench --bench corpus`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use ptx_litmus::check::{check_file, check_source, collect_files, CheckOptions};
+use ptx_litmus::batch::check_file;
+use ptx_litmus::check::{check_source, collect_files, CheckOptions};
 use rayon::prelude::*;
 use std::path::Path;
 

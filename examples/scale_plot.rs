@@ -136,7 +136,7 @@ fn measure(family: &str, test: String, source: &str, reps: usize) -> Option<Poin
         builds.push(ms(t1.elapsed()));
         let t2 = Instant::now();
         // The program the SAT engine encodes: merged, spin paths dropped (D65, D66).
-        let gone = ptx_litmus::program::spin::redundant_traces(&p);
+        let gone = ptx_litmus::sat::spin::redundant_traces(&p);
         let merged = ptx_litmus::program::merge::merge(&p, &gone);
         let q = merged.as_ref().map_or(&p, |m| &m.program);
         let mut enc = Encoding::new(q, ptx_litmus::model::ModelKind::Ptx.model()).expect("model ptx compiles");

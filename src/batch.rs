@@ -1,9 +1,14 @@
 //! Batches (issue 12): tests run on `-j N` worker threads and their results are
 //! handed out in input order as soon as each is known. A worker takes the next
 //! test in order, so only results overtaken by a slower earlier test wait.
+//!
+//! One file is checked and explained under one budget ([`check_file`]): the
+//! check itself is `crate::check`, the explanation `crate::explain`.
 
-use crate::check::FileReport;
+use crate::check::{check_source_at, guarded, model_for, read_source, CheckOptions, TestResult};
 use crate::error::ErrorKind;
+use crate::error::Result;
+use crate::explain::{ShowOptions, Shown};
 use crate::outcome::Verdict;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -50,6 +55,45 @@ pub fn run_ordered<T: Send>(items: &[PathBuf], jobs: usize, work: impl Fn(&Path)
 /// The default `-j`: one worker per core.
 pub fn default_jobs() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// A file's text (for error snippets) and what became of it.
+pub struct FileReport {
+    pub path: PathBuf,
+    pub source: String,
+    pub result: Result<TestResult>,
+    /// With `CheckOptions::show`: the explanation, computed under the same deadline.
+    pub shown: Option<Result<Shown>>,
+}
+
+/// Check a file (and explain it with `opts.show`) under one deadline and one
+/// memory budget; hitting either is a limit error and the batch goes on.
+pub fn check_file(path: &Path, opts: &CheckOptions) -> FileReport {
+    let source = match read_source(path, opts.max_file_bytes) {
+        Ok(s) => s,
+        Err((source, e)) => return FileReport { path: path.to_path_buf(), source, result: Err(e), shown: None },
+    };
+    let base = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    check_text(path, source, base, opts)
+}
+
+/// `check_file` for a text already read: `path` names it in messages, `base`
+/// is the folder its `ptx "FILE";` paths are relative to.
+pub fn check_text(path: &Path, source: String, base: &Path, opts: &CheckOptions) -> FileReport {
+    let (result, shown) = match guarded(opts, || {
+        let r = check_source_at(&source, base, opts)?;
+        // Explanations read the rows of the model that decided the test.
+        let model = model_for(r.program.c11.is_some(), opts)?;
+        let shown = opts
+            .show
+            .as_ref()
+            .map(|so| crate::explain::show(&r, &ShowOptions { ctx: opts.ctx.with_model(model), ..so.clone() }));
+        Ok((r, shown))
+    }) {
+        Ok((r, s)) => (Ok(r), s),
+        Err(e) => (Err(e), None),
+    };
+    FileReport { path: path.to_path_buf(), source, result, shown }
 }
 
 /// Counts for the closing summary line.

@@ -1,8 +1,8 @@
 //! The pipeline for one file: text -> AST -> program -> engine -> outcome, with
 //! limits (unroll, events, time) and errors kept apart from results.
 
+use crate::context::Ctx;
 use crate::error::{Error, ErrorKind, Result};
-use crate::explain::{ShowOptions, Shown};
 use crate::model::{Model, ModelKind};
 use crate::outcome::{Outcome, Summary};
 use crate::program::{build_program, BuildOptions, Program};
@@ -26,14 +26,9 @@ pub const DEFAULT_LISTED_STATES: usize = 256;
 pub struct CheckOptions {
     pub build: BuildOptions,
     pub engine: Engine,
-    /// The model that decides: a built-in one (`ModelKind::shared`) or a
-    /// user's `.cat` file (`Model::load`).
-    pub model: Arc<Model>,
-    /// `--model` was given: a C test is then decided under `model`, which
-    /// must be a C model; otherwise a C test is decided under rc11 (D102).
-    pub model_explicit: bool,
-    /// Per-test wall-clock limit (parsing, encoding, solving and explaining).
-    pub timeout: Option<Duration>,
+    /// The model, the per-test limits (wall clock: parsing, encoding, solving
+    /// and explaining; memory: the unrolled program and its encoding) and tracing.
+    pub ctx: Ctx,
     /// Largest input file accepted, in bytes.
     pub max_file_bytes: usize,
     /// Most candidate executions the reference engine examines.
@@ -43,8 +38,6 @@ pub struct CheckOptions {
     /// List at most this many final states (`None`: all). The verdict and the
     /// observation do not depend on it (SAT engine).
     pub list_states: Option<usize>,
-    /// Estimated bytes the unrolled program and its encoding may grow to.
-    pub max_memory: u64,
     /// Explain each checked test (`--show`, `--dot`, `--svg`).
     pub show: Option<ShowOptions>,
     /// Re-check each execution the SAT engine reports with the reference engine's
@@ -63,19 +56,34 @@ impl Default for CheckOptions {
         CheckOptions {
             build: BuildOptions::default(),
             engine: Engine::Sat,
-            model: ModelKind::Ptx.shared(),
-            model_explicit: false,
-            timeout: None,
+            ctx: Ctx::default(),
             max_file_bytes: 1 << 20,
             reference_max_candidates: crate::reference::ReferenceOptions::default().max_candidates,
             max_states: crate::sat::SolveOptions::default().max_states,
-            max_memory: crate::budget::Limits::default().max_bytes,
             show: None,
             self_check: crate::sat::SolveOptions::default().self_check,
             list_states: Some(DEFAULT_LISTED_STATES),
             symmetry: true,
             merge_paths: true,
         }
+    }
+}
+
+/// What `--show`, `--dot` and `--svg` explain of a checked test (`crate::explain::show`).
+#[derive(Clone, Debug)]
+pub struct ShowOptions {
+    pub witness: bool,
+    pub forbidden: bool,
+    /// At most this many states, and candidates per forbidden state.
+    pub max: usize,
+    /// The model whose rows explain (the one that decided the test) and the
+    /// deadline (`None`: the running test's).
+    pub ctx: Ctx,
+}
+
+impl Default for ShowOptions {
+    fn default() -> Self {
+        ShowOptions { witness: true, forbidden: true, max: 3, ctx: Ctx::default() }
     }
 }
 
@@ -86,15 +94,6 @@ pub struct TestResult {
     pub outcome: Outcome,
     pub summary: Summary,
     pub time: Duration,
-}
-
-/// A file's text (for error snippets) and what became of it.
-pub struct FileReport {
-    pub path: PathBuf,
-    pub source: String,
-    pub result: Result<TestResult>,
-    /// With `CheckOptions::show`: the explanation, computed under the same deadline.
-    pub shown: Option<Result<Shown>>,
 }
 
 /// Check a litmus test given as text, under `opts`' budget (the one already
@@ -110,7 +109,7 @@ pub fn check_source_at(source: &str, base: &Path, opts: &CheckOptions) -> Result
     }
     let start = Instant::now();
     let ast = parse_and_expand(source, base)?;
-    let opts = &CheckOptions { model: model_for(ast.c11.is_some(), opts)?, ..opts.clone() };
+    let opts = &CheckOptions { ctx: opts.ctx.with_model(model_for(ast.c11.is_some(), opts)?), ..opts.clone() };
     let program = build_program(&ast, &opts.build)?;
     let outcome = run_engine(&program, opts, crate::budget::deadline())?;
     vacuous_unroll(&program, &outcome, opts.build.unroll)?;
@@ -122,19 +121,20 @@ pub fn check_source_at(source: &str, base: &Path, opts: &CheckOptions) -> Result
 }
 
 /// The model a test is decided under (D102): a C test under rc11 unless a C
-/// model is asked for; a PTX test under `opts.model`. A PTX model for a C
+/// model is asked for; a PTX test under `opts.ctx.model`. A PTX model for a C
 /// test, or a C model for a PTX test, is an input error.
 pub fn model_for(is_c: bool, opts: &CheckOptions) -> Result<Arc<Model>> {
-    match (is_c, opts.model.c_tests) {
-        (true, true) | (false, false) => Ok(opts.model.clone()),
-        (true, false) if !opts.model_explicit => Ok(ModelKind::Rc11.shared()),
+    let ctx = &opts.ctx;
+    match (is_c, ctx.model.c_tests) {
+        (true, true) | (false, false) => Ok(ctx.model.clone()),
+        (true, false) if !ctx.model_explicit => Ok(ModelKind::Rc11.shared()),
         (true, false) => Err(Error::input_nospan(format!(
             "a C test is decided under a C model (rc11, scoped-rc11, or a file with `option c11`), not `{}`",
-            opts.model.name
+            ctx.model.name
         ))),
         (false, true) => Err(Error::input_nospan(format!(
             "the model `{}` decides C tests; this is a PTX test (use ptx, ptx-alloy or a PTX model file)",
-            opts.model.name
+            ctx.model.name
         ))),
     }
 }
@@ -171,20 +171,19 @@ fn run_engine(p: &Program, opts: &CheckOptions, deadline: Option<Instant>) -> Re
         Engine::Sat => crate::sat::check(
             p,
             &crate::sat::SolveOptions {
-                deadline,
+                ctx: opts.ctx.until(deadline),
                 max_states: opts.max_states,
                 list: opts.list_states,
                 self_check: opts.self_check,
                 symmetry: opts.symmetry,
                 merge_paths: opts.merge_paths,
-                model: Some(opts.model.clone()),
             },
         ),
         Engine::Reference => crate::reference::check(
             p,
             &crate::reference::ReferenceOptions {
+                ctx: opts.ctx.until(deadline),
                 max_candidates: opts.reference_max_candidates,
-                model: opts.model.clone(),
             },
         ),
     }
@@ -247,39 +246,11 @@ pub fn read_source(path: &Path, max: usize) -> std::result::Result<String, (Stri
     })
 }
 
-/// Check a file (and explain it with `opts.show`) under one deadline and one
-/// memory budget; hitting either is a limit error and the batch goes on.
-pub fn check_file(path: &Path, opts: &CheckOptions) -> FileReport {
-    let source = match read_source(path, opts.max_file_bytes) {
-        Ok(s) => s,
-        Err((source, e)) => return FileReport { path: path.to_path_buf(), source, result: Err(e), shown: None },
-    };
-    let base = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    check_text(path, source, base, opts)
-}
-
-/// `check_file` for a text already read: `path` names it in messages, `base`
-/// is the folder its `ptx "FILE";` paths are relative to.
-pub fn check_text(path: &Path, source: String, base: &Path, opts: &CheckOptions) -> FileReport {
-    let (result, shown) = match guarded(opts, || {
-        let r = check_source_at(&source, base, opts)?;
-        // Explanations read the rows of the model that decided the test.
-        let model = model_for(r.program.c11.is_some(), opts)?;
-        let shown = opts.show.as_ref().map(|so| crate::explain::show(&r, &ShowOptions { model, ..so.clone() }));
-        Ok((r, shown))
-    }) {
-        Ok((r, s)) => (Ok(r), s),
-        Err(e) => (Err(e), None),
-    };
-    FileReport { path: path.to_path_buf(), source, result, shown }
-}
-
-/// Run `f` under the test's budget (`opts.timeout`, `opts.max_memory`), turning
+/// Run `f` under the test's budget (`opts.ctx.limits`), turning
 /// a limit into a limit error and a panic (a bug) into an internal error. The
 /// work runs on the calling thread: nothing is left running after a timeout.
 pub fn guarded<T>(opts: &CheckOptions, f: impl FnOnce() -> Result<T>) -> Result<T> {
-    let limits = crate::budget::Limits { timeout: opts.timeout, max_bytes: opts.max_memory };
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| crate::budget::run(limits, f))) {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| crate::budget::run(opts.ctx.limits, f))) {
         Ok(Ok(r)) => r,
         Ok(Err(crate::budget::Exceeded(m))) => Err(Error::limit(m)),
         Err(p) => {

@@ -6,12 +6,12 @@
 //! reference engine ([`crate::reference::ReferenceOptions`]) and the
 //! explanations ([`crate::explain::ShowOptions`]) each carry it, so the model
 //! travels one way. Deep loops that have no context at hand (the program
-//! builder, the encoder, the solver) ask [`tracing`] and charge
+//! builder, the encoder, the solver) ask [`crate::out::tracing`] and charge
 //! [`crate::budget`], the thread's running budget.
 
 use crate::model::{Model, ModelKind};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// What every engine and command of one run reads.
 #[derive(Clone, Debug)]
@@ -26,7 +26,7 @@ pub struct Ctx {
     pub limits: crate::budget::Limits,
     /// When the engines stop (the running budget's deadline; `None`: never).
     pub deadline: Option<Instant>,
-    /// `PTXL_DEBUG` is set: the engines print sizes and timings on stderr.
+    /// `PTXL_DEBUG` is set (`out::tracing`): the engines print sizes and timings on stderr.
     pub debug: bool,
 }
 
@@ -39,12 +39,29 @@ impl Default for Ctx {
 impl Ctx {
     /// The context of `model`, with the default limits and no deadline.
     pub fn new(model: Arc<Model>) -> Ctx {
-        Ctx { model, model_explicit: false, limits: crate::budget::Limits::default(), deadline: None, debug: tracing() }
+        Ctx {
+            model,
+            model_explicit: false,
+            limits: crate::budget::Limits::default(),
+            deadline: None,
+            debug: crate::out::tracing(),
+        }
+    }
+
+    /// The context of a command: `model` (named by `--model` when `explicit`)
+    /// under `limits`.
+    pub fn of_command(model: Arc<Model>, explicit: bool, limits: crate::budget::Limits) -> Ctx {
+        Ctx { model_explicit: explicit, limits, ..Ctx::new(model) }
     }
 
     /// The same context deciding under `model`.
     pub fn with_model(&self, model: Arc<Model>) -> Ctx {
         Ctx { model, ..self.clone() }
+    }
+
+    /// The same context with another per-test time limit (`None`: none).
+    pub fn with_timeout(&self, timeout: Option<Duration>) -> Ctx {
+        Ctx { limits: crate::budget::Limits { timeout, ..self.limits }, ..self.clone() }
     }
 
     /// The same context stopping at `deadline`.
@@ -56,10 +73,4 @@ impl Ctx {
     pub fn past_deadline(&self) -> bool {
         self.deadline.is_some_and(|d| Instant::now() > d)
     }
-}
-
-/// `PTXL_DEBUG` is set (read once per process; the one place it is read).
-pub fn tracing() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| std::env::var_os("PTXL_DEBUG").is_some())
 }

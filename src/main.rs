@@ -7,7 +7,8 @@ mod opts;
 use args::*;
 
 use ptx_litmus::batch::{self, Progress, Summary};
-use ptx_litmus::check::{check_file, guarded, read_source, CheckOptions, FileReport};
+use ptx_litmus::batch::{check_file, FileReport};
+use ptx_litmus::check::{guarded, read_source, CheckOptions};
 use ptx_litmus::error::{EXIT_INPUT, EXIT_INTERNAL, EXIT_MISMATCH, EXIT_OK};
 use ptx_litmus::explain::{self, ShowKind, ShowOptions, Shown};
 use ptx_litmus::out;
@@ -157,8 +158,8 @@ fn show_options(a: &CheckArgs) -> Option<ShowOptions> {
         witness: both || a.show.contains(&ShowKind::Witness),
         forbidden: both || a.show.contains(&ShowKind::Forbidden),
         max: a.max_show as usize,
-        deadline: None,
-        model: ptx_litmus::model::ModelKind::Ptx.shared(),
+        // The model that decides each test replaces it (`batch::check_text`).
+        ctx: Default::default(),
     })
 }
 
@@ -190,18 +191,12 @@ fn inputs(paths: &[PathBuf], progress: Option<&Progress>) -> Vec<PathBuf> {
 
 /// `ptx-litmus explain FILE|DIR...`.
 fn run_explain(a: ExplainArgs) -> i32 {
-    let (model, model_explicit) = match opts::model(a.model.as_deref()) {
-        Ok(m) => m,
+    let ctx = match opts::context(a.model.as_deref(), a.limits.budget(a.limits.timeout)) {
+        Ok(c) => c,
         Err(code) => return code,
     };
-    let opts = CheckOptions {
-        build: BuildOptions { unroll: a.unroll, ..Default::default() },
-        model,
-        model_explicit,
-        timeout: a.limits.timeout,
-        max_memory: a.limits.max_bytes(),
-        ..Default::default()
-    };
+    let opts =
+        CheckOptions { build: BuildOptions { unroll: a.unroll, ..Default::default() }, ctx, ..Default::default() };
     let files = inputs(&a.files, None);
     let mut worst = EXIT_OK;
     let work = |f: &std::path::Path| match read_source(f, opts.max_file_bytes) {
@@ -337,18 +332,15 @@ fn load_expectations(csv: &std::path::Path) -> Result<Expectations, String> {
 
 fn run_check(a: CheckArgs) -> i32 {
     let engine = opts::engine(a.engine);
-    let (model, model_explicit) = match opts::model(a.model.as_deref()) {
-        Ok(m) => m,
+    let ctx = match opts::context(a.model.as_deref(), a.limits.budget(a.limits.timeout)) {
+        Ok(c) => c,
         Err(code) => return code,
     };
     let opts = CheckOptions {
         build: BuildOptions { unroll: a.unroll, max_events: a.max_events, ..Default::default() },
         engine,
-        model,
-        model_explicit,
-        timeout: a.limits.timeout,
+        ctx,
         max_states: a.max_states,
-        max_memory: a.limits.max_bytes(),
         show: show_options(&a),
         self_check: !a.no_self_check,
         symmetry: !a.no_symmetry,
@@ -419,18 +411,12 @@ fn run_advise(a: AdviseArgs) -> i32 {
     // The advice decides one variant per candidate edit: a large test can take
     // hours, so without --timeout each test gets a default deadline.
     let timeout = a.limits.timeout.or(Some(std::time::Duration::from_secs(advise::DEFAULT_TIMEOUT_S)));
-    let (model, model_explicit) = match opts::model(a.model.as_deref()) {
-        Ok(m) => m,
+    let ctx = match opts::context(a.model.as_deref(), a.limits.budget(timeout)) {
+        Ok(c) => c,
         Err(code) => return code,
     };
-    let check = CheckOptions {
-        build: BuildOptions { unroll: a.unroll, ..Default::default() },
-        model,
-        model_explicit,
-        timeout,
-        max_memory: a.limits.max_bytes(),
-        ..Default::default()
-    };
+    let check =
+        CheckOptions { build: BuildOptions { unroll: a.unroll, ..Default::default() }, ctx, ..Default::default() };
     let table = a.paths.iter().any(|p| p.is_dir());
     let opts = AdviseOptions { check, costs, weaken_only: a.weaken, explain: !table || a.json || a.out.is_some() };
     let files = inputs(&a.paths, None);
@@ -442,8 +428,9 @@ fn run_advise(a: AdviseArgs) -> i32 {
     let work = |f: &std::path::Path| match read_source(f, opts.check.max_file_bytes) {
         Ok(src) => {
             // The advisor budgets each variant itself (advise::budgeted).
-            let r =
-                guarded(&CheckOptions { timeout: None, ..opts.check.clone() }, || advise::advise_source(&src, &opts));
+            let r = guarded(&CheckOptions { ctx: opts.check.ctx.with_timeout(None), ..opts.check.clone() }, || {
+                advise::advise_source(&src, &opts)
+            });
             (f.to_path_buf(), src, r)
         }
         Err((src, e)) => (f.to_path_buf(), src, Err(e)),

@@ -34,6 +34,10 @@ impl Limits {
     pub fn max_bytes(&self) -> u64 {
         self.max_memory << 20
     }
+    /// The per-test budget these flags give (`timeout`: `--timeout`, or a command's default).
+    pub fn budget(&self, timeout: Option<Duration>) -> ptx_litmus::budget::Limits {
+        ptx_litmus::budget::Limits { timeout, max_bytes: self.max_bytes() }
+    }
 }
 
 /// `--timeout`: a finite number of seconds, more than 0, at most a week.
@@ -72,6 +76,13 @@ pub fn model(arg: Option<&str>) -> Result<(std::sync::Arc<ptx_litmus::model::Mod
         ptx_litmus::out::eprintln(&e.render(arg, ""));
         e.exit_code()
     })
+}
+
+/// The context of a command: the model of `--model` (see [`model`]) under
+/// the per-test budget `limits`.
+pub fn context(model_arg: Option<&str>, limits: ptx_litmus::budget::Limits) -> Result<ptx_litmus::context::Ctx, i32> {
+    let (model, explicit) = model(model_arg)?;
+    Ok(ptx_litmus::context::Ctx::of_command(model, explicit, limits))
 }
 
 /// The engine for `--engine`: SAT unless the reference engine is asked for

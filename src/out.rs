@@ -124,3 +124,10 @@ pub fn output_target(path: &std::path::Path) -> std::io::Result<std::path::PathB
         Ok(m) => Err(refuse(crate::input::kind_of(&m))),
     }
 }
+
+/// `PTXL_DEBUG` is set: the engines trace sizes and timings on stderr. Read
+/// once per process, here only; a command's `context::Ctx` carries it.
+pub fn tracing() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("PTXL_DEBUG").is_some())
+}

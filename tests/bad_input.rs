@@ -13,6 +13,7 @@
 //! random mutation loop over the corpus: `PTX_LITMUS_FUZZ_ITERS=N cargo test
 //! --release --test bad_input -- --ignored mutation_fuzz --nocapture`.
 
+use ptx_litmus::context::Ctx;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -626,7 +627,7 @@ fn mutation_fuzz() {
     let current = target.join("fuzz-current.litmus");
     let opts = CheckOptions {
         build: BuildOptions { max_events: 2_000, ..Default::default() },
-        timeout: Some(Duration::from_secs(2)),
+        ctx: Ctx::default().with_timeout(Some(Duration::from_secs(2))),
         ..Default::default()
     };
     let guard = Duration::from_secs(20);

@@ -5,7 +5,9 @@
 
 mod robust;
 
-use ptx_litmus::check::{check_file, CheckOptions};
+use ptx_litmus::batch::check_file;
+use ptx_litmus::check::CheckOptions;
+use ptx_litmus::context::Ctx;
 use robust::*;
 use std::fs;
 use std::io::BufRead;
@@ -20,7 +22,7 @@ fn a_timed_out_check_stops_at_the_deadline() {
     let f = write(&d, "slow.litmus", &slow_test(14));
     let limit = Duration::from_millis(200);
     let start = Instant::now();
-    let r = check_file(&f, &CheckOptions { timeout: Some(limit), ..Default::default() });
+    let r = check_file(&f, &CheckOptions { ctx: Ctx::default().with_timeout(Some(limit)), ..Default::default() });
     let over = start.elapsed().saturating_sub(limit);
     let e = r.result.expect_err("a timeout");
     assert!(e.message.contains("--timeout"), "{}", e.message);

@@ -7,7 +7,9 @@
 //! and its observation, under both engines: rc11 against the first log,
 //! scoped-rc11 (no scopes in these tests) against the second.
 
-use ptx_litmus::check::{check_file, collect_files, CheckOptions, Engine};
+use ptx_litmus::batch::check_file;
+use ptx_litmus::check::{collect_files, CheckOptions, Engine};
+use ptx_litmus::context::Ctx;
 use ptx_litmus::model::ModelKind;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -51,18 +53,26 @@ fn read_log(text: &str) -> BTreeMap<String, Block> {
 }
 
 fn corpus() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c11/corpus")
+    dir("corpus")
+}
+
+fn dir(sub: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c11").join(sub)
 }
 
 /// Check every corpus test under `model` with `engine`; compare with the log.
 fn agree_with_herd(log: &str, model: ModelKind, engine: Engine) {
-    let herd = read_log(&std::fs::read_to_string(corpus().join(log)).expect("the herd log is committed"));
-    let files = collect_files(&[corpus()]);
-    assert!(files.len() >= 300, "the corpus has {} tests", files.len());
+    agree_in(corpus(), 300, log, model, engine)
+}
+
+/// Check every test of `folder` (at least `least`) under `model` with `engine`; compare with its log.
+fn agree_in(folder: PathBuf, least: usize, log: &str, model: ModelKind, engine: Engine) {
+    let herd = read_log(&std::fs::read_to_string(folder.join(log)).expect("the herd log is committed"));
+    let files = collect_files(std::slice::from_ref(&folder));
+    assert!(files.len() >= least, "{} has {} tests", folder.display(), files.len());
     let opts = CheckOptions {
         engine,
-        model: model.shared(),
-        model_explicit: true,
+        ctx: Ctx { model_explicit: true, ..Ctx::new(model.shared()) },
         list_states: None,
         ..CheckOptions::default()
     };
@@ -107,6 +117,34 @@ fn scoped_rc11_sat_is_rc11_without_no_thin_air() {
 #[test]
 fn scoped_rc11_reference_is_rc11_without_no_thin_air() {
     agree_with_herd("herd-rc11-nonta.log", ModelKind::ScopedRc11, Engine::Reference);
+}
+
+/// Compare-exchanges (D143): `tests/c11/cas/` holds 88 tests that
+/// `scripts/c11_cas.py` derived from the corpus's read-modify-writes (strong
+/// and weak, a failure order each, the expected value a plain location the
+/// condition observes), with herd7's logs; both engines must give herd's
+/// states, verdict line and observation (the witness counts included).
+#[test]
+fn compare_exchanges_give_herds_states_and_verdicts() {
+    for engine in [Engine::Sat, Engine::Reference] {
+        agree_in(dir("cas"), 80, "herd-rc11.log", ModelKind::Rc11, engine);
+        agree_in(dir("cas"), 80, "herd-rc11-nonta.log", ModelKind::ScopedRc11, engine);
+    }
+}
+
+/// The compare-exchange tests tell strong from weak: herd lets some weak
+/// one fail where the strong one in its place must succeed (a spurious
+/// failure), so both logs have a state the other lacks.
+#[test]
+fn a_weak_compare_exchange_fails_where_the_strong_one_cannot() {
+    let herd = read_log(&std::fs::read_to_string(dir("cas").join("herd-rc11.log")).expect("log"));
+    let more = herd
+        .iter()
+        .filter(|(n, b)| {
+            n.ends_with("+casw") && herd.get(&n[..n.len() - 1]).is_some_and(|s| s.states.len() < b.states.len())
+        })
+        .count();
+    assert!(more > 0, "no weak compare-exchange test has more final states than its strong twin");
 }
 
 /// The logs differ: some corpus tests are decided by No-Thin-Air alone

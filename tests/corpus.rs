@@ -2,7 +2,8 @@
 //! (`tests/conformance/`) against their expected verdicts. Every test must
 //! parse and match; a test file without an expectation is a failure too.
 
-use ptx_litmus::check::{check_file, collect_files, CheckOptions, Engine};
+use ptx_litmus::batch::check_file;
+use ptx_litmus::check::{collect_files, CheckOptions, Engine};
 use ptx_litmus::report::expect::{compare, load};
 use std::path::{Path, PathBuf};
 

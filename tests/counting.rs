@@ -8,6 +8,7 @@
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use ptx_litmus::check::{check_source, CheckOptions, Engine, TestResult};
+use ptx_litmus::context::Ctx;
 use ptx_litmus::error::ErrorKind;
 use std::collections::BTreeSet;
 
@@ -59,7 +60,7 @@ fn run(text: &str, engine: Engine) -> Option<TestResult> {
         // Every state listed: the default listing stops at 256 states, and a
         // cut listing compared with a whole one would be a false alarm.
         max_states: 1_000_000,
-        timeout: Some(std::time::Duration::from_secs(5)),
+        ctx: Ctx::default().with_timeout(Some(std::time::Duration::from_secs(5))),
         ..Default::default()
     };
     match check_source(text, &opts) {

@@ -17,6 +17,7 @@ use common::gen::{test_strategy, Test};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestError, TestRunner};
 use ptx_litmus::check::{check_source, CheckOptions, Engine, TestResult};
+use ptx_litmus::context::Ctx;
 use ptx_litmus::error::ErrorKind;
 use ptx_litmus::program::BuildOptions;
 use std::collections::BTreeSet;
@@ -45,7 +46,7 @@ fn run_listing(text: &str, engine: Engine, list: Option<usize>) -> Option<TestRe
         reference_max_candidates: REFERENCE_CANDIDATES,
         max_states: MAX_STATES,
         build: BuildOptions { max_events: MAX_EVENTS, ..Default::default() },
-        timeout: Some(TIMEOUT),
+        ctx: Ctx::default().with_timeout(Some(TIMEOUT)),
         ..Default::default()
     };
     match check_source(text, &opts) {
@@ -151,7 +152,7 @@ fn engines_agree_on_spin_loops() {
                 merge_paths: false,
                 list_states: None,
                 max_states: MAX_STATES,
-                timeout: Some(TIMEOUT),
+                ctx: Ctx::default().with_timeout(Some(TIMEOUT)),
                 ..Default::default()
             };
             let Ok(u) = check_source(&text, &opts) else { return Ok(false) };

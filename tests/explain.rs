@@ -3,7 +3,9 @@
 //! engine, pictures, and the JSON fields against `schema/result.schema.json`.
 
 mod common;
-use ptx_litmus::check::{check_file, check_source, CheckOptions, TestResult};
+use ptx_litmus::batch::check_file;
+use ptx_litmus::check::{check_source, CheckOptions, TestResult};
+use ptx_litmus::context::Ctx;
 use ptx_litmus::explain::{self, show::ExecKind, ShowOptions, Shown, ShownExec};
 use ptx_litmus::report;
 use serde_json::Value;
@@ -265,8 +267,13 @@ fn all_explanations_agree_with_the_reference_engine() {
     let files = ptx_litmus::check::collect_files(&dirs.iter().filter(|d| d.is_dir()).cloned().collect::<Vec<_>>());
     let mut checked_execs = 0;
     for f in files {
-        let fr =
-            check_file(&f, &CheckOptions { timeout: Some(std::time::Duration::from_secs(60)), ..Default::default() });
+        let fr = check_file(
+            &f,
+            &CheckOptions {
+                ctx: Ctx::default().with_timeout(Some(std::time::Duration::from_secs(60))),
+                ..Default::default()
+            },
+        );
         let Ok(r) = fr.result else { continue };
         let s = shown(&r, 2);
         for x in s.executions() {

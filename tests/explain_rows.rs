@@ -3,7 +3,9 @@
 //! test that violates only it, without any change under `src/explain/`; and
 //! `--model ptx-alloy` is explained by its own rows.
 
-use ptx_litmus::check::{check_file, check_source, CheckOptions, Engine, TestResult};
+use ptx_litmus::batch::check_file;
+use ptx_litmus::check::{check_source, CheckOptions, Engine, TestResult};
+use ptx_litmus::context::Ctx;
 use ptx_litmus::explain::{self, ShowOptions, Shown};
 use ptx_litmus::model::{ModelKind, Row};
 use ptx_litmus::outcome::Verdict;
@@ -19,11 +21,12 @@ const MP_WEAK: &str =
 fn shown_under(src: &str, model: Arc<ptx_litmus::model::rows::Model>) -> (TestResult, Shown) {
     let p =
         check_source(src, &CheckOptions { engine: Engine::Reference, ..Default::default() }).expect("checks").program;
-    let outcome = ptx_litmus::reference::check(&p, &ReferenceOptions { model: model.clone(), ..Default::default() })
-        .expect("runs");
+    let outcome =
+        ptx_litmus::reference::check(&p, &ReferenceOptions { ctx: Ctx::new(model.clone()), ..Default::default() })
+            .expect("runs");
     let summary = outcome.summary(&p);
     let r = TestResult { program: p, outcome, summary, time: Duration::ZERO };
-    let s = explain::show(&r, &ShowOptions { model, ..Default::default() }).expect("explains");
+    let s = explain::show(&r, &ShowOptions { ctx: Ctx::new(model), ..Default::default() }).expect("explains");
     (r, s)
 }
 
@@ -73,7 +76,7 @@ fn ptx_alloy_is_explained_by_its_own_rows() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let opts = CheckOptions {
         engine: Engine::Reference,
-        model: ModelKind::PtxAlloy.shared(),
+        ctx: Ctx::new(ModelKind::PtxAlloy.shared()),
         show: Some(ShowOptions::default()),
         ..Default::default()
     };

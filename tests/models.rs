@@ -5,7 +5,9 @@
 
 mod common;
 
-use ptx_litmus::check::{check_file, check_source, collect_files, CheckOptions, Engine};
+use ptx_litmus::batch::check_file;
+use ptx_litmus::check::{check_source, collect_files, CheckOptions, Engine};
+use ptx_litmus::context::Ctx;
 use ptx_litmus::model::{ModelKind, Row};
 use ptx_litmus::outcome::Verdict;
 use ptx_litmus::reference::ReferenceOptions;
@@ -18,7 +20,7 @@ use std::sync::Arc;
 fn corpus_tally(model: ModelKind) -> (usize, usize, usize, Vec<String>) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance");
     let exp = load(&root.join("expected.csv")).expect("expectations load");
-    let opts = CheckOptions { engine: Engine::Reference, model: model.shared(), ..CheckOptions::default() };
+    let opts = CheckOptions { engine: Engine::Reference, ctx: Ctx::new(model.shared()), ..CheckOptions::default() };
     let reports: Vec<_> = collect_files(&[root.join("litmus")]).iter().map(|f| check_file(f, &opts)).collect();
     let (tally, lines) = compare(&exp, &reports);
     assert_eq!(tally.errors, 0, "{:?}", lines);
@@ -68,8 +70,11 @@ fn ptx_alloy_states_agree_between_the_engines() {
     let mut compared = 0;
     for f in &files {
         let run = |engine| {
-            check_file(f, &CheckOptions { engine, model: ModelKind::PtxAlloy.shared(), ..CheckOptions::default() })
-                .result
+            check_file(
+                f,
+                &CheckOptions { engine, ctx: Ctx::new(ModelKind::PtxAlloy.shared()), ..CheckOptions::default() },
+            )
+            .result
         };
         let (Ok(sat), Ok(reference)) = (run(Engine::Sat), run(Engine::Reference)) else { continue };
         let (a, b): (Vec<_>, Vec<_>) = (sat.outcome.states.keys().collect(), reference.outcome.states.keys().collect());
@@ -127,11 +132,11 @@ fn a_toy_axiom_is_one_row_and_both_engines_apply_it() {
     assert_eq!(sat_base.summary(&p).verdict, Verdict::Ok);
     let sc = Row::new("toy", "sequential consistency", "acyclic po | rf | co | fr as Toy-SC").expect("parses");
     let toy = Arc::new(ModelKind::Ptx.model().with_row(sc).expect("valid row"));
-    let opts = ReferenceOptions { model: toy.clone(), ..Default::default() };
+    let opts = ReferenceOptions { ctx: Ctx::new(toy.clone()), ..Default::default() };
     let o = ptx_litmus::reference::check(&p, &opts).expect("runs");
     assert_eq!(o.summary(&p).verdict, Verdict::No, "the toy row forbids the weak outcome");
     assert!(o.states.len() < base.states.len());
-    let s = ptx_litmus::sat::check(&p, &SolveOptions { model: Some(toy.clone()), ..SolveOptions::default() })
+    let s = ptx_litmus::sat::check(&p, &SolveOptions { ctx: Ctx::new(toy.clone()), ..SolveOptions::default() })
         .expect("runs");
     assert_eq!(s.summary(&p).verdict, Verdict::No, "the SAT engine compiles the toy row");
     assert_eq!(
@@ -153,8 +158,8 @@ fn a_row_the_sat_engine_cannot_compile_is_refused() {
     let p = check_source(MP_WEAK, &CheckOptions::default()).expect("checks").program;
     let row = Row::new("toy", "no rf outside closure", "empty rf \\ (po | co)+ as Toy-Closure").expect("parses");
     let toy = Arc::new(ModelKind::Ptx.model().with_row(row).expect("valid row"));
-    let e =
-        ptx_litmus::sat::check(&p, &SolveOptions { model: Some(toy), ..SolveOptions::default() }).expect_err("refused");
+    let e = ptx_litmus::sat::check(&p, &SolveOptions { ctx: Ctx::new(toy), ..SolveOptions::default() })
+        .expect_err("refused");
     assert!(e.to_string().contains("closure"), "{}", e);
 }
 
@@ -295,8 +300,11 @@ fn ptx_alloy_allows_every_state_ptx_allows() {
     let (mut compared, mut more) = (0, Vec::new());
     for f in &files {
         let run = |model: ModelKind| {
-            check_file(f, &CheckOptions { engine: Engine::Reference, model: model.shared(), ..CheckOptions::default() })
-                .result
+            check_file(
+                f,
+                &CheckOptions { engine: Engine::Reference, ctx: Ctx::new(model.shared()), ..CheckOptions::default() },
+            )
+            .result
         };
         let (Ok(ptx), Ok(alloy)) = (run(ModelKind::Ptx), run(ModelKind::PtxAlloy)) else { continue };
         let (a, b): (Vec<_>, Vec<_>) = (ptx.outcome.states.keys().collect(), alloy.outcome.states.keys().collect());
@@ -321,7 +329,7 @@ fn ptx_alloy_allows_every_state_ptx_allows_on_random_tests() {
         let run = |model: ModelKind| {
             let opts = CheckOptions {
                 engine: Engine::Reference,
-                model: model.shared(),
+                ctx: Ctx::new(model.shared()),
                 reference_max_candidates: 20_000,
                 ..CheckOptions::default()
             };
@@ -367,7 +375,7 @@ fn ptx_alloy_engines_agree_on_random_spin_tests() {
         let run = |engine| {
             let opts = CheckOptions {
                 engine,
-                model: ModelKind::PtxAlloy.shared(),
+                ctx: Ctx::new(ModelKind::PtxAlloy.shared()),
                 list_states: None,
                 reference_max_candidates: 20_000,
                 ..CheckOptions::default()
@@ -395,7 +403,7 @@ fn a_race_with_one_part_of_a_split_rmw_is_flagged() {
     let f = Path::new(env!("CARGO_MANIFEST_DIR")).join("litmus/regressions/spin-on-atom-race-alloy.litmus");
     for (model, race) in [(ModelKind::PtxAlloy, true), (ModelKind::Ptx, false)] {
         for engine in [Engine::Sat, Engine::Reference] {
-            let r = check_file(&f, &CheckOptions { engine, model: model.shared(), ..CheckOptions::default() })
+            let r = check_file(&f, &CheckOptions { engine, ctx: Ctx::new(model.shared()), ..CheckOptions::default() })
                 .result
                 .expect("the test runs");
             assert_eq!(r.outcome.flags.data_race, race, "{:?} {:?}", model, engine);
@@ -413,7 +421,7 @@ fn an_rmw_reads_a_constant_written_behind_a_branch() {
     let f = Path::new(env!("CARGO_MANIFEST_DIR")).join("litmus/regressions/rmw-reads-write-behind-branch.litmus");
     for model in [ModelKind::Ptx, ModelKind::PtxAlloy] {
         let run = |engine| {
-            check_file(&f, &CheckOptions { engine, model: model.shared(), ..CheckOptions::default() })
+            check_file(&f, &CheckOptions { engine, ctx: Ctx::new(model.shared()), ..CheckOptions::default() })
                 .result
                 .expect("the test runs")
         };

@@ -11,6 +11,7 @@ use common::gen::test_strategy;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use ptx_litmus::check::{check_source, CheckOptions, TestResult};
+use ptx_litmus::context::Ctx;
 use ptx_litmus::error::ErrorKind;
 use ptx_litmus::program::BuildOptions;
 use ptx_litmus::sat::symmetry::classes;
@@ -27,7 +28,7 @@ fn run(text: &str, list: Option<usize>, symmetry: bool) -> Option<TestResult> {
         symmetry,
         max_states: 2_000,
         build: BuildOptions { max_events: 250, ..Default::default() },
-        timeout: Some(std::time::Duration::from_millis(1500)),
+        ctx: Ctx::default().with_timeout(Some(std::time::Duration::from_millis(1500))),
         ..Default::default()
     };
     match check_source(text, &opts) {

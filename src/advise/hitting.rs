@@ -14,7 +14,7 @@ pub fn hitting(d: &Decider, costs: &CostTable, constraints: &[Vec<Level>], budge
     let orig: Vec<u8> = vec![0; d.sites.len()];
     let mut h = h;
     h.dfs(&mut orig.clone(), 0);
-    if crate::context::tracing() {
+    if d.opts.ctx.debug {
         eprintln!(
             "hitting budget {} constraints {} kept {} states {} found {}",
             budget,

@@ -102,7 +102,7 @@ pub fn budgeted<T>(opts: &CheckOptions, deadline: Option<Instant>, f: impl FnOnc
         ),
         None => None,
     };
-    let limits = crate::budget::Limits { timeout, max_bytes: opts.max_memory };
+    let limits = crate::budget::Limits { timeout, max_bytes: opts.ctx.limits.max_bytes };
     match crate::budget::run(limits, f) {
         Ok(r) => r,
         Err(crate::budget::Exceeded(m)) if deadline.is_some_and(|d| Instant::now() >= d) => Err(Error::limit(format!(
@@ -119,7 +119,7 @@ pub const DEFAULT_TIMEOUT_S: u64 = 300;
 /// Advise on one test given as text.
 pub fn advise_source(source: &str, opts: &AdviseOptions) -> Result<Advice> {
     let start = Instant::now();
-    let deadline = opts.check.timeout.map(|t| start + t);
+    let deadline = opts.check.ctx.limits.timeout.map(|t| start + t);
     let lit = crate::parse::parse_litmus(source)?;
     if let Some(m) = lit.modules.first() {
         // Answers are edits of the file's own cells (D38); a module's
@@ -130,7 +130,7 @@ pub fn advise_source(source: &str, opts: &AdviseOptions) -> Result<Advice> {
         ));
     }
     let p = crate::program::build_program(&lit, &opts.check.build)?;
-    let reachable = budgeted(&opts.check, deadline, || oracle::reachable(&p, &opts.check.model))?;
+    let reachable = budgeted(&opts.check, deadline, || oracle::reachable(&p, &opts.check.ctx.model))?;
     let first = budgeted(&opts.check, deadline, || oracle::confirm(source, &opts.check, false))?;
     if first.reachable != reachable {
         return Err(oracle::disagreement("the original test"));

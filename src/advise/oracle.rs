@@ -60,7 +60,7 @@ pub fn still_witness(p: &Program, x: &Execution, model: &Model) -> bool {
 pub fn reachable_source(source: &str, opts: &CheckOptions) -> Result<bool> {
     let lit = crate::parse::parse_litmus(source)?;
     let p = build_program(&lit, &opts.build)?;
-    reachable(&p, &opts.model)
+    reachable(&p, &opts.ctx.model)
 }
 
 /// The full pipeline's view of a variant: is the outcome reachable, and when it
@@ -82,7 +82,7 @@ pub fn confirm(source: &str, opts: &CheckOptions, explain_it: bool) -> Result<Co
     if reachable || !explain_it {
         return Ok(Confirmed { reachable, reason: None });
     }
-    let so = ShowOptions { witness: false, forbidden: true, max: 1, model: opts.model.clone(), ..Default::default() };
+    let so = ShowOptions { witness: false, forbidden: true, max: 1, ctx: opts.ctx.clone() };
     let shown = explain::show(&r, &so)?;
     let reason = shown.forbidden.first().and_then(|f| f.candidates.first()).and_then(|x| {
         let v = x.violations.first()?;

@@ -79,11 +79,11 @@ impl<'a> Decider<'a> {
         let p = super::budgeted(opts, deadline, || crate::program::build_program(&lit, &opts.build))?;
         let key = self.structure(levels);
         let known = self.witnesses.entry(key).or_default();
-        let r = if known.iter().rev().take(16).any(|x| super::oracle::still_witness(&p, x, &opts.model)) {
+        let r = if known.iter().rev().take(16).any(|x| super::oracle::still_witness(&p, x, &opts.ctx.model)) {
             self.reused += 1;
             true
         } else {
-            let w = super::budgeted(opts, deadline, || super::oracle::witness(&p, &opts.model))?;
+            let w = super::budgeted(opts, deadline, || super::oracle::witness(&p, &opts.ctx.model))?;
             let r = w.is_some();
             known.extend(w);
             r
@@ -159,7 +159,7 @@ pub fn repair(d: &mut Decider, costs: &CostTable) -> Result<RepairSearch> {
             }
             if d.reachable(&c)? {
                 let f = grow(d, costs, c.clone(), &top)?;
-                if crate::context::tracing() {
+                if d.opts.ctx.debug {
                     let show = |v: &[Level]| v.iter().map(|&l| super::menu::describe(l)).collect::<Vec<_>>().join(" ");
                     eprintln!("budget {} fails: {}\n   grown: {}", budget, show(&c), show(&f));
                 }

@@ -89,7 +89,8 @@ pub struct MapSetup {
 
 impl MapSetup {
     pub fn new(mapping: Mapping, source: ModelKind, target: ModelKind) -> MapSetup {
-        let opts = CheckOptions { list_states: None, model_explicit: true, ..CheckOptions::default() };
+        let ctx = crate::context::Ctx { model_explicit: true, ..Default::default() };
+        let opts = CheckOptions { list_states: None, ctx, ..CheckOptions::default() };
         MapSetup { mapping, source, target, opts }
     }
 }
@@ -126,7 +127,8 @@ pub fn map_source(text: &str, base: &Path, s: &MapSetup) -> Result<Mapped> {
     if !super::is_c_source(text) {
         return Err(Error::input_nospan("`map` reads C tests (the first word is `C`); this is not one"));
     }
-    let source = check_source_at(text, base, &CheckOptions { model: s.source.shared(), ..s.opts.clone() })?;
+    let source =
+        check_source_at(text, base, &CheckOptions { ctx: s.opts.ctx.with_model(s.source.shared()), ..s.opts.clone() })?;
     let c_ast = super::parse::parse_c_litmus(text)?;
     if c_ast.filter.is_some() {
         return Err(Error::input_nospan("`map` does not compile a test with a `filter` yet"));
@@ -135,7 +137,11 @@ pub fn map_source(text: &str, base: &Path, s: &MapSetup) -> Result<Mapped> {
     let program = crate::program::build_program(&ptx_ast, &s.opts.build)?;
     let doc = format!("{} compiled by the mapping {}", c_ast.name, s.mapping.name);
     let ptx_text = super::emit::litmus_text(&ptx_ast, &program, &doc);
-    let target = check_source_at(&ptx_text, base, &CheckOptions { model: s.target.shared(), ..s.opts.clone() })?;
+    let target = check_source_at(
+        &ptx_text,
+        base,
+        &CheckOptions { ctx: s.opts.ctx.with_model(s.target.shared()), ..s.opts.clone() },
+    )?;
     if source.program.observables != target.program.observables {
         return Err(Error::internal("the compiled test observes other registers or locations than its source"));
     }
@@ -193,7 +199,7 @@ fn unsound_state(m: &Mapped, s: &MapSetup, st: &State) -> String {
             ));
         }
     }
-    let so = ShowOptions { witness: false, forbidden: true, max: 1, deadline: None, model: s.source.shared() };
+    let so = ShowOptions { witness: false, forbidden: true, max: 1, ctx: s.opts.ctx.with_model(s.source.shared()) };
     if let Ok(sh) = crate::explain::show(&m.source, &so) {
         if let Some(f) = sh.forbidden.iter().find(|f| &f.state == st) {
             let one = Shown { want_forbidden: true, forbidden: vec![f.clone()], ..Shown::default() };

@@ -7,7 +7,9 @@
 //! load    seq_cst  *     -> fence.sc.<sco>; ld.acquire.<sco>
 //! ```
 //!
-//! kind: `load`, `store`, `rmw`, `fence`; order: `na`, `relaxed`, `consume`,
+//! kind: `load`, `store`, `rmw`, `cas`, `fence` (a `cas` line is optional: a
+//! compare-exchange without one maps by the `rmw` line; both are looked up
+//! by the stronger of its success and failure orders, D144); order: `na`, `relaxed`, `consume`,
 //! `acquire`, `release`, `acq_rel`, `seq_cst`; scope: `*`, `block`,
 //! `cluster`, `device`, `system` (a line for a scope wins over `*`). A step is
 //! `fence.{sc,acq_rel,acquire,release}`, `ld.{weak,relaxed,acquire}`,
@@ -27,6 +29,8 @@ pub enum Kind {
     Load,
     Store,
     Rmw,
+    /// A compare-exchange (`rmw` lines unless the table has `cas` lines).
+    Cas,
     Fence,
 }
 
@@ -117,7 +121,7 @@ impl Mapping {
             let kind = kind_of(kind).ok_or((
                 i + 1,
                 col(kind),
-                format!("unknown kind `{}` (load, store, rmw, fence)", kind),
+                format!("unknown kind `{}` (load, store, rmw, cas, fence)", kind),
             ))?;
             let order = order_of(order).ok_or((
                 i + 1,
@@ -141,9 +145,15 @@ impl Mapping {
         Ok(Mapping { name: name.to_string(), rows })
     }
 
-    /// The sequence for one C operation, if the table has a line for it.
+    /// The sequence for one C operation, if the table has a line for it (a
+    /// compare-exchange without a `cas` line: the `rmw` line).
     pub fn steps(&self, kind: Kind, order: Order, scope: Scope) -> Option<&[Step]> {
-        self.rows.get(&(kind, order, Some(scope))).or_else(|| self.rows.get(&(kind, order, None))).map(Vec::as_slice)
+        let line = |k: Kind| self.rows.get(&(k, order, Some(scope))).or_else(|| self.rows.get(&(k, order, None)));
+        match kind {
+            Kind::Cas => line(Kind::Cas).or_else(|| line(Kind::Rmw)),
+            k => line(k),
+        }
+        .map(Vec::as_slice)
     }
 }
 
@@ -152,6 +162,7 @@ fn kind_of(w: &str) -> Option<Kind> {
         "load" => Kind::Load,
         "store" => Kind::Store,
         "rmw" => Kind::Rmw,
+        "cas" => Kind::Cas,
         "fence" => Kind::Fence,
         _ => return None,
     })
@@ -197,7 +208,7 @@ fn parse_seq(kind: Kind, text: &str) -> std::result::Result<Vec<Step>, (Option<&
     }
     let accesses = steps.iter().filter(|s| matches!(s, Step::Access(..))).count();
     match (kind, accesses) {
-        (Kind::Fence, 0) | (Kind::Load | Kind::Store | Kind::Rmw, 1) => Ok(steps),
+        (Kind::Fence, 0) | (Kind::Load | Kind::Store | Kind::Rmw | Kind::Cas, 1) => Ok(steps),
         (Kind::Fence, _) => Err((None, "a fence maps to fences only".into())),
         _ => Err((None, "an access maps to exactly one access instruction (ld, st or atom) and fences".into())),
     }
@@ -239,7 +250,7 @@ fn parse_step(kind: Kind, item: &str) -> std::result::Result<Step, String> {
             let want = match kind {
                 Kind::Load => "ld",
                 Kind::Store => "st",
-                Kind::Rmw => "atom",
+                Kind::Rmw | Kind::Cas => "atom",
                 Kind::Fence => return Err("a fence maps to fences only".into()),
             };
             if op != want {
@@ -287,6 +298,25 @@ fn with_sem(i: &Instr, sem: Sem, scope: Scope) -> Instr {
     out
 }
 
+/// The order a compare-exchange is compiled by: the stronger of its success
+/// and failure orders, release and acquire making acq_rel (D144; libcu++'s
+/// `__stronger_order_cuda` does the same).
+pub fn stronger(success: Order, failure: Order) -> Order {
+    let rank = |o: Order| match o {
+        Order::Na | Order::Rlx => 0,
+        Order::Con => 1,
+        Order::Acq => 2,
+        Order::Rel => 3,
+        Order::AcqRel => 4,
+        Order::Sc => 5,
+    };
+    let (hi, lo) = if rank(success) >= rank(failure) { (success, failure) } else { (failure, success) };
+    match (hi, lo) {
+        (Order::Rel, Order::Con | Order::Acq) => Order::AcqRel,
+        (hi, _) => hi,
+    }
+}
+
 /// Compile a C test (its AST and orders) into a PTX test by `m`.
 pub fn compile(c: &Litmus, m: &Mapping) -> Result<Litmus> {
     let orders = c.c11.as_ref().ok_or_else(|| Error::input_nospan("not a C test"))?;
@@ -294,15 +324,20 @@ pub fn compile(c: &Litmus, m: &Mapping) -> Result<Litmus> {
     for (t, instrs) in c.code.iter().enumerate() {
         let mut out = Vec::new();
         for (pc, i) in instrs.iter().enumerate() {
-            let (Some(order), Some((kind, scope))) = (orders.get(t, pc), operation(i)) else {
+            let (Some(mut order), Some((mut kind, scope))) = (orders.get(t, pc), operation(i)) else {
                 out.push(i.clone());
                 continue;
             };
+            // The `setp` after a compare-exchange stays: `atom.cas` never fails spuriously.
+            if let Some(cx) = orders.compare_exchange(t, pc) {
+                (kind, order) = (Kind::Cas, stronger(order, cx.failure));
+            }
             let steps = m.steps(kind, order, scope).ok_or_else(|| {
                 let what = match kind {
                     Kind::Load => "load",
                     Kind::Store => "store",
                     Kind::Rmw => "read-modify-write",
+                    Kind::Cas => "compare-exchange",
                     Kind::Fence => "fence",
                 };
                 Error::input(
@@ -349,6 +384,23 @@ mod tests {
         assert_eq!(ld.steps(Kind::Load, Order::Sc, Scope::Sys), Some(&[Step::Access(Sem::Acquire, None)][..]));
         let f = Mapping::builtin("sc-fence-acq-rel").expect("variant");
         assert_eq!(f.steps(Kind::Fence, Order::Sc, Scope::Sys), Some(&[Step::Fence(FenceSem::AcqRel, None)][..]));
+    }
+
+    /// D144: the stronger order; release with acquire (or consume) is acq_rel, as libcu++ combines them.
+    #[test]
+    fn a_compare_exchange_takes_the_stronger_of_its_orders() {
+        assert_eq!(stronger(Order::Rlx, Order::Acq), Order::Acq);
+        assert_eq!(stronger(Order::Rel, Order::Rlx), Order::Rel);
+        assert_eq!(stronger(Order::Rel, Order::Acq), Order::AcqRel);
+        assert_eq!(stronger(Order::Rel, Order::Con), Order::AcqRel);
+        assert_eq!(stronger(Order::AcqRel, Order::Sc), Order::Sc);
+        assert_eq!(stronger(Order::Sc, Order::Rlx), Order::Sc);
+        let fig = Mapping::builtin("figure11").expect("figure 11");
+        assert_eq!(fig.steps(Kind::Cas, Order::Acq, Scope::Gpu), fig.steps(Kind::Rmw, Order::Acq, Scope::Gpu));
+        let mut own = fig.clone();
+        own.merge(Mapping::parse("t", "cas acquire * -> atom.relaxed.<sco>").expect("a cas line"));
+        assert_eq!(own.steps(Kind::Cas, Order::Acq, Scope::Gpu), Some(&[Step::Access(Sem::Relaxed, None)][..]));
+        assert_eq!(own.steps(Kind::Rmw, Order::Acq, Scope::Gpu), fig.steps(Kind::Rmw, Order::Acq, Scope::Gpu));
     }
 
     #[test]

@@ -76,12 +76,42 @@ impl Order {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Orders {
     pub by_instr: BTreeMap<(usize, usize), Order>,
+    /// The compare-exchanges (their `atom.cas` instruction), keyed like `by_instr`,
+    /// whose order there is the success order.
+    pub cas: BTreeMap<(usize, usize), CompareExchange>,
+}
+
+/// What a C compare-exchange says beyond its `atom.cas` and the `setp.eq`
+/// after it that computes its boolean (C11 7.17.7.4, D143): "If the
+/// comparison is false, memory is affected according to the value of
+/// failure" — the read of a failing one has the failure order; "A weak
+/// compare-and-exchange operation may fail spuriously" — it may return false
+/// (the `setp` skipped, its register 0) while the values were equal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CompareExchange {
+    pub failure: Order,
+    pub weak: bool,
 }
 
 impl Orders {
     /// The order of the instruction `pc` of thread `t`, if it is a C access or fence.
     pub fn get(&self, t: usize, pc: usize) -> Option<Order> {
         self.by_instr.get(&(t, pc)).copied()
+    }
+
+    /// The order of an event of the instruction `pc` of thread `t`: that of the
+    /// instruction, or for a compare-exchange whose event does not write (it
+    /// failed) its failure order.
+    pub fn of_event(&self, t: usize, pc: usize, writes: bool) -> Option<Order> {
+        match self.cas.get(&(t, pc)) {
+            Some(c) if !writes => Some(c.failure),
+            _ => self.get(t, pc),
+        }
+    }
+
+    /// The compare-exchange at instruction `pc` of thread `t`, if it is one.
+    pub fn compare_exchange(&self, t: usize, pc: usize) -> Option<&CompareExchange> {
+        self.cas.get(&(t, pc))
     }
 }
 

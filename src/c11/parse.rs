@@ -7,7 +7,7 @@
 //! into `fence`, `if` into branches (control dependencies), `*(x + e)` into
 //! an address register computed from `e` (an address dependency).
 
-use super::{Order, Orders};
+use super::{CompareExchange, Order, Orders};
 use crate::ast::{
     Addr, AddrBase, AluOp, AtomOp, BranchCond, Cmp, Condition, FenceSem, InitItem, Instr, InstrKind, Litmus, Operand,
     Prop, Proxy, Quantifier, Scope, Sem, Span, ThreadHeader,
@@ -690,7 +690,7 @@ fn op_of(name: &str) -> Option<(Op, usize, bool)> {
     })
 }
 
-const KNOWN: &str = "atomic_load, atomic_store, atomic_exchange, atomic_fetch_{add,sub,and,or,xor} (with or without _explicit), atomic_thread_fence";
+const KNOWN: &str = "atomic_load, atomic_store, atomic_exchange, atomic_fetch_{add,sub,and,or,xor}, atomic_compare_exchange_{strong,weak} (with or without _explicit), atomic_thread_fence";
 
 /// A scope argument: CUDA's `cuda::thread_scope_*` or OpenCL's `memory_scope_*`.
 fn scope_of(name: &str, span: Span) -> Result<Scope> {
@@ -707,6 +707,40 @@ fn scope_of(name: &str, span: Span) -> Result<Scope> {
             ))
         }
     })
+}
+
+/// A memory order argument of `c`.
+fn order_arg(c: &Call, e: &Expr) -> Result<Order> {
+    let (name, span) = match e {
+        Expr::Name(n, s) | Expr::Qual(n, s) => (n.clone(), *s),
+        _ => (String::new(), expr_span(e).unwrap_or(c.span)),
+    };
+    Order::from_name(&name).ok_or_else(|| {
+        Error::input(format!("expected a memory order (memory_order_relaxed, ..._seq_cst), found `{}`", name), span)
+    })
+}
+
+/// The optional scope argument of `c`, the arguments left after its orders (default system).
+fn scope_arg(c: &Call, rest: &[Expr]) -> Result<Scope> {
+    match rest {
+        [] => Ok(Scope::Sys),
+        [Expr::Qual(n, s)] | [Expr::Name(n, s)] => scope_of(n, *s),
+        _ => Err(Error::input(format!("`{}`: too many arguments", c.name), c.span)),
+    }
+}
+
+/// `atomic_compare_exchange_{strong,weak}[_explicit]`: whether it is weak and
+/// whether its orders are given (the short forms are seq_cst, as herd7 reads them).
+fn compare_exchange_of(name: &str) -> Option<(bool, bool)> {
+    let (base, explicit) = match name.strip_suffix("_explicit") {
+        Some(b) => (b, true),
+        None => (name, false),
+    };
+    match base {
+        "atomic_compare_exchange_strong" => Some((false, explicit)),
+        "atomic_compare_exchange_weak" => Some((true, explicit)),
+        _ => None,
+    }
 }
 
 /// The PTX semantics an access of this order performs (D100).
@@ -731,30 +765,18 @@ impl Lower<'_, '_> {
             let Some(first) = rest.first() else {
                 return Err(Error::input(format!("`{}` needs a memory order argument", c.name), c.span));
             };
-            let (name, span) = match first {
-                Expr::Name(n, s) | Expr::Qual(n, s) => (n.clone(), *s),
-                _ => (String::new(), c.span),
-            };
-            let o = Order::from_name(&name).ok_or_else(|| {
-                Error::input(
-                    format!("expected a memory order (memory_order_relaxed, ..._seq_cst), found `{}`", name),
-                    span,
-                )
-            })?;
-            (o, &rest[1..])
+            (order_arg(c, first)?, &rest[1..])
         } else {
             (Order::Sc, rest)
         };
-        let scope = match rest {
-            [] => Scope::Sys,
-            [Expr::Qual(n, s)] | [Expr::Name(n, s)] => scope_of(n, *s)?,
-            _ => return Err(Error::input(format!("`{}`: too many arguments", c.name), c.span)),
-        };
-        Ok((order, scope))
+        Ok((order, scope_arg(c, rest)?))
     }
 
     /// A call, its result (if any) into `dst`.
     fn call_into(&mut self, c: &Call, dst: Option<&str>) -> Result<()> {
+        if let Some((weak, explicit)) = compare_exchange_of(&c.name) {
+            return self.compare_exchange(c, weak, explicit, dst);
+        }
         let Some((op, values, explicit)) = op_of(&c.name) else {
             return Err(Error::input(format!("unknown function `{}` (known: {})", c.name, KNOWN), c.span));
         };
@@ -793,6 +815,90 @@ impl Lower<'_, '_> {
     fn order_scope_fence(&self, c: &Call) -> Result<(Order, Scope)> {
         let shifted = Call { args: std::iter::once(Expr::Num(0)).chain(c.args.iter().cloned()).collect(), ..c.clone() };
         self.order_scope(&shifted, 0, true)
+    }
+
+    /// C11 7.17.7.4: "Atomically, compares the contents of the memory pointed
+    /// to by object for equality with that pointed to by expected, and if
+    /// true, replaces the contents of the memory pointed to by object with
+    /// desired, and if false, updates the contents of the memory pointed to by
+    /// expected with that pointed to by object." As herd7 7.58 reads it (D143):
+    /// a plain read of `expected`, then `atom.cas` (success order; its read has
+    /// the failure order when it fails), then, when it failed, a plain write of
+    /// the value read to `expected`. Its value, 1 on success and 0 on failure,
+    /// is `setp.eq` of the value read and the expected one (a weak one's
+    /// spurious failure skips it, `program::build`).
+    /// `expected` is a location, or `&r` for a local `r` (read and written as a register).
+    fn compare_exchange(&mut self, c: &Call, weak: bool, explicit: bool, dst: Option<&str>) -> Result<()> {
+        let orders = if explicit { 2 } else { 0 };
+        if c.args.len() < 3 + orders {
+            let orders = if explicit { ", success order, failure order" } else { "" };
+            return Err(Error::input(
+                format!("`{}` takes (object, expected, desired{}[, scope])", c.name, orders),
+                c.span,
+            ));
+        }
+        let where_expected = |e: &Expr| matches!(e, Expr::Name(n, _) | Expr::AddrOf(n, _) if !n.starts_with('%'));
+        if !where_expected(&c.args[1]) {
+            return Err(Error::input(
+                "the expected value of a compare-exchange is a location (`e`) or a local's address (`&r0`)",
+                expr_span(&c.args[1]).unwrap_or(c.span),
+            ));
+        }
+        let (success, failure) =
+            if explicit { (order_arg(c, &c.args[3])?, order_arg(c, &c.args[4])?) } else { (Order::Sc, Order::Sc) };
+        let scope = scope_arg(c, &c.args[3 + orders..])?;
+        let obj = self.address(&c.args[0], c.span, &c.text)?;
+        let local = match &c.args[1] {
+            Expr::AddrOf(r, _) if !self.locs.contains(r) => Some(r.clone()),
+            _ => None,
+        };
+        let expected = match &local {
+            Some(r) => Operand::Reg(r.clone()),
+            None => {
+                let e = self.temp();
+                self.load(&c.args[1], Order::Na, None, &e, c.span, &c.text)?;
+                Operand::Reg(e)
+            }
+        };
+        let desired = self.operand(&c.args[2], c.span, &c.text)?;
+        let (old, succeeded) = (self.temp(), dst.map(str::to_string).unwrap_or_else(|| self.temp()));
+        self.orders.cas.insert((self.t, self.code.len()), CompareExchange { failure, weak });
+        let kind = InstrKind::Atomic {
+            sem: sem_of(success, true, true),
+            scope: Some(scope),
+            proxy: Proxy::Generic,
+            op: AtomOp::Cas,
+            dst: Some(old.clone()),
+            addr: obj,
+            operands: vec![expected.clone(), desired],
+            size: 4,
+            ty: None,
+            shared: false,
+        };
+        self.emit(kind, c.span, &c.text, Some(success));
+        let result = InstrKind::Setp {
+            cmp: Cmp::Eq,
+            dst: succeeded.clone(),
+            a: Operand::Reg(old.clone()),
+            b: expected,
+            ty: None,
+        };
+        self.emit(result, c.span, &c.text, None);
+        // When it failed, the value read goes to `expected`.
+        self.labels += 1;
+        let done = format!("Lc{}_cas", self.labels);
+        let ok = BranchCond::Compare { cmp: Cmp::Ne, a: Operand::Reg(succeeded), b: Operand::Imm(0) };
+        self.emit(InstrKind::Branch { cond: ok, target: done.clone() }, c.span, &c.text, None);
+        match local {
+            Some(r) => {
+                let mov =
+                    InstrKind::Alu { op: AluOp::Mov, dst: r, srcs: vec![Operand::Reg(old)], ty: None, src_ty: None };
+                self.emit(mov, c.span, &c.text, None);
+            }
+            None => self.store(&c.args[1], &Expr::Name(old, c.span), Order::Na, None, c.span, &c.text)?,
+        }
+        self.emit(InstrKind::Label(done), c.span, &c.text, None);
+        Ok(())
     }
 
     fn rmw(&mut self, c: &Call, op: AtomOp, negate: bool, order: Order, scope: Scope, dst: Option<&str>) -> Result<()> {

@@ -5,16 +5,15 @@ pub use super::show_text::{cycle_text, reason_line, text};
 use super::view::{EdgeKind, Mat, Step, View};
 use super::words::why_sync;
 use crate::ast::{Prop, Quantifier};
+pub use crate::check::ShowOptions;
 use crate::check::TestResult;
 use crate::error::Result;
 use crate::model::eval::Violation as Check;
-use crate::model::rows::{Model, ModelKind};
+use crate::model::rows::Model;
 use crate::outcome::{eval, Execution, State};
 use crate::program::{EventId, EventKind, Program};
 use crate::sat::candidates::{closure, least_orders, Candidates};
 use std::collections::BTreeSet;
-use std::sync::Arc;
-use std::time::Instant;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum)]
 pub enum ShowKind {
@@ -22,23 +21,6 @@ pub enum ShowKind {
     Witness,
     /// Why final states satisfying the condition are forbidden: candidate executions and the axiom each violates.
     Forbidden,
-}
-
-#[derive(Clone, Debug)]
-pub struct ShowOptions {
-    pub witness: bool,
-    pub forbidden: bool,
-    /// At most this many states, and candidates per forbidden state.
-    pub max: usize,
-    pub deadline: Option<Instant>,
-    /// The model whose rows explain (the one that decided the test).
-    pub model: Arc<Model>,
-}
-
-impl Default for ShowOptions {
-    fn default() -> Self {
-        ShowOptions { witness: true, forbidden: true, max: 3, deadline: None, model: ModelKind::Ptx.shared() }
-    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -157,14 +139,14 @@ pub fn show(r: &TestResult, opts: &ShowOptions) -> Result<Shown> {
             r.outcome.states.iter().filter(|(s, _)| eval(p, &p.condition, s)).collect();
         out.more_witnesses = matching.len() > opts.max;
         for (i, (s, x)) in matching.into_iter().take(opts.max).enumerate() {
-            let x = tidy_witness(p, x, &opts.model);
-            out.witnesses.push(shown_exec(p, &x, &opts.model, ExecKind::Witness, s.clone(), i + 1, 1));
+            let x = tidy_witness(p, x, &opts.ctx.model);
+            out.witnesses.push(shown_exec(p, &x, &opts.ctx.model, ExecKind::Witness, s.clone(), i + 1, 1));
         }
     }
     if opts.forbidden {
-        let mut cands = Candidates::new(p, &opts.model)?;
+        let mut cands = Candidates::new(p, &opts.ctx.model)?;
         // The test's own deadline (crate::budget) covers explanations too.
-        cands.deadline = opts.deadline.or(crate::budget::deadline());
+        cands.deadline = opts.ctx.deadline.or(crate::budget::deadline());
         let allowed: BTreeSet<State> = r.outcome.states.keys().cloned().collect();
         let prop = if p.quantifier == Quantifier::Forall {
             Prop::Not(Box::new(p.condition.clone()))
@@ -182,7 +164,7 @@ pub fn show(r: &TestResult, opts: &ShowOptions) -> Result<Shown> {
             let candidates = xs
                 .iter()
                 .enumerate()
-                .map(|(k, x)| shown_exec(p, x, &opts.model, ExecKind::Forbidden, s.clone(), i + 1, k + 1))
+                .map(|(k, x)| shown_exec(p, x, &opts.ctx.model, ExecKind::Forbidden, s.clone(), i + 1, k + 1))
                 .collect();
             out.forbidden.push(ForbiddenState { index: i + 1, state: s, candidates, more });
         }

@@ -108,8 +108,11 @@ pub fn run(a: &RunArgs) -> i32 {
     };
     let check = CheckOptions {
         build: crate::program::BuildOptions { unroll: a.unroll, ..Default::default() },
-        model_explicit: model.is_some(),
-        model: model.unwrap_or_else(|| crate::model::ModelKind::Ptx.shared()),
+        ctx: crate::context::Ctx::of_command(
+            model.clone().unwrap_or_else(|| crate::model::ModelKind::Ptx.shared()),
+            model.is_some(),
+            crate::budget::Limits::default(),
+        ),
         ..Default::default()
     };
     let mut gpu: Option<Gpu> = None;

@@ -108,7 +108,7 @@ pub fn call(v: &View, name: &str, r: &Rel) -> Option<Rel> {
 pub fn c_order(v: &View, i: usize) -> Option<crate::c11::Order> {
     let e = v.event(i);
     let (t, inst) = (e.thread?, e.instance?);
-    v.p.c11.as_ref()?.get(t, inst.pc)
+    v.p.c11.as_ref()?.of_event(t, inst.pc, e.access().is_some_and(|a| a.writes))
 }
 
 /// Scoped RC11 (Lustig et al., ASPLOS'19, Figure 10): "The incl relation

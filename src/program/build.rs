@@ -165,7 +165,7 @@ pub fn build_program(lit: &Litmus, opts: &BuildOptions) -> Result<Program> {
             .any(|r| ctx.inits.get(r).is_some_and(|&v| v != cells::extract(v, 0, ctx.width(r).min(8) as u8)));
         if !retyped && all.iter().all(|(r, c, o, n)| cells.split(r, *c, *o, *n) == ctx.cells.split(r, *c, *o, *n)) {
             let p = ctx.assemble(paths, unroll_hit)?;
-            if crate::context::tracing() {
+            if crate::out::tracing() {
                 // What one event per instruction instance would leave (issue 14).
                 eprintln!("build: {} events, {} instruction instances", p.events.len(), p.instance_count());
             }

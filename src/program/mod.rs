@@ -13,7 +13,6 @@ pub mod cells;
 pub mod event;
 pub mod merge;
 pub mod private;
-pub mod spin;
 pub mod value;
 
 use crate::ast::{Observable, Prop, Proxy, Quantifier, Scope};

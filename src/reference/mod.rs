@@ -1,12 +1,13 @@
-//! The reference engine: a deliberately plain second transcription of PTX ISA
-//! chapter 8, for cross-checking the SAT engine.
+//! The reference engine: explicit enumeration, for cross-checking the SAT
+//! engine and re-checking every execution it reports (`verify`).
 //!
 //! Every candidate execution is enumerated explicitly (one trace per thread, a
-//! reads-from map, a barrier matching, a Fence-SC order, a coherence order);
-//! each relation of the model is computed as a bit matrix straight from its
-//! definition (`relations`) and each axiom checked as written (`axioms`).
-//! It shares only the program builder (`crate::program`) and the result types
-//! (`crate::outcome`) with the SAT engine. Slow; meant to be obviously right.
+//! reads-from map, a barrier matching, a Fence-SC order, a coherence order),
+//! and the model's rows (`crate::model::rows`, the same rows the SAT engine
+//! compiles into clauses) are evaluated on it as bit matrices by
+//! `crate::model::eval`, over the primitives of `crate::model::prims`. What
+//! differs from the SAT engine is the search: no encoding, no solver, no
+//! merging of paths or symmetry breaking. Slow; meant to be obviously right.
 
 pub mod barriers;
 pub mod enumerate;
@@ -32,20 +33,19 @@ use enumerate::{
 };
 use rel::Rel;
 use std::collections::BTreeSet;
-use std::sync::Arc;
 
 /// Limits of one run, and the model it decides.
 #[derive(Clone, Debug)]
 pub struct ReferenceOptions {
     /// Most candidate executions (and partial-order steps) examined before giving up.
     pub max_candidates: u64,
-    /// The rows the candidates are checked against (default: `ptx`).
-    pub model: Arc<Model>,
+    /// The rows the candidates are checked against (default: `ptx`) in `ctx.model`.
+    pub ctx: crate::context::Ctx,
 }
 
 impl Default for ReferenceOptions {
     fn default() -> Self {
-        ReferenceOptions { max_candidates: 5_000_000, model: ModelKind::Ptx.shared() }
+        ReferenceOptions { max_candidates: 5_000_000, ctx: crate::context::Ctx::default() }
     }
 }
 
@@ -137,8 +137,8 @@ pub fn check(p: &Program, opts: &ReferenceOptions) -> Result<Outcome> {
         let total =
             [rfs.len(), matchings.len(), scs.len(), cos.len()].iter().fold(1u64, |a, &k| a.saturating_mul(k as u64));
         take(&mut budget, total, max)?;
-        let view = View::new(p, &ctx.traces, &ctx.ev, opts.model.split_rmw);
-        let mut ev = Evaluator::new(&opts.model, &view);
+        let view = View::new(p, &ctx.traces, &ctx.ev, opts.ctx.model.split_rmw);
+        let mut ev = Evaluator::new(&opts.ctx.model, &view);
         'combo: for rf in &rfs {
             for which in [Exec::Bar, Exec::Sc, Exec::Co] {
                 ev.clear(which);

@@ -6,7 +6,7 @@
 //! a documented deviation: a differing verdict then counts as matched and is
 //! listed with its note.
 
-use crate::check::FileReport;
+use crate::batch::FileReport;
 use crate::error::{Error, Result};
 use crate::outcome::Verdict;
 use std::collections::BTreeMap;

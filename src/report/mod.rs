@@ -3,7 +3,8 @@
 pub mod expect;
 pub mod herd;
 
-use crate::check::{FileReport, TestResult};
+use crate::batch::FileReport;
+use crate::check::TestResult;
 use crate::outcome::Verdict;
 use serde_json::{json, Value};
 

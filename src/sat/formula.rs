@@ -176,7 +176,7 @@ impl Formula {
         self.solver.set_deadline(budget::deadline());
         let start = std::time::Instant::now();
         let answer = self.solver.solve();
-        if crate::context::tracing() {
+        if crate::out::tracing() {
             eprintln!("solve: {:?} in {:?}", answer.as_ref().ok(), start.elapsed());
         }
         match answer {

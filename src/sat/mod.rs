@@ -8,8 +8,10 @@ pub mod formula;
 pub mod hubs;
 pub mod prop;
 pub mod rows;
+pub mod spin;
 pub mod symmetry;
 
+use crate::context::Ctx;
 use crate::error::{Error, Result};
 use crate::outcome::{Execution, Flags, Outcome, Reach};
 use crate::program::Program;
@@ -26,14 +28,13 @@ pub struct SolveOptions {
     /// List at most this many final states (`None`: all of them). The verdict
     /// and the observation are decided by queries, whatever is listed.
     pub list: Option<usize>,
-    pub deadline: Option<Instant>,
+    /// The model, the deadline the queries stop at, tracing.
+    pub ctx: Ctx,
     /// Re-check every execution found with the reference engine's relations and
     /// axioms (`reference::verify`); a disagreement is an internal error.
     pub self_check: bool,
     /// Break thread symmetry in the verdict queries (`sat::symmetry`, D70).
     pub symmetry: bool,
-    /// The model's rows (`None`: model ptx).
-    pub model: Option<std::sync::Arc<crate::model::Model>>,
     /// Encode one event per instruction instance (`program::merge`, D65);
     /// off: one event per path's copy, as the builder made them.
     pub merge_paths: bool,
@@ -41,7 +42,7 @@ pub struct SolveOptions {
 
 impl SolveOptions {
     pub fn model(&self) -> &crate::model::Model {
-        self.model.as_deref().unwrap_or(crate::model::ModelKind::Ptx.model())
+        &self.ctx.model
     }
 }
 
@@ -50,10 +51,9 @@ impl Default for SolveOptions {
         SolveOptions {
             max_states: 100_000,
             list: None,
-            deadline: None,
+            ctx: Ctx::default(),
             self_check: true,
             symmetry: true,
-            model: None,
             merge_paths: true,
         }
     }
@@ -75,7 +75,7 @@ struct Session<'p, 'o> {
 
 impl Session<'_, '_> {
     fn timed_out(&self) -> Result<()> {
-        if self.opts.deadline.is_some_and(|d| Instant::now() > d) {
+        if self.opts.ctx.past_deadline() {
             return Err(Error::limit("timeout: the test took longer than --timeout"));
         }
         Ok(())
@@ -108,7 +108,7 @@ impl Session<'_, '_> {
 pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
     // Every query below assumes the axioms (the deadlock search's barrier-only
     // query does not, but fixed same-thread coherence cannot stop barriers).
-    if crate::context::tracing() {
+    if opts.ctx.debug {
         let per: Vec<usize> = p.threads.iter().map(|t| t.traces.len()).collect();
         eprintln!("events {} traces {} (per thread {:?})", p.events.len(), p.traces.len(), per);
     }
@@ -116,9 +116,8 @@ pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
     // Paths that only add failed spin iterations are dropped (D66): the
     // argument covers the built-in models' rows, not arbitrary ones.
     let merged = if opts.merge_paths {
-        let gone =
-            if opts.model().is_builtin() { crate::program::spin::redundant_traces(p) } else { Default::default() };
-        if crate::context::tracing() && !gone.is_empty() {
+        let gone = if opts.model().is_builtin() { spin::redundant_traces(p) } else { Default::default() };
+        if opts.ctx.debug && !gone.is_empty() {
             eprintln!("dropped {} paths that only add failed spin iterations (D66)", gone.len());
         }
         crate::program::merge::merge(p, &gone)
@@ -126,7 +125,7 @@ pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
         None
     };
     let q = merged.as_ref().map_or(p, |m| &m.program);
-    if crate::context::tracing() && merged.is_some() {
+    if opts.ctx.debug && merged.is_some() {
         eprintln!("merged: {} events", q.events.len());
     }
     let mut enc = Encoding::with_axioms(q, opts.model())?;
@@ -141,7 +140,7 @@ pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
     let classes = if opts.symmetry { symmetry::classes_merged(p, q) } else { Vec::new() };
     let guard = symmetry::break_symmetry(&mut enc, &classes);
     let sym = guard.unwrap_or(B::T);
-    if crate::context::tracing() {
+    if opts.ctx.debug {
         eprintln!("{}", symmetry::describe(p, &classes));
         eprintln!("vars {} clauses {}", enc.f.vars, enc.f.clauses);
     }
@@ -177,7 +176,7 @@ pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
         // Renaming symmetric threads maps a racy execution to a racy one (the
         // race query sees no condition or filter): the guard applies (D70).
         data_race: has_race(&mut s.enc, &[acts.as_slice(), &[sym]].concat())?,
-        deadlock: has_deadlock(&mut s.enc, opts.deadline)?,
+        deadlock: has_deadlock(&mut s.enc, opts.ctx.deadline)?,
         unroll_bound_hit: p.flags.unroll_bound_hit,
         mixed_size: p.flags.mixed_size,
     };

@@ -13,7 +13,9 @@
 //!   each repair or weakening, in the object's order.
 
 use super::{assets, Reply, ServeOptions};
-use crate::check::{check_text, guarded, CheckOptions};
+use crate::batch::check_text;
+use crate::check::{guarded, CheckOptions};
+use crate::context::Ctx;
 use crate::error::{Error, Result};
 use crate::explain::{self, ShowOptions};
 use crate::gen::{self, FenceOpt, Placement, ProxyOpt, Scope, SemOpt, Variant};
@@ -156,12 +158,11 @@ fn check_options(d: &Decide, opts: &ServeOptions) -> std::result::Result<CheckOp
         Some(t) => return Err(format!("timeout `{}`: the timeout must be a number of seconds more than 0", t)),
     };
     let kind = model.unwrap_or_default();
+    let limits = crate::budget::Limits { timeout: Some(asked), max_bytes: opts.max_memory };
+    let ctx = Ctx::of_command(kind.shared(), model.is_some(), limits);
     Ok(CheckOptions {
-        model: kind.shared(),
-        model_explicit: model.is_some(),
-        timeout: Some(asked),
-        max_memory: opts.max_memory,
-        show: Some(ShowOptions { model: kind.shared(), ..ShowOptions::default() }),
+        show: Some(ShowOptions { ctx: ctx.clone(), ..ShowOptions::default() }),
+        ctx,
         ..CheckOptions::default()
     })
 }
@@ -188,7 +189,7 @@ fn refuse_modules(source: &str) -> Result<()> {
 fn check(source: &str, copts: &CheckOptions) -> Value {
     let report = match refuse_modules(source) {
         Ok(()) => check_text(Path::new(EDITOR), source.to_string(), Path::new("."), copts),
-        Err(e) => crate::check::FileReport { path: EDITOR.into(), source: source.into(), result: Err(e), shown: None },
+        Err(e) => crate::batch::FileReport { path: EDITOR.into(), source: source.into(), result: Err(e), shown: None },
     };
     let mut obj = crate::report::json(&report);
     let Ok(r) = &report.result else {
@@ -222,7 +223,7 @@ fn check(source: &str, copts: &CheckOptions) -> Value {
 fn advise(source: &str, check: CheckOptions) -> Value {
     use crate::advise::{advise_source, render, AdviseOptions};
     let opts = AdviseOptions { check: CheckOptions { show: None, ..check }, ..AdviseOptions::default() };
-    let unbudgeted = CheckOptions { timeout: None, ..opts.check.clone() };
+    let unbudgeted = CheckOptions { ctx: opts.check.ctx.with_timeout(None), ..opts.check.clone() };
     let advice = refuse_modules(source).and_then(|()| guarded(&unbudgeted, || advise_source(source, &opts)));
     match advice {
         Ok(a) => {

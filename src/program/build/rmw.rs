@@ -1,7 +1,7 @@
 //! Read-modify-writes (`atom`, `red`, `cas`) and loads split over cells.
 
 use super::*;
-use crate::ast::{self, AtomOp, Cmp, IntTy, Operand, Sem};
+use crate::ast::{self, AtomOp, Cmp, InstrKind, IntTy, Operand, Sem};
 use crate::error::{Error, Result};
 use crate::program::access::stored;
 use std::collections::BTreeSet;
@@ -72,6 +72,7 @@ impl Ctx<'_> {
         // paths, one assuming the read returns the compared value, one that it does not.
         if op == AtomOp::Cas {
             return Ok(self.cas(
+                t,
                 st,
                 ins,
                 mk_rmw(vaddr, proxy, size, msem, mscope, is_red, None),
@@ -96,10 +97,13 @@ impl Ctx<'_> {
 
     /// `atom.cas`: it writes only when it succeeds. One path per stored value
     /// that equals `cmp` at the operation's type (reading it, writing `new`),
-    /// and one path reading any other value and writing nothing.
+    /// and one path reading any other value and writing nothing. A C weak
+    /// compare-exchange may also fail reading an equal value (D143); a C
+    /// compare-exchange sets its success register.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn cas(
         &self,
+        t: usize,
         st: &PathState,
         ins: &ast::Instr,
         base: Access,
@@ -113,8 +117,11 @@ impl Ctx<'_> {
         let domain = self.domain(&key);
         let matching: Vec<i64> = domain.iter().copied().filter(|&v| arith::compare(Cmp::Eq, v, cmp, ty)).collect();
         let mut children = Vec::new();
+        // A C weak compare-exchange's spurious failure: its boolean (the `setp`
+        // after it) is 0 whatever the value read (D143).
+        let spurious = self.spurious_failure(t, st.pc);
         let mut outcomes: Vec<Option<i64>> = matching.iter().map(|&v| Some(v)).collect();
-        if domain.len() > matching.len() {
+        if domain.len() > matching.len() || spurious.is_some() {
             outcomes.push(None);
         }
         for read in outcomes {
@@ -126,6 +133,7 @@ impl Ctx<'_> {
                     access.write_value = stored(ty, access.size, new);
                     access.read_value = Some(v);
                 }
+                None if spurious.is_some() => {}
                 None => access.read_not = matching.clone(),
             }
             let idx = self.push_mem(&mut c, key.clone(), access.clone(), deps.clone(), ins);
@@ -136,10 +144,25 @@ impl Ctx<'_> {
                 };
                 c.regs.insert(d.clone(), v);
             }
+            if let (None, Some(ok)) = (read, &spurious) {
+                c.regs.insert(ok.clone(), Val { v: V::Const(0), deps: BTreeSet::from([idx]) });
+                c.pc += 1;
+            }
             c.pc += 1;
             children.push(c);
         }
         Step::Continue(children)
+    }
+
+    /// The register of a C weak compare-exchange's boolean (the `setp` after
+    /// its `atom.cas` at `pc`), when the instruction is one: it may fail
+    /// whatever it reads, its boolean 0 (D143).
+    fn spurious_failure(&self, t: usize, pc: usize) -> Option<String> {
+        let cx = self.lit.c11.as_ref()?.compare_exchange(t, pc)?;
+        match &self.lit.code.get(t)?.get(pc + 1)?.kind {
+            InstrKind::Setp { dst, .. } if cx.weak => Some(dst.clone()),
+            _ => None,
+        }
     }
 
     /// A load over several cells: one read per cell, then one path per

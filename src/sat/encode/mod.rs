@@ -126,7 +126,7 @@ impl<'p> Encoding<'p> {
         }
         e.act_progress = e.f.fresh();
         e.act_values = e.f.fresh();
-        let debug = crate::context::tracing();
+        let debug = crate::out::tracing();
         type Step<'q> = (&'static str, fn(&mut Encoding<'q>));
         let base: [Step<'p>; 7] = [
             ("traces", Self::traces),

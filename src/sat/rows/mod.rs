@@ -52,7 +52,7 @@ pub fn compile(enc: &mut Encoding, model: &Model) -> Result<()> {
         pol: polarities(model),
         enc,
     };
-    let debug = crate::context::tracing();
+    let debug = crate::out::tracing();
     for (i, row) in model.rows.iter().enumerate() {
         let (t, clauses) = (std::time::Instant::now(), c.enc.f.clauses);
         crate::budget::phase_named(row_phase(&row.stmt, &row.section).into());

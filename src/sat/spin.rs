@@ -22,8 +22,8 @@
 //! programs are left alone (their completion and overlap rules are not
 //! covered by the argument above).
 
-use super::{EventId, Program, RegValue, TraceId};
 use crate::model::strong::{morally_strong, overlap_completely, proxy_of};
+use crate::program::{Access, Event, EventId, Program, RegValue, TraceId};
 use std::collections::{BTreeSet, HashMap};
 
 /// The traces that only add failed spin iterations to another trace of their thread.
@@ -82,7 +82,7 @@ fn is_barrier(p: &Program, e: EventId) -> bool {
 }
 
 /// What moral strength (8.7) sees of an access, besides the paths.
-fn profile(thread: Option<usize>, a: &super::Access) -> String {
+fn profile(thread: Option<usize>, a: &Access) -> String {
     format!("{:?}", (thread, a.loc, &a.vaddr, a.proxy, a.size, a.start, a.sem, a.scope))
 }
 
@@ -107,7 +107,7 @@ fn can_leave_out(
     }
     let writes = writes_of.get(&a.loc).map_or(&[][..], |v| v.as_slice());
     // Its own thread's writes: 8.7 conditions 2 and 3 (condition 1 holds on a common path).
-    let strong_with = |w: &super::Event| {
+    let strong_with = |w: &Event| {
         if w.thread == e.thread {
             proxy_of(w) == proxy_of(e) && overlap_completely(e, w)
         } else {
