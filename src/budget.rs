@@ -287,23 +287,24 @@ mod tests {
 
     #[test]
     fn a_step_is_refused_before_it_is_made_when_it_would_not_fit() {
-        // The budget leaves 64 MB over what the process holds: a 256 MB step
-        // is refused at once (no reading would interrupt it), a 16 MB one is not.
+        // 256 MB over what the process holds (times the tests running beside
+        // this one): a 16 MB step fits, a 1 TB one is refused at once (no
+        // reading would interrupt it).
         let held = resident_bytes().expect("Linux has /proc/self/status");
-        let limits = Limits { timeout: None, max_bytes: held + (64 << 20) };
+        let limits = Limits { timeout: None, max_bytes: held + (256 << 20) };
         assert!(run(limits, || will_allocate(16 << 20)).is_ok());
-        let e = run(limits, || will_allocate(256 << 20)).unwrap_err();
-        assert!(e.0.contains("256 MB more at once") && e.0.contains("resident"), "{}", e.0);
-        // A full table's next insertion is such a step: 2^20 entries of 16 bytes
-        // double to about 2 * 1.17 M buckets of 17 bytes.
+        let e = run(limits, || will_allocate(1 << 40)).unwrap_err();
+        assert!(e.0.contains("1048576 MB more at once") && e.0.contains("resident"), "{}", e.0);
+        // A full table's next insertion is such a step (about 2 * 1.8 M
+        // buckets of 17 bytes here); one with room left is not.
         let mut map: std::collections::HashMap<u64, u64> = std::collections::HashMap::with_capacity(1 << 20);
-        while map.len() < map.capacity() {
+        while map.len() + 1 < map.capacity() {
             map.insert(map.len() as u64, 0);
         }
-        let tiny = Limits { timeout: None, max_bytes: held + (1 << 20) };
-        assert!(run(tiny, || before_insert(&map)).unwrap_err().0.contains("more at once"));
-        map.remove(&0);
-        assert!(run(tiny, || before_insert(&map)).is_ok());
+        let none = Limits { timeout: None, max_bytes: 1 };
+        assert!(run(none, || before_insert(&map)).is_ok());
+        map.insert(u64::MAX, 0);
+        assert!(run(none, || before_insert(&map)).unwrap_err().0.contains("more at once"));
     }
 
     #[test]
