@@ -251,6 +251,7 @@ fn every_curated_test_is_emitted_or_skipped_with_a_reason() {
                     "a strong vector access",
                     "reduces over the whole CTA",
                     "mbarrier objects live in `.shared` memory",
+                    "warp collectives exchange values among a warp's lanes",
                 ];
                 // A condition on one CTA's copy of a module `.shared` variable (D161):
                 // the copy lives in that CTA's shared memory, which the harness does not read back.

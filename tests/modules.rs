@@ -562,3 +562,25 @@ fn scaffold_names_avoid_module_variables_and_overloads() {
     let text = ptx_litmus::module::scaffold::kernel_skeleton(&module, "m.ptx", &launch("_Z1fPl")).unwrap();
     assert!(text.contains("{ u32 p0_1[2]; }") && text.contains("P3@cta 1,gpu 0,tid 1"), "{}", text);
 }
+
+/// `__syncwarp(__activemask())` and a butterfly `__shfl_xor_sync` sum between
+/// two lanes of one warp (D174-D176): `bar.warp.sync` with the register mask
+/// `activemask` gives orders the stores before it (ISA 9.7.13.3, "also
+/// guarantee memory ordering among threads participating in barrier"), and
+/// `shfl.sync.bfly` by 1 gives each lane the other's value with `p` set (in
+/// range): 10 + 11 = 21 in both lanes. A full mask over two threads names
+/// lanes no thread occupies: an input error.
+#[test]
+fn warp_collectives_in_a_module() {
+    let m = format!(
+        "{HEAD}.entry w(.param .u64 px, .param .u64 o)\n{{\n .reg .b32 %r<10>;\n .reg .b64 %rd<8>;\n .reg .pred %p<2>;\n ld.param.u64 %rd1, [px];\n ld.param.u64 %rd2, [o];\n mov.u32 %r1, %tid.x;\n mul.wide.u32 %rd3, %r1, 4;\n add.s64 %rd4, %rd1, %rd3;\n mov.u32 %r2, 1;\n st.global.u32 [%rd4], %r2;\n activemask.b32 %r3;\n bar.warp.sync %r3;\n xor.b32 %r4, %r1, 1;\n mul.wide.u32 %rd3, %r4, 4;\n add.s64 %rd5, %rd1, %rd3;\n ld.global.u32 %r5, [%rd5];\n add.s32 %r6, %r1, 10;\n shfl.sync.bfly.b32 %r7|%p1, %r6, 1, 31, %r3;\n add.s32 %r8, %r7, %r6;\n selp.u32 %r9, 1, 0, %p1;\n mul.wide.u32 %rd3, %r1, 12;\n add.s64 %rd6, %rd2, %rd3;\n st.global.u32 [%rd6], %r5;\n st.global.u32 [%rd6+4], %r8;\n st.global.u32 [%rd6+8], %r9;\n ret;\n}}\n.entry full()\n{{\n .reg .pred %p<3>;\n vote.sync.any.pred %p1, %p2, -1;\n ret;\n}}\n"
+    );
+    let h = "PTX w\n{ u32 x[2]; u32 out[6]; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0,tid 0 | P1@cta 0,gpu 0,tid 1 ;\n call w, (x, out) | call w, (x, out) ;\nforall (out[0] == 1 /\\ out[3] == 1 /\\ out[1] == 21 /\\ out[4] == 21 /\\ out[2] == 1 /\\ out[5] == 1)\n";
+    let r = run("warp-collectives", &m, h).unwrap_or_else(|e| panic!("{}", e.1));
+    assert_eq!(r.summary.verdict, Verdict::Ok, "{:?}", r.outcome.states.keys().collect::<Vec<_>>());
+    assert_eq!(r.outcome.states.len(), 1);
+    let h = "PTX w\n{ x = 0; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n call full, () | call full, () ;\nexists (x == 0)\n";
+    let shown = module_error("warp-full-mask", &m, h);
+    assert!(shown.contains("names lane 2 of warp 0, which no thread of the test occupies"), "{}", shown);
+    assert!(shown.contains("m.ptx:"), "{}", shown);
+}

@@ -658,3 +658,38 @@ exists (P1:%r0 == 1 /\ P1:%r1 == 0)
     );
     assert_eq!(lit.code[0][5].text, "st.global.relaxed.sys.u32 [flag], 1");
 }
+
+/// The warp collectives (litmus-format.md section 7) decode with their mode,
+/// type and operands; forms the ISA does not list are input errors (D174).
+#[test]
+fn warp_collectives_decode() {
+    use Operand::{Imm, Reg};
+    let r = |s: &str| Reg(s.to_string());
+    let InstrKind::Warp { op, dst, pred, srcs, negated, mask, ty } = one("shfl.sync.idx.b32 %r1, %r2, 0, 31, -1")
+    else {
+        panic!("shfl.sync is not a warp collective");
+    };
+    assert_eq!((op, dst.as_str(), pred, negated), (WarpOp::Shfl(ShflMode::Idx), "%r1", None, false));
+    assert_eq!((srcs, mask, ty.bits), (vec![r("%r2"), Imm(0), Imm(31)], Imm(-1), 32));
+    let InstrKind::Warp { op, srcs, negated, mask, .. } = one("vote.sync.ballot.b32 %r1, !%p1, %r3") else {
+        panic!("vote.sync is not a warp collective");
+    };
+    assert_eq!((op, srcs, negated, mask), (WarpOp::Vote(VoteMode::Ballot), vec![r("%p1")], true, r("%r3")));
+    let InstrKind::Warp { op, ty, .. } = one("redux.sync.min.s32 %r1, %r2, 3") else { panic!("redux") };
+    assert_eq!((op, ty.signed), (WarpOp::Redux(ReduxOp::Min), true));
+    assert!(matches!(one("match.all.sync.b64 %r1, %rd2, 3"), InstrKind::Warp { op: WarpOp::Match { all: true }, .. }));
+    assert!(matches!(one("activemask.b32 %r1"), InstrKind::ActiveMask { .. }));
+    assert!(matches!(one("bar.warp.sync %r1"), InstrKind::Barrier { op: BarrierOp::Warp, .. }));
+    for (bad, why) in [
+        ("vote.any.pred %p1, %p2, 3", "without `.sync`"),
+        ("redux.sync.and.u32 %r1, %r2, 3", "this operation takes .b32"),
+        ("redux.sync.add.b32 %r1, %r2, 3", "this operation takes .u32 or .s32"),
+        ("shfl.sync.idx.b32 %r1, %r2, 0, 3", "expects `d, a, b, c, membermask`"),
+        ("shfl.sync.b32 %r1, %r2, 0, 31, 3", "the operation is missing"),
+        ("vote.sync.all.b32 %r1, %p2, 3", "unknown qualifier `.b32`"),
+        ("redux.sync.add.u32 %r1, !%p2, 3", "takes no negated operand"),
+    ] {
+        let e = err(&single_thread(&format!(" {} ;", bad)));
+        assert!(e.message.contains(why), "{}: {}", bad, e.message);
+    }
+}

@@ -217,6 +217,47 @@ pub enum PrmtMode {
     Rc16,
 }
 
+/// A warp collective (litmus-format.md section 7; D174): the lanes of a
+/// member mask meet and exchange register values. Its definition is
+/// `program::warp::collect`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum WarpOp {
+    /// `shfl.sync.MODE.b32 d{|p}, a, b, c, membermask`: another lane's `a`.
+    Shfl(ShflMode),
+    /// `vote.sync.MODE d, {!}a, membermask`: a reduction of a predicate.
+    Vote(VoteMode),
+    /// `match.{any,all}.sync.TYPE d{|p}, a, membermask`: the lanes holding the same value.
+    Match { all: bool },
+    /// `redux.sync.OP.TYPE d, a, membermask`: a reduction of every lane's `a`.
+    Redux(ReduxOp),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ShflMode {
+    Up,
+    Down,
+    Bfly,
+    Idx,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum VoteMode {
+    All,
+    Any,
+    Uni,
+    Ballot,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ReduxOp {
+    Add,
+    Min,
+    Max,
+    And,
+    Or,
+    Xor,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Cmp {
     Eq,
@@ -329,6 +370,23 @@ pub enum InstrKind {
         operand: Operand,
         sem: Sem,
         scope: Option<Scope>,
+    },
+    /// A warp collective (`shfl.sync`, `vote.sync`, `match.sync`,
+    /// `redux.sync`): `srcs` are `a` (`shfl`: `a, b, c`), `negated` the `!a`
+    /// of `vote`, `ty` the operation's type, `pred` the `|p` output.
+    Warp {
+        op: WarpOp,
+        dst: String,
+        pred: Option<String>,
+        srcs: Vec<Operand>,
+        negated: bool,
+        mask: Operand,
+        ty: IntTy,
+    },
+    /// `activemask.b32 d`: the lanes of the thread's warp that the test's
+    /// threads occupy (D175).
+    ActiveMask {
+        dst: String,
     },
     /// `barrier.cluster.arrive{.release,.relaxed}` (arrive = true) / `barrier.cluster.wait{.acquire}`.
     ClusterBarrier {

@@ -185,6 +185,7 @@ impl Ctx<'_> {
             InstrKind::Barrier { .. } => return self.barrier(ins),
             InstrKind::ClusterBarrier { arrive, relaxed } => self.cluster_barrier(*arrive, *relaxed),
             InstrKind::Mbarrier { .. } => return Err(super::instr_sync::MBARRIER_SKIP.into()),
+            InstrKind::Warp { .. } | InstrKind::ActiveMask { .. } => return Err(super::instr_sync::WARP_SKIP.into()),
             InstrKind::Alu { op, dst, srcs, ty, src_ty } => return self.alu(*op, dst, srcs, *ty, *src_ty),
             InstrKind::Setp { cmp, dst, a, b, ty } => return Ok(self.setp(*cmp, dst, a, b, *ty)),
             InstrKind::Selp { dst, a, b, pred, ty } => return self.selp(dst, a, b, pred, *ty),

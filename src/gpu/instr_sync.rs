@@ -22,6 +22,11 @@ fn atom_type(op: AtomOp, size: u8) -> Result<String, String> {
     Ok(format!(".{}{}", kind, bits))
 }
 
+/// Why warp collectives are not emitted: the 32 lanes of a device warp are 32
+/// instances of one litmus thread (D30), not the test's lanes.
+pub(super) const WARP_SKIP: &str =
+    "warp collectives exchange values among a warp's lanes, and each device warp runs 32 instances of one litmus thread (D30)";
+
 /// Why `mbarrier` operations are not emitted.
 pub(super) const MBARRIER_SKIP: &str =
     "mbarrier objects live in `.shared` memory, and the emitter places every location in global memory";

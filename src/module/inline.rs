@@ -8,8 +8,7 @@
 
 use super::parse::{CallStmt, Decl, Func, Module, Param, Stmt};
 use crate::ast::{
-    Addr, AddrBase, AluOp, BarrierCount, BarrierOp, BranchCond, Instr, InstrKind, IntTy, Operand, Proxy, Sem, Span,
-    VarDecl, VarSpace,
+    Addr, AddrBase, AluOp, BranchCond, Instr, InstrKind, IntTy, Operand, Proxy, Sem, Span, VarDecl, VarSpace,
 };
 use crate::error::{Error, Origin, Result};
 use crate::parse::alu::type_of;
@@ -33,8 +32,6 @@ pub struct Inliner<'a> {
     funcs: &'a HashMap<String, (usize, usize)>,
     thread: usize,
     specials: &'a HashMap<String, i64>,
-    /// The lanes of this thread's warp that litmus threads occupy.
-    lanes: u32,
     out: Vec<Instr>,
     frames: usize,
     fresh: usize,
@@ -111,7 +108,6 @@ impl<'a> Inliner<'a> {
         funcs: &'a HashMap<String, (usize, usize)>,
         thread: usize,
         specials: &'a HashMap<String, i64>,
-        lanes: u32,
     ) -> Self {
         Inliner {
             modules,
@@ -120,7 +116,6 @@ impl<'a> Inliner<'a> {
             funcs,
             thread,
             specials,
-            lanes,
             out: Vec::new(),
             frames: 0,
             fresh: 0,
@@ -425,7 +420,6 @@ impl<'a> Inliner<'a> {
         }
         match raw.opcode.as_str() {
             "cvta" | "isspacep" => return self.address_space(fr, &raw),
-            "bar" if raw.quals.iter().any(|q| q.text == "warp") => return self.warp_sync(fr, &raw),
             _ => {}
         }
         raw.operands = raw.operands.iter().map(|o| self.operand(fr, o)).collect();
@@ -557,54 +551,6 @@ impl<'a> Inliner<'a> {
             InstrKind::IsSpace { dst: dst.clone(), addr: src, space }
         } else {
             mov(dst.clone(), src, None)
-        };
-        self.emit(fr, raw, kind);
-        Ok(())
-    }
-
-    /// `bar.warp.sync mask`: "causes executing thread to wait until all
-    /// threads corresponding to membermask have executed a bar.warp.sync with
-    /// the same membermask value" (ISA 9.7.13.3): a barrier of those lanes
-    /// (D92). The mask must be a constant naming this thread's lane and only
-    /// lanes litmus threads occupy.
-    fn warp_sync(&mut self, fr: &Frame, raw: &RawInstr) -> Result<()> {
-        if raw.quals.iter().map(|q| q.text.as_str()).ne(["warp", "sync"]) {
-            return Err(Error::input(format!("`{}`: expected `bar.warp.sync`", raw.mnemonic), raw.opcode_span));
-        }
-        let [m] = raw.operands.as_slice() else { return Err(raw.arity("a member mask")) };
-        let RawKind::Imm(mask) = self.operand(fr, m).kind else {
-            return Err(Error::input(
-                "`bar.warp.sync` with a member mask in a register is not supported: the mask must be a constant",
-                m.span,
-            ));
-        };
-        let mask = mask as u32;
-        let lane = self.specials.get("%laneid").copied().unwrap_or(0) as u32;
-        let tid = self.specials.get("%tid.x").copied().unwrap_or(0);
-        if mask & 1 << lane == 0 {
-            return Err(Error::input(
-                format!("the member mask {:#x} does not name this thread's lane {}", mask, lane),
-                m.span,
-            ));
-        }
-        if mask & !self.lanes != 0 {
-            let missing = (mask & !self.lanes).trailing_zeros();
-            return Err(Error::input(
-                format!(
-                    "the member mask {:#x} names lane {} of warp {}, which no thread of the test occupies",
-                    mask,
-                    missing,
-                    tid / 32
-                ),
-                m.span,
-            ));
-        }
-        let kind = InstrKind::Barrier {
-            op: BarrierOp::Warp,
-            id: Operand::Imm(tid / 32),
-            logical: Some(Operand::Imm(mask as i64)),
-            count: BarrierCount::Count(Operand::Imm(mask.count_ones() as i64)),
-            red: None,
         };
         self.emit(fr, raw, kind);
         Ok(())

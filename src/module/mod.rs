@@ -11,6 +11,8 @@ pub mod parse;
 pub mod scaffold;
 mod special;
 
+pub use special::thread_ids;
+
 use crate::ast::{InitItem, InstrKind, Litmus, VarDecl};
 use crate::error::{Error, Origin, Result};
 use parse::Module;
@@ -48,7 +50,6 @@ pub fn expand(lit: &mut Litmus, base: &Path) -> Result<Vec<Warning>> {
     let funcs = index(&modules)?;
     let (var_names, decls) = variables(&modules);
     let specials = special::registers(lit);
-    let lanes = special::warp_lanes(lit, &specials);
     let mut declared: HashSet<String> = HashSet::new();
     let mut add = |lit: &mut Litmus, d: VarDecl| {
         if declared.insert(d.name.clone()) {
@@ -58,9 +59,9 @@ pub fn expand(lit: &mut Litmus, base: &Path) -> Result<Vec<Warning>> {
     for d in decls {
         add(lit, d);
     }
-    for t in 0..lit.code.len() {
+    for (t, thread_specials) in specials.iter().enumerate() {
         let code = std::mem::take(&mut lit.code[t]);
-        let mut inl = inline::Inliner::new(&modules, &var_names, &funcs, t, &specials[t], lanes[t]);
+        let mut inl = inline::Inliner::new(&modules, &var_names, &funcs, t, thread_specials);
         for ins in code {
             match ins.kind {
                 InstrKind::Call { name, args } => inl.call_from_cell(&name, args, ins.span)?,

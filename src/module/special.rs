@@ -8,16 +8,17 @@ use std::collections::{BTreeMap, HashMap};
 /// Threads per warp (ISA 10.2 `%laneid`, 10.3 `%warpid`).
 const WARP: i64 = 32;
 
-/// For each thread, the lanes of its warp (threads of its CTA with the same
-/// `%tid.x / 32`, ISA 10.3) that litmus threads occupy, as a lane mask.
-pub fn warp_lanes(lit: &Litmus, specials: &[HashMap<String, i64>]) -> Vec<u32> {
-    let cta = |t: usize| (lit.threads[t].gpu, lit.threads[t].cluster, lit.threads[t].cta);
-    let tid = |t: usize| specials[t].get("%tid.x").copied().unwrap_or(0);
+/// Each thread's `%tid.x`: the header's `tid`, or its rank among the threads
+/// of its CTA (a CTA is (gpu, cluster, cta)).
+pub fn thread_ids(lit: &Litmus) -> Vec<i64> {
+    let mut rank: BTreeMap<(u32, Option<u32>, u32), i64> = BTreeMap::new();
     (0..lit.threads.len())
         .map(|t| {
-            (0..lit.threads.len())
-                .filter(|&u| cta(u) == cta(t) && tid(u) / WARP == tid(t) / WARP)
-                .fold(0u32, |m, u| m | 1 << (tid(u) % WARP))
+            let h = &lit.threads[t];
+            let next = rank.entry((h.gpu, h.cluster, h.cta)).or_insert(0);
+            let tid = h.tid.map_or(*next, i64::from);
+            *next += 1;
+            tid
         })
         .collect()
 }
@@ -31,13 +32,7 @@ pub fn registers(lit: &Litmus) -> Vec<HashMap<String, i64>> {
         (h.gpu, h.cluster, h.cta)
     };
     let n = lit.threads.len();
-    let mut tids: Vec<i64> = vec![0; n];
-    let mut rank: BTreeMap<(u32, Option<u32>, u32), i64> = BTreeMap::new();
-    for (t, tid) in tids.iter_mut().enumerate() {
-        let next = rank.entry(cta_key(t)).or_insert(0);
-        *tid = lit.threads[t].tid.map_or(*next, i64::from);
-        *next += 1;
-    }
+    let tids = thread_ids(lit);
     let mut ntid: BTreeMap<(u32, Option<u32>, u32), i64> = BTreeMap::new();
     for (t, &tid) in tids.iter().enumerate() {
         let e = ntid.entry(cta_key(t)).or_insert(0);

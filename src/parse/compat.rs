@@ -119,6 +119,7 @@ fn written_and_named(k: &InstrKind) -> (Option<&str>, Option<&str>) {
         InstrKind::Atomic { dst, addr, .. } => (dst.as_deref(), sym(addr)),
         InstrKind::Alu { dst, .. } | InstrKind::Setp { dst, .. } | InstrKind::Selp { dst, .. } => (Some(dst), None),
         InstrKind::Mbarrier { dst, addr, .. } => (dst.as_deref(), addr.as_ref().and_then(sym)),
+        InstrKind::Warp { dst, .. } | InstrKind::ActiveMask { dst } => (Some(dst), None),
         _ => (None, None),
     }
 }

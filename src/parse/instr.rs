@@ -12,7 +12,7 @@
 use super::alu::{self, alu_op};
 use super::grammar::Rule;
 use super::text::{parse_int, Src};
-use super::{bits, mem, suggest, sync, vector};
+use super::{bits, mem, suggest, sync, vector, warp};
 use crate::ast::{Addr, AddrBase, BranchCond, Cmp, InstrKind, Operand, Span};
 use crate::error::{Error, Result};
 use pest::iterators::Pair;
@@ -181,6 +181,7 @@ impl RawInstr {
             "ld" | "tld" | "suld" | "cold" | "ldc" | "atom" | "suatom" | "setp" | "selp"
         ) || alu_op(&self.opcode).is_some()
             || bits::is_bit_op(&self.opcode)
+            || super::warp::is_warp_op(&self.opcode)
             || (matches!(self.opcode.as_str(), "bar" | "barrier") && self.quals.iter().any(|q| q.text == "red"))
             || self.opcode == "mbarrier";
         match self.operands.first().map(|o| &o.kind) {
@@ -388,6 +389,7 @@ pub(crate) fn decode(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
             Ok(InstrKind::Nop)
         }
         op if bits::is_bit_op(op) => bits::decode(raw, names),
+        op if warp::is_warp_op(op) => warp::decode(raw, names),
         op => match alu_op(op) {
             Some(_) => alu::alu(raw, names),
             None => Err(Error::input(

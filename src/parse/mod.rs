@@ -20,6 +20,7 @@ pub(crate) mod suggest;
 mod sync;
 pub(crate) mod text;
 mod vector;
+mod warp;
 
 use crate::ast::{Condition, InitItem, Instr, InstrKind, Litmus, Prop, Proxy, Quantifier, Span, ThreadHeader};
 use crate::error::{Error, Result};

@@ -34,6 +34,8 @@ pub(crate) fn written(k: &InstrKind) -> Vec<&String> {
         }
         InstrKind::Barrier { red: Some((d, _, _)), .. } => vec![d],
         InstrKind::Mbarrier { dst: Some(d), .. } => vec![d],
+        InstrKind::Warp { dst, pred, .. } => std::iter::once(dst).chain(pred).collect(),
+        InstrKind::ActiveMask { dst } => vec![dst],
         _ => Vec::new(),
     }
 }

@@ -121,6 +121,9 @@ fn bar_quals(raw: &RawInstr) -> Result<BarQuals> {
 /// CTA barriers (`bar.cta.*` corpus form, `bar.*` / `barrier{.cta}.*` PTX form)
 /// and cluster barriers.
 pub(crate) fn barrier(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
+    if raw.opcode == "bar" && raw.quals.first().is_some_and(|q| q.text == "warp") {
+        return warp_barrier(raw, names);
+    }
     let b = bar_quals(raw)?;
     if let Some(cq) = &b.cluster {
         return cluster_barrier(raw, &b, cq);
@@ -148,6 +151,25 @@ pub(crate) fn barrier(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
     };
     let (id, logical, count) = if corpus { corpus_args(raw, args, names)? } else { ptx_args(raw, op, args, names)? };
     Ok(InstrKind::Barrier { op, id, logical, count, red })
+}
+
+/// `bar.warp.sync membermask` (ISA 9.7.13.3): the lanes of the mask meet
+/// (D92); the builder decides the warp and checks the mask's value (D176).
+fn warp_barrier(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
+    if let Some(q) = raw.quals.iter().skip(1).find(|q| q.text != "sync") {
+        return Err(raw.bad_qual(q));
+    }
+    if raw.quals.len() != 2 {
+        return Err(Error::input(format!("`{}`: expected `bar.warp.sync`", raw.mnemonic), raw.opcode_span));
+    }
+    let [m] = raw.operands.as_slice() else { return Err(raw.arity("a member mask")) };
+    Ok(InstrKind::Barrier {
+        op: BarrierOp::Warp,
+        id: Operand::Imm(0),
+        logical: Some(names.value(m)?),
+        count: BarrierCount::Count(Operand::Imm(1)),
+        red: None,
+    })
 }
 
 /// `bar.red... d, ..., {!}p`: the destination, the predicate, and the operands in between.

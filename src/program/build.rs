@@ -23,6 +23,7 @@ mod explore;
 mod mbarrier;
 mod rmw;
 mod step;
+mod warp;
 
 use assemble::place_threads;
 
@@ -89,6 +90,11 @@ struct Ctx<'a> {
     /// iterations (D153), and whether the test has an `mbarrier.inval`.
     mbarrier_inits: HashMap<LocKey, (usize, usize, usize, u32)>,
     has_mbarrier_inval: bool,
+    /// Each thread's warp and lane in its CTA (D92, D174).
+    seats: Vec<(i64, u32)>,
+    /// The values each thread contributes to each use of a warp collective
+    /// (an over-approximation, learned round after round as `domains` are).
+    exchanged: HashMap<(SyncKey, usize), BTreeSet<i64>>,
 }
 
 /// A physical location before numbering: root name, byte offset, and for
@@ -238,6 +244,8 @@ impl<'a> Ctx<'a> {
             widest0: HashMap::new(),
             foot_at: HashMap::new(),
             mbarrier_inits: HashMap::new(),
+            seats: warp::seats(lit),
+            exchanged: HashMap::new(),
             has_mbarrier_inval: lit
                 .code
                 .iter()

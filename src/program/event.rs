@@ -3,7 +3,7 @@
 //! instance each performs (D64).
 
 use super::{Access, EventId, LocId, Program, TraceId};
-use crate::ast::{FenceSem, Proxy, RedOp, Scope};
+use crate::ast::{FenceSem, Proxy, RedOp, Scope, WarpOp};
 
 /// The kinds of synchronizing operation (8.9.4 rules 2 and 3, and the warp
 /// barrier of D92). Every one is a pair of halves, an arrive and a wait, met at
@@ -20,6 +20,9 @@ pub enum SyncKind {
     CtaReduction(RedOp),
     /// `bar.warp.sync membermask` (D92): synchronizes like a CTA barrier.
     WarpBarrier,
+    /// A warp collective with its operation (D174): its lanes meet and
+    /// exchange values; it orders no memory (its arrive is relaxed).
+    WarpCollective(WarpOp),
     /// `barrier.cluster.arrive` / `.wait` (8.9.4 rule 3).
     ClusterBarrier,
 }
@@ -30,6 +33,7 @@ impl SyncKind {
         match self {
             SyncKind::CtaBarrier | SyncKind::CtaReduction(_) | SyncKind::WarpBarrier => "barrier",
             SyncKind::ClusterBarrier => "cluster barrier",
+            SyncKind::WarpCollective(_) => "warp collective",
         }
     }
 
@@ -38,6 +42,7 @@ impl SyncKind {
         match self {
             SyncKind::CtaBarrier | SyncKind::CtaReduction(_) | SyncKind::WarpBarrier => "same barrier, rule 2",
             SyncKind::ClusterBarrier => "cluster barrier, rule 3",
+            SyncKind::WarpCollective(_) => "warp collective, which orders no memory (D174)",
         }
     }
 }
@@ -94,6 +99,10 @@ pub struct Sync {
     /// A wait of a reduction: how the values combine and the result this path
     /// assumes (the builder forks over the results; an execution must match it).
     pub result: Option<(RedOp, i64)>,
+    /// A wait of a warp collective: the value this path assumes each listed
+    /// thread contributed (the lanes its result reads, D174); an execution
+    /// must match it with arrivals carrying exactly those values.
+    pub assumed: Vec<(usize, i64)>,
 }
 
 /// 9.7.13.1 (`bar.red`): "the count of threads for which the predicate is
@@ -118,6 +127,12 @@ impl Sync {
             (Some((op, v)), Some(own)) => reduce(op, std::iter::once(own).chain(others)) == v,
             _ => true,
         }
+    }
+
+    /// Does this wait's assumption about `thread`'s contribution hold for an
+    /// arrival carrying `value` (D174)?
+    pub fn assumption_holds(&self, thread: Option<usize>, value: Option<i64>) -> bool {
+        self.assumed.iter().all(|&(t, v)| Some(t) != thread || value == Some(v))
     }
 }
 

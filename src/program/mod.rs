@@ -14,6 +14,7 @@ pub mod event;
 pub mod merge;
 pub mod private;
 pub mod value;
+pub mod warp;
 
 use crate::ast::{Observable, Prop, Proxy, Quantifier, Scope};
 use std::collections::BTreeMap;

@@ -106,12 +106,16 @@ pub fn matching_deadlocks(ctx: &Ctx, po: &Rel, m: &Matching) -> bool {
 }
 
 /// Does every reducing wait get the result its path assumes from the values of
-/// the arrivals it is matched with (`Sync::result_holds`)?
+/// the arrivals it is matched with (`Sync::result_holds`), and every
+/// Every warp collective's wait, the values it assumes its lanes contributed
+/// (`Sync::assumption_holds`, D174).
 pub fn matching_values_hold(ctx: &Ctx, m: &Matching) -> bool {
     (0..ctx.n()).all(|w| match ctx.event(w).sync() {
-        Some(sync) if sync.result.is_some() => {
-            let values = (0..ctx.n()).filter(|&a| m.pairs.has(a, w)).filter_map(|a| ctx.event(a).sync()?.value);
+        Some(sync) if sync.result.is_some() || !sync.assumed.is_empty() => {
+            let matched = || (0..ctx.n()).filter(|&a| m.pairs.has(a, w));
+            let values = matched().filter_map(|a| ctx.event(a).sync()?.value);
             sync.result_holds(values)
+                && matched().all(|a| sync.assumption_holds(ctx.thread(a), ctx.event(a).sync().and_then(|s| s.value)))
         }
         _ => true,
     })

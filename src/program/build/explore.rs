@@ -25,6 +25,7 @@ impl Ctx<'_> {
             // the unroll bound cut (see `explore_thread`); `finished[t]` counts the former.
             let mut finished = Vec::new();
             unroll_hit = false;
+            let exchanged_before: usize = ctx.exchanged.values().map(|d| d.len()).sum();
             for t in 0..lit.threads.len() {
                 let (mut p, cut_writes, hit) = ctx.explore_thread(t)?;
                 unroll_hit |= hit;
@@ -36,7 +37,7 @@ impl Ctx<'_> {
             // RMWs extend the values known at the start of the round, so that a
             // round adds one link to every chain, as for the other writes.
             let before = ctx.domains.clone();
-            let mut changed = false;
+            let mut changed = ctx.exchanged.values().map(|d| d.len()).sum::<usize>() != exchanged_before;
             let mut new_constant = false;
             for tp in &paths {
                 for p in tp {

@@ -87,6 +87,8 @@ impl Ctx<'_> {
             InstrKind::Barrier { .. } => self.step_barrier(t, st, ins),
             InstrKind::ClusterBarrier { .. } => self.step_cluster_barrier(t, st, ins),
             InstrKind::Mbarrier { .. } => self.step_mbarrier(t, st, ins),
+            InstrKind::Warp { .. } => self.step_warp(t, st, ins),
+            InstrKind::ActiveMask { .. } => self.step_activemask(t, st, ins),
         }
     }
 
@@ -402,6 +404,10 @@ impl Ctx<'_> {
         let InstrKind::Barrier { op, id, logical, count, red } = &ins.kind else {
             return Err(Error::internal("step_barrier on another instruction"));
         };
+        if *op == BarrierOp::Warp {
+            let (mask, _) = conc!(self, st, ins, logical.as_ref().unwrap_or(id));
+            return self.step_warp_sync(t, st, ins, mask);
+        }
         let (idv, mut deps) = conc!(self, st, ins, id);
         let logical_v = match logical {
             Some(l) => {
@@ -425,9 +431,6 @@ impl Ctx<'_> {
                 Expected::Count(v as usize)
             }
         };
-        if *op == BarrierOp::Warp {
-            return self.step_warp_sync(t, st, ins, idv, logical_v, expected);
-        }
         if !(0..=15).contains(&idv) {
             return Err(Error::input(format!("barrier id {} is out of range (0 to 15)", idv), ins.span));
         }
@@ -473,23 +476,6 @@ impl Ctx<'_> {
         Step::Continue(children)
     }
 
-    /// `bar.warp.sync`: a barrier of the warp's lanes named by the mask, kept
-    /// apart from the CTA's barriers 0-15 (D92).
-    fn step_warp_sync(
-        &mut self,
-        t: usize,
-        st: &mut PathState,
-        ins: &ast::Instr,
-        warp: i64,
-        mask: Option<i64>,
-        expected: Expected,
-    ) -> Result<Step> {
-        let object = (SyncKind::WarpBarrier, self.placements[t].cta, -1 - warp, mask);
-        let at = SyncUse { expected, orders_memory: true, value: None, by_role: false };
-        self.push_sync(st, ins, object, &[SyncRole::Arrive, SyncRole::Wait], at);
-        Ok(Step::Next)
-    }
-
     /// Push the halves `roles` of one use of a synchronizing object `(kind,
     /// unit, id, logical)`, in its next phase.
     pub(super) fn push_sync(
@@ -509,7 +495,7 @@ impl Ctx<'_> {
                 *counter += 1;
             }
             let (expected, orders_memory, value) = (at.expected.clone(), at.orders_memory, at.value);
-            let sync = Sync { key, role, expected, orders_memory, value, result: None };
+            let sync = Sync { key, role, expected, orders_memory, value, result: None, assumed: Vec::new() };
             self.push_other(st, EventKind::Sync(sync), ins);
         }
     }

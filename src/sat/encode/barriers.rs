@@ -77,6 +77,17 @@ impl Encoding<'_> {
             let guard = self.f.and(&[xw, self.act_values]);
             self.reduction(guard, (op, result, own), &lits);
         }
+        // A warp collective's wait is matched only with arrivals carrying the
+        // values its path assumes (D174).
+        if !sync.assumed.is_empty() {
+            let guard = self.f.and(&[xw, self.act_values]);
+            for &(a, v) in &lits {
+                let arrive = &p.events[a];
+                if !sync.assumption_holds(arrive.thread, arrive.sync().and_then(|s| s.value)) {
+                    self.f.clause(&[!guard, !v]);
+                }
+            }
+        }
     }
 
     /// The wait's assumed `result` is [`reduce`](crate::program::reduce) of its `own` value and those

@@ -1,0 +1,149 @@
+//! The warp collectives (litmus-format.md section 7): `shfl.sync`,
+//! `vote.sync`, `match.sync`, `redux.sync` and `activemask`, decoded into
+//! `InstrKind::Warp` / `InstrKind::ActiveMask` (D174, D175). Each takes the
+//! qualifiers and types its ISA syntax lists, in any order.
+
+use super::instr::{dst, Names, RawInstr, RawKind, RawOperand};
+use crate::ast::{InstrKind, IntTy, ReduxOp, ShflMode, VoteMode, WarpOp};
+use crate::error::{Error, Result};
+
+/// The opcodes decoded here.
+pub(crate) fn is_warp_op(opcode: &str) -> bool {
+    matches!(opcode, "shfl" | "vote" | "match" | "redux" | "activemask")
+}
+
+const PRED: IntTy = IntTy { bits: 1, signed: false };
+const B32: IntTy = IntTy { bits: 32, signed: false };
+
+pub(crate) fn decode(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
+    if raw.opcode == "activemask" {
+        if let Some(q) = raw.quals.iter().find(|q| q.text != "b32") {
+            return Err(raw.bad_qual(q));
+        }
+        let [d] = raw.operands.as_slice() else { return Err(raw.arity("a destination")) };
+        return Ok(InstrKind::ActiveMask { dst: dst(d)? });
+    }
+    let (op, ty) = op_and_type(raw)?;
+    let (first, rest) = match raw.operands.split_first() {
+        Some(x) => x,
+        None => return Err(raw.arity("a destination, the sources and a member mask")),
+    };
+    let (d, pred) = match &first.kind {
+        RawKind::Pair(d, p) if matches!(op, WarpOp::Shfl(_) | WarpOp::Match { .. }) => (d.clone(), Some(p.clone())),
+        _ => (dst(first)?, None),
+    };
+    let wanted = if matches!(op, WarpOp::Shfl(_)) { 4 } else { 2 };
+    if rest.len() != wanted {
+        let what = if wanted == 4 { "`d, a, b, c, membermask`" } else { "`d, a, membermask`" };
+        return Err(raw.arity(what));
+    }
+    let (srcs, mask) = rest.split_at(wanted - 1);
+    let negated = matches!(srcs[0].kind, RawKind::Not(_));
+    if negated && !matches!(op, WarpOp::Vote(_)) {
+        return Err(Error::input(format!("`{}` takes no negated operand", raw.opcode), srcs[0].span));
+    }
+    let srcs = srcs.iter().map(|s| source(s, names)).collect::<Result<Vec<_>>>()?;
+    Ok(InstrKind::Warp { op, dst: d, pred, srcs, negated, mask: names.value(&mask[0])?, ty })
+}
+
+/// A source operand; `!p` is the predicate `p` (the negation is `negated`).
+fn source(op: &RawOperand, names: &Names) -> Result<crate::ast::Operand> {
+    match &op.kind {
+        RawKind::Not(p) => Ok(crate::ast::Operand::Reg(p.clone())),
+        _ => names.value(op),
+    }
+}
+
+/// The operation its qualifiers name and its type; `.sync` is required.
+fn op_and_type(raw: &RawInstr) -> Result<(WarpOp, IntTy)> {
+    let words: Vec<&str> = raw.quals.iter().map(|q| q.text.as_str()).collect();
+    let has = |w: &str| words.contains(&w);
+    if !has("sync") {
+        return Err(Error::input(
+            format!(
+                "`{}` without `.sync` is not supported (deprecated before sm_70): write `{}.sync`",
+                raw.mnemonic, raw.opcode
+            ),
+            raw.opcode_span,
+        ));
+    }
+    let pick = |options: &[&str]| -> Option<String> { options.iter().find(|o| has(o)).map(|o| o.to_string()) };
+    let (op, types): (Option<WarpOp>, &[&str]) = match raw.opcode.as_str() {
+        "shfl" => (
+            pick(&["up", "down", "bfly", "idx"]).map(|m| {
+                WarpOp::Shfl(match m.as_str() {
+                    "up" => ShflMode::Up,
+                    "down" => ShflMode::Down,
+                    "bfly" => ShflMode::Bfly,
+                    _ => ShflMode::Idx,
+                })
+            }),
+            &["b32"],
+        ),
+        "vote" => {
+            let mode = pick(&["all", "any", "uni", "ballot"]);
+            let ballot = mode.as_deref() == Some("ballot");
+            let op = mode.map(|m| {
+                WarpOp::Vote(match m.as_str() {
+                    "all" => VoteMode::All,
+                    "any" => VoteMode::Any,
+                    "uni" => VoteMode::Uni,
+                    _ => VoteMode::Ballot,
+                })
+            });
+            (op, if ballot { &["b32"] } else { &["pred"] })
+        }
+        "match" => (pick(&["any", "all"]).map(|m| WarpOp::Match { all: m == "all" }), &["b32", "b64"]),
+        _ => (
+            pick(&["add", "min", "max", "and", "or", "xor"]).map(|m| {
+                WarpOp::Redux(match m.as_str() {
+                    "add" => ReduxOp::Add,
+                    "min" => ReduxOp::Min,
+                    "max" => ReduxOp::Max,
+                    "and" => ReduxOp::And,
+                    "or" => ReduxOp::Or,
+                    _ => ReduxOp::Xor,
+                })
+            }),
+            &["u32", "s32", "b32"],
+        ),
+    };
+    let Some(op) = op else {
+        return Err(Error::input(format!("`{}`: the operation is missing", raw.mnemonic), raw.opcode_span));
+    };
+    let mode_words: &[&str] = match op {
+        WarpOp::Shfl(_) => &["up", "down", "bfly", "idx"],
+        WarpOp::Vote(_) => &["all", "any", "uni", "ballot"],
+        WarpOp::Match { .. } => &["any", "all"],
+        WarpOp::Redux(_) => &["add", "min", "max", "and", "or", "xor"],
+    };
+    let mut ty: Option<&str> = None;
+    let mut modes = 0;
+    for q in &raw.quals {
+        let t = q.text.as_str();
+        if t == "sync" {
+            continue;
+        }
+        if mode_words.contains(&t) && modes == 0 {
+            modes += 1;
+        } else if types.contains(&t) && ty.is_none() {
+            ty = Some(t);
+        } else {
+            return Err(raw.bad_qual(q));
+        }
+    }
+    let word = ty.ok_or_else(|| {
+        Error::input(
+            format!("`{}`: the type is missing (one of .{})", raw.mnemonic, types.join(", .")),
+            raw.opcode_span,
+        )
+    })?;
+    // ISA redux.sync: `.and`/`.or`/`.xor` take `.b32`, `.add`/`.min`/`.max` `.u32`/`.s32`.
+    let bitwise = matches!(op, WarpOp::Redux(ReduxOp::And | ReduxOp::Or | ReduxOp::Xor));
+    if matches!(op, WarpOp::Redux(_)) && bitwise != (word == "b32") {
+        let want = if bitwise { ".b32" } else { ".u32 or .s32" };
+        return Err(Error::input(format!("`{}`: this operation takes {}", raw.mnemonic, want), raw.opcode_span));
+    }
+    let ty = if word == "pred" { PRED } else { super::alu::type_of(word).map_or(B32, |x| x.0) };
+    Ok((op, ty))
+}

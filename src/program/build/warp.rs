@@ -1,0 +1,176 @@
+//! Warp collectives and `bar.warp.sync` on one path (D92, D174, D175): the
+//! lanes a member mask names, and the values a path assumes they exchange.
+
+use super::step::SyncUse;
+use super::*;
+use crate::ast::{self, InstrKind, WarpOp};
+use crate::error::{Error, Result};
+use crate::program::warp;
+
+/// Most combinations of other lanes' values one collective forks over.
+const MAX_EXCHANGES: usize = 4096;
+
+/// A concrete operand value, or (a read still symbolic) one path per value it may have.
+macro_rules! conc {
+    ($self:ident, $st:ident, $ins:ident, $op:expr) => {
+        match $self.concrete($st, $op, $ins.span)? {
+            Ok(x) => x,
+            Err(i) => return Ok($self.fork_read($st, i)),
+        }
+    };
+}
+
+/// Where a thread sits in its CTA: its warp (`%tid.x / 32`) and lane (`%tid.x % 32`), ISA 10.2, 10.3.
+pub(super) fn seats(lit: &Litmus) -> Vec<(i64, u32)> {
+    crate::module::thread_ids(lit).into_iter().map(|tid| (tid / 32, (tid % 32) as u32)).collect()
+}
+
+impl Ctx<'_> {
+    /// The lanes of `t`'s warp that the test's threads occupy, as a mask.
+    fn occupied_lanes(&self, t: usize) -> u32 {
+        let (warp, _) = self.seats[t];
+        (0..self.seats.len())
+            .filter(|&u| self.placements[u].cta == self.placements[t].cta && self.seats[u].0 == warp)
+            .fold(0, |m, u| m | 1 << self.seats[u].1)
+    }
+
+    /// The (lane, thread) pairs a member mask names in `t`'s warp, in lane
+    /// order. The mask must name `t`'s own lane ("undefined if the executing
+    /// thread is not in the membermask") and only lanes the test's threads
+    /// occupy: a lane no thread occupies does not exist in the test, so
+    /// waiting for it would be a silent hang (D92).
+    pub(super) fn warp_members(&self, t: usize, mask: i64, ins: &ast::Instr) -> Result<Vec<(u32, usize)>> {
+        let (warp, lane) = self.seats[t];
+        let mask = mask as u32;
+        if mask & 1 << lane == 0 {
+            let msg = format!("the member mask {:#x} does not name this thread's lane {}", mask, lane);
+            return Err(Error::input(msg, ins.span));
+        }
+        let missing = mask & !self.occupied_lanes(t);
+        if missing != 0 {
+            let msg = format!(
+                "the member mask {:#x} names lane {} of warp {}, which no thread of the test occupies",
+                mask,
+                missing.trailing_zeros(),
+                warp
+            );
+            return Err(Error::input(msg, ins.span));
+        }
+        let cta = self.placements[t].cta;
+        let at = |l: u32| (0..self.seats.len()).find(|&u| self.placements[u].cta == cta && self.seats[u] == (warp, l));
+        Ok((0..32).filter(|l| mask & 1 << l != 0).filter_map(|l| Some((l, at(l)?))).collect())
+    }
+
+    /// `activemask.b32 d`: the lanes of the warp the test's threads occupy (D175).
+    pub(super) fn step_activemask(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
+        let InstrKind::ActiveMask { dst } = &ins.kind else {
+            return Err(Error::internal("step_activemask on another instruction"));
+        };
+        st.regs.insert(dst.clone(), Val::konst(i64::from(self.occupied_lanes(t))));
+        Ok(Step::Next)
+    }
+
+    /// `bar.warp.sync membermask`: a barrier of the lanes the mask names, kept
+    /// apart from the CTA's barriers 0-15 (D92); the mask may be a register
+    /// whose value the path knows (`activemask`, a constant).
+    pub(super) fn step_warp_sync(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr, mask: i64) -> Result<Step> {
+        let members = self.warp_members(t, mask, ins)?;
+        let object = (SyncKind::WarpBarrier, self.placements[t].cta, -1 - self.seats[t].0, Some(mask as u32 as i64));
+        let at = SyncUse { expected: Expected::Count(members.len()), orders_memory: true, value: None, by_role: false };
+        self.push_sync(st, ins, object, &[SyncRole::Arrive, SyncRole::Wait], at);
+        Ok(Step::Next)
+    }
+
+    /// A warp collective (D174): its halves meet those of the other lanes of
+    /// the mask at the same use of the same operation with the same mask; the
+    /// arrive carries this lane's value and orders no memory. The path forks
+    /// over the values the lanes its result reads may contribute (learned
+    /// round after round, as location values are), each child assuming one
+    /// combination on its wait and computing its result from it.
+    pub(super) fn step_warp(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
+        let InstrKind::Warp { op, dst, pred, srcs, negated, mask, ty } = &ins.kind else {
+            return Err(Error::internal("step_warp on another instruction"));
+        };
+        let (m, mut deps) = conc!(self, st, ins, mask);
+        let mut vals = Vec::new();
+        let mut src_deps = Vec::new();
+        for s in srcs {
+            let (v, d) = conc!(self, st, ins, s);
+            vals.push(v);
+            src_deps.push(d);
+        }
+        let members = self.warp_members(t, m, ins)?;
+        let lane = self.seats[t].1;
+        let own = match op {
+            WarpOp::Vote(_) => ((vals[0] != 0) != *negated) as i64,
+            _ => arith::convert(Some(*ty), vals[0]),
+        };
+        let (reads, pval) = match op {
+            WarpOp::Shfl(mode) => {
+                let (j, pval) = warp::shfl_source(*mode, lane, vals[1], vals[2]);
+                src_deps[1..].iter().for_each(|d| deps.extend(d.iter().copied()));
+                if j == lane {
+                    deps.extend(src_deps[0].iter().copied());
+                }
+                let Some(&source) = members.iter().find(|(l, _)| *l == j) else {
+                    let msg = format!(
+                        "`shfl.sync` reads lane {}, which the member mask {:#x} does not name: the ISA leaves that value undefined",
+                        j, m as u32
+                    );
+                    return Err(Error::input(msg, ins.span));
+                };
+                (if j == lane { vec![] } else { vec![source] }, pval)
+            }
+            _ => {
+                src_deps.iter().for_each(|d| deps.extend(d.iter().copied()));
+                (members.iter().copied().filter(|&(l, _)| l != lane).collect(), true)
+            }
+        };
+        let threads = members.iter().map(|x| x.1).collect();
+        let object =
+            (SyncKind::WarpCollective(*op), self.placements[t].cta, -1 - self.seats[t].0, Some(m as u32 as i64));
+        let at =
+            SyncUse { expected: Expected::Threads(threads), orders_memory: false, value: Some(own), by_role: false };
+        self.push_sync(st, ins, object, &[SyncRole::Arrive, SyncRole::Wait], at);
+        let Some(DraftKind::Other(EventKind::Sync(wait))) = st.events.last().map(|e| &e.kind) else {
+            return Err(Error::internal("a warp collective without its wait"));
+        };
+        let key = wait.key.clone();
+        self.exchanged.entry((key.clone(), t)).or_default().insert(own);
+        let domains: Vec<Vec<i64>> = reads
+            .iter()
+            .map(|&(_, u)| self.exchanged.get(&(key.clone(), u)).map_or(vec![0], |d| d.iter().copied().collect()))
+            .collect();
+        if domains.iter().try_fold(1usize, |n, d| n.checked_mul(d.len()).filter(|&n| n <= MAX_EXCHANGES)).is_none() {
+            let msg = format!("`{}` can receive more than {} combinations of values", ins.text, MAX_EXCHANGES);
+            return Err(Error::limit(msg));
+        }
+        let mut children = Vec::new();
+        for combo in combinations(&domains) {
+            let mut values: Vec<(u32, i64)> = reads.iter().zip(&combo).map(|(&(l, _), &v)| (l, v)).collect();
+            if !matches!(op, WarpOp::Shfl(_)) || reads.is_empty() {
+                values.push((lane, own));
+            }
+            values.sort_unstable();
+            let (d, p) = warp::collect(*op, *ty, (lane, m as u32), &values, pval);
+            let mut c = st.clone();
+            if let Some(DraftKind::Other(EventKind::Sync(wait))) = c.events.last_mut().map(|e| &mut e.kind) {
+                wait.assumed = reads.iter().zip(&combo).map(|(&(_, u), &v)| (u, v)).collect();
+            }
+            c.regs.insert(dst.clone(), Val { v: V::Const(d), deps: deps.clone() });
+            if let Some(p_reg) = pred {
+                c.regs.insert(p_reg.clone(), Val { v: V::Const(p), deps: deps.clone() });
+            }
+            c.pc += 1;
+            children.push(c);
+        }
+        Ok(Step::Continue(children))
+    }
+}
+
+/// Every choice of one value from each domain, the first domain varying slowest.
+fn combinations(domains: &[Vec<i64>]) -> Vec<Vec<i64>> {
+    domains.iter().fold(vec![Vec::new()], |acc, d| {
+        acc.iter().flat_map(|prefix| d.iter().map(move |&v| [prefix.as_slice(), &[v]].concat())).collect()
+    })
+}
