@@ -140,6 +140,11 @@ pub fn locations_test(n: usize) -> String {
 /// A three-instruction spin loop.
 pub const SPIN: &str = "PTX spin\n{\nx = 0;\n}\n P0@cta 0,gpu 0 ;\n LOOP: ;\n ld.global.u32 %r0, [x] ;\n setp.ne.u32 %p1, %r0, 1 ;\n @%p1 bra LOOP ;\nexists (P0:%r0 == 0)\n";
 
+/// `SPIN` counting its polls in a register the condition reads: no iteration
+/// comes back to the state it started from, so failed iterations cannot be
+/// left out (D113) and `--unroll 1000` really unrolls 1000 of them.
+pub const SPIN_COUNTING: &str = "PTX spin-counting\n{\nx = 0;\n}\n P0@cta 0,gpu 0 ;\n LOOP: ;\n ld.global.u32 %r0, [x] ;\n add.u32 %r5, %r5, 1 ;\n setp.ne.u32 %p1, %r0, 1 ;\n @%p1 bra LOOP ;\nexists (P0:%r0 == 0 /\\ P0:%r5 == 1)\n";
+
 pub fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     let p = dir.join(name);
     fs::write(&p, text).unwrap();
