@@ -152,3 +152,31 @@ fn the_validator_rejects_what_the_schema_excludes() {
     let e = common::schema::validator("explain.schema.json");
     assert!(!e.is_valid(&good), "a check result is no explanation");
 }
+
+/// `map --json`: one object per C test, valid in `map.schema.json`, whose
+/// verdicts are the ones `tests/c11_map.rs` argues (`sc-rmw-acquire` breaks
+/// Figure 12's ISA2 and no other test of `tests/c11/mapping`); a file that
+/// fails is a failure object; the summary goes to stderr.
+#[test]
+fn map_results_and_failures() {
+    let out = ptx_litmus(&[
+        "map",
+        "--json",
+        "--mapping",
+        "sc-rmw-acquire",
+        "tests/c11/mapping",
+        "tests/bad-input/c-cas-bad-order.litmus",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    let objs = objects("map.schema.json", &out);
+    assert_eq!(objs.len(), 5);
+    let verdict = |name: &str| objs.iter().find(|o| o["name"] == name).map(|o| o["verdict"].clone());
+    assert_eq!(verdict("ISA2+rmw-sc+fig12"), Some(Value::from("unsound")));
+    assert_eq!(verdict("SB+sc"), Some(Value::from("sound")));
+    let isa2 = objs.iter().find(|o| o["name"] == "ISA2+rmw-sc+fig12").unwrap();
+    assert_eq!(isa2["unsound_states"][0], serde_json::json!({"P1:r0": 1, "P2:r1": 3, "P2:r2": 0}));
+    assert!(isa2["counterexamples"][0]["explanation"].as_str().unwrap().contains("Forbidden by coherence1"));
+    assert_eq!(isa2["source"]["verdict"], "No");
+    assert!(objs.iter().any(|o| o["error"]["line"] == 4), "the failure object");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("5 tests: sound 3, unsound 1, racy 0, errors 1"));
+}

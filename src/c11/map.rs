@@ -44,6 +44,9 @@ pub struct MapArgs {
     /// Worker threads (default: the number of CPUs).
     #[arg(short = 'j', long)]
     pub jobs: Option<usize>,
+    /// One JSON object per test per line (`schema/map.schema.json`) instead of text; no summary line.
+    #[arg(long)]
+    pub json: bool,
     /// Map only the tests whose name matches PATTERN (`*` any characters, `?` one;
     /// repeat the option for several); the others are counted as skipped.
     #[arg(long, value_name = "PATTERN")]
@@ -184,6 +187,37 @@ pub fn report(m: &Mapped, s: &MapSetup, max_show: usize) -> String {
     }
 }
 
+/// The JSON object of one mapped test (`schema/map.schema.json`): both
+/// results, the verdict, the compiled test and, when unsound, the forbidden
+/// PTX final states with the first `max_show` explained as in the text.
+pub fn report_json(m: &Mapped, s: &MapSetup, file: &str, max_show: usize) -> serde_json::Value {
+    use crate::report::{result_json, state_json};
+    let p = &m.target.program;
+    let (verdict, extra): (&str, &[State]) = match &m.soundness {
+        Soundness::Sound => ("sound", &[]),
+        Soundness::Racy => ("racy", &[]),
+        Soundness::Unsound(extra) => ("unsound", extra),
+    };
+    let counterexamples: Vec<serde_json::Value> = extra
+        .iter()
+        .take(max_show.max(1))
+        .map(|st| serde_json::json!({ "state": state_json(p, st), "explanation": unsound_state(m, s, st) }))
+        .collect();
+    serde_json::json!({
+        "name": p.name,
+        "file": file,
+        "mapping": s.mapping.name,
+        "source_model": s.source.name(),
+        "target_model": s.target.name(),
+        "verdict": verdict,
+        "source": result_json(&m.source, file),
+        "target": result_json(&m.target, file),
+        "unsound_states": extra.iter().map(|st| state_json(p, st)).collect::<Vec<_>>(),
+        "counterexamples": counterexamples,
+        "ptx": m.ptx_text,
+    })
+}
+
 /// One unsound state: the PTX execution reaching it (explained like
 /// `--show`), and why the source forbids it when the condition names it.
 fn unsound_state(m: &Mapped, s: &MapSetup, st: &State) -> String {
@@ -247,7 +281,12 @@ pub fn run(a: &MapArgs) -> i32 {
                     Soundness::Racy => 2,
                 };
                 tally[k] += 1;
-                crate::out::print(&report(&m, &setup, a.max_show));
+                if a.json {
+                    let file = f.display().to_string();
+                    crate::out::print(&format!("{}\n", report_json(&m, &setup, &file, a.max_show)));
+                } else {
+                    crate::out::print(&report(&m, &setup, a.max_show));
+                }
                 if let Some(dir) = &a.emit {
                     let path = dir.join(format!("{}.litmus", m.target.program.name));
                     if let Err(e) = crate::out::output_target(&path).and_then(|p| std::fs::write(p, &m.ptx_text)) {
@@ -258,12 +297,16 @@ pub fn run(a: &MapArgs) -> i32 {
             }
             Some(Err(e)) => {
                 tally[if e.exit_code() == crate::error::EXIT_INPUT { 3 } else { 4 }] += 1;
+                if a.json {
+                    let failure = crate::report::failure_json(&e, &f.display().to_string());
+                    crate::out::print(&format!("{}\n", failure));
+                }
                 crate::out::eprintln(&e.render(&f.display().to_string(), &src));
             }
         },
     );
     let skipped = if a.only.is_empty() { String::new() } else { format!(", skipped by --only {}", tally[5]) };
-    crate::out::print(&format!(
+    let summary = format!(
         "{} tests: sound {}, unsound {}, racy {}, errors {}, limits {}{}, wall time {:.2} s\n",
         files.len() - tally[5],
         tally[0],
@@ -273,7 +316,13 @@ pub fn run(a: &MapArgs) -> i32 {
         tally[4],
         skipped,
         start.elapsed().as_secs_f64()
-    ));
+    );
+    // With --json stdout holds only the objects: the summary goes to stderr.
+    if a.json {
+        crate::out::eprintln(summary.trim_end());
+    } else {
+        crate::out::print(&summary);
+    }
     if tally[3] > 0 {
         crate::error::EXIT_INPUT
     } else if tally[4] > 0 {

@@ -98,52 +98,58 @@ pub fn millis(d: std::time::Duration) -> f64 {
 pub fn json(f: &FileReport) -> Value {
     let file = f.path.display().to_string();
     match &f.result {
-        Ok(r) => {
-            let p = &r.program;
-            let states: Vec<Value> = r
-                .outcome
-                .states
-                .keys()
-                .map(|st| {
-                    let mut m = serde_json::Map::new();
-                    for (o, v) in p.observables.iter().zip(st) {
-                        m.insert(o.to_string(), json!(v));
-                    }
-                    Value::Object(m)
-                })
-                .collect();
-            json!({
-                "name": p.name,
-                "file": file,
-                "verdict": match (p.condition_given, r.summary.verdict) {
-                    (false, _) => Value::Null,
-                    (true, Verdict::Ok) => json!("Ok"),
-                    (true, Verdict::No) => json!("No"),
-                },
-                "kind": kind(r),
-                "herd_kind": herd::kind(p),
-                "condition": p.condition_text,
-                "states": states,
-                "states_complete": r.summary.complete,
-                "observation": { "kind": observation(r), "positive": r.summary.positive, "negative": r.summary.negative },
-                "flags": {
-                    "data_race": r.outcome.flags.data_race,
-                    "deadlock": r.outcome.flags.deadlock,
-                    "unroll_bound_hit": r.outcome.flags.unroll_bound_hit,
-                    "mixed_size": r.outcome.flags.mixed_size,
-                },
-                "time_ms": millis(r.time),
-            })
-        }
-        Err(e) => json!({
-            "file": file,
-            "error": {
-                "kind": format!("{:?}", e.kind).to_lowercase(),
-                "message": e.message,
-                "line": e.span.map(|s| s.line),
-                "column": e.span.map(|s| s.col),
-                "exit_code": e.exit_code(),
-            }
-        }),
+        Ok(r) => result_json(r, &file),
+        Err(e) => failure_json(e, &file),
     }
+}
+
+/// One final state: observable name -> value.
+pub fn state_json(p: &crate::program::Program, st: &crate::outcome::State) -> Value {
+    let mut m = serde_json::Map::new();
+    for (o, v) in p.observables.iter().zip(st) {
+        m.insert(o.to_string(), json!(v));
+    }
+    Value::Object(m)
+}
+
+/// The JSON object of one test's result (`result.schema.json#/$defs/result`).
+pub fn result_json(r: &TestResult, file: &str) -> Value {
+    let p = &r.program;
+    let states: Vec<Value> = r.outcome.states.keys().map(|st| state_json(p, st)).collect();
+    json!({
+        "name": p.name,
+        "file": file,
+        "verdict": match (p.condition_given, r.summary.verdict) {
+            (false, _) => Value::Null,
+            (true, Verdict::Ok) => json!("Ok"),
+            (true, Verdict::No) => json!("No"),
+        },
+        "kind": kind(r),
+        "herd_kind": herd::kind(p),
+        "condition": p.condition_text,
+        "states": states,
+        "states_complete": r.summary.complete,
+        "observation": { "kind": observation(r), "positive": r.summary.positive, "negative": r.summary.negative },
+        "flags": {
+            "data_race": r.outcome.flags.data_race,
+            "deadlock": r.outcome.flags.deadlock,
+            "unroll_bound_hit": r.outcome.flags.unroll_bound_hit,
+            "mixed_size": r.outcome.flags.mixed_size,
+        },
+        "time_ms": millis(r.time),
+    })
+}
+
+/// The JSON object of a file that failed (`result.schema.json#/$defs/failure`).
+pub fn failure_json(e: &crate::error::Error, file: &str) -> Value {
+    json!({
+        "file": file,
+        "error": {
+            "kind": format!("{:?}", e.kind).to_lowercase(),
+            "message": e.message,
+            "line": e.span.map(|s| s.line),
+            "column": e.span.map(|s| s.col),
+            "exit_code": e.exit_code(),
+        }
+    })
 }
