@@ -17,7 +17,8 @@ pub struct Limits {
     #[arg(long, value_name = "SECONDS", value_parser = timeout)]
     pub timeout: Option<Duration>,
     /// Per-test memory budget in MB for the unrolled program and its encoding
-    /// (estimated as they grow); exceeding it is a limit (exit 3).
+    /// (estimated as they grow, and the process's measured resident size, also
+    /// read before each large allocation); exceeding it is a limit (exit 3).
     #[arg(long, value_name = "MB", default_value_t = ptx_litmus::budget::DEFAULT_MAX_MEMORY_MB,
           value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
     pub max_memory: u64,

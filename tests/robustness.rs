@@ -495,39 +495,63 @@ fn module_errors_name_the_module_and_the_written_names() {
 
 /// Issue 23: every input under 1 MiB stays under 1 GiB resident at the default
 /// `--max-memory` (896 MB, D162), or is cut by it with exit 3 naming the budget.
-/// A 3-instruction spin loop unrolled 1000 times used to peak at 1.49 GB (the
-/// estimate stopped it only at 2048 MB) and 3000 stores of one thread at 3.8 GB
-/// (the estimate undercounts what the solver holds); the peak is the child's
-/// `VmHWM`, read while it runs.
+/// The shapes are the worst found: before D163 a spin loop unrolled 1000 times
+/// peaked at 1.49 GB, 3000 stores of one thread at 1.06 GB, one store to each
+/// of 3000 locations at 1.09 GB, 1000 writers of one location at 1.10 GB and
+/// 300 threads of 3 stores at 1.06 GB (each grew past 1 GiB in one allocation
+/// no reading could interrupt). The peak is the child's `VmHWM`, read while it runs.
 #[test]
 fn small_inputs_stay_under_a_gibibyte_at_the_default_budget() {
     let d = temp_dir("gib");
-    let spin = write(&d, "spin.litmus", SPIN);
-    let stores = write(&d, "st3000.litmus", &stores_test(3000));
-    for (f, extra) in [(&spin, vec!["--unroll", "1000"]), (&stores, vec![])] {
+    let shapes = [
+        (write(&d, "spin.litmus", SPIN), vec!["--unroll", "1000"]),
+        (write(&d, "st3000.litmus", &stores_test(3000)), vec![]),
+        (write(&d, "loc3000.litmus", &locations_test(3000)), vec![]),
+        (write(&d, "wr1000.litmus", &writers_test(1000, 1)), vec![]),
+        (write(&d, "wr300x3.litmus", &writers_test(300, 3)), vec![]),
+    ];
+    for (f, extra) in &shapes {
         assert!(fs::metadata(f).unwrap().len() < 1 << 20);
         let mut c = cmd(&["check", s(f)]);
-        c.args(&extra).stdout(Stdio::null()).stderr(fs::File::create(d.join("err")).unwrap());
-        let mut child = c.spawn().unwrap();
-        let status_path = format!("/proc/{}/status", child.id());
-        let mut peak_kb = 0u64;
-        let status = loop {
-            if let Some(st) = child.try_wait().unwrap() {
-                break st;
-            }
-            if let Ok(text) = fs::read_to_string(&status_path) {
-                let hwm = text.lines().find(|l| l.starts_with("VmHWM:"));
-                let kb = hwm.and_then(|l| l.split_whitespace().nth(1)?.parse().ok()).unwrap_or(0);
-                peak_kb = peak_kb.max(kb);
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        };
+        c.args(extra).stdout(Stdio::null()).stderr(fs::File::create(d.join("err")).unwrap());
+        let (status, peak_kb) = peak_resident_kb(c.spawn().unwrap());
         let err = fs::read_to_string(d.join("err")).unwrap();
         assert_eq!(status.code(), Some(3), "{}: {}", f.display(), err);
         assert!(err.contains("past --max-memory 896 MB"), "{}: {}", f.display(), err);
-        // The promise is 1 GiB; on a clean clone the 3000 stores reach 1.06 GB
-        // in a step no reading interrupts (D162, open in issue 23). This
-        // bound holds what is kept today: before D162 the same input took 3.8 GB.
-        assert!(peak_kb < 5 << 18, "{}: peak {} KB resident", f.display(), peak_kb);
+        assert!(peak_kb < 1 << 20, "{}: peak {} KB resident", f.display(), peak_kb);
     }
+}
+
+/// Wait for `child`, reading its `VmHWM` (the peak resident size, KB) as it runs.
+fn peak_resident_kb(mut child: std::process::Child) -> (std::process::ExitStatus, u64) {
+    let status_path = format!("/proc/{}/status", child.id());
+    let mut peak_kb = 0u64;
+    loop {
+        if let Some(st) = child.try_wait().unwrap() {
+            return (st, peak_kb);
+        }
+        if let Ok(text) = fs::read_to_string(&status_path) {
+            let hwm = text.lines().find(|l| l.starts_with("VmHWM:"));
+            let kb = hwm.and_then(|l| l.split_whitespace().nth(1)?.parse().ok()).unwrap_or(0);
+            peak_kb = peak_kb.max(kb);
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Issue 23: the estimate over-counts (it never credits what is freed), so it
+/// cuts a test only while the process holds at least half the budget (D163).
+/// A libcu++ latch harness unrolled once peaks near 140 MB resident while the
+/// estimate charges 323 MB (the program builder charges every path copy it
+/// later drops): it used to be refused at `--max-memory 320`, more than twice
+/// its real size, and is decided there now.
+#[test]
+fn a_latch_harness_is_decided_at_twice_its_resident_peak() {
+    let f = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("litmus/compiled/LATCH-device.sm_90.harness");
+    let mut c = cmd(&["check", s(&f), "--unroll", "1", "--max-memory", "320"]);
+    c.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let out = c.output().unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr);
+    assert!(stdout.contains("Observation LATCH-device.sm_90 "), "{}", stdout);
 }

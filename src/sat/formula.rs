@@ -11,6 +11,15 @@ use varisat::{ExtendFormula, Lit, Solver};
 const BYTES_PER_VAR: u64 = 176;
 /// Estimated bytes per clause besides its literals (header, two watches).
 const BYTES_PER_CLAUSE: u64 = 44;
+/// What varisat allocates at once when its variable count passes a power of
+/// two `n`: each per-variable array (assignment, implication graph, activity,
+/// a watch list and a binary-clause list per literal) is copied to one with
+/// room for `2n`, the old one held until copied. Measured: the arrays hold
+/// 113 bytes per variable in all (D163).
+const SOLVER_STEP_PER_VAR: u64 = 128;
+/// Words (4 bytes) of a clause of three or more literals in varisat's clause
+/// buffer: a 3-word header and the literals. The buffer doubles when full.
+const HEADER_WORDS: u64 = 3;
 
 /// A boolean: a constant or a solver literal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,6 +44,8 @@ pub struct Formula {
     pub solver: Solver<'static>,
     pub vars: usize,
     pub clauses: usize,
+    /// Words of varisat's clause buffer (clauses of three or more literals).
+    long_words: u64,
 }
 
 impl Default for Formula {
@@ -45,12 +56,16 @@ impl Default for Formula {
 
 impl Formula {
     pub fn new() -> Self {
-        Formula { solver: Solver::new(), vars: 0, clauses: 0 }
+        Formula { solver: Solver::new(), vars: 0, clauses: 0, long_words: 0 }
     }
 
     pub fn fresh(&mut self) -> B {
         self.vars += 1;
         budget::charge(BYTES_PER_VAR);
+        if self.vars.is_power_of_two() {
+            // The solver's arrays double when a clause first names this variable (D163).
+            budget::will_allocate(self.vars as u64 * SOLVER_STEP_PER_VAR);
+        }
         B::L(self.solver.new_lit())
     }
 
@@ -66,6 +81,15 @@ impl Formula {
         }
         self.clauses += 1;
         budget::charge(BYTES_PER_CLAUSE + 4 * out.len() as u64);
+        if out.len() >= 3 {
+            let before = self.long_words;
+            self.long_words += HEADER_WORDS + out.len() as u64;
+            if before.leading_zeros() != self.long_words.leading_zeros() {
+                // Past a power of two: the buffer is copied to one of twice as many words (D163).
+                let full = 1u64 << (63 - self.long_words.leading_zeros());
+                budget::will_allocate(2 * full * 4);
+            }
+        }
         self.solver.add_clause(&out);
     }
 

@@ -122,6 +122,21 @@ pub fn stores_test(n: usize) -> String {
     format!("PTX st{}\n{{\nx = 0;\n}}\n P0@cta 0,gpu 0 ;\n{}exists (x == 0)\n", n, body)
 }
 
+/// `threads` threads (each in its own CTA) storing to one location `stores` times each.
+pub fn writers_test(threads: usize, stores: usize) -> String {
+    let hdr: Vec<String> = (0..threads).map(|i| format!("P{}@cta {},gpu 0", i, i)).collect();
+    let row = vec!["st.relaxed.gpu x, 1"; threads].join(" | ");
+    let body: String = (0..stores).map(|_| format!(" {} ;\n", row)).collect();
+    format!("PTX wr{}x{}\n{{\nx = 0;\n}}\n {} ;\n{}exists (x == 0)\n", threads, stores, hdr.join(" | "), body)
+}
+
+/// One thread storing once to each of `n` locations.
+pub fn locations_test(n: usize) -> String {
+    let init: String = (0..n).map(|i| format!("x{} = 0; ", i)).collect();
+    let body: String = (0..n).map(|i| format!(" st.weak x{}, 1 ;\n", i)).collect();
+    format!("PTX loc{}\n{{\n{}\n}}\n P0@cta 0,gpu 0 ;\n{}exists (x0 == 0)\n", n, init, body)
+}
+
 /// A three-instruction spin loop.
 pub const SPIN: &str = "PTX spin\n{\nx = 0;\n}\n P0@cta 0,gpu 0 ;\n LOOP: ;\n ld.global.u32 %r0, [x] ;\n setp.ne.u32 %p1, %r0, 1 ;\n @%p1 bra LOOP ;\nexists (P0:%r0 == 0)\n";
 

@@ -11,6 +11,7 @@ impl Encoding<'_> {
             let ws: Vec<EventId> = self.writes_to(l).into_iter().filter(|&w| w != init).collect();
             for &w in &ws {
                 let x = self.exec(w);
+                crate::budget::before_insert(&self.co);
                 self.co.insert((init, w), x);
             }
             for &a in &ws {
@@ -22,6 +23,7 @@ impl Encoding<'_> {
                         let (xa, xb) = (self.exec(a), self.exec(b));
                         let v = self.f.and(&[xa, xb]);
                         crate::budget::charge(32);
+                        crate::budget::before_insert(&self.co);
                         self.co.insert((a, b), v);
                     } else if a != b
                         && self.p.compatible(a, b)
@@ -30,6 +32,7 @@ impl Encoding<'_> {
                         let v = self.f.fresh();
                         self.f.implies(&[v], self.exec(a));
                         self.f.implies(&[v], self.exec(b));
+                        crate::budget::before_insert(&self.co);
                         self.co.insert((a, b), v);
                     }
                 }

@@ -66,7 +66,7 @@ impl Compiler<'_, '_> {
             }
             for &y in &order {
                 let v = self.enc.f.fresh();
-                c.pairs.insert((x, y), v);
+                c.insert(x, y, v);
             }
             for &(y, e) in firsts {
                 if let Some(&cxy) = c.pairs.get(&(x, y)) {

@@ -183,10 +183,13 @@ impl Compiler<'_, '_> {
         let succ = b.succ(self.nodes.n);
         let mut terms: HashMap<(usize, usize), Vec<Vec<B>>> = HashMap::default();
         for ((p, z), u) in a.sorted() {
+            // The terms grow with no clause added (D62): the reading must see them.
+            crate::budget::check_time();
             for &(q, v) in &succ[z] {
                 if p != q && !self.nodes.compatible(self.enc.p, p, q) {
                     continue;
                 }
+                crate::budget::before_insert(&terms);
                 terms.entry((p, q)).or_default().push(vec![u, v]);
             }
         }

@@ -38,7 +38,7 @@ impl Pol {
 }
 
 /// A relation over literals: pair -> literal (never `B::F`).
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct LRel {
     pub pairs: HashMap<(usize, usize), B>,
     /// Generating edges with the same transitive closure as `pairs`, when
@@ -53,12 +53,20 @@ impl LRel {
 
     pub fn insert(&mut self, a: usize, b: usize, v: B) {
         if v != B::F {
+            crate::budget::before_insert(&self.pairs);
             self.pairs.insert((a, b), v);
         }
     }
 
+    /// The bytes of a vector with an item per pair.
+    fn listed<T>(&self) -> u64 {
+        self.pairs.len() as u64 * std::mem::size_of::<T>() as u64
+    }
+
     /// Successor lists, sorted for deterministic clause order.
     pub fn succ(&self, n: usize) -> Vec<Vec<(usize, B)>> {
+        // Many short vectors, each with room to grow: twice the items.
+        crate::budget::will_allocate(2 * self.listed::<(usize, B)>());
         let mut s = vec![Vec::new(); n];
         for (&(a, b), &v) in &self.pairs {
             s[a].push((b, v));
@@ -74,15 +82,25 @@ impl LRel {
         if let Some(s) = &self.steps {
             return s.clone();
         }
+        crate::budget::will_allocate(self.listed::<(usize, usize, B)>());
         let mut v: Vec<(usize, usize, B)> = self.pairs.iter().map(|(&(a, b), &l)| (a, b, l)).collect();
         v.sort_by_key(|x| (x.0, x.1));
         v
     }
 
     pub fn sorted(&self) -> Vec<((usize, usize), B)> {
+        crate::budget::will_allocate(self.listed::<((usize, usize), B)>());
         let mut v: Vec<((usize, usize), B)> = self.pairs.iter().map(|(&k, &l)| (k, l)).collect();
         v.sort_by_key(|x| x.0);
         v
+    }
+}
+
+/// A copy is one allocation the size of the table: charged before it is made (D163).
+impl Clone for LRel {
+    fn clone(&self) -> Self {
+        crate::budget::will_allocate(crate::budget::table_bytes::<(usize, usize), B>(self.pairs.capacity()));
+        LRel { pairs: self.pairs.clone(), steps: self.steps.clone() }
     }
 }
 
