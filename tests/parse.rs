@@ -602,7 +602,6 @@ fn error_qualifiers_and_forms() {
     check_err(&single_thread(" atom.cas r1, x, 1 ;"), 4, 2, "a compare value and a new value");
     check_err(&single_thread(" fence.sc ;"), 4, 2, "fence requires a scope");
     check_err(&single_thread(" fence.proxy.async ;"), 4, 2, "unsupported proxy fence");
-    check_err(&single_thread(" @%p ld.weak r1, x ;"), 4, 2, "predicated instructions other than bra are not supported");
     check_err(&single_thread(" ld.mmio.relaxed.gpu r1, x ;"), 4, 5, "requires `.relaxed.sys`");
     check_err(&single_thread(" st.weak 5, 1 ;"), 4, 10, "expected an address");
     check_err(&single_thread(" add r1, 2 ;"), 4, 2, "expects a destination and two sources");
@@ -692,4 +691,18 @@ fn warp_collectives_decode() {
         let e = err(&single_thread(&format!(" {} ;", bad)));
         assert!(e.message.contains(why), "{}: {}", bad, e.message);
     }
+}
+
+/// A guard on an instruction other than `bra` (ISA 4.3.2) is a branch around
+/// it to a label after it (D178).
+#[test]
+fn guarded_instructions_branch_around() {
+    let lit = parse_litmus(&single_thread(" @!%p ld.weak r1, x ;")).unwrap();
+    let kinds: Vec<&InstrKind> = lit.code[0].iter().map(|i| &i.kind).collect();
+    let [InstrKind::Branch { cond: BranchCond::Pred { reg, negated: false }, target }, InstrKind::Load { .. }, InstrKind::Label(l)] =
+        kinds.as_slice()
+    else {
+        panic!("{:?}", kinds)
+    };
+    assert_eq!((reg.as_str(), target), ("%p", l));
 }

@@ -301,7 +301,10 @@ fn generic(v: &View, c: &CheckResult) -> Witness {
             None => (Vec::new(), "there is a cycle of".to_string()),
         },
         CheckKind::Irreflexive => match (0..v.n()).find(|&e| c.rel.has(e, e)) {
-            Some(e) => (Vec::new(), format!("{} is related to itself by", v.names[e])),
+            Some(e) => match through_sequence(v, &c.text, e) {
+                Some((steps, path)) => (steps, format!("{}: {} is related to itself by", path, v.names[e])),
+                None => (Vec::new(), format!("{} is related to itself by", v.names[e])),
+            },
             None => (Vec::new(), "an event is related to itself by".to_string()),
         },
         CheckKind::Empty => match c.rel.pairs().first() {
@@ -315,4 +318,26 @@ fn generic(v: &View, c: &CheckResult) -> Witness {
     let text = format!("{} `{}`, which the model's row {} ({}) forbids", what, c.text, c.check.name(), c.check.section);
     let notes = notes(v, &steps);
     (steps, text, notes)
+}
+
+/// For a row `irreflexive A; B` (`A`, `B` relations the model names, `B?`
+/// optional), the event between: `e -A-> z -B-> e` (rc11's `hb; eco?`, `rmw;
+/// eco`). The steps (row edges) and the path in words.
+fn through_sequence(v: &View, row: &str, e: usize) -> Option<(Vec<Step>, String)> {
+    let expr = row.trim_start_matches("irreflexive").split(" as ").next()?.trim();
+    let (a, b) = expr.split_once(';')?;
+    let (a, b) = (a.trim(), b.trim());
+    let (b, optional) = b.strip_suffix('?').map_or((b, false), |x| (x, true));
+    let (ra, rb) = (v.rows.get(a)?, v.rows.get(b)?);
+    if ra.size() != v.n() || rb.size() != v.n() {
+        return None;
+    }
+    let z = (0..v.n()).find(|&z| ra.has(e, z) && rb.has(z, e)).or_else(|| (optional && ra.has(e, e)).then_some(e))?;
+    let n = |i: usize| v.names[i].clone();
+    if z == e {
+        let steps = vec![Step { from: e, kind: EdgeKind::Row, to: e }];
+        return Some((steps, format!("{} -{}-> {}", n(e), a, n(e))));
+    }
+    let steps = vec![Step { from: e, kind: EdgeKind::Row, to: z }, Step { from: z, kind: EdgeKind::Row, to: e }];
+    Some((steps, format!("{} -{}-> {} -{}-> {}", n(e), a, n(z), b, n(e))))
 }

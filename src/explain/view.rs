@@ -51,6 +51,8 @@ pub struct View<'p> {
     pub cause: Mat,
     /// Every check row of the model, in model order, with its verdict.
     pub checks: Vec<CheckResult>,
+    /// Every relation the model's rows define, by name (for rows no wording above names).
+    pub rows: BTreeMap<String, crate::model::rel::Rel>,
 }
 
 impl<'p> View<'p> {
@@ -89,6 +91,7 @@ impl<'p> View<'p> {
             ppcb: rel("ppcb"),
             cause: rel("cause"),
             checks: ev_model.checks,
+            rows: ev_model.rels.clone(),
         };
         for (a, b) in v.po.pairs() {
             if v.event(b).po == v.event(a).po + 1 {

@@ -32,6 +32,9 @@ pub struct Inliner<'a> {
     funcs: &'a HashMap<String, (usize, usize)>,
     thread: usize,
     specials: &'a HashMap<String, i64>,
+    /// The location whose address `%envreg1`/`%envreg2` hold (the harness's
+    /// `envreg = &ws;`, D177).
+    envreg: Option<&'a str>,
     out: Vec<Instr>,
     frames: usize,
     fresh: usize,
@@ -108,6 +111,7 @@ impl<'a> Inliner<'a> {
         funcs: &'a HashMap<String, (usize, usize)>,
         thread: usize,
         specials: &'a HashMap<String, i64>,
+        envreg: Option<&'a str>,
     ) -> Self {
         Inliner {
             modules,
@@ -116,6 +120,7 @@ impl<'a> Inliner<'a> {
             funcs,
             thread,
             specials,
+            envreg,
             out: Vec::new(),
             frames: 0,
             fresh: 0,
@@ -409,6 +414,12 @@ impl<'a> Inliner<'a> {
             }
             _ => {}
         }
+        if let Some(kind) = self.envreg_read(fr, &raw) {
+            return {
+                self.emit(fr, &raw, kind);
+                Ok(())
+            };
+        }
         if let Err(e) = self.check_names(fr, &raw) {
             return self.refuse(fr, &raw, e);
         }
@@ -492,6 +503,11 @@ impl<'a> Inliner<'a> {
                     "`{}` has no value: the header uses this thread's `cta` number in two clusters of its GPU, but a CTA id is unique in the grid (number the CTAs apart)",
                     name
                 )
+            } else if name == "%envreg1" || name == "%envreg2" {
+                format!(
+                    "`{}` holds half of the address of the cooperative-groups grid workspace: name a location for it in the init block (`u32 ws[4]; envreg = &ws;`, D177)",
+                    name
+                )
             } else if let Some(what) = super::special::unsupported(name) {
                 format!(
                     "special register `{}` is not supported: it holds {}, which a litmus test does not determine",
@@ -507,6 +523,27 @@ impl<'a> Inliner<'a> {
             return Err(Error::input(why, span));
         }
         Ok(())
+    }
+
+    /// `mov.u32 d, %envreg1` / `%envreg2`: the high / low 32 bits of the
+    /// 64-bit address of the location the harness names with `envreg = &ws;`
+    /// (the cooperative-groups grid workspace, as nvcc reads it: `bfi.b64`
+    /// of `%envreg1` into bits 32-63 above `%envreg2`; D177).
+    fn envreg_read(&self, fr: &Frame, raw: &RawInstr) -> Option<InstrKind> {
+        let [d, RawOperand { kind: RawKind::Name(r), .. }] = raw.operands.as_slice() else { return None };
+        let (RawKind::Name(dst), Some(ws)) = (&d.kind, self.envreg) else { return None };
+        let high = match r.as_str() {
+            "%envreg1" => true,
+            "%envreg2" => false,
+            _ => return None,
+        };
+        if raw.opcode != "mov" || fr.lookup(r).is_some() {
+            return None;
+        }
+        let (op, by) = if high { (AluOp::Shr, 32) } else { (AluOp::And, 0xffff_ffff) };
+        let u = |bits| Some(IntTy { bits, signed: false });
+        let srcs = vec![Operand::Sym(ws.to_string()), Operand::Imm(by)];
+        Some(InstrKind::Alu { op, dst: self.rename(fr, dst), srcs, ty: u(32), src_ty: u(64) })
     }
 
     /// `mov d, %globaltimer` (or another timer): a timer read (D81).

@@ -23,6 +23,9 @@ use std::sync::Arc;
 /// The newest PTX ISA version the model covers (PTX ISA 9.2).
 pub const ISA_VERSION: (u32, u32) = (9, 2);
 
+/// The init-block name whose address value `%envreg1`/`%envreg2` hold (D177).
+pub const ENVREG: &str = "envreg";
+
 /// Largest module file read.
 const MAX_MODULE_BYTES: usize = 16 << 20;
 
@@ -59,9 +62,14 @@ pub fn expand(lit: &mut Litmus, base: &Path) -> Result<Vec<Warning>> {
     for d in decls {
         add(lit, d);
     }
+    // The harness's `envreg = &ws;`: the grid workspace `%envreg1/2` point to (D177).
+    let envreg: Option<String> = lit.init.iter().find_map(|i| match i {
+        InitItem::LocationAddress { name, target, .. } if name == ENVREG => Some(target.clone()),
+        _ => None,
+    });
     for (t, thread_specials) in specials.iter().enumerate() {
         let code = std::mem::take(&mut lit.code[t]);
-        let mut inl = inline::Inliner::new(&modules, &var_names, &funcs, t, thread_specials);
+        let mut inl = inline::Inliner::new(&modules, &var_names, &funcs, t, thread_specials, envreg.as_deref());
         for ins in code {
             match ins.kind {
                 InstrKind::Call { name, args } => inl.call_from_cell(&name, args, ins.span)?,

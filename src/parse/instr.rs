@@ -337,6 +337,9 @@ fn label(op: &RawOperand) -> Result<String> {
 /// Decode one instruction into what it performs: one kind, or one per element
 /// of a `.v2`/`.v4` access (8.2.4).
 pub(crate) fn decode_all(raw: &RawInstr, names: &Names) -> Result<Vec<InstrKind>> {
+    if let Some(g) = raw.guard.as_ref().filter(|_| raw.opcode != "bra") {
+        return guarded(raw, names, g);
+    }
     let vector = raw.quals.iter().any(|q| matches!(q.text.as_str(), "v2" | "v4" | "v8"));
     if vector && matches!(raw.opcode.as_str(), "ld" | "st") {
         return vector::vector(raw, names);
@@ -345,6 +348,22 @@ pub(crate) fn decode_all(raw: &RawInstr, names: &Names) -> Result<Vec<InstrKind>
         return setp_pair(raw, names, p, q);
     }
     Ok(vec![decode(raw, names)?])
+}
+
+/// `@{!}p INS` other than a branch (ISA 4.3.2: "an optional guard predicate
+/// which controls conditional execution"): `@{!}!p bra skip; INS; skip:`, as
+/// the module inliner does. The label is named by the instruction's place, so
+/// no two guards of a thread share it.
+fn guarded(raw: &RawInstr, names: &Names, g: &Guard) -> Result<Vec<InstrKind>> {
+    let skip = format!("__guard@{}:{}", raw.span.line, raw.span.col);
+    let mut inner = raw.clone();
+    inner.guard = None;
+    let branch =
+        InstrKind::Branch { cond: BranchCond::Pred { reg: g.reg.clone(), negated: !g.negated }, target: skip.clone() };
+    let mut out = vec![branch];
+    out.extend(decode_all(&inner, names)?);
+    out.push(InstrKind::Label(skip));
+    Ok(out)
 }
 
 /// `setp.cmp.type p|q, a, b`: "p = (a cmp b); q = !(a cmp b)" (ISA setp).
@@ -365,11 +384,6 @@ fn setp_pair(raw: &RawInstr, names: &Names, p: &str, q: &str) -> Result<Vec<Inst
 
 /// Decode one instruction of a thread whose register names are `names`.
 pub(crate) fn decode(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
-    if let Some(g) = &raw.guard {
-        if raw.opcode != "bra" {
-            return Err(Error::input("predicated instructions other than bra are not supported", g.span));
-        }
-    }
     match raw.opcode.as_str() {
         "ld" | "tld" | "suld" | "cold" | "ldc" => mem::load(raw, names),
         "st" | "sust" => mem::store(raw, names),

@@ -66,6 +66,10 @@ impl Ctx<'_> {
                 match v.v {
                     V::Addr(name, o) => (name, o.checked_add(addr.offset).unwrap_or(i64::MAX), v.deps),
                     V::Free(i) => return Ok(Err(i)),
+                    V::Const(c) if self.numeric_address(c).is_some() => {
+                        let (name, o) = self.numeric_address(c).unwrap_or_default();
+                        (name, o.checked_add(addr.offset).unwrap_or(i64::MAX), v.deps)
+                    }
                     V::Const(_) if ins.origin.is_some() => {
                         let msg = format!("`{}` holds a number here, not an address: the access needs the address of a location", crate::module::written_name(r));
                         return Err(Error::input(msg, ins.span));

@@ -26,6 +26,19 @@ pub(super) fn seats(lit: &Litmus) -> Vec<(i64, u32)> {
 }
 
 impl Ctx<'_> {
+    /// The grid workspace's address as the number a module rebuilt from
+    /// `%envreg1`/`%envreg2` (D177): a number inside the workspace named by
+    /// the harness's `envreg = &ws;` is that address again.
+    pub(super) fn numeric_address(&self, number: i64) -> Option<(String, i64)> {
+        let ws = self.lit.init.iter().find_map(|i| match i {
+            ast::InitItem::LocationAddress { name, target, .. } if name == crate::module::ENVREG => Some(target),
+            _ => None,
+        })?;
+        let idx = self.names.keys().position(|n| n == ws)?;
+        let off = number.checked_sub(address_number(idx, 0))?;
+        (0..self.width(ws).max(1) as i64).contains(&off).then(|| (ws.clone(), off))
+    }
+
     /// The lanes of `t`'s warp that the test's threads occupy, as a mask.
     fn occupied_lanes(&self, t: usize) -> u32 {
         let (warp, _) = self.seats[t];
