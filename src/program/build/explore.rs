@@ -177,14 +177,8 @@ impl Ctx<'_> {
                     let from = snap.events();
                     self.leave_out(t, &st.events[from..]);
                     cut = true;
-                    if self.unroll_cut.is_none() {
-                        self.unroll_cut = Some(loop_name(&code[st.pc], t));
-                    }
-                    // As a cut path, its writes so far feed the value domains.
-                    let writes: Vec<DraftEvent> = st.events.into_iter().filter(is_write).collect();
-                    if !writes.is_empty() {
-                        cut_writes.push(FinishedPath { events: writes, regs: HashMap::new() });
-                    }
+                    let at = &code[st.pc];
+                    cut_writes.extend(self.cut_path(st, at, t));
                     continue;
                 }
                 let snap = heads.snapshot(&st);
@@ -194,13 +188,8 @@ impl Ctx<'_> {
             *visits += 1;
             if *visits > self.opts.unroll + 1 {
                 cut = true;
-                if self.unroll_cut.is_none() {
-                    self.unroll_cut = Some(loop_name(&code[st.pc], t));
-                }
-                let writes: Vec<DraftEvent> = st.events.into_iter().filter(is_write).collect();
-                if !writes.is_empty() {
-                    cut_writes.push(FinishedPath { events: writes, regs: HashMap::new() });
-                }
+                let at = &code[st.pc];
+                cut_writes.extend(self.cut_path(st, at, t));
                 continue;
             }
             let ins = &code[st.pc];
@@ -242,6 +231,17 @@ impl Ctx<'_> {
         }
         done.reverse();
         Ok((done, cut_writes, cut))
+    }
+
+    /// A path the unroll bound cuts (or that D113 leaves out, which it would
+    /// have cut) at `ins` of thread `t`: the first such loop is named, and the
+    /// writes it made so far, if any, are returned to feed the value domains.
+    fn cut_path(&mut self, st: PathState, ins: &crate::ast::Instr, t: usize) -> Option<FinishedPath> {
+        if self.unroll_cut.is_none() {
+            self.unroll_cut = Some(loop_name(ins, t));
+        }
+        let writes: Vec<DraftEvent> = st.events.into_iter().filter(is_write).collect();
+        (!writes.is_empty()).then(|| FinishedPath { events: writes, regs: HashMap::new() })
     }
 
     /// Fork `st` over the values of the free read `i`.
