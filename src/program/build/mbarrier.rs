@@ -37,6 +37,28 @@ impl Ctx<'_> {
         }
     }
 
+    /// The object's 8-byte word at `addr` (its location and virtual address;
+    /// the address's dependencies join `deps`), or the fork on the read the
+    /// address still waits for.
+    fn mbarrier_word(
+        &mut self,
+        t: usize,
+        st: &PathState,
+        ins: &ast::Instr,
+        addr: &Option<ast::Addr>,
+        deps: &mut BTreeSet<usize>,
+    ) -> Result<std::result::Result<(LocKey, String), Step>> {
+        let addr = addr.as_ref().ok_or_else(|| Error::internal("mbarrier without an address"))?;
+        let (key, vaddr, adeps) = match self.address(st, t, addr, true, ins)? {
+            Ok(x) => x,
+            Err(i) => return Ok(Err(self.fork_read(st, i))),
+        };
+        deps.extend(adeps);
+        self.space_of(&key.root, false, ins)?;
+        self.mem_cells(&key, 8, ins);
+        Ok(Ok((key, vaddr)))
+    }
+
     /// `mbarrier.init [addr], count` ("sets phase 0, expected and pending
     /// count to count (1 to 2^20 - 1)") and `mbarrier.inval [addr]` (count 0:
     /// every count zero): a weak 8-byte store of the object's word.
@@ -52,14 +74,10 @@ impl Ctx<'_> {
             let msg = format!("mbarrier.init count {} is out of range (1 to {})", count, mbarrier::MAX_COUNT);
             return Err(Error::input(msg, ins.span));
         }
-        let addr = addr.as_ref().ok_or_else(|| Error::internal("mbarrier without an address"))?;
-        let (key, vaddr, adeps) = match self.address(st, t, addr, true, ins)? {
+        let (key, vaddr) = match self.mbarrier_word(t, st, ins, addr, &mut deps)? {
             Ok(x) => x,
-            Err(i) => return Ok(self.fork_read(st, i)),
+            Err(fork) => return Ok(fork),
         };
-        deps.extend(adeps);
-        self.space_of(&key.root, false, ins)?;
-        self.mem_cells(&key, 8, ins);
         if count != 0 {
             self.check_single_init(t, st, &key, ins)?;
         }
@@ -102,14 +120,10 @@ impl Ctx<'_> {
         (token, parity): (i64, bool),
         mut deps: BTreeSet<usize>,
     ) -> Result<Step> {
-        let addr = addr.as_ref().ok_or_else(|| Error::internal("mbarrier test without an address"))?;
-        let (key, vaddr, adeps) = match self.address(st, t, addr, true, ins)? {
+        let (key, vaddr) = match self.mbarrier_word(t, st, ins, addr, &mut deps)? {
             Ok(x) => x,
-            Err(i) => return Ok(self.fork_read(st, i)),
+            Err(fork) => return Ok(fork),
         };
-        deps.extend(adeps);
-        self.space_of(&key.root, false, ins)?;
-        self.mem_cells(&key, 8, ins);
         let (msem, mscope) = normalize(sem, scope, Scope::Cta);
         let base = Access { reads: true, ..Access::new(vaddr, ast::Proxy::Generic, 8, msem, mscope) };
         let done =
