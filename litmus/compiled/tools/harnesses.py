@@ -103,7 +103,7 @@ K2 = [
 ]
 # Harnesses the model cannot read yet: the words their refusal must contain,
 # per (name, arch); they go to refused.csv with their argued verdict, not to
-# expected.csv (tests/corpus.rs checks both).
+# expected.csv (tests/engines/corpus.rs checks both).
 REFUSED = {
  ("LOOKBACK-cub", "sm_75"): "which no thread of the test occupies",
  ("LOOKBACK-cub", "sm_90"): "which no thread of the test occupies",
