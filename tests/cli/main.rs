@@ -16,7 +16,6 @@ mod gen;
 mod herd_log;
 mod json_schema;
 mod playground;
-#[allow(dead_code)]
 mod robust;
 mod robustness;
 mod serve;
