@@ -198,15 +198,18 @@ impl Program {
     /// 8.10.4 forbids) or a read without a source.
     pub fn value_written(&self, w: EventId, rf_source: &dyn Fn(EventId) -> Option<EventId>) -> Option<i64> {
         let mut chain: Vec<&Rmw> = Vec::new();
+        // The read-modify-writes passed: one met again closes a cycle.
+        let mut passed: Vec<EventId> = Vec::new();
         let mut at = w;
         let base = loop {
             let e = &self.events[at];
             match &e.kind {
                 EventKind::Mem(Access { writes: true, rmw: Some(op), .. }) => {
-                    chain.push(op);
-                    if chain.len() > self.events.len() {
+                    if passed.contains(&at) {
                         return None;
                     }
+                    passed.push(at);
+                    chain.push(op);
                     at = rf_source(at)?;
                 }
                 _ => break e.written_value(self)?,

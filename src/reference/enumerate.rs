@@ -192,10 +192,47 @@ pub fn rf_choices(ctx: &Ctx, budget: u64) -> Result<Vec<Rel>> {
             shown, budget
         )));
     }
-    Ok(Odometer::new(sizes)
-        .map(|idx| Rel::from_pairs(ctx.n(), cands.iter().zip(idx).map(|((r, c), i)| (c[i], *r))))
-        .filter(|rf| values_allowed(ctx, rf))
-        .collect())
+    let mut out = Vec::new();
+    let mut source = vec![None; ctx.n()];
+    rf_search(ctx, &cands, cands.len(), &mut source, &mut out);
+    Ok(out)
+}
+
+/// The reads-from maps of `rf_choices` in its order (the first read's write
+/// changing fastest): the reads `cands[..level]` are still to be given a
+/// write, the others have theirs in `source` (read -> write, local numbers).
+/// A read whose value is already known and not allowed ends the branch, so
+/// that the maps ruled out are not all built and tested one by one; a value
+/// that still depends on a read without a write waits for the full map, which
+/// is checked as `values_allowed` checks it.
+fn rf_search(
+    ctx: &Ctx,
+    cands: &[(usize, Vec<usize>)],
+    level: usize,
+    source: &mut Vec<Option<usize>>,
+    out: &mut Vec<Rel>,
+) {
+    if level == 0 {
+        out.push(Rel::from_pairs(ctx.n(), cands.iter().filter_map(|(r, _)| Some((source[*r]?, *r)))));
+        return;
+    }
+    let (r, writes) = &cands[level - 1];
+    for &w in writes {
+        source[*r] = Some(w);
+        if cands[level - 1..].iter().all(|(read, _)| value_allowed(ctx, source, *read)) {
+            rf_search(ctx, cands, level - 1, source, out);
+        }
+    }
+    source[*r] = None;
+}
+
+/// Read `r` (local number), given its write in `source`, may return the value
+/// that write writes: a read-modify-write's value along `source`, unknown
+/// (allowed here) while a read of its chain has no write yet.
+fn value_allowed(ctx: &Ctx, source: &[Option<usize>], r: usize) -> bool {
+    let (Some(a), Some(w)) = (ctx.access(r), source[r]) else { return true };
+    let global = |g: EventId| ctx.local[g].and_then(|x| source[x]).map(|w| ctx.ev[w]);
+    !a.reads || ctx.p.value_written(ctx.ev[w], &global).is_none_or(|v| a.allows(v))
 }
 
 /// Every read returns a value its trace allows, values of read-modify-writes

@@ -26,7 +26,7 @@ use crate::model::prims;
 use crate::model::view::View;
 use crate::model::{Model, ModelKind};
 use crate::outcome::{apply_filter, Execution, Flags, Outcome};
-use crate::program::{LocId, Program};
+use crate::program::{LocId, Program, TraceId};
 use enumerate::{
     barrier_matchings, coherence_choices, fence_sc_choices, matching_deadlocks, matching_values_hold, maximal_writes,
     rf_choices, trace_combinations, Ctx, Matching, Odometer,
@@ -98,48 +98,91 @@ fn observed_locations(p: &Program) -> BTreeSet<LocId> {
         .collect()
 }
 
+/// One choice of traces with everything enumerated but the model's verdict:
+/// the barrier matchings (an empty one when every matching deadlocks), the
+/// reads-from maps, Fence-SC orders and coherence orders.
+struct Candidates<'p> {
+    ctx: Ctx<'p>,
+    deadlocked: bool,
+    matchings: Vec<Matching>,
+    rfs: Vec<Rel>,
+    scs: Vec<Rel>,
+    cos: Vec<Rel>,
+}
+
+/// The candidates of `traces`, charged to `budget`; `None` when they need not
+/// be examined: no matching gives the results the paths assume, or every
+/// matching deadlocks and `deadlock_known` (a deadlock was already found).
+fn candidates<'p>(
+    p: &'p Program,
+    traces: Vec<TraceId>,
+    budget: &mut u64,
+    max: u64,
+    deadlock_known: bool,
+) -> Result<Option<Candidates<'p>>> {
+    take(budget, 1, max)?;
+    let ctx = Ctx::new(p, traces);
+    let n = ctx.n();
+    let st = Static::new(&ctx);
+    // Barrier progress: the matchings in which every wait completes.
+    let live: Vec<Matching> =
+        barrier_matchings(&ctx)?.into_iter().filter(|m| !matching_deadlocks(&ctx, &st.po, m)).collect();
+    let deadlocked = live.is_empty();
+    if deadlocked && deadlock_known {
+        return Ok(None); // already known; such traces end in no final state
+    }
+    // A deadlocked choice of traces is still examined, without barrier
+    // synchronization, to tell whether it can really be reached. A live one
+    // whose reductions (`bar.red`) cannot give the results its paths assume
+    // is not an execution.
+    let matchings = if deadlocked {
+        vec![Matching::empty(n)]
+    } else {
+        let holding: Vec<Matching> = live.into_iter().filter(|m| matching_values_hold(&ctx, m)).collect();
+        if holding.is_empty() {
+            return Ok(None);
+        }
+        holding
+    };
+    let rfs = rf_choices(&ctx, *budget)?;
+    let scs = fence_sc_choices(&ctx, &st.ms, budget)?;
+    let cos = coherence_choices(&ctx, &st.ms, budget)?;
+    let total =
+        [rfs.len(), matchings.len(), scs.len(), cos.len()].iter().fold(1u64, |a, &k| a.saturating_mul(k as u64));
+    take(budget, total, max)?;
+    Ok(Some(Candidates { ctx, deadlocked, matchings, rfs, scs, cos }))
+}
+
+/// Count the candidates before examining any (D114): evaluating the model on
+/// one costs far more than enumerating it (about 0.25 ms at 30 events), so a
+/// test past the budget is refused in the time the count takes, not after
+/// minutes of evaluation. Deadlocked choices of traces are counted as if a
+/// deadlock were already known (the least `check` may charge for them), so
+/// the count never exceeds what `check` charges: a test refused here would be
+/// refused by `check` later, with the same exit status.
+fn count_within_budget(p: &Program, max: u64) -> Result<()> {
+    let mut budget = max;
+    for traces in trace_combinations(p) {
+        candidates(p, traces, &mut budget, max, true)?;
+    }
+    Ok(())
+}
+
 /// Decide the allowed final states of `p` by enumerating candidate executions.
 pub fn check(p: &Program, opts: &ReferenceOptions) -> Result<Outcome> {
     let max = opts.max_candidates;
+    count_within_budget(p, max)?;
     let mut budget = max;
     let mut out = Outcome::default();
     let mut data_race = false;
     let mut deadlock = false;
     let observed = observed_locations(p);
     for traces in trace_combinations(p) {
-        take(&mut budget, 1, max)?;
-        let ctx = Ctx::new(p, traces);
-        let n = ctx.n();
-        let st = Static::new(&ctx);
-        // Barrier progress: the matchings in which every wait completes.
-        let live: Vec<Matching> =
-            barrier_matchings(&ctx)?.into_iter().filter(|m| !matching_deadlocks(&ctx, &st.po, m)).collect();
-        let deadlocked = live.is_empty();
-        if deadlocked && deadlock {
-            continue; // already known; such traces end in no final state
-        }
-        // A deadlocked choice of traces is still examined, without barrier
-        // synchronization, to tell whether it can really be reached. A live one
-        // whose reductions (`bar.red`) cannot give the results its paths assume
-        // is not an execution.
-        let matchings = if deadlocked {
-            vec![Matching::empty(n)]
-        } else {
-            let holding: Vec<Matching> = live.into_iter().filter(|m| matching_values_hold(&ctx, m)).collect();
-            if holding.is_empty() {
-                continue;
-            }
-            holding
-        };
-        let rfs = rf_choices(&ctx, budget)?;
-        let scs = fence_sc_choices(&ctx, &st.ms, &mut budget)?;
-        let cos = coherence_choices(&ctx, &st.ms, &mut budget)?;
-        let total =
-            [rfs.len(), matchings.len(), scs.len(), cos.len()].iter().fold(1u64, |a, &k| a.saturating_mul(k as u64));
-        take(&mut budget, total, max)?;
+        let Some(c) = candidates(p, traces, &mut budget, max, deadlock)? else { continue };
+        let ctx = &c.ctx;
         let view = View::new(p, &ctx.traces, &ctx.ev, opts.ctx.model.split_rmw);
         let mut ev = Evaluator::new(&opts.ctx.model, &view);
-        'combo: for rf in &rfs {
+        'combo: for rf in &c.rfs {
             for which in [Exec::Bar, Exec::Sc, Exec::Co] {
                 ev.clear(which);
             }
@@ -149,23 +192,23 @@ pub fn check(p: &Program, opts: &ReferenceOptions) -> Result<Outcome> {
             if ev.first_violated().is_some() {
                 continue;
             }
-            for m in &matchings {
+            for m in &c.matchings {
                 set_matching(&mut ev, m);
-                for sc in &scs {
+                for sc in &c.scs {
                     ev.set(Exec::Sc, view.map_rel(sc, false, false));
-                    for co in &cos {
+                    for co in &c.cos {
                         ev.set(Exec::Co, view.map_rel(co, true, true));
                         if ev.first_violated().is_some() {
                             continue;
                         }
-                        if deadlocked {
+                        if c.deadlocked {
                             deadlock = true;
                             break 'combo;
                         }
                         if !data_race {
                             data_race = races(&mut ev);
                         }
-                        record(&ctx, &observed, rf, co, sc, m, &mut out);
+                        record(ctx, &observed, rf, co, sc, m, &mut out);
                     }
                 }
             }

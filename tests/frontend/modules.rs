@@ -461,7 +461,9 @@ fn demangled_names_call_and_misspelt_names_get_a_suggestion() {
 /// `__syncwarp()` between two lanes of one warp: "bar.warp.sync also
 /// guarantee memory ordering among threads participating in barrier" (ISA
 /// 9.7.13.3), so the store before it is seen after it (D92). A mask naming a
-/// lane no thread of the test occupies is an input error.
+/// lane of the launch (below `%ntid.x`) that no thread of the test occupies is
+/// an input error; lanes past `%ntid.x` hold no thread, and the barrier does
+/// not wait for them (D164).
 #[test]
 fn warp_sync_orders_its_lanes() {
     let m = format!(
@@ -472,6 +474,9 @@ fn warp_sync_orders_its_lanes() {
     let r = run("warp-sync", &m, h).unwrap_or_else(|e| panic!("{}", e.1));
     assert_eq!(r.summary.verdict, Verdict::Ok, "{:?}", r.outcome.states.keys().collect::<Vec<_>>());
     let h = "PTX w\n{ x = 0; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n call wide, () | call wide, () ;\nexists (x == 0)\n";
+    let r = run("warp-sync-partial-warp", &m, h).unwrap_or_else(|e| panic!("{}", e.1));
+    assert_eq!(r.summary.verdict, Verdict::Ok, "mask 7 over a CTA of 2 threads: lane 2 is no thread of the launch");
+    let h = "PTX w\n{ x = 0; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 | P2@cta 0,gpu 0,tid 3 ;\n call wide, () | call wide, () | nop ;\nexists (x == 0)\n";
     let shown = module_error("warp-sync-wide", &m, h);
     assert!(shown.contains("names lane 2 of warp 0, which no thread of the test occupies"), "{}", shown);
 }
@@ -568,8 +573,10 @@ fn scaffold_names_avoid_module_variables_and_overloads() {
 /// `activemask` gives orders the stores before it (ISA 9.7.13.3, "also
 /// guarantee memory ordering among threads participating in barrier"), and
 /// `shfl.sync.bfly` by 1 gives each lane the other's value with `p` set (in
-/// range): 10 + 11 = 21 in both lanes. A full mask over two threads names
-/// lanes no thread occupies: an input error.
+/// range): 10 + 11 = 21 in both lanes. A full mask over a CTA of two threads
+/// names lanes 2-31, which hold no thread of the launch: the vote does not
+/// wait for them (D164). Over threads `tid` 0 and 5 it names lane 1, a thread
+/// of the launch the test does not give: an input error.
 #[test]
 fn warp_collectives_in_a_module() {
     let m = format!(
@@ -580,7 +587,10 @@ fn warp_collectives_in_a_module() {
     assert_eq!(r.summary.verdict, Verdict::Ok, "{:?}", r.outcome.states.keys().collect::<Vec<_>>());
     assert_eq!(r.outcome.states.len(), 1);
     let h = "PTX w\n{ x = 0; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n call full, () | call full, () ;\nexists (x == 0)\n";
+    let r = run("warp-full-mask-partial-warp", &m, h).unwrap_or_else(|e| panic!("{}", e.1));
+    assert_eq!(r.summary.verdict, Verdict::Ok);
+    let h = "PTX w\n{ x = 0; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0,tid 5 ;\n call full, () | call full, () ;\nexists (x == 0)\n";
     let shown = module_error("warp-full-mask", &m, h);
-    assert!(shown.contains("names lane 2 of warp 0, which no thread of the test occupies"), "{}", shown);
+    assert!(shown.contains("names lane 1 of warp 0, which no thread of the test occupies"), "{}", shown);
     assert!(shown.contains("m.ptx:"), "{}", shown);
 }
