@@ -48,8 +48,8 @@ impl<'p> Candidates<'p> {
     /// Assumptions: every axiom off, barrier progress and reductions on.
     fn axioms_off(&self) -> Vec<B> {
         let mut v: Vec<B> = self.enc.axiom_acts().into_iter().map(|a| !a).collect();
-        v.push(self.enc.act_progress);
-        v.push(self.enc.act_values);
+        v.push(self.enc.act.progress);
+        v.push(self.enc.act.values);
         v
     }
 
@@ -124,7 +124,7 @@ impl<'p> Candidates<'p> {
             }
             // An observable value literal is forced by its premises; assuming the
             // literals of the *other* values false leaves `v` as the only value.
-            for &(val, lit) in &self.enc.obs_val[i] {
+            for &(val, lit) in &self.enc.values.obs_val[i] {
                 if val != v {
                     assume.push(!lit);
                 }
@@ -162,11 +162,11 @@ impl<'p> Candidates<'p> {
         let enc = &self.enc;
         let p = enc.p;
         let ms = |a: EventId, b: EventId| morally_strong(p, &p.events[a], &p.events[b]);
-        let mut v: Vec<B> = enc.trace.clone();
-        let mut keyed: Vec<((EventId, EventId), B)> = enc.rf.iter().map(|(k, v)| (*k, *v)).collect();
-        keyed.extend(enc.co.iter().filter(|((a, b), _)| ms(*a, *b)).map(|(k, v)| (*k, *v)));
-        keyed.extend(enc.sc.iter().filter(|((a, b), _)| ms(*a, *b)).map(|(k, v)| (*k, *v)));
-        keyed.extend(enc.sync_pairs.iter().map(|(k, v)| (*k, *v)));
+        let mut v: Vec<B> = enc.choices.trace.clone();
+        let mut keyed: Vec<((EventId, EventId), B)> = enc.choices.rf.iter().map(|(k, v)| (*k, *v)).collect();
+        keyed.extend(enc.choices.co.iter().filter(|((a, b), _)| ms(*a, *b)).map(|(k, v)| (*k, *v)));
+        keyed.extend(enc.choices.sc.iter().filter(|((a, b), _)| ms(*a, *b)).map(|(k, v)| (*k, *v)));
+        keyed.extend(enc.sync.sync_pairs.iter().map(|(k, v)| (*k, *v)));
         // HashMap order is not stable: sort for a deterministic clause.
         keyed.sort_by_key(|(k, _)| *k);
         v.extend(keyed.into_iter().map(|x| x.1));
@@ -178,7 +178,7 @@ impl<'p> Candidates<'p> {
     /// `a` synchronizing with `b` (8.9.4)?
     pub fn can_synchronize(&mut self, a: EventId, b: EventId) -> Result<bool> {
         self.check_time()?;
-        let Some(&lit) = self.enc.sw.get(&(a, b)) else { return Ok(false) };
+        let Some(&lit) = self.enc.derived.sw.get(&(a, b)) else { return Ok(false) };
         let mut assume = self.enc.all_acts();
         assume.push(lit);
         self.enc.f.solve_assuming(&assume)

@@ -54,8 +54,8 @@ impl Encoding<'_> {
             }
         });
         if all {
-            let id = p.events.len() + self.hubs.len();
-            self.hubs.push(Hub { id, arrives: arrives.to_vec(), waits: waits.to_vec() });
+            let id = p.events.len() + self.sync.hubs.len();
+            self.sync.hubs.push(Hub { id, arrives: arrives.to_vec(), waits: waits.to_vec() });
         }
         all
     }
@@ -63,16 +63,16 @@ impl Encoding<'_> {
     /// Waits whose synchronization goes through a hub (their pairs are not
     /// synchronizes-with edges of their own).
     pub fn hub_waits(&self) -> HashSet<EventId> {
-        self.hubs.iter().flat_map(|h| h.waits.iter().copied()).collect()
+        self.sync.hubs.iter().flat_map(|h| h.waits.iter().copied()).collect()
     }
 
     /// The hub edges: `a -> H` (a performed, progress on) and `H -> w` (w performed).
     pub fn hub_edges(&mut self) -> Rel {
         let mut edges = Rel::default();
-        for h in self.hubs.clone() {
+        for h in self.sync.hubs.clone() {
             for &a in &h.arrives {
                 let xa = self.exec(a);
-                let lit = self.f.and(&[xa, self.act_progress]);
+                let lit = self.f.and(&[xa, self.act.progress]);
                 edges.insert((a, h.id), lit);
             }
             for &w in &h.waits {
@@ -84,6 +84,6 @@ impl Encoding<'_> {
 
     /// Hub node ids.
     pub fn hub_nodes(&self) -> Vec<EventId> {
-        self.hubs.iter().map(|h| h.id).collect()
+        self.sync.hubs.iter().map(|h| h.id).collect()
     }
 }

@@ -226,7 +226,7 @@ fn first_write(p: &Program, events: &[EventId]) -> Option<usize> {
 fn order_writes(enc: &mut Encoding, guard: B, events: &[Vec<EventId>], q: usize) -> bool {
     let mut any = false;
     for pair in events.windows(2) {
-        let later_first = enc.co.get(&(pair[1][q], pair[0][q])).copied().unwrap_or(B::F);
+        let later_first = enc.choices.co.get(&(pair[1][q], pair[0][q])).copied().unwrap_or(B::F);
         if later_first != B::F {
             enc.f.clause(&[!guard, !later_first]);
             any = true;
@@ -246,9 +246,9 @@ fn order_reads(enc: &mut Encoding, guard: B, events: &[Vec<EventId>]) -> bool {
         let mut sources = Vec::new();
         let mut lits = Vec::new();
         for &r in evs.iter().filter(|&&e| p.events[e].read_loc().is_some()) {
-            for &w in enc.rf_cands.get(&r).map(|v| v.as_slice()).unwrap_or(&[]) {
+            for &w in enc.choices.rf_cands.get(&r).map(|v| v.as_slice()).unwrap_or(&[]) {
                 sources.push(w);
-                lits.push(enc.rf.get(&(w, r)).copied()?);
+                lits.push(enc.choices.rf.get(&(w, r)).copied()?);
             }
         }
         Some((sources, lits))

@@ -36,7 +36,7 @@ impl<'p> Nodes<'p> {
         let traces: Vec<usize> = (0..p.traces.len()).collect();
         let view = View::new(p, &traces, &all, split);
         let nv = view.n();
-        let n = nv + enc.hubs.len();
+        let n = nv + enc.sync.hubs.len();
         let mut exec: Vec<B> = (0..nv).map(|i| enc.exec(view.events[i].event.id)).collect();
         exec.resize(n, B::T);
         let mut event: Vec<Option<EventId>> = (0..nv).map(|i| Some(view.events[i].event.id)).collect();
@@ -118,7 +118,7 @@ impl<'p> Nodes<'p> {
                 for &b in &nodes[i + 1..] {
                     // b is an immediate step unless an earlier kept c leads to it.
                     if keep.has(a, b) && !later.iter().any(|&c| keep.has(c, b)) {
-                        lits.entry((a, b)).or_default().push(enc.trace[tr.id]);
+                        lits.entry((a, b)).or_default().push(enc.choices.trace[tr.id]);
                     }
                     if keep.has(a, b) {
                         later.push(b);
@@ -147,16 +147,16 @@ impl<'p> Nodes<'p> {
             }
         };
         match name {
-            "rf" => put(&enc.rf, true, false),
-            "co" => put(&enc.co, true, true),
-            "sc" => put(&enc.sc, false, false),
+            "rf" => put(&enc.choices.rf, true, false),
+            "co" => put(&enc.choices.co, true, true),
+            "sc" => put(&enc.choices.sc, false, false),
             "bar" => {
                 // A hub's pairs synchronize through its node (D63).
                 let hubbed = enc.hub_waits();
                 let direct: crate::sat::encode::Rel =
-                    enc.sync_pairs.iter().filter(|(k, _)| !hubbed.contains(&k.1)).map(|(k, v)| (*k, *v)).collect();
+                    enc.sync.sync_pairs.iter().filter(|(k, _)| !hubbed.contains(&k.1)).map(|(k, v)| (*k, *v)).collect();
                 put(&direct, false, false);
-                put(&enc.hub_rel, false, false);
+                put(&enc.sync.hub_rel, false, false);
             }
             // Merged events (D65): a dependency holds on the paths that have it.
             "dep" if p.guards.is_some() => {
@@ -164,8 +164,8 @@ impl<'p> Nodes<'p> {
                 for (t, pairs) in prims::dependencies_by_trace(&self.view) {
                     for k in pairs {
                         let lits = on.entry(k).or_default();
-                        if !lits.contains(&enc.trace[t]) {
-                            lits.push(enc.trace[t]);
+                        if !lits.contains(&enc.choices.trace[t]) {
+                            lits.push(enc.choices.trace[t]);
                         }
                     }
                 }
