@@ -10,7 +10,7 @@ const WARP: i64 = 32;
 
 /// Each thread's `%tid.x`: the header's `tid`, or its rank among the threads
 /// of its CTA (a CTA is (gpu, cluster, cta)).
-pub fn thread_ids(lit: &Litmus) -> Vec<i64> {
+pub(crate) fn thread_ids(lit: &Litmus) -> Vec<i64> {
     let mut rank: BTreeMap<(u32, Option<u32>, u32), i64> = BTreeMap::new();
     (0..lit.threads.len())
         .map(|t| {

@@ -18,7 +18,7 @@ const MAX_CHAIN: usize = 96;
 
 impl Encoding<'_> {
     /// Add the counting facts for every location whose writes form a chain.
-    pub fn counting_facts(&mut self) {
+    pub(crate) fn counting_facts(&mut self) {
         if self.counting_guards().is_none() {
             return;
         }

@@ -9,12 +9,12 @@ use crate::ast::{Observable, Prop, Term};
 impl Encoding<'_> {
     /// The literal "observable `i` has value `v`" (constant false when no
     /// execution can give it that value).
-    pub fn value_lit(&self, i: usize, v: i64) -> B {
+    pub(crate) fn value_lit(&self, i: usize, v: i64) -> B {
         self.values.obs_val[i].iter().find(|(val, _)| *val == v).map(|x| x.1).unwrap_or(B::F)
     }
 
     /// A clause (guarded by `guard`) excluding final state `s`.
-    pub fn block_state(&mut self, guard: B, s: &[i64]) {
+    pub(crate) fn block_state(&mut self, guard: B, s: &[i64]) {
         let mut clause = vec![!guard];
         for (i, &v) in s.iter().enumerate() {
             clause.push(!self.value_lit(i, v));
@@ -26,7 +26,7 @@ impl Encoding<'_> {
     /// observable (the one its premises force), so they can be assumed and
     /// combined into propositions. Satisfiability is unchanged: every
     /// execution sets exactly its own values.
-    pub fn exact_values(&mut self) {
+    pub(crate) fn exact_values(&mut self) {
         if self.values.exact_obs {
             return;
         }
@@ -38,7 +38,7 @@ impl Encoding<'_> {
     }
 
     /// A literal equivalent to proposition `prop` over the final state.
-    pub fn prop_literal(&mut self, prop: &Prop) -> B {
+    pub(crate) fn prop_literal(&mut self, prop: &Prop) -> B {
         self.exact_values();
         match prop {
             Prop::True => B::T,

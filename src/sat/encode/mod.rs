@@ -126,7 +126,7 @@ impl<'p> Encoding<'p> {
     /// The encoding for queries that all assume the axioms (D61): coherence
     /// between same-thread writes is fixed by program order, when the model
     /// keeps the rows of a built-in model that imply it (D131).
-    pub fn with_axioms(p: &'p Program, model: &Model) -> Result<Self> {
+    pub(crate) fn with_axioms(p: &'p Program, model: &Model) -> Result<Self> {
         Self::build(p, model.has_builtin_axioms(), model)
     }
 
@@ -192,7 +192,7 @@ impl<'p> Encoding<'p> {
     }
 
     /// The pairs the model's `sw` row may relate (each has a literal).
-    pub fn sw_pairs(&self) -> impl Iterator<Item = (EventId, EventId)> + '_ {
+    pub(crate) fn sw_pairs(&self) -> impl Iterator<Item = (EventId, EventId)> + '_ {
         self.derived.sw.keys().copied()
     }
 
@@ -253,7 +253,7 @@ impl<'p> Encoding<'p> {
     }
 
     /// The activation literal of every check row of the model.
-    pub fn axiom_acts(&self) -> Vec<B> {
+    pub(crate) fn axiom_acts(&self) -> Vec<B> {
         self.act.checks.iter().map(|x| x.1).collect()
     }
 

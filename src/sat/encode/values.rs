@@ -48,7 +48,7 @@ impl Encoding<'_> {
     /// none (the axioms forbid it: 8.10.4 No-Thin-Air, as rf is a cycle). With
     /// n read-modify-writes on a location, `ground[k][e]` means "e's chain
     /// reaches a plain write within k steps"; an executed one needs k = n.
-    pub fn ground_rmw_chains(&mut self) {
+    pub(crate) fn ground_rmw_chains(&mut self) {
         let p = self.p;
         for l in 0..p.locations.len() {
             let rmws: Vec<EventId> = self

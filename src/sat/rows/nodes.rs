@@ -17,10 +17,10 @@ use crate::sat::encode::Encoding;
 use crate::sat::formula::B;
 use rustc_hash::FxHashMap as HashMap;
 
-pub struct Nodes<'p> {
+pub(crate) struct Nodes<'p> {
     pub view: View<'p>,
     /// View nodes (`0..nv`), then hubs (`nv..n`).
-    pub nv: usize,
+    pub(crate) nv: usize,
     pub n: usize,
     /// Per node: it is performed.
     pub exec: Vec<B>,
@@ -53,7 +53,7 @@ impl<'p> Nodes<'p> {
     }
 
     /// Two nodes may both be performed in one execution.
-    pub fn compatible(&self, p: &Program, a: usize, b: usize) -> bool {
+    pub(crate) fn compatible(&self, p: &Program, a: usize, b: usize) -> bool {
         match (self.event[a], self.event[b]) {
             (Some(x), Some(y)) => p.compatible(x, y),
             _ => true,
@@ -88,12 +88,12 @@ impl<'p> Nodes<'p> {
 
     /// A static primitive (`prims::STATIC`) by name: over the view of the
     /// whole program, program order relates only operations on a common path.
-    pub fn static_prim(&self, name: &str) -> Option<Rel> {
+    pub(crate) fn static_prim(&self, name: &str) -> Option<Rel> {
         Some(self.widen(prims::relation(&self.view, name)?))
     }
 
     /// Whether node `i` is in the named event set (hubs are in none).
-    pub fn in_set(&self, name: &str, i: usize) -> bool {
+    pub(crate) fn in_set(&self, name: &str, i: usize) -> bool {
         i < self.nv && prims::in_set(&self.view, name, i).unwrap_or(false)
     }
 
@@ -101,7 +101,7 @@ impl<'p> Nodes<'p> {
     /// its immediate steps on each trace, each guarded by the trace: the same
     /// transitive closure as every pair, with n-1 edges per path instead of
     /// n^2 (D61).
-    pub fn po_steps(&mut self, enc: &mut Encoding, keep: &Rel) -> Vec<(usize, usize, B)> {
+    pub(crate) fn po_steps(&mut self, enc: &mut Encoding, keep: &Rel) -> Vec<(usize, usize, B)> {
         let p = enc.p;
         let mut lits: HashMap<(usize, usize), Vec<B>> = HashMap::default();
         for tr in &p.traces {
@@ -138,7 +138,7 @@ impl<'p> Nodes<'p> {
     }
 
     /// An execution relation of the encoding (`prims::EXEC`) over nodes.
-    pub fn exec_rel(&self, enc: &mut Encoding, name: &str) -> Option<LRel> {
+    pub(crate) fn exec_rel(&self, enc: &mut Encoding, name: &str) -> Option<LRel> {
         let p = enc.p;
         let mut out = LRel::default();
         let mut put = |pairs: &crate::sat::encode::Rel, src_w: bool, dst_w: bool| {
