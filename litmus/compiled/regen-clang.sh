@@ -4,7 +4,7 @@
 # from CCCL 2 on, so the pieces come from three PyPI packages:
 #   pip install nvidia-cuda-nvcc-cu11 nvidia-cuda-runtime-cu11   (CUDA 11.8 headers, libdevice)
 #   pip install nvidia-cuda-cccl-cu12                            (libcu++/CUB 2.x, in another venv)
-# Usage: CUDA11=/path/to/site-packages/nvidia CCCL=/path/to/cuda_cccl/include ./regen-clang.sh
+# Usage: CUDA11=/path/to/site-packages/nvidia CCCL=/path/to/cuda_cccl/include ./regen-clang.sh [src/NAME.cu ...]
 set -eu
 cd "$(dirname "$0")"
 CLANG=${CLANG:-clang++}
@@ -23,7 +23,9 @@ echo "/* empty: curand is not used */" > "$root/include/curand_mtgp32_kernel.h"
 "$CLANG" --version | head -1 > VERSIONS-clang.txt
 grep -h "define CCCL_VERSION " "$CCCL/cuda/std/__cccl/version.h" >> VERSIONS-clang.txt
 grep -h "define CUDA_VERSION " "$root/include/cuda.h" >> VERSIONS-clang.txt
-for cu in src/*.cu; do
+# Sources given as arguments are the only ones compiled (default: all).
+[ $# -gt 0 ] || set -- src/*.cu
+for cu in "$@"; do
   base=$(basename "$cu" .cu)
   # libcu++'s type traits declare variadic functions in unevaluated contexts,
   # which clang 14 rejects in device code unless told otherwise.

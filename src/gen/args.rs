@@ -91,14 +91,17 @@ pub struct GenArgs {
     /// A diy7-style cycle, e.g. 'PodWW Rel.gpu Rfe Acq.gpu PodRR Fre' (repeatable; syntax below).
     #[arg(long = "cycle", value_name = "EDGES")]
     pub cycles: Vec<String>,
-    /// Access semantics: weak, relaxed, relacq, sync (or all).
+    /// Language of the tests: ptx (default) or c (herd's C format, decided under rc11).
+    #[arg(long, default_value = "ptx", value_name = "LANG")]
+    pub lang: String,
+    /// Access semantics: weak, relaxed, relacq, sync; for C also sc (or all; weak is a plain access in C).
     #[arg(long, value_delimiter = ',', default_value = "weak", value_name = "LIST")]
     pub sem: Vec<String>,
     /// Fences between consecutive accesses of a thread: none, acq_rel, sc, rel-acq (or all).
     #[arg(long, value_delimiter = ',', default_value = "none", value_name = "LIST")]
     pub fence: Vec<String>,
-    /// Scope of strong accesses and fences: cta, cluster, gpu, sys (or all).
-    #[arg(long, value_delimiter = ',', default_value = "gpu", value_name = "LIST")]
+    /// Scope of strong accesses and fences: cta, cluster, gpu, sys (or all); default gpu (PTX), sys (C).
+    #[arg(long, value_delimiter = ',', value_name = "LIST")]
     pub scope: Vec<String>,
     /// Thread placement: same-cta, same-cluster, same-gpu (= diff-cta), diff-gpu (or all).
     #[arg(long, value_delimiter = ',', default_value = "same-gpu", value_name = "LIST")]
@@ -106,6 +109,18 @@ pub struct GenArgs {
     /// Proxies: generic, alias (data reads through a virtual alias), alias-fence (or all).
     #[arg(long, value_delimiter = ',', default_value = "generic", value_name = "LIST")]
     pub proxy: Vec<String>,
+    /// C tests: what an `Rmw` edge of a cycle becomes: exchange, fetch_add, cas (or all).
+    #[arg(long, value_delimiter = ',', default_value = "exchange", value_name = "LIST")]
+    pub rmw: Vec<String>,
+    /// Also generate N random cycles (C tests: `--lang c`), each access with a random order.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub random: usize,
+    /// Seed of `--random`.
+    #[arg(long, value_name = "SEED", default_value_t = 1)]
+    pub seed: u64,
+    /// Most edges of a `--random` cycle (at least 4).
+    #[arg(long = "max-edges", value_name = "K", default_value_t = 6)]
+    pub max_edges: usize,
     /// Directory to write the tests into (created if needed).
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
@@ -137,9 +152,27 @@ macro_rules! option_enum {
 }
 
 option_enum!(
-    /// `--sem`: how unannotated accesses are made.
-    SemOpt { Weak => "weak", Relaxed => "relaxed", RelAcq => "relacq", Sync => "sync" }
+    /// `--sem`: how unannotated accesses are made (`sc`, seq_cst, for C tests only).
+    SemOpt { Weak => "weak", Relaxed => "relaxed", RelAcq => "relacq", Sync => "sync", Sc => "sc" } aliases { "plain" => Weak, "seq_cst" => Sc }
 );
+option_enum!(
+    /// `--lang`: the language of the generated tests.
+    Lang { Ptx => "ptx", C => "c" }
+);
+option_enum!(
+    /// `--rmw`: the C call an `Rmw` edge of a cycle becomes.
+    RmwOpt { Exchange => "exchange", FetchAdd => "fetch_add", Cas => "cas" } aliases { "fetch-add" => FetchAdd, "xchg" => Exchange }
+);
+
+impl SemOpt {
+    /// The values `all` stands for in tests of `lang` (PTX has no seq_cst access).
+    pub fn all_for(lang: Lang) -> &'static [SemOpt] {
+        match lang {
+            Lang::Ptx => &SemOpt::ALL[..4],
+            Lang::C => SemOpt::ALL,
+        }
+    }
+}
 option_enum!(
     /// `--fence`: what goes between consecutive accesses of a thread.
     FenceOpt { None => "none", AcqRel => "acq_rel", Sc => "sc", RelAcq => "rel-acq" } aliases { "acq-rel" => AcqRel }
@@ -161,6 +194,8 @@ pub struct Variant {
     pub scope: Scope,
     pub placement: Placement,
     pub proxy: ProxyOpt,
+    /// C tests: what an `Rmw` edge becomes.
+    pub rmw: RmwOpt,
 }
 
 impl Default for Variant {
@@ -171,6 +206,7 @@ impl Default for Variant {
             scope: Scope::Gpu,
             placement: Placement::SameGpu,
             proxy: ProxyOpt::Generic,
+            rmw: RmwOpt::Exchange,
         }
     }
 }
@@ -184,6 +220,18 @@ impl Variant {
             self.scope.name(),
             self.placement.name(),
             self.proxy.name()
+        )
+    }
+
+    /// The options of a C test (no proxies; `--rmw`).
+    pub(crate) fn c_command_options(&self) -> String {
+        format!(
+            "--lang c --sem {} --fence {} --scope {} --placement {} --rmw {}",
+            self.sem.name(),
+            self.fence.name(),
+            self.scope.name(),
+            self.placement.name(),
+            self.rmw.name()
         )
     }
 }

@@ -19,7 +19,8 @@ impl Instr {
         match self {
             Instr::Access { dir, sem, scope, loc, reg, value } => {
                 let sem = match (sem, scope) {
-                    (AccSem::Weak, _) | (_, None) => "weak".to_string(),
+                    // Sc never reaches a PTX test: `build` refuses it.
+                    (AccSem::Weak | AccSem::Sc, _) | (_, None) => "weak".to_string(),
                     (AccSem::Relaxed, Some(s)) => format!("relaxed.{}", s.name()),
                     (AccSem::Release, Some(s)) => format!("release.{}", s.name()),
                     (AccSem::Acquire, Some(s)) => format!("acquire.{}", s.name()),
@@ -37,21 +38,21 @@ impl Instr {
 
 /// What resolving the options did, for the test's name.
 #[derive(Default)]
-struct Used {
+pub(super) struct Used {
     /// Some access or fence took `--scope`.
-    scope: bool,
+    pub scope: bool,
     /// Accesses without annotation in the cycle, and whether `--sem` made one strong.
-    default_count: usize,
-    default_strong: bool,
+    pub default_count: usize,
+    pub default_strong: bool,
     /// `--fence` put a fence somewhere.
-    option_fence: bool,
+    pub option_fence: bool,
     /// Reads through an alias (locations), and whether a proxy fence precedes them.
-    aliased: BTreeSet<usize>,
-    proxy_fence: bool,
+    pub aliased: BTreeSet<usize>,
+    pub proxy_fence: bool,
 }
 
 /// The semantics `--sem` gives an unannotated access `i` of the cycle.
-fn default_sem(c: &Cycle, i: usize, sem: SemOpt) -> AccSem {
+pub(super) fn default_sem(c: &Cycle, i: usize, sem: SemOpt) -> AccSem {
     let (e, n) = (&c.edges, c.edges.len());
     let dir = e[i].src;
     match sem {
@@ -59,6 +60,7 @@ fn default_sem(c: &Cycle, i: usize, sem: SemOpt) -> AccSem {
         SemOpt::Relaxed => AccSem::Relaxed,
         SemOpt::RelAcq if dir == Dir::W => AccSem::Release,
         SemOpt::RelAcq => AccSem::Acquire,
+        SemOpt::Sc => AccSem::Sc,
         SemOpt::Sync => {
             let (inc, out) = (&e[(i + n - 1) % n], &e[i]);
             match dir {
@@ -71,7 +73,7 @@ fn default_sem(c: &Cycle, i: usize, sem: SemOpt) -> AccSem {
 }
 
 /// Access semantics: the cycle's annotations, else `--sem`; strong accesses get `--scope` unless scoped.
-fn annotations(c: &Cycle, v: &Variant, force_relacq: bool, used: &mut Used) -> Vec<Ann> {
+pub(super) fn annotations(c: &Cycle, v: &Variant, force_relacq: bool, used: &mut Used) -> Vec<Ann> {
     let sem = if force_relacq { SemOpt::RelAcq } else { v.sem };
     (0..c.edges.len())
         .map(|i| {
@@ -93,11 +95,12 @@ fn annotations(c: &Cycle, v: &Variant, force_relacq: bool, used: &mut Used) -> V
 }
 
 /// Fences on the program-order steps of each thread: the cycle's, else `--fence`.
-fn fences(c: &Cycle, lay: &Layout, v: &Variant, used: &mut Used) -> Vec<Option<Fence>> {
+pub(super) fn fences(c: &Cycle, lay: &Layout, v: &Variant, used: &mut Used) -> Vec<Option<Fence>> {
     let e = &c.edges;
     let mut fences: Vec<Option<Fence>> = vec![None; e.len()];
     for t in &lay.threads {
-        for w in t.windows(2) {
+        // No fence goes between the read and the write of one read-modify-write.
+        for w in t.windows(2).filter(|w| !e[w[0]].is_rmw()) {
             let i = w[0];
             let f = e[i].fence.or_else(|| {
                 let f = match v.fence {
@@ -178,7 +181,7 @@ fn instructions(
 }
 
 /// The test's name: stem, then the options that made a difference.
-fn test_name(stem: &str, named: bool, force_relacq: bool, threads: usize, v: &Variant, used: &Used) -> String {
+pub(super) fn test_name(stem: &str, named: bool, force_relacq: bool, placed: bool, v: &Variant, used: &Used) -> String {
     let mut parts = vec![stem.to_string()];
     let mut scope_shown = false;
     if named || force_relacq || (used.default_count > 0 && used.default_strong) {
@@ -197,7 +200,7 @@ fn test_name(stem: &str, named: bool, force_relacq: bool, threads: usize, v: &Va
     if used.scope && !scope_shown {
         parts.push(v.scope.name().into());
     }
-    if threads > 1 {
+    if placed {
         parts.push(v.placement.name().into());
     }
     if used.proxy_fence {
@@ -209,7 +212,7 @@ fn test_name(stem: &str, named: bool, force_relacq: bool, threads: usize, v: &Va
 }
 
 /// The resolved cycle, every access's semantics and every fence spelled out.
-fn resolved_text(c: &Cycle, anns: &[Ann], fences: &[Option<Fence>]) -> String {
+pub(super) fn resolved_text(c: &Cycle, anns: &[Ann], fences: &[Option<Fence>]) -> String {
     let mut resolved = c.clone();
     for i in 0..c.edges.len() {
         resolved.anns[i] = Some(anns[i]);
@@ -263,12 +266,18 @@ pub(super) fn build(
     c: &Cycle,
     v: &Variant,
 ) -> Result<GenTest, String> {
+    if c.edges.iter().any(|e| e.is_rmw()) || c.anns.iter().flatten().any(|a| a.sem == AccSem::Sc) || v.sem == SemOpt::Sc
+    {
+        return Err(
+            "`Rmw` edges and seq_cst accesses (`Sc`, --sem sc) are generated for C tests only (--lang c)".into()
+        );
+    }
     let lay = cycle::layout(c)?;
     let mut used = Used::default();
     let anns = annotations(c, v, force_relacq, &mut used);
     let fences = fences(c, &lay, v, &mut used);
     let (code, mut cond) = instructions(&lay, &anns, &fences, v, &mut used);
-    let name = test_name(stem, named, force_relacq, lay.threads.len(), v, &used);
+    let name = test_name(stem, named, force_relacq, lay.threads.len() > 1, v, &used);
     // Writing into a String cannot fail.
     let mut s = String::new();
     let _ = writeln!(s, "PTX {}", name);

@@ -100,6 +100,8 @@ pub enum EdgeKind {
     Po { same_loc: bool },
     /// Communication, external (other thread) or internal (same thread, forward in program order).
     Com { com: Com, ext: bool },
+    /// diy's `Rmw`: the read and the write of one read-modify-write (C tests only).
+    Rmw,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
@@ -121,6 +123,9 @@ impl Edge {
     pub fn is_pos(&self) -> bool {
         matches!(self.kind, EdgeKind::Po { same_loc: true })
     }
+    pub fn is_rmw(&self) -> bool {
+        self.kind == EdgeKind::Rmw
+    }
 }
 
 impl fmt::Display for Edge {
@@ -139,6 +144,7 @@ impl fmt::Display for Edge {
                     }
                 }
             }
+            EdgeKind::Rmw => write!(f, "Rmw"),
             EdgeKind::Com { com, ext } => {
                 let c = match com {
                     Com::Rf => "Rf",
@@ -158,6 +164,8 @@ pub enum AccSem {
     Relaxed,
     Release,
     Acquire,
+    /// C's `memory_order_seq_cst` (C tests only).
+    Sc,
 }
 
 /// An access annotation; `scope: None` takes the variant's `--scope`.
@@ -174,6 +182,7 @@ impl fmt::Display for Ann {
             AccSem::Relaxed => "Rlx",
             AccSem::Release => "Rel",
             AccSem::Acquire => "Acq",
+            AccSem::Sc => "Sc",
         };
         write!(f, "{}", s)?;
         if let Some(sc) = self.scope {

@@ -66,6 +66,7 @@ fn parse_token(t: &str) -> Result<Token, String> {
         "Fri" => return com(Com::Fr, false),
         "Wse" | "Coe" => return com(Com::Ws, true),
         "Wsi" | "Coi" => return com(Com::Ws, false),
+        "Rmw" => return Ok(Token::Edge(Edge { kind: EdgeKind::Rmw, src: Dir::R, dst: Dir::W, fence: None })),
         _ => {}
     }
     for (prefix, same_loc) in [("Pod", false), ("Pos", true)] {
@@ -119,6 +120,7 @@ fn parse_token(t: &str) -> Result<Token, String> {
         "rel" | "release" => AccSem::Release,
         "acq" | "acquire" => AccSem::Acquire,
         "rlx" | "relaxed" => AccSem::Relaxed,
+        "sc" | "seq_cst" => AccSem::Sc,
         "weak" => {
             if scope.is_some() {
                 return Err(format!("`{}`: weak accesses have no scope", t));
@@ -127,8 +129,8 @@ fn parse_token(t: &str) -> Result<Token, String> {
         }
         _ => {
             return Err(format!(
-                "unknown token `{}`: expected an edge (Rfe Rfi Fre Fri Wse Wsi Coe Coi PodXY PosXY Fence.<sem>.<scope>dXY), \
-                 an access annotation (Rel Acq Rlx Weak, with .<scope>) or a fence (Fence.<sem>.<scope>)",
+                "unknown token `{}`: expected an edge (Rfe Rfi Fre Fri Wse Wsi Coe Coi Rmw PodXY PosXY Fence.<sem>.<scope>dXY), \
+                 an access annotation (Rel Acq Rlx Sc Weak, with .<scope>) or a fence (Fence.<sem>.<scope>)",
                 t
             ))
         }

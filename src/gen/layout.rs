@@ -73,7 +73,7 @@ fn locations(c: &Cycle, threads: &[Vec<usize>]) -> Result<(Vec<usize>, usize, us
     let vstart = if let Some(&p) = pods.first() {
         (p + 1) % n
     } else {
-        match (0..n).find(|&i| e[i].is_pos()) {
+        match (0..n).find(|&i| e[i].is_pos() || e[i].is_rmw()) {
             Some(p) => (p + 1) % n,
             None => return Err("a one-location cycle needs a program-order edge (PosXY): made only of communication edges it cannot be witnessed".into()),
         }
@@ -99,10 +99,11 @@ fn locations(c: &Cycle, threads: &[Vec<usize>]) -> Result<(Vec<usize>, usize, us
     Ok((loc_raw.iter().map(|&l| rename[l]).collect(), next, vstart))
 }
 
-/// Values: writes numbered 1, 2 along the value walk (coherence order), an
-/// `Rf` read takes its source's value and an `Fr` read the value before its
-/// target's. Returns each event's value and the final value of each location
-/// with two writes.
+/// Values: writes numbered 1, 2, ... along the value walk (coherence order), an
+/// `Rf` read takes its source's value, an `Fr` read and the read of an `Rmw`
+/// the value before their target's (an RMW reads the write just before its own
+/// in coherence). Returns each event's value and the final value of each
+/// location with two writes or more.
 type CycleValues = (Vec<Option<i64>>, Vec<(usize, i64)>);
 
 fn values(c: &Cycle, loc: &[usize], nlocs: usize, vstart: usize) -> Result<CycleValues, String> {
@@ -117,11 +118,15 @@ fn values(c: &Cycle, loc: &[usize], nlocs: usize, vstart: usize) -> Result<Cycle
             value[i] = Some(writes[loc[i]].len() as i64);
         }
     }
-    if let Some((l, ws)) = writes.iter().enumerate().find(|(_, ws)| ws.len() > 2) {
+    // The write of an RMW is placed in coherence by its own read; the others
+    // only by the final value, which witnesses two of them.
+    let is_rmw_write = |i: usize| e[(i + n - 1) % n].is_rmw();
+    let free = |ws: &Vec<usize>| ws.iter().filter(|&&i| !is_rmw_write(i)).count();
+    if let Some((l, ws)) = writes.iter().enumerate().find(|(_, ws)| free(ws) > 2) {
         return Err(format!(
-            "location {} has {} writes in the cycle; only two writes per location can be witnessed by final values (diy adds observer threads for more)",
+            "location {} has {} writes in the cycle that are not the write of an Rmw; only two can be witnessed by final values (diy adds observer threads for more)",
             loc_name(l),
-            ws.len()
+            free(ws)
         ));
     }
     for i in (0..n).filter(|&i| e[i].src == Dir::R) {
@@ -131,7 +136,7 @@ fn values(c: &Cycle, loc: &[usize], nlocs: usize, vstart: usize) -> Result<Cycle
             _ => None,
         };
         let from_fr = match e[i].kind {
-            EdgeKind::Com { com: Com::Fr, .. } => value[(i + 1) % n].map(|v| v - 1),
+            EdgeKind::Com { com: Com::Fr, .. } | EdgeKind::Rmw => value[(i + 1) % n].map(|v| v - 1),
             _ => None,
         };
         value[i] = match (from_rf, from_fr) {
@@ -144,7 +149,8 @@ fn values(c: &Cycle, loc: &[usize], nlocs: usize, vstart: usize) -> Result<Cycle
             (a, b) => a.or(b),
         };
     }
-    let finals = writes.iter().enumerate().filter(|(_, ws)| ws.len() == 2).map(|(l, _)| (l, 2)).collect();
+    let finals =
+        writes.iter().enumerate().filter(|(_, ws)| ws.len() >= 2).map(|(l, ws)| (l, ws.len() as i64)).collect();
     Ok((value, finals))
 }
 

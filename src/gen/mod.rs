@@ -11,15 +11,17 @@
 
 mod args;
 mod build;
+mod c;
 pub mod cycle;
 mod cycle_parse;
 mod layout;
+pub mod random;
 pub mod shapes;
 
 use crate::check::{check_source, CheckOptions};
 use crate::error::{EXIT_INPUT, EXIT_INTERNAL, EXIT_OK};
 use crate::outcome::Verdict;
-pub use args::{FenceOpt, GenArgs, Placement, ProxyOpt, SemOpt, Variant};
+pub use args::{FenceOpt, GenArgs, Lang, Placement, ProxyOpt, RmwOpt, SemOpt, Variant};
 use build::build;
 pub use cycle::Scope;
 use rayon::prelude::*;
@@ -46,18 +48,41 @@ pub enum Source {
     Cycle(String),
 }
 
-/// Generate one test from a shape (`MP`, `MP-chain:4`) and one option combination.
+/// Generate one PTX test from a shape (`MP`, `MP-chain:4`) and one option combination.
 pub fn shape_test(shape: &str, v: &Variant) -> Result<GenTest, String> {
-    let spec = shapes::shape(shape)?;
-    let c = cycle::parse_cycle(&spec.cycle).map_err(|e| format!("{}: {}", shape, e))?;
-    build(&spec.stem, &format!("ptx-litmus gen {}", spec.arg), true, spec.force_relacq, &c, v)
+    shape_test_in(Lang::Ptx, shape, v)
 }
 
-/// Generate one test from a diy7-style cycle and one option combination.
+/// Generate one PTX test from a diy7-style cycle and one option combination.
 pub fn cycle_test(text: &str, v: &Variant) -> Result<GenTest, String> {
+    cycle_test_in(Lang::Ptx, text, v)
+}
+
+/// Generate one test of `lang` from a shape and one option combination.
+pub fn shape_test_in(lang: Lang, shape: &str, v: &Variant) -> Result<GenTest, String> {
+    let spec = shapes::shape(shape)?;
+    let c = cycle::parse_cycle(&spec.cycle).map_err(|e| format!("{}: {}", shape, e))?;
+    let command = format!("ptx-litmus gen {}", spec.arg);
+    match lang {
+        Lang::Ptx => build(&spec.stem, &command, true, spec.force_relacq, &c, v),
+        Lang::C => c::build_c(&spec.stem, &command, true, spec.force_relacq, &c, v),
+    }
+}
+
+/// Generate one test of `lang` from a diy7-style cycle and one option combination.
+pub fn cycle_test_in(lang: Lang, text: &str, v: &Variant) -> Result<GenTest, String> {
     let c = cycle::parse_cycle(text).map_err(|e| format!("--cycle '{}': {}", text, e))?;
     let stem = c.tokens().join("+");
-    build(&stem, &format!("ptx-litmus gen --cycle '{}'", c), false, false, &c, v)
+    let command = format!("ptx-litmus gen --cycle '{}'", c);
+    match lang {
+        Lang::Ptx => build(&stem, &command, false, false, &c, v),
+        Lang::C => c::build_c(&stem, &command, false, false, &c, v),
+    }
+}
+
+/// `--lang`.
+pub fn lang_of(args: &GenArgs) -> Result<Lang, String> {
+    Lang::parse(&args.lang).ok_or_else(|| format!("--lang: unknown value `{}` (expected ptx or c)", args.lang))
 }
 
 fn parse_list<T: Copy>(
@@ -83,9 +108,17 @@ fn parse_list<T: Copy>(
 
 /// The option combinations of `args`, in the order given.
 pub fn variants(args: &GenArgs) -> Result<Vec<Variant>, String> {
-    let sems = parse_list("sem", &args.sem, SemOpt::ALL, SemOpt::parse, "weak, relaxed, relacq, sync")?;
+    let lang = lang_of(args)?;
+    let sems = parse_list("sem", &args.sem, SemOpt::all_for(lang), SemOpt::parse, "weak, relaxed, relacq, sync, sc")?;
+    if lang == Lang::Ptx && sems.contains(&SemOpt::Sc) {
+        return Err("--sem sc: PTX has no seq_cst access (it is for C tests, --lang c)".into());
+    }
     let fences = parse_list("fence", &args.fence, FenceOpt::ALL, FenceOpt::parse, "none, acq_rel, sc, rel-acq")?;
-    let scopes = parse_list("scope", &args.scope, &Scope::ALL, Scope::parse, "cta, cluster, gpu, sys")?;
+    // C's default scope is the system (no scope argument); PTX's is the GPU.
+    let default_scope = [if lang == Lang::C { "sys" } else { "gpu" }.to_string()];
+    let scope_list = if args.scope.is_empty() { &default_scope[..] } else { &args.scope[..] };
+    let scopes = parse_list("scope", scope_list, &Scope::ALL, Scope::parse, "cta, cluster, gpu, sys")?;
+    let rmws = parse_list("rmw", &args.rmw, RmwOpt::ALL, RmwOpt::parse, "exchange, fetch_add, cas")?;
     let places = parse_list(
         "placement",
         &args.placement,
@@ -94,13 +127,18 @@ pub fn variants(args: &GenArgs) -> Result<Vec<Variant>, String> {
         "same-cta, same-cluster, same-gpu, diff-gpu",
     )?;
     let proxies = parse_list("proxy", &args.proxy, ProxyOpt::ALL, ProxyOpt::parse, "generic, alias, alias-fence")?;
+    if lang == Lang::C && proxies.iter().any(|&p| p != ProxyOpt::Generic) {
+        return Err("--proxy: C tests have no proxies (alias and alias-fence are for PTX tests)".into());
+    }
     let mut out = Vec::new();
     for &sem in &sems {
         for &fence in &fences {
             for &scope in &scopes {
                 for &placement in &places {
                     for &proxy in &proxies {
-                        out.push(Variant { sem, fence, scope, placement, proxy });
+                        for &rmw in &rmws {
+                            out.push(Variant { sem, fence, scope, placement, proxy, rmw });
+                        }
                     }
                 }
             }
@@ -112,6 +150,7 @@ pub fn variants(args: &GenArgs) -> Result<Vec<Variant>, String> {
 /// All tests `args` asks for, deduplicated by name, in a deterministic order
 /// (shapes, then cycles, each crossed with the options in the order given).
 pub fn generate(args: &GenArgs) -> Result<Vec<GenTest>, String> {
+    let lang = lang_of(args)?;
     let mut sources = Vec::new();
     for s in &args.shapes {
         if s.eq_ignore_ascii_case("all") {
@@ -125,8 +164,11 @@ pub fn generate(args: &GenArgs) -> Result<Vec<GenTest>, String> {
         cycle::parse_cycle(c).map_err(|e| format!("--cycle '{}': {}", c, e))?;
         sources.push(Source::Cycle(c.clone()));
     }
+    sources.extend(random::random_cycles(args.random, args.seed, args.max_edges, lang).into_iter().map(Source::Cycle));
     if sources.is_empty() {
-        return Err("nothing to generate: give shapes (MP, SB, ..., MP-chain:4, all) or --cycle (see --help)".into());
+        return Err(
+            "nothing to generate: give shapes (MP, SB, ..., MP-chain:4, all), --cycle or --random (see --help)".into(),
+        );
     }
     let vs = variants(args)?;
     let mut seen = BTreeSet::new();
@@ -134,8 +176,8 @@ pub fn generate(args: &GenArgs) -> Result<Vec<GenTest>, String> {
     for s in &sources {
         for v in &vs {
             let t = match s {
-                Source::Shape(name) => shape_test(name, v)?,
-                Source::Cycle(c) => cycle_test(c, v)?,
+                Source::Shape(name) => shape_test_in(lang, name, v)?,
+                Source::Cycle(c) => cycle_test_in(lang, c, v)?,
             };
             if seen.insert(t.name.clone()) {
                 out.push(t);

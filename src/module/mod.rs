@@ -11,7 +11,7 @@ pub mod parse;
 pub mod scaffold;
 mod special;
 
-pub use special::thread_ids;
+pub use special::{cta_thread_counts, thread_ids};
 
 use crate::ast::{InitItem, InstrKind, Litmus, VarDecl};
 use crate::error::{Error, Origin, Result};

@@ -23,27 +23,35 @@ pub fn thread_ids(lit: &Litmus) -> Vec<i64> {
         .collect()
 }
 
-/// For each thread, the value of every special register it may read.
-pub fn registers(lit: &Litmus) -> Vec<HashMap<String, i64>> {
+/// Each thread's `%ntid.x`, the number of threads of its CTA in the launch:
+/// one more than the largest `%tid.x` of the CTA (litmus-format.md section 5).
+pub fn cta_thread_counts(lit: &Litmus) -> Vec<i64> {
     // A CTA is (gpu, cluster, cta); a cluster is (gpu, cluster) or, without
     // `cluster`, the CTA alone (an implicit 1x1x1 cluster launch).
     let cta_key = |t: usize| {
         let h = &lit.threads[t];
         (h.gpu, h.cluster, h.cta)
     };
-    let n = lit.threads.len();
     let tids = thread_ids(lit);
     let mut ntid: BTreeMap<(u32, Option<u32>, u32), i64> = BTreeMap::new();
     for (t, &tid) in tids.iter().enumerate() {
         let e = ntid.entry(cta_key(t)).or_insert(0);
         *e = (*e).max(tid + 1);
     }
+    (0..tids.len()).map(|t| ntid[&cta_key(t)]).collect()
+}
+
+/// For each thread, the value of every special register it may read.
+pub fn registers(lit: &Litmus) -> Vec<HashMap<String, i64>> {
+    let n = lit.threads.len();
+    let tids = thread_ids(lit);
+    let ntid = cta_thread_counts(lit);
     (0..n)
         .map(|t| {
             let h = &lit.threads[t];
             let same_gpu = |u: usize| lit.threads[u].gpu == h.gpu;
             let nctaid = (0..n).filter(|&u| same_gpu(u)).map(|u| lit.threads[u].cta as i64 + 1).max().unwrap_or(1);
-            let ntid_x = ntid[&cta_key(t)];
+            let ntid_x = ntid[t];
             let tid = tids[t];
             // CTAs of this thread's cluster, in order: its rank among them.
             let mut cluster_ctas: Vec<u32> = (0..n)

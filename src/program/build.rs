@@ -103,6 +103,9 @@ struct Ctx<'a> {
     /// The values each thread contributes to each use of a warp collective
     /// (an over-approximation, learned round after round as `domains` are).
     exchanged: HashMap<(SyncKey, usize), BTreeSet<i64>>,
+    /// The locations whose read values those contributions depend on: a value
+    /// a lane receives is value-dependent on them (`value_srcs`, D164).
+    exchanged_srcs: HashMap<(SyncKey, usize), BTreeSet<LocKey>>,
 }
 
 /// A physical location before numbering: root name, byte offset, and for
@@ -267,6 +270,7 @@ impl<'a> Ctx<'a> {
             spin_left_out: BTreeMap::new(),
             seats: warp::seats(lit),
             exchanged: HashMap::new(),
+            exchanged_srcs: HashMap::new(),
             has_mbarrier_inval: lit
                 .code
                 .iter()

@@ -106,6 +106,7 @@ fn generate(q: &[(String, String)]) -> Reply {
             scope: pick(q, "scope", d.scope, Scope::parse)?,
             placement: pick(q, "placement", d.placement, Placement::parse)?,
             proxy: pick(q, "proxy", d.proxy, ProxyOpt::parse)?,
+            ..d
         })
     })();
     let test = variant.map_err(|e| e.message).and_then(|v| gen::shape_test(param(q, "shape").unwrap_or("MP"), &v));

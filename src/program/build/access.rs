@@ -107,13 +107,7 @@ impl Ctx<'_> {
         mut deps: BTreeSet<usize>,
         ins: &ast::Instr,
     ) -> usize {
-        let mut value_srcs: Vec<LocKey> = deps
-            .iter()
-            .filter_map(|&i| match &st.events[i].kind {
-                DraftKind::Mem { key, .. } => Some(key.clone()),
-                DraftKind::Other(_) => None,
-            })
-            .collect();
+        let mut value_srcs = self.value_sources(st, &deps);
         if access.atomic && (access.read_value.is_some() || access.rmw.is_some()) {
             value_srcs.push(key.clone());
         }
@@ -130,6 +124,27 @@ impl Ctx<'_> {
             at: instance(st),
         });
         st.events.len() - 1
+    }
+
+    /// The locations whose read values a value with dependencies `deps`
+    /// depends on: those of its reads, and through the wait of a warp
+    /// collective those the other lanes' contributions depend on (D164).
+    pub(super) fn value_sources(&self, st: &PathState, deps: &BTreeSet<usize>) -> Vec<LocKey> {
+        let mut keys = BTreeSet::new();
+        for &i in deps {
+            match &st.events[i].kind {
+                DraftKind::Mem { key, .. } => {
+                    keys.insert(key.clone());
+                }
+                DraftKind::Other(EventKind::Sync(wait)) => {
+                    for &(u, _) in &wait.assumed {
+                        keys.extend(self.exchanged_srcs.get(&(wait.key.clone(), u)).into_iter().flatten().cloned());
+                    }
+                }
+                DraftKind::Other(_) => {}
+            }
+        }
+        keys.into_iter().collect()
     }
 
     pub(super) fn push_other(&self, st: &mut PathState, kind: EventKind, ins: &ast::Instr) {

@@ -1,4 +1,4 @@
-//! Warp collectives and `bar.warp.sync` on one path (D92, D174, D175): the
+//! Warp collectives and `bar.warp.sync` on one path (D92, D164, D174, D175): the
 //! lanes a member mask names, and the values a path assumes they exchange.
 
 use super::step::SyncUse;
@@ -47,11 +47,22 @@ impl Ctx<'_> {
             .fold(0, |m, u| m | 1 << self.seats[u].1)
     }
 
+    /// The lanes of `t`'s warp that hold a thread of the launch: those whose
+    /// `%tid.x` is below the CTA's `%ntid.x` (D164). The lanes past it do not
+    /// exist in a partial warp.
+    fn launched_lanes(&self, t: usize) -> u32 {
+        let ntid = crate::module::cta_thread_counts(self.lit)[t];
+        let first = self.seats[t].0 * 32;
+        (0..32).filter(|l| first + l < ntid).fold(0, |m, l| m | 1 << l)
+    }
+
     /// The (lane, thread) pairs a member mask names in `t`'s warp, in lane
     /// order. The mask must name `t`'s own lane ("undefined if the executing
-    /// thread is not in the membermask") and only lanes the test's threads
-    /// occupy: a lane no thread occupies does not exist in the test, so
-    /// waiting for it would be a silent hang (D92).
+    /// thread is not in the membermask"). A collective waits for "every
+    /// non-exited thread of the mask": a lane past the CTA's `%ntid.x` holds
+    /// no thread of the launch, so nothing is waited for there (D164); a lane
+    /// of the launch that no thread of the test occupies runs code the test
+    /// does not give, so waiting for it would be a silent hang or a guess (D92).
     pub(super) fn warp_members(&self, t: usize, mask: i64, ins: &ast::Instr) -> Result<Vec<(u32, usize)>> {
         let (warp, lane) = self.seats[t];
         let mask = mask as u32;
@@ -59,13 +70,15 @@ impl Ctx<'_> {
             let msg = format!("the member mask {:#x} does not name this thread's lane {}", mask, lane);
             return Err(Error::input(msg, ins.span));
         }
-        let missing = mask & !self.occupied_lanes(t);
+        let missing = mask & !self.occupied_lanes(t) & self.launched_lanes(t);
         if missing != 0 {
             let msg = format!(
-                "the member mask {:#x} names lane {} of warp {}, which no thread of the test occupies",
+                "the member mask {:#x} names lane {} of warp {}, which no thread of the test occupies \
+                 (the CTA has {} threads, %ntid.x: give that lane a thread, or name only the test's lanes)",
                 mask,
                 missing.trailing_zeros(),
-                warp
+                warp,
+                crate::module::cta_thread_counts(self.lit)[t]
             );
             return Err(Error::input(msg, ins.span));
         }
@@ -126,10 +139,12 @@ impl Ctx<'_> {
                     deps.extend(src_deps[0].iter().copied());
                 }
                 let Some(&source) = members.iter().find(|(l, _)| *l == j) else {
-                    let msg = format!(
-                        "`shfl.sync` reads lane {}, which the member mask {:#x} does not name: the ISA leaves that value undefined",
-                        j, m as u32
-                    );
+                    let why = if m as u32 & 1 << j == 0 {
+                        format!("which the member mask {:#x} does not name", m as u32)
+                    } else {
+                        "which holds no thread of the launch (past %ntid.x, D164)".to_string()
+                    };
+                    let msg = format!("`shfl.sync` reads lane {}, {}: the ISA leaves that value undefined", j, why);
                     return Err(Error::input(msg, ins.span));
                 };
                 (if j == lane { vec![] } else { vec![source] }, pval)
@@ -149,7 +164,16 @@ impl Ctx<'_> {
             return Err(Error::internal("a warp collective without its wait"));
         };
         let key = wait.key.clone();
+        // The arrive carries `own`: it depends on what `own` was computed from
+        // (8.10.4 "chains of instruction dependencies", D164).
+        let (arrive, wait) = (st.events.len() - 2, st.events.len() - 1);
+        st.events[arrive].deps.extend(src_deps[0].iter().copied());
+        let srcs = self.value_sources(st, &src_deps[0]);
+        self.exchanged_srcs.entry((key.clone(), t)).or_default().extend(srcs);
         self.exchanged.entry((key.clone(), t)).or_default().insert(own);
+        if !reads.is_empty() {
+            deps.insert(wait); // the result carries other lanes' values
+        }
         let domains: Vec<Vec<i64>> = reads
             .iter()
             .map(|&(_, u)| self.exchanged.get(&(key.clone(), u)).map_or(vec![0], |d| d.iter().copied().collect()))
