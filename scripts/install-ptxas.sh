@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install NVIDIA's ptxas from PyPI into target/ptxas/, where
-# `cargo test --test gpu_emit` finds it (no GPU needed):
+# `cargo test --test gpu gpu_emit::` finds it (no GPU needed):
 #   target/ptxas/cuda12/bin/ptxas  from nvidia-cuda-nvcc-cu12 (the last CUDA with sm_70)
 #   target/ptxas/cuda13/bin/ptxas  from nvidia-cuda-nvcc (CUDA 13: sm_75 and newer)
 # Each comes from a virtual environment (target/ptxas/venv12, venv13); the

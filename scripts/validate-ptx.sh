@@ -6,4 +6,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-ptxas.sh
-cargo test --release --test gpu_emit ptxas_accepts_every_emitted_module -- --nocapture
+cargo test --release --test gpu gpu_emit::ptxas_accepts_every_emitted_module -- --nocapture

@@ -2,7 +2,7 @@
 //! block, one column per thread, the condition as herd writes it. Only the
 //! instructions a C test compiles to are printed (accesses, fences, register
 //! arithmetic, comparisons, branches, labels); the text reads back to the
-//! same program (`tests/c11_map.rs`).
+//! same program (`tests/engines/c11_map.rs`).
 
 use crate::ast::{
     Addr, AddrBase, AluOp, BranchCond, Cmp, FenceSem, InitItem, Instr, InstrKind, Litmus, Operand, Scope, Sem,

@@ -108,10 +108,19 @@ K2 = [
 ]
 # Harnesses the model cannot read yet: the words their refusal must contain,
 # per (name, arch); they go to refused.csv with their argued verdict, not to
-# expected.csv (tests/corpus.rs checks both).
+<<<<<<< HEAD
+# expected.csv (tests/engines/corpus.rs checks both).
+REFUSED = {
+ ("LOOKBACK-cub", "sm_75"): "which no thread of the test occupies",
+ ("LOOKBACK-cub", "sm_90"): "which no thread of the test occupies",
+ ("LOOKBACK-cub", "clang"): "which no thread of the test occupies",
+}
+=======
+# expected.csv (tests/engines/corpus.rs checks both).
 # (LOOKBACK-cub was refused here until D164: its full-mask `vote.sync` names
 # lanes past %ntid.x, which hold no thread of the launch.)
 REFUSED = {}
+>>>>>>> main
 # libcu++'s waits poll 16 times, then back off on %globaltimer with nanosleep:
 # every failed poll is a path, thousands per spin iteration at --unroll 1 or 2.
 # These are checked at --unroll 0: the executions where each wait succeeds on

@@ -11,7 +11,7 @@
 //! compared and skipped, and fails if it skipped more than a fifth of them, so a
 //! property can never pass by skipping.
 
-mod common;
+use crate::common;
 
 use common::gen::{test_strategy, Test};
 use proptest::prelude::*;

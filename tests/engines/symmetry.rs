@@ -5,7 +5,7 @@
 //!
 //! Cases: `PTX_LITMUS_PROPTEST_CASES` (default 1000), like `differential.rs`.
 
-mod common;
+use crate::common;
 
 use common::gen::test_strategy;
 use proptest::prelude::*;

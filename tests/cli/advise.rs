@@ -4,7 +4,7 @@
 //! of a repair works, every weakening keeps the outcome forbidden, stronger
 //! variants allow no more states, the AST route builds what the text route does).
 
-mod common;
+use crate::common;
 use proptest::prelude::*;
 use ptx_litmus::advise::menu::{CostTable, Level};
 use ptx_litmus::advise::sites::{self, Mode};

@@ -1,11 +1,11 @@
 //! The model's rows, evaluated (`src/model/eval.rs`), against the frozen
 //! hand-written relations and axioms the reference engine used before the
-//! rows existed (`tests/oracle/`): on every candidate execution of the curated
+//! rows existed (`tests/engines/oracle/`): on every candidate execution of the curated
 //! library, the public corpus and random tests, both name the same first
 //! violated axiom (or none) and the same data-race verdict. A wrong row cannot
 //! be wrong in both at once.
 
-mod common;
+use crate::common;
 #[path = "oracle/axioms.rs"]
 #[allow(dead_code)]
 mod oracle_axioms;

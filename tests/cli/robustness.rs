@@ -1,9 +1,9 @@
 //! Issue 11, "never crash, never hang, never run away": the red-team
 //! reproductions 1-9, 11, 13-15, each on a small input with low limits. Every
 //! run must end cleanly, with the right exit code and a message. (Batches,
-//! timeouts and `--expect`: tests/batch.rs.)
+//! timeouts and `--expect`: tests/cli/batch.rs.)
 
-mod robust;
+use crate::robust;
 
 use robust::*;
 use std::fs;

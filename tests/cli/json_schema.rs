@@ -3,7 +3,7 @@
 //! and failures, with `--show`, with `--expect`; `explain`; `advise`; `run`
 //! (`--emit` without a GPU, real runs where one is present).
 
-mod common;
+use crate::common;
 
 use serde_json::Value;
 use std::path::Path;
@@ -154,7 +154,7 @@ fn the_validator_rejects_what_the_schema_excludes() {
 }
 
 /// `map --json`: one object per C test, valid in `map.schema.json`, whose
-/// verdicts are the ones `tests/c11_map.rs` argues (`sc-rmw-acquire` breaks
+/// verdicts are the ones `tests/engines/c11_map.rs` argues (`sc-rmw-acquire` breaks
 /// Figure 12's ISA2 and no other test of `tests/c11/mapping`); a file that
 /// fails is a failure object; the summary goes to stderr.
 #[test]

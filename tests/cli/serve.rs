@@ -3,7 +3,7 @@
 //! from the binary, and the server's limits hold: a body over the cap, 100
 //! requests at once, a request past its timeout while others are answered.
 
-mod common;
+use crate::common;
 
 use common::http::{get, post, request, Server};
 use serde_json::{json, Value};

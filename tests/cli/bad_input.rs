@@ -11,7 +11,7 @@
 //! Also: batch runs over the directory, a 10 MB file, the `--max-events`,
 //! `--unroll` and `--timeout` limits, and (ignored by default) an in-process
 //! random mutation loop over the corpus: `PTX_LITMUS_FUZZ_ITERS=N cargo test
-//! --release --test bad_input -- --ignored mutation_fuzz --nocapture`.
+//! --release --test cli bad_input::mutation_fuzz -- --ignored --nocapture`.
 
 use ptx_litmus::context::Ctx;
 use std::fs;

@@ -9,7 +9,7 @@
 //! Needs `chromium` and `chromedriver` (Debian: `chromium`, `chromium-driver`;
 //! `.ci/run` installs them); without them the test says so and skips.
 
-mod common;
+use crate::common;
 
 use common::http::{request, Server};
 use serde_json::{json, Value};

@@ -3,7 +3,7 @@
 //! `-j`, `-`, `explain` on folders, `--expect` notes and JSON fields, unique
 //! picture names).
 
-mod robust;
+use crate::robust;
 
 use ptx_litmus::batch::check_file;
 use ptx_litmus::check::CheckOptions;

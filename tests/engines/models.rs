@@ -3,7 +3,7 @@
 //! argued deviation, a row added to a model is applied by the engines that
 //! read the rows, and `ptx-litmus model` prints what is evaluated.
 
-mod common;
+use crate::common;
 
 use ptx_litmus::batch::check_file;
 use ptx_litmus::check::{check_source, collect_files, CheckOptions, Engine};

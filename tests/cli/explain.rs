@@ -2,7 +2,7 @@
 //! the axiom named for each forbidden example, agreement with the reference
 //! engine, pictures, and the JSON fields against `schema/result.schema.json`.
 
-mod common;
+use crate::common;
 use ptx_litmus::batch::check_file;
 use ptx_litmus::check::{check_source, CheckOptions, TestResult};
 use ptx_litmus::context::Ctx;
@@ -259,7 +259,7 @@ fn json_outputs_follow_the_schema() {
 }
 
 /// The same agreement over the whole curated library and the public corpus
-/// (slow in debug builds: `cargo test --release --test explain -- --ignored`).
+/// (slow in debug builds: `cargo test --release --test cli explain:: -- --ignored`).
 #[test]
 #[ignore]
 fn all_explanations_agree_with_the_reference_engine() {
