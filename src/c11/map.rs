@@ -11,6 +11,7 @@
 //! semantics (herd's `Undef`), so no outcome of it is wrong (D105).
 
 use super::mapping::Mapping;
+use super::nvcc::Nvcc;
 use crate::check::{check_source_at, read_source, CheckOptions, TestResult};
 use crate::error::{Error, Result};
 use crate::explain::show::{shown_exec, ExecKind, ShowOptions, Shown};
@@ -51,6 +52,14 @@ pub struct MapArgs {
     /// repeat the option for several); the others are counted as skipped.
     #[arg(long, value_name = "PATTERN")]
     pub only: Vec<String>,
+    /// Compile each C test with the real compiler instead of the mapping table:
+    /// `--nvcc=PATH`, or `--nvcc` alone for $PTXL_NVCC, else `nvcc` on PATH.
+    #[arg(long, value_name = "PATH", num_args = 0..=1, require_equals = true, default_missing_value = "")]
+    pub nvcc: Option<String>,
+    /// With --nvcc: the architecture (`sm_75`, `sm_80`, `sm_90`, ...; default sm_75,
+    /// sm_90 for a test that places threads in clusters).
+    #[arg(long, value_name = "sm_XX", requires = "nvcc")]
+    pub arch: Option<String>,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,8 +87,54 @@ pub enum Soundness {
 pub struct Mapped {
     pub source: TestResult,
     pub target: TestResult,
+    /// The compiled PTX test (by nvcc: the harness running nvcc's module).
     pub ptx_text: String,
     pub soundness: Soundness,
+    /// For each source observable, the index of the target's that shows it
+    /// (`None`: the same observables in the same order, as the table path has).
+    pub projection: Option<Vec<usize>>,
+    /// By nvcc: the CUDA text and the PTX module nvcc wrote.
+    pub nvcc: Option<NvccOutput>,
+}
+
+/// What nvcc was given and what it wrote, for `--emit` and `--json`.
+pub struct NvccOutput {
+    pub stem: String,
+    pub arch: String,
+    pub cuda: String,
+    pub module: String,
+}
+
+impl Mapped {
+    /// What compiled the test, as reports name it: the mapping, or `nvcc -arch=sm_XX`.
+    pub fn compiler(&self, s: &MapSetup) -> String {
+        match &self.nvcc {
+            None => s.mapping.name.clone(),
+            Some(n) => format!("nvcc -arch={}", n.arch),
+        }
+    }
+
+    /// A target final state in the source's observables. By nvcc every
+    /// observable is a 4-byte `int` the harness reports unsigned: its value is
+    /// the C `int`'s, sign-extended (D146).
+    pub fn in_source(&self, st: &State) -> State {
+        match &self.projection {
+            Some(p) => p.iter().map(|&k| st.get(k).map_or(0, |&v| v as i32 as i64)).collect(),
+            None => st.clone(),
+        }
+    }
+
+    /// The files `--emit` writes: the compiled test, or the .cu, .ptx and harness.
+    pub fn emitted(&self) -> Vec<(String, &str)> {
+        match &self.nvcc {
+            None => vec![(format!("{}.litmus", self.target.program.name), &self.ptx_text)],
+            Some(n) => vec![
+                (format!("{}.cu", n.stem), &n.cuda),
+                (format!("{}.ptx", n.stem), &n.module),
+                (format!("{}.harness", n.stem), &self.ptx_text),
+            ],
+        }
+    }
 }
 
 /// The models and the mapping of one run.
@@ -88,13 +143,15 @@ pub struct MapSetup {
     pub source: ModelKind,
     pub target: ModelKind,
     pub opts: CheckOptions,
+    /// `--nvcc`: compile by the real compiler instead of `mapping`.
+    pub nvcc: Option<Nvcc>,
 }
 
 impl MapSetup {
     pub fn new(mapping: Mapping, source: ModelKind, target: ModelKind) -> MapSetup {
         let ctx = crate::context::Ctx { model_explicit: true, ..Default::default() };
         let opts = CheckOptions { list_states: None, ctx, ..CheckOptions::default() };
-        MapSetup { mapping, source, target, opts }
+        MapSetup { mapping, source, target, opts, nvcc: None }
     }
 }
 
@@ -136,7 +193,33 @@ pub fn map_source(text: &str, base: &Path, s: &MapSetup) -> Result<Mapped> {
     if c_ast.filter.is_some() {
         return Err(Error::input_nospan("`map` does not compile a test with a `filter` yet"));
     }
-    let ptx_ast = super::mapping::compile(&c_ast, &s.mapping)?;
+    let mut m = match &s.nvcc {
+        None => by_table(&c_ast, source, base, s)?,
+        Some(n) => by_nvcc(&c_ast, source, n, s)?,
+    };
+    m.soundness = if m.source.outcome.flags.data_race {
+        Soundness::Racy
+    } else {
+        let extra: Vec<State> = m
+            .target
+            .outcome
+            .states
+            .keys()
+            .filter(|st| !m.source.outcome.states.contains_key(&m.in_source(st)))
+            .cloned()
+            .collect();
+        if extra.is_empty() {
+            Soundness::Sound
+        } else {
+            Soundness::Unsound(extra)
+        }
+    };
+    Ok(m)
+}
+
+/// The C test compiled by the mapping table and decided (soundness not yet known).
+fn by_table(c_ast: &crate::ast::Litmus, source: TestResult, base: &Path, s: &MapSetup) -> Result<Mapped> {
+    let ptx_ast = super::mapping::compile(c_ast, &s.mapping)?;
     let program = crate::program::build_program(&ptx_ast, &s.opts.build)?;
     let doc = format!("{} compiled by the mapping {}", c_ast.name, s.mapping.name);
     let ptx_text = super::emit::litmus_text(&ptx_ast, &program, &doc);
@@ -148,24 +231,40 @@ pub fn map_source(text: &str, base: &Path, s: &MapSetup) -> Result<Mapped> {
     if source.program.observables != target.program.observables {
         return Err(Error::internal("the compiled test observes other registers or locations than its source"));
     }
-    let soundness = if source.outcome.flags.data_race {
-        Soundness::Racy
-    } else {
-        let extra: Vec<State> =
-            target.outcome.states.keys().filter(|st| !source.outcome.states.contains_key(*st)).cloned().collect();
-        if extra.is_empty() {
-            Soundness::Sound
-        } else {
-            Soundness::Unsound(extra)
-        }
-    };
-    Ok(Mapped { source, target, ptx_text, soundness })
+    Ok(Mapped { source, target, ptx_text, soundness: Soundness::Sound, projection: None, nvcc: None })
+}
+
+/// The C test written as CUDA, compiled by nvcc in a scratch folder, and the
+/// harness running nvcc's PTX decided (soundness not yet known).
+fn by_nvcc(c_ast: &crate::ast::Litmus, source: TestResult, n: &Nvcc, s: &MapSetup) -> Result<Mapped> {
+    let nvcc = n.path.as_ref().map_err(|why| Error::limit(why.clone()))?;
+    let observables = &source.program.observables;
+    let cuda = super::cuda::cuda_source(c_ast, observables)?;
+    let (stem, arch) = (super::nvcc::file_stem(&c_ast.name), super::nvcc::arch_for(c_ast, n.arch.as_deref()));
+    let dir = tempfile::Builder::new()
+        .prefix("ptxl-nvcc-")
+        .tempdir()
+        .map_err(|e| Error::limit(format!("cannot make a scratch folder for nvcc: {}", e)))?;
+    std::fs::write(dir.path().join(format!("{}.cu", stem)), &cuda.text)
+        .map_err(|e| Error::limit(format!("cannot write the CUDA file: {}", e)))?;
+    let module = super::nvcc::compile(nvcc, dir.path(), &stem, &arch)?;
+    let harness = super::nvcc::harness_text(c_ast, &cuda, observables, &stem, &arch);
+    let opts = CheckOptions { ctx: s.opts.ctx.with_model(s.target.shared()), ..s.opts.clone() };
+    // The harness and nvcc's PTX are ours, not the user's: a failure to read them is a limit of `map --nvcc`.
+    let target = check_source_at(&harness, dir.path(), &opts).map_err(|e| match e.exit_code() {
+        crate::error::EXIT_INPUT => Error::limit(format!("nvcc's PTX could not be run: {}", e.message)),
+        _ => e,
+    })?;
+    let projection = super::nvcc::projection(observables, &target.program.observables, &cuda)?;
+    let out = NvccOutput { stem, arch, cuda: cuda.text, module };
+    let soundness = Soundness::Sound;
+    Ok(Mapped { source, target, ptx_text: harness, soundness, projection: Some(projection), nvcc: Some(out) })
 }
 
 /// The report of one mapped test, in text.
 pub fn report(m: &Mapped, s: &MapSetup, max_show: usize) -> String {
     let p = &m.target.program;
-    let head = format!("Map {} ({} to {} by {})", p.name, s.source.name(), s.target.name(), s.mapping.name);
+    let head = format!("Map {} ({} to {} by {})", p.name, s.source.name(), s.target.name(), m.compiler(s));
     let n = m.target.outcome.states.len();
     match &m.soundness {
         Soundness::Sound => format!("{} sound: {} PTX final state{}, each allowed by {}\n", head, n, if n == 1 { "" } else { "s" }, s.source.name()),
@@ -203,19 +302,24 @@ pub fn report_json(m: &Mapped, s: &MapSetup, file: &str, max_show: usize) -> ser
         .take(max_show.max(1))
         .map(|st| serde_json::json!({ "state": state_json(p, st), "explanation": unsound_state(m, s, st) }))
         .collect();
-    serde_json::json!({
+    let unsound_states: Vec<serde_json::Value> = extra.iter().map(|st| state_json(p, st)).collect();
+    let mut v = serde_json::json!({
         "name": p.name,
         "file": file,
-        "mapping": s.mapping.name,
+        "mapping": m.compiler(s),
         "source_model": s.source.name(),
         "target_model": s.target.name(),
         "verdict": verdict,
         "source": result_json(&m.source, file),
         "target": result_json(&m.target, file),
-        "unsound_states": extra.iter().map(|st| state_json(p, st)).collect::<Vec<_>>(),
+        "unsound_states": unsound_states,
         "counterexamples": counterexamples,
         "ptx": m.ptx_text,
-    })
+    });
+    if let (Some(n), Some(obj)) = (&m.nvcc, v.as_object_mut()) {
+        obj.insert("nvcc".into(), serde_json::json!({ "arch": n.arch, "cuda": n.cuda, "module": n.module }));
+    }
+    v
 }
 
 /// One unsound state: the PTX execution reaching it (explained like
@@ -235,7 +339,8 @@ fn unsound_state(m: &Mapped, s: &MapSetup, st: &State) -> String {
     }
     let so = ShowOptions { witness: false, forbidden: true, max: 1, ctx: s.opts.ctx.with_model(s.source.shared()) };
     if let Ok(sh) = crate::explain::show(&m.source, &so) {
-        if let Some(f) = sh.forbidden.iter().find(|f| &f.state == st) {
+        let in_source = m.in_source(st);
+        if let Some(f) = sh.forbidden.iter().find(|f| f.state == in_source) {
             let one = Shown { want_forbidden: true, forbidden: vec![f.clone()], ..Shown::default() };
             out.push_str(&format!("  Why {} forbids it (the C test's candidate execution):\n", s.source.name()));
             for l in crate::explain::show_text::text(&m.source.program, &one).lines() {
@@ -257,7 +362,17 @@ pub fn run(a: &MapArgs) -> i32 {
     };
     let source = if a.source_model == SourceModel::Rc11 { ModelKind::Rc11 } else { ModelKind::ScopedRc11 };
     let target = if a.model == TargetModel::Ptx { ModelKind::Ptx } else { ModelKind::PtxAlloy };
-    let setup = MapSetup::new(mapping, source, target);
+    let mut setup = MapSetup::new(mapping, source, target);
+    if let Some(given) = &a.nvcc {
+        if let Some(arch) = a.arch.as_deref().filter(|x| !super::nvcc::valid_arch(x)) {
+            crate::out::eprintln(&format!(
+                "error: `--arch {}`: expected sm_ and a number (sm_75, sm_90, sm_90a)",
+                arch
+            ));
+            return crate::error::EXIT_INPUT;
+        }
+        setup.nvcc = Some(Nvcc { path: super::nvcc::locate(given), arch: a.arch.clone() });
+    }
     if let Some(dir) = &a.emit {
         if let Err(e) = std::fs::create_dir_all(dir) {
             crate::out::eprintln(&format!("error: cannot create {}: {}", dir.display(), e));
@@ -288,10 +403,12 @@ pub fn run(a: &MapArgs) -> i32 {
                     crate::out::print(&report(&m, &setup, a.max_show));
                 }
                 if let Some(dir) = &a.emit {
-                    let path = dir.join(format!("{}.litmus", m.target.program.name));
-                    if let Err(e) = crate::out::output_target(&path).and_then(|p| std::fs::write(p, &m.ptx_text)) {
-                        crate::out::eprintln(&format!("error: cannot write {}: {}", path.display(), e));
-                        tally[3] += 1;
+                    for (name, text) in m.emitted() {
+                        let path = dir.join(name);
+                        if let Err(e) = crate::out::output_target(&path).and_then(|p| std::fs::write(p, text)) {
+                            crate::out::eprintln(&format!("error: cannot write {}: {}", path.display(), e));
+                            tally[3] += 1;
+                        }
                     }
                 }
             }

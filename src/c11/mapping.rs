@@ -49,7 +49,8 @@ pub struct Mapping {
 }
 
 /// Lustig et al., ASPLOS'19, Figure 11 ("Our mapping from C/C++ to PTX"),
-/// which libcu++ also emits. Consume (not in the figure) as acquire.
+/// which libcu++ emits but for SC stores (`fence.sc; st.relaxed`) and SC RMWs
+/// (`fence.sc; atom.acquire`, D147). Consume (not in the figure) as acquire.
 pub const FIGURE_11: &str = "\
 load  na       * -> ld.weak
 load  relaxed  * -> ld.relaxed.<sco>
@@ -76,7 +77,7 @@ fence seq_cst  * -> fence.sc.<sco>
 
 /// The built-in mappings: Figure 11 and three known-broken variants.
 pub const BUILTIN: [(&str, &str); 4] = [
-    ("figure11", "Lustig et al., ASPLOS'19, Figure 11 (the default; libcu++)"),
+    ("figure11", "Lustig et al., ASPLOS'19, Figure 11 (the default)"),
     ("sc-rmw-acquire", "SC RMW as fence.sc; atom.acquire (Figure 12: the release half is needed)"),
     ("sc-load-no-fence", "SC load as ld.acquire (no leading fence.sc)"),
     ("sc-fence-acq-rel", "SC fence as fence.acq_rel"),

@@ -9,9 +9,11 @@
 //! code in [`Orders`] and read by the RC11 rows through the event sets
 //! `NA`, `RLX`, `CON`, `ACQ`, `REL`, `ACQ_REL`, `SC` (`model::prims`).
 
+pub mod cuda;
 pub mod emit;
 pub mod map;
 pub mod mapping;
+pub mod nvcc;
 pub mod parse;
 
 use std::collections::BTreeMap;

@@ -693,19 +693,24 @@ fn op_of(name: &str) -> Option<(Op, usize, bool)> {
 const KNOWN: &str = "atomic_load, atomic_store, atomic_exchange, atomic_fetch_{add,sub,and,or,xor}, atomic_compare_exchange_{strong,weak} (with or without _explicit), atomic_thread_fence";
 
 /// A scope argument: CUDA's `cuda::thread_scope_*` or OpenCL's `memory_scope_*`.
-fn scope_of(name: &str, span: Span) -> Result<Scope> {
+/// The scope a CUDA or OpenCL scope name (with or without its namespace) names.
+pub(crate) fn scope_of_name(name: &str) -> Option<Scope> {
     let n = name.rsplit("::").next().unwrap_or(name);
-    Ok(match n {
+    Some(match n {
         "thread_scope_block" | "memory_scope_work_group" => Scope::Cta,
         "thread_scope_cluster" => Scope::Cluster,
         "thread_scope_device" | "memory_scope_device" => Scope::Gpu,
         "thread_scope_system" | "memory_scope_all_svm_devices" | "memory_scope_all_devices" => Scope::Sys,
-        _ => {
-            return Err(Error::input(
-                format!("unknown scope `{}` (cuda::thread_scope_{{block,cluster,device,system}}, memory_scope_{{work_group,device,all_svm_devices}})", name),
-                span,
-            ))
-        }
+        _ => return None,
+    })
+}
+
+fn scope_of(name: &str, span: Span) -> Result<Scope> {
+    scope_of_name(name).ok_or_else(|| {
+        Error::input(
+            format!("unknown scope `{}` (cuda::thread_scope_{{block,cluster,device,system}}, memory_scope_{{work_group,device,all_svm_devices}})", name),
+            span,
+        )
     })
 }
 

@@ -195,7 +195,7 @@ pub fn condition(r: &TestResult) -> String {
 /// Binding strength: `=>` 1, `\/` 2, `/\` 3, atoms and `~` 4. A child weaker
 /// than its parent's operator is parenthesised; `~` always parenthesises.
 /// `atom` writes the comparisons.
-fn prop(x: &Prop, outer: u8, atom: &mut dyn FnMut(&Prop) -> String) -> String {
+pub(crate) fn prop(x: &Prop, outer: u8, atom: &mut dyn FnMut(&Prop) -> String) -> String {
     let (text, level) = match x {
         Prop::True => ("true".to_string(), 4),
         Prop::False => ("false".to_string(), 4),
