@@ -345,7 +345,7 @@ pub fn explanation(p: &Program, model: &crate::model::Model) -> Result<Explanati
     let mut cands = Candidates::new(p, model)?;
     // One query per pair: the test's deadline (crate::budget) is checked before each.
     cands.deadline = crate::budget::deadline();
-    let mut keys: Vec<(EventId, EventId)> = cands.enc.sw.keys().copied().collect();
+    let mut keys: Vec<(EventId, EventId)> = cands.enc.sw_pairs().collect();
     keys.sort();
     let mut synchronization = Vec::new();
     for (a, b) in keys {
