@@ -289,7 +289,7 @@ fn compiled_harnesses_are_emitted_with_their_arrays() {
                 && s.contains("timer reads")
             || (s.contains("BARRIER-block") || s.contains("SYNCWARP-mp"))
                 && s.contains("a CTA barrier and a conditional branch")
-            || s.contains("WARP-") && s.contains("warp collectives exchange values")
+            || (s.contains("WARP-") || s.contains("LB-shfl")) && s.contains("warp collectives exchange values")
             || s.contains("SYNCTHREADS-count") && s.contains("bar.red reduces over the whole CTA")
             || s.contains("LOOKBACK-cub") && s.contains("a strong vector access")
     };
