@@ -138,7 +138,7 @@ enum DraftKind {
     Other(EventKind),
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 struct PathState {
     pc: usize,
     regs: HashMap<String, Val>,

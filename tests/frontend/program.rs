@@ -174,3 +174,31 @@ fn leaving_out_failed_spin_iterations_changes_no_listing() {
     println!("{} tests compared ({} with fewer paths), {} too big without D113", compared, pruned, too_big);
     assert!(compared > 100 && pruned > 10, "too few loops compared: {} ({} pruned)", compared, pruned);
 }
+
+/// D115: libcu++'s back-off counts its polls (`r5`) and takes a "sleep" side
+/// after a few (`r6`, the sleep length, feeds nothing), both sides back to the
+/// poll. Neither register reaches an address, a stored value, a shown register
+/// or a branch whose sides differ in effects, so D113 compares the state
+/// without them and leaves the failed polls out: 1 path of P1 instead of one
+/// per number of failed polls. The answer stays the message-passing one: the
+/// consumer leaves the loop only on reading the flag with `ld.acquire`, which
+/// synchronizes with the `st.release` after the data write (8.10.6), so it
+/// reads data = 1: `exists (P1:r1 == 0)` is No, the only state `1:r1=1`.
+#[test]
+fn a_back_off_counter_does_not_keep_failed_polls() {
+    let t = "PTX backoff\n{ data = 0; flag = 0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.gpu data, 1 | mov.u32 r5, 0 ;\n st.release.gpu flag, 1 | LOOP: ;\n | ld.acquire.gpu r0, flag ;\n | setp.ne.u32 p0, r0, 0 ;\n | @p0 bra DONE ;\n | add.u32 r5, r5, 1 ;\n | setp.lt.u32 p1, r5, 2 ;\n | @p1 bra LOOP ;\n | mov.u32 r6, 1000 ;\n | bra LOOP ;\n | DONE: ;\n | ld.relaxed.gpu r1, data ;\nexists (P1:r1 == 0)\n";
+    let build = BuildOptions { unroll: 4, ..Default::default() };
+    let opts = CheckOptions { build: build.clone(), ..Default::default() };
+    let pruned = check_source(t, &opts).expect("checks");
+    assert_eq!(pruned.summary.verdict, Verdict::No);
+    let states: Vec<String> = pruned.outcome.states.keys().map(|s| format!("{:?}", s)).collect();
+    assert_eq!(states.len(), 1, "{:?}", states);
+    assert!(pruned.outcome.flags.unroll_bound_hit, "a poll that keeps failing is cut");
+    let full = build_program(&ptx_litmus::parse::parse_litmus(t).expect("parses"), &build).expect("builds");
+    let paths = |p: &ptx_litmus::program::Program| p.threads[1].traces.len();
+    assert_eq!(paths(&pruned.program), 1);
+    assert!(paths(&full) > 3, "{} paths without D113", paths(&full));
+    let full_opts = CheckOptions { build: BuildOptions { prune_spins: false, ..build }, ..Default::default() };
+    let every = check_source(t, &full_opts).expect("checks");
+    assert_eq!(every.outcome.states.keys().collect::<Vec<_>>(), pruned.outcome.states.keys().collect::<Vec<_>>());
+}

@@ -274,9 +274,10 @@ impl Ctx<'_> {
     /// result depends on (the read and both operands' sources). A branch makes
     /// them control dependencies; a `setp` only the predicate's data
     /// dependencies (8.10.4: a predicate no branch reads orders nothing).
+    /// On `Some`, `st` is used up (left empty: the caller goes on with the two paths).
     pub(super) fn fork_compare(
         &self,
-        st: &PathState,
+        st: &mut PathState,
         cmp: Cmp,
         a: &Operand,
         b: &Operand,
@@ -301,7 +302,7 @@ impl Ctx<'_> {
         let mut deps: BTreeSet<usize> = va.deps.union(&vb.deps).copied().collect();
         deps.insert(read);
         let mut eq = st.clone();
-        let mut ne = st.clone();
+        let mut ne = std::mem::take(st);
         if let DraftKind::Mem { access, .. } = &mut eq.events[read].kind {
             access.read_value = Some(konst);
         }

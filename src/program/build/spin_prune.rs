@@ -10,7 +10,8 @@
 //! same continuations without the failed iteration.
 //!
 //! "The same state" is the state every later step reads: the registers live at
-//! the loop head (equal values; the later path may depend on more reads, which
+//! the loop head that can matter (D115: `relevant_registers`; a back-off's poll
+//! counter and sleep length cannot) (equal values; the later path may depend on more reads, which
 //! only adds dependencies), its control dependencies (a superset), its private
 //! memory and its barrier phases. Reads made before the snapshot may carry more
 //! assumptions on the dropped path (a failed `bne` on an older register): the
@@ -27,7 +28,7 @@
 //! as a cut path's do.
 
 use super::{DraftKind, PathState};
-use crate::ast::{BranchCond, Instr, InstrKind};
+use crate::ast::{AluOp, BranchCond, Instr, InstrKind};
 use std::collections::{BTreeSet, HashMap};
 
 /// What a path's future reads of its state at a loop head.
@@ -61,7 +62,9 @@ impl LoopHeads {
             return LoopHeads::default();
         }
         let live_in = liveness(code, labels, exit_live);
-        LoopHeads { live: heads.into_iter().map(|h| (h, live_in[h].iter().cloned().collect())).collect() }
+        let relevant = relevant_registers(code, labels, exit_live);
+        let compared = |h: usize| live_in[h].iter().filter(|r| relevant.contains(*r)).cloned().collect();
+        LoopHeads { live: heads.into_iter().map(|h| (h, compared(h))).collect() }
     }
 
     pub(super) fn is_head(&self, pc: usize) -> bool {
@@ -118,6 +121,100 @@ fn liveness(code: &[Instr], labels: &HashMap<String, usize>, exit_live: &BTreeSe
         }
     }
     live
+}
+
+/// The registers whose values can matter to an execution (D115): those a
+/// final state shows, those an instruction with an effect reads (an access's
+/// address and operands, a barrier's, anything not `is_pure`), the condition
+/// of a branch that is not `skippable`, and, to a fixpoint, what a pure
+/// instruction writing one of them reads. The others (libcu++'s back-off
+/// counter, its timer readings and sleep lengths) only steer branches whose
+/// sides all come back to the same next effect having set none of these.
+fn relevant_registers(
+    code: &[Instr],
+    labels: &HashMap<String, usize>,
+    exit_live: &BTreeSet<String>,
+) -> BTreeSet<String> {
+    let mut relevant = exit_live.clone();
+    for ins in code.iter().filter(|i| !is_pure(&i.kind)) {
+        relevant.extend(ins.kind.register_effects().0.into_iter().map(String::from));
+    }
+    let skippable: Vec<Option<BTreeSet<String>>> = (0..code.len()).map(|pc| skippable(code, labels, pc)).collect();
+    loop {
+        let mut changed = false;
+        for (pc, ins) in code.iter().enumerate().filter(|(_, i)| is_pure(&i.kind)) {
+            let (reads, writes) = ins.kind.register_effects();
+            let needed = match (&ins.kind, &skippable[pc]) {
+                (InstrKind::Branch { cond: BranchCond::Always, .. }, _) => false,
+                (InstrKind::Branch { .. }, None) => true,
+                (InstrKind::Branch { .. }, Some(region_writes)) => region_writes.iter().any(|w| relevant.contains(w)),
+                _ => writes.iter().any(|w| relevant.contains(*w)),
+            };
+            if needed {
+                for r in reads {
+                    changed |= relevant.insert(r.to_string());
+                }
+            }
+        }
+        if !changed {
+            return relevant;
+        }
+    }
+}
+
+/// An instruction that only computes registers (or waits, `nanosleep`):
+/// nothing an execution or a final state sees, and no error that depends on
+/// values (division may divide by zero: not pure).
+fn is_pure(kind: &InstrKind) -> bool {
+    match kind {
+        InstrKind::Alu { op, .. } => !matches!(op, AluOp::Div | AluOp::Rem),
+        InstrKind::Setp { .. }
+        | InstrKind::Selp { .. }
+        | InstrKind::Timer { .. }
+        | InstrKind::Branch { .. }
+        | InstrKind::Label(_)
+        | InstrKind::Nop => true,
+        _ => false,
+    }
+}
+
+/// For a conditional branch at `pc` whose every way on reaches the same next
+/// instruction that is not pure (or the end), through pure instructions and
+/// without a cycle: the registers written on the way (which side it takes
+/// then changes nothing else). `None` for another instruction or branch.
+fn skippable(code: &[Instr], labels: &HashMap<String, usize>, pc: usize) -> Option<BTreeSet<String>> {
+    let InstrKind::Branch { cond, .. } = &code[pc].kind else { return None };
+    if *cond == BranchCond::Always {
+        return None;
+    }
+    // Depth-first over the pure instructions reachable from the branch: 1 on
+    // the stack, 2 done; a pure instruction met while on the stack is a cycle.
+    let mut state = vec![0u8; code.len()];
+    let mut next_effects = BTreeSet::new();
+    let mut writes = BTreeSet::new();
+    let mut stack = vec![(pc, successors(code, labels, pc), 0usize)];
+    state[pc] = 1;
+    while let Some((at, succ, i)) = stack.last_mut() {
+        let Some(&s) = succ.get(*i) else {
+            state[*at] = 2;
+            stack.pop();
+            continue;
+        };
+        *i += 1;
+        if s >= code.len() || !is_pure(&code[s].kind) {
+            next_effects.insert(s.min(code.len()));
+            continue;
+        }
+        match state[s] {
+            1 => return None,
+            2 => continue,
+            _ => {}
+        }
+        state[s] = 1;
+        writes.extend(code[s].kind.register_effects().1.into_iter().map(String::from));
+        stack.push((s, successors(code, labels, s), 0));
+    }
+    (next_effects.len() == 1).then_some(writes)
 }
 
 /// Where control may go after instruction `pc` (as `Ctx::step` moves it).
