@@ -17,7 +17,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// Stack of a worker: the parser recurses on nested conditions.
-pub const WORKER_STACK: usize = 64 << 20;
+pub(crate) const WORKER_STACK: usize = 64 << 20;
 
 /// Run `work` on every item with `jobs` threads; `emit` sees the results in
 /// input order, on the calling thread, as soon as each (and all before it) is done.

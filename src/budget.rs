@@ -90,7 +90,7 @@ pub fn run<T>(limits: Limits, f: impl FnOnce() -> T) -> Result<T, Exceeded> {
 }
 
 /// Is a test's budget running on this thread?
-pub fn active() -> bool {
+pub(crate) fn active() -> bool {
     STATE.with(|s| s.borrow().is_some())
 }
 
@@ -100,12 +100,12 @@ pub fn deadline() -> Option<Instant> {
 }
 
 /// Name what is being built now (for the memory message).
-pub fn phase(name: &'static str) {
+pub(crate) fn phase(name: &'static str) {
     phase_named(name.into());
 }
 
 /// [`phase`] with a name made at run time (a model row's).
-pub fn phase_named(name: std::borrow::Cow<'static, str>) {
+pub(crate) fn phase_named(name: std::borrow::Cow<'static, str>) {
     STATE.with(|s| {
         if let Some(s) = s.borrow_mut().as_mut() {
             s.phase = name;
@@ -116,7 +116,7 @@ pub fn phase_named(name: std::borrow::Cow<'static, str>) {
 /// Account for `bytes` more (the estimate); unwind when the process is over
 /// the memory budget, and (every 1024 charges) when past the deadline. A charge
 /// of one large allocation is checked before it is made ([`will_allocate`]).
-pub fn charge(bytes: u64) {
+pub(crate) fn charge(bytes: u64) {
     let hit = STATE.with(|s| {
         let mut s = s.borrow_mut();
         let s = s.as_mut()?;
@@ -145,7 +145,7 @@ pub fn charge(bytes: u64) {
 /// process's resident size plus `bytes` would pass the budget. No reading can
 /// interrupt such a step once it has begun (D163). Steps under
 /// 8 MB (`STEP_CHECKED`) are left to the periodic reading.
-pub fn will_allocate(bytes: u64) {
+pub(crate) fn will_allocate(bytes: u64) {
     if bytes < STEP_CHECKED {
         return;
     }
@@ -158,14 +158,14 @@ pub fn will_allocate(bytes: u64) {
 /// [`will_allocate`] for the next insertion into `map`: a full table is
 /// replaced by one with twice the buckets (hashbrown: buckets are 8/7 of the
 /// capacity, each an entry and a control byte), the old one held until moved.
-pub fn before_insert<K, V, S>(map: &std::collections::HashMap<K, V, S>) {
+pub(crate) fn before_insert<K, V, S>(map: &std::collections::HashMap<K, V, S>) {
     if map.len() == map.capacity() {
         will_allocate(table_bytes::<K, V>(2 * map.capacity() + 2));
     }
 }
 
 /// The bytes of a hash table holding `capacity` entries of `(K, V)`.
-pub fn table_bytes<K, V>(capacity: usize) -> u64 {
+pub(crate) fn table_bytes<K, V>(capacity: usize) -> u64 {
     (capacity as u64 * 8 / 7) * (std::mem::size_of::<(K, V)>() as u64 + 1)
 }
 
@@ -202,7 +202,7 @@ fn allowed(s: &State) -> u64 {
 
 /// Unwind if the deadline has passed or the process outgrew the budget (for
 /// loops that allocate outside the estimate: the solver's own memory).
-pub fn check_time() {
+pub(crate) fn check_time() {
     let hit = STATE.with(|s| s.borrow_mut().as_mut().and_then(|s| timeout_message(s).or_else(|| resident_message(s))));
     if let Some(m) = hit {
         std::panic::resume_unwind(Box::new(Exceeded(m)));
@@ -252,7 +252,7 @@ fn resident_bytes() -> Option<u64> {
 }
 
 /// The solver gave up at the deadline: unwind with the timeout message.
-pub fn timed_out() -> ! {
+pub(crate) fn timed_out() -> ! {
     let m = STATE.with(|s| s.borrow().as_ref().map(|s| message(s.limits.timeout, &s.phase)));
     std::panic::resume_unwind(Box::new(Exceeded(m.unwrap_or_else(|| message(None, "solving")))))
 }

@@ -20,7 +20,7 @@ pub enum Engine {
 }
 
 /// By default at most this many final states are listed (`--states`).
-pub const DEFAULT_LISTED_STATES: usize = 256;
+pub(crate) const DEFAULT_LISTED_STATES: usize = 256;
 
 #[derive(Clone, Debug)]
 pub struct CheckOptions {
@@ -139,7 +139,7 @@ pub fn build(ast: &crate::ast::Litmus, opts: &crate::program::BuildOptions, mode
 /// The model a test is decided under (D102): a C test under rc11 unless a C
 /// model is asked for; a PTX test under `opts.ctx.model`. A PTX model for a C
 /// test, or a C model for a PTX test, is an input error.
-pub fn model_for(is_c: bool, opts: &CheckOptions) -> Result<Arc<Model>> {
+pub(crate) fn model_for(is_c: bool, opts: &CheckOptions) -> Result<Arc<Model>> {
     let ctx = &opts.ctx;
     match (is_c, ctx.model.c_tests) {
         (true, true) | (false, false) => Ok(ctx.model.clone()),

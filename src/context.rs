@@ -6,7 +6,7 @@
 //! reference engine ([`crate::reference::ReferenceOptions`]) and the
 //! explanations ([`crate::explain::ShowOptions`]) each carry it, so the model
 //! travels one way. Deep loops that have no context at hand (the program
-//! builder, the encoder, the solver) ask [`crate::out::tracing`] and charge
+//! builder, the encoder, the solver) ask `crate::out::tracing` and charge
 //! [`crate::budget`], the thread's running budget.
 
 use crate::model::{Model, ModelKind};
@@ -55,7 +55,7 @@ impl Ctx {
     }
 
     /// The same context deciding under `model`.
-    pub fn with_model(&self, model: Arc<Model>) -> Ctx {
+    pub(crate) fn with_model(&self, model: Arc<Model>) -> Ctx {
         Ctx { model, ..self.clone() }
     }
 
@@ -70,7 +70,7 @@ impl Ctx {
     }
 
     /// Has the deadline passed?
-    pub fn past_deadline(&self) -> bool {
+    pub(crate) fn past_deadline(&self) -> bool {
         self.deadline.is_some_and(|d| Instant::now() > d)
     }
 }

@@ -38,14 +38,14 @@ pub struct Error {
     /// Where, when the error is about a place in the file.
     pub span: Option<Span>,
     /// A span into another file (a PTX module) than the one being checked.
-    pub origin: Option<std::sync::Arc<Origin>>,
+    pub(crate) origin: Option<std::sync::Arc<Origin>>,
 }
 
 impl Error {
     pub fn input(message: impl Into<String>, span: Span) -> Self {
         Error { kind: ErrorKind::Input, message: message.into(), span: Some(span), origin: None }
     }
-    pub fn input_nospan(message: impl Into<String>) -> Self {
+    pub(crate) fn input_nospan(message: impl Into<String>) -> Self {
         Error { kind: ErrorKind::Input, message: message.into(), span: None, origin: None }
     }
     pub fn limit(message: impl Into<String>) -> Self {
@@ -131,7 +131,7 @@ impl std::error::Error for Error {}
 impl Error {
     /// Point an error with a span at `origin` (an instruction of a PTX module),
     /// unless it already points somewhere else.
-    pub fn in_origin(mut self, origin: &Option<std::sync::Arc<Origin>>) -> Self {
+    pub(crate) fn in_origin(mut self, origin: &Option<std::sync::Arc<Origin>>) -> Self {
         if self.origin.is_none() && self.span.is_some() {
             self.origin = origin.clone();
         }

@@ -6,7 +6,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// The path that means "read standard input".
-pub fn is_stdin(p: &Path) -> bool {
+pub(crate) fn is_stdin(p: &Path) -> bool {
     p.as_os_str() == "-"
 }
 
@@ -14,7 +14,7 @@ pub fn is_stdin(p: &Path) -> bool {
 /// `max + 1` of them so a huge or endless file is rejected without reading it
 /// all. Anything but a regular file is refused before it is opened: opening a
 /// FIFO blocks until a writer appears, which may be never.
-pub fn read_capped(path: &Path, max: usize) -> Result<Vec<u8>, String> {
+pub(crate) fn read_capped(path: &Path, max: usize) -> Result<Vec<u8>, String> {
     let limit = (max as u64).saturating_add(1);
     let mut bytes = Vec::new();
     if is_stdin(path) {

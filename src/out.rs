@@ -55,7 +55,7 @@ pub fn quiet() -> bool {
 }
 
 /// Print a warning on stderr, unless `-q`.
-pub fn warn(text: &str) {
+pub(crate) fn warn(text: &str) {
     if !quiet() {
         eprintln(text);
     }
@@ -80,7 +80,7 @@ fn stdout_failed(e: std::io::Error) -> ! {
 /// Write a whole file or nothing: the bytes go to a temporary file in the same
 /// folder, which is renamed over `path` only once complete (a full disk leaves
 /// no empty or truncated file behind). Only a regular file is ever replaced
-/// ([`output_target`]): a FIFO, a device or a socket is refused, never renamed over.
+/// (`output_target`): a FIFO, a device or a socket is refused, never renamed over.
 /// A new file gets the mode every tool gives one, 0666 less the umask (a
 /// temporary file alone would be 0600).
 pub fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
@@ -105,7 +105,7 @@ pub fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()>
 /// there or a regular file is; the file a symlink points to when that is a
 /// regular file (the link stays). Anything else (a FIFO, a device, a socket, a
 /// folder, a dangling link) is an error: renaming over it would destroy it.
-pub fn output_target(path: &std::path::Path) -> std::io::Result<std::path::PathBuf> {
+pub(crate) fn output_target(path: &std::path::Path) -> std::io::Result<std::path::PathBuf> {
     let refuse = |what: &str| {
         std::io::Error::new(
             ErrorKind::InvalidInput,
@@ -127,7 +127,7 @@ pub fn output_target(path: &std::path::Path) -> std::io::Result<std::path::PathB
 
 /// `PTXL_DEBUG` is set: the engines trace sizes and timings on stderr. Read
 /// once per process, here only; a command's `context::Ctx` carries it.
-pub fn tracing() -> bool {
+pub(crate) fn tracing() -> bool {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *ON.get_or_init(|| std::env::var_os("PTXL_DEBUG").is_some())
 }

@@ -6,7 +6,7 @@ use crate::program::{EventId, LocId, Program, RegValue, TraceId};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Values of `Program::observables`, in that order.
-pub type State = Vec<i64>;
+pub(crate) type State = Vec<i64>;
 
 /// One candidate execution, concrete: enough to recompute every relation.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
@@ -20,7 +20,7 @@ pub struct Execution {
     /// Fence-SC order edges.
     pub sc: BTreeSet<(EventId, EventId)>,
     /// Barrier synchronization: arrive event -> wait event.
-    pub barrier_sync: BTreeSet<(EventId, EventId)>,
+    pub(crate) barrier_sync: BTreeSet<(EventId, EventId)>,
     /// The coherence-maximal write chosen as the final value of each location.
     pub finals: BTreeMap<LocId, EventId>,
 }
@@ -30,7 +30,7 @@ impl Execution {
     pub fn state(&self, p: &Program) -> State {
         p.observables.iter().map(|o| observe(p, self, o)).collect()
     }
-    pub fn executes(&self, p: &Program, e: EventId) -> bool {
+    pub(crate) fn executes(&self, p: &Program, e: EventId) -> bool {
         let ev = &p.events[e];
         ev.thread.is_none() || ev.paths.iter().any(|t| self.traces.contains(t))
     }
@@ -38,7 +38,7 @@ impl Execution {
 
 impl Execution {
     /// The value write `w` writes in this execution.
-    pub fn value_written(&self, p: &Program, w: EventId) -> Option<i64> {
+    pub(crate) fn value_written(&self, p: &Program, w: EventId) -> Option<i64> {
         p.value_written(w, &|r| self.rf.get(&r).copied())
     }
 }
@@ -85,7 +85,7 @@ pub struct Outcome {
     pub flags: Flags,
     /// Some allowed execution exists, before `filter` removes states: when none
     /// does and the unroll bound cut paths, the verdict would be vacuous.
-    pub any_execution: bool,
+    pub(crate) any_execution: bool,
     /// Whether `states` lists every allowed final state (false when the listing
     /// stopped at `--states N`).
     pub complete: bool,
@@ -125,8 +125,8 @@ pub struct Summary {
     pub negative: usize,
     /// Some allowed state satisfies / falsifies the proposition (exact even when
     /// the list is not complete).
-    pub some_positive: bool,
-    pub some_negative: bool,
+    pub(crate) some_positive: bool,
+    pub(crate) some_negative: bool,
     pub complete: bool,
 }
 
@@ -185,7 +185,7 @@ pub fn eval(p: &Program, prop: &Prop, s: &[i64]) -> bool {
 }
 
 /// Keep only the states satisfying the test's `filter`.
-pub fn apply_filter(p: &Program, states: &mut BTreeMap<State, Execution>) {
+pub(crate) fn apply_filter(p: &Program, states: &mut BTreeMap<State, Execution>) {
     if let Some(f) = &p.filter {
         states.retain(|s, _| eval(p, f, s));
     }

@@ -13,7 +13,7 @@ const SEM_SCOPE: &[&str] =
     &["weak", "relaxed", "acquire", "release", "acq_rel", "volatile", "cta", "cluster", "gpu", "sys"];
 
 /// The instruction text of `site` at `level` (for gaps: the inserted fence).
-pub fn instr_text(site: &Site, level: Level) -> String {
+pub(crate) fn instr_text(site: &Site, level: Level) -> String {
     match (site.kind, level) {
         (_, Level::Absent) => String::new(),
         (_, Level::Fence(s, sc)) => format!("fence.{}.{}", s.word(), scope_word(sc)),

@@ -9,7 +9,12 @@ use std::collections::HashSet;
 
 /// All assignments of cost at most `budget` satisfying every constraint that
 /// the branching reaches (each is at least one raise above a failing variant).
-pub fn hitting(d: &Decider, costs: &CostTable, constraints: &[Vec<Level>], budget: u32) -> (Vec<Vec<Level>>, u32) {
+pub(crate) fn hitting(
+    d: &Decider,
+    costs: &CostTable,
+    constraints: &[Vec<Level>],
+    budget: u32,
+) -> (Vec<Vec<Level>>, u32) {
     let h = Hitting::new(d, costs, constraints, budget);
     let orig: Vec<u8> = vec![0; d.sites.len()];
     let mut h = h;

@@ -41,7 +41,7 @@ pub enum SemO {
 }
 
 impl FenceSemO {
-    pub fn from_ast(s: FenceSem) -> Self {
+    pub(crate) fn from_ast(s: FenceSem) -> Self {
         match s {
             FenceSem::Acquire => FenceSemO::Acquire,
             FenceSem::Release => FenceSemO::Release,
@@ -65,7 +65,7 @@ impl FenceSemO {
 
 impl SemO {
     /// `None` for `.mmio` (never changed: it is an I/O access, not a synchronisation choice).
-    pub fn from_ast(s: Sem) -> Option<Self> {
+    pub(crate) fn from_ast(s: Sem) -> Option<Self> {
         Some(match s {
             Sem::Weak => SemO::Weak,
             Sem::Relaxed | Sem::Volatile => SemO::Relaxed,
@@ -90,7 +90,7 @@ impl SemO {
     }
 }
 
-pub fn scope_word(s: Scope) -> &'static str {
+pub(crate) fn scope_word(s: Scope) -> &'static str {
     match s {
         Scope::Cta => "cta",
         Scope::Cluster => "cluster",
@@ -119,7 +119,7 @@ pub struct CostTable {
 }
 
 /// Keys and default values, in README order.
-pub const DEFAULT_COSTS: &[(&str, u32)] = &[
+pub(crate) const DEFAULT_COSTS: &[(&str, u32)] = &[
     ("relaxed", 1),
     ("acquire", 2),
     ("release", 2),
@@ -220,7 +220,7 @@ fn all_levels() -> Vec<Level> {
 }
 
 /// `fence.sc.gpu`, `relaxed.gpu`, `weak`, `no fence`.
-pub fn describe(l: Level) -> String {
+pub(crate) fn describe(l: Level) -> String {
     match l {
         Level::Absent => "no fence".into(),
         Level::Fence(s, sc) => format!("fence.{}.{}", s.word(), scope_word(sc)),
@@ -252,7 +252,7 @@ impl AccessKind {
 }
 
 /// Every level an access of this kind may take, with the given scopes.
-pub fn access_levels(k: AccessKind, scopes: &[Scope]) -> Vec<Level> {
+pub(crate) fn access_levels(k: AccessKind, scopes: &[Scope]) -> Vec<Level> {
     let mut v = Vec::new();
     for &s in k.sems() {
         if s == SemO::Weak {
@@ -265,9 +265,9 @@ pub fn access_levels(k: AccessKind, scopes: &[Scope]) -> Vec<Level> {
 }
 
 /// Every fence level with the given scopes (without `Absent`).
-pub fn fence_levels(scopes: &[Scope]) -> Vec<Level> {
+pub(crate) fn fence_levels(scopes: &[Scope]) -> Vec<Level> {
     let sems = [FenceSemO::Acquire, FenceSemO::Release, FenceSemO::AcqRel, FenceSemO::Sc];
     scopes.iter().flat_map(|&sc| sems.iter().map(move |&s| Level::Fence(s, sc))).collect()
 }
 
-pub const ALL_SCOPES: [Scope; 4] = SCOPES;
+pub(crate) const ALL_SCOPES: [Scope; 4] = SCOPES;

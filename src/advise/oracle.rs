@@ -51,27 +51,20 @@ pub fn witness(p: &Program, model: &Model) -> Result<Option<Execution>> {
 /// Does a known execution (of a program with the same events) show the
 /// target reachable in `p`? The reference engine's check of one execution
 /// (`reference::verify`) is much cheaper than a new encoding.
-pub fn still_witness(p: &Program, x: &Execution, model: &Model) -> bool {
+pub(crate) fn still_witness(p: &Program, x: &Execution, model: &Model) -> bool {
     crate::reference::verify::verify_execution_in(p, x, model).is_ok()
         && crate::outcome::eval(p, &target(p), &x.state(p))
-}
-
-/// Parse, build and decide a variant given as text.
-pub fn reachable_source(source: &str, opts: &CheckOptions) -> Result<bool> {
-    let lit = crate::parse::parse_litmus(source)?;
-    let p = crate::check::build(&lit, &opts.build, &opts.ctx.model)?;
-    reachable(&p, &opts.ctx.model)
 }
 
 /// The full pipeline's view of a variant: is the outcome reachable, and when it
 /// is not, which axiom forbids it (the first violation of a candidate execution
 /// reaching it, as `check --show forbidden` names it).
-pub struct Confirmed {
+pub(crate) struct Confirmed {
     pub reachable: bool,
     pub reason: Option<String>,
 }
 
-pub fn confirm(source: &str, opts: &CheckOptions, explain_it: bool) -> Result<Confirmed> {
+pub(crate) fn confirm(source: &str, opts: &CheckOptions, explain_it: bool) -> Result<Confirmed> {
     let r = crate::check::check_source(source, opts)?;
     let p = &r.program;
     let bad = match p.quantifier {

@@ -30,10 +30,10 @@ pub struct Decider<'a> {
     pub opts: &'a CheckOptions,
     /// The test's `--timeout`, for every variant.
     pub deadline: Option<std::time::Instant>,
-    pub cache: HashMap<Vec<Level>, bool>,
+    pub(crate) cache: HashMap<Vec<Level>, bool>,
     /// Variants decided (cache misses).
     pub queries: usize,
-    pub max_queries: usize,
+    pub(crate) max_queries: usize,
     /// Witnesses of reachable variants, by event structure (see `structure`).
     witnesses: HashMap<Vec<bool>, Vec<crate::outcome::Execution>>,
     /// Variants shown reachable by an earlier witness, without a SAT query.

@@ -70,7 +70,7 @@ fn is_memory(k: &InstrKind) -> bool {
 /// including exactly the threads of a narrower one behaves the same (scopes act
 /// only through "includes", 8.5 and 8.7) and costs more, so only the narrowest
 /// of each class is offered when strengthening.
-pub fn distinct_scopes(p: &Program, t: usize) -> Vec<Scope> {
+pub(crate) fn distinct_scopes(p: &Program, t: usize) -> Vec<Scope> {
     let me = p.threads[t].placement;
     let mut seen: Vec<Vec<bool>> = Vec::new();
     let mut out = Vec::new();

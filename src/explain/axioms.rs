@@ -283,7 +283,7 @@ fn causality(v: &View, rel: &Rel) -> Option<Witness> {
 /// Any other row (or a built-in one whose shape the wording above does not
 /// find): the relation it tests, with a cycle, a self-pair or a pair.
 fn generic(v: &View, c: &CheckResult) -> Witness {
-    let kinds = [
+    let ptx_kinds = [
         EdgeKind::Po,
         EdgeKind::Rf,
         EdgeKind::Co,
@@ -294,10 +294,22 @@ fn generic(v: &View, c: &CheckResult) -> Witness {
         EdgeKind::Obs,
         EdgeKind::Cause,
     ];
+    // Fence-SC, observation and causality order are PTX's (8.9.2-8.9.5): a C
+    // test's edges are RC11's sb, rf, mo, rb and sw, or the row's own.
+    let c_kinds = [EdgeKind::Po, EdgeKind::Rf, EdgeKind::Co, EdgeKind::Fr, EdgeKind::Sync, EdgeKind::Dep];
+    let c_test = v.p.c11.is_some();
+    let kinds: &[EdgeKind] = if c_test { &c_kinds } else { &ptx_kinds };
     let all: Vec<usize> = (0..v.n()).collect();
     let (steps, what) = match c.kind {
-        CheckKind::Acyclic => match shortest_cycle(v, &c.rel, &all, &|a, b| edge_kind(v, a, b, &kinds)) {
-            Some(cycle) => (cycle.clone(), format!("{} is a cycle of", fmt_path(v, &cycle))),
+        CheckKind::Acyclic => match shortest_cycle(v, &c.rel, &all, &|a, b| edge_kind(v, a, b, kinds)) {
+            Some(cycle) => {
+                let mut path = fmt_path(v, &cycle);
+                // An edge no basic relation shows is an edge of the row's relation: named by it when it has a name.
+                if c_test && c.text.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_' || ch == '-') {
+                    path = path.replace(" -row-> ", &format!(" -{}-> ", c.text));
+                }
+                (cycle.clone(), format!("{} is a cycle of", path))
+            }
             None => (Vec::new(), "there is a cycle of".to_string()),
         },
         CheckKind::Irreflexive => match (0..v.n()).find(|&e| c.rel.has(e, e)) {
@@ -309,7 +321,7 @@ fn generic(v: &View, c: &CheckResult) -> Witness {
         },
         CheckKind::Empty => match c.rel.pairs().first() {
             Some(&(a, b)) => (
-                vec![Step { from: a, kind: edge_kind(v, a, b, &kinds), to: b }],
+                vec![Step { from: a, kind: edge_kind(v, a, b, kinds), to: b }],
                 format!("{} and {} are related by", v.names[a], v.names[b]),
             ),
             None => (Vec::new(), "some pair is related by".to_string()),

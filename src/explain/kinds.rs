@@ -42,6 +42,19 @@ impl EdgeKind {
             EdgeKind::Row => "row",
         }
     }
+
+    /// The label in a C test: RC11's names (Lahav et al., PLDI'17, and herd's
+    /// rc11.cat) for program order `sb`, coherence `mo`, from-reads `rb` and
+    /// synchronizes-with `sw`.
+    pub fn c_label(self) -> &'static str {
+        match self {
+            EdgeKind::Po => "sb",
+            EdgeKind::Co => "mo",
+            EdgeKind::Fr => "rb",
+            EdgeKind::Sync => "sw",
+            k => k.label(),
+        }
+    }
 }
 
 /// One edge of a path, in local numbers.

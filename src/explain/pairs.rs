@@ -104,6 +104,44 @@ pub fn describe(p: &Program, e: &Event) -> String {
     }
 }
 
+/// A C test's operation in C terms (`seq_cst write of x`, `plain read of y`,
+/// `acq_rel read-modify-write of y`, `seq_cst fence`), with its CUDA scope
+/// when narrower than the system (C's own scope).
+pub fn describe_c(p: &Program, e: &Event) -> String {
+    let writes = e.access().is_some_and(|a| a.writes);
+    let order = e.thread.zip(e.instance).and_then(|(t, i)| p.c11.as_ref()?.of_event(t, i.pc, writes));
+    let word = order.map_or("plain", |o| o.c_name().trim_start_matches("memory_order_"));
+    let scope = |s: Scope| match s {
+        Scope::Sys => String::new(),
+        Scope::Cta => " (thread_scope_block)".into(),
+        Scope::Cluster => " (thread_scope_cluster)".into(),
+        Scope::Gpu => " (thread_scope_device)".into(),
+    };
+    match &e.kind {
+        EventKind::Mem(a) => {
+            let what = match (a.reads, a.writes, a.atomic) {
+                (_, _, true) => "read-modify-write",
+                (true, false, _) => "read",
+                _ => "write",
+            };
+            let sc = if a.sem.is_strong() { scope(a.scope) } else { String::new() };
+            format!("{} {} of {}{}", word, what, p.locations[a.loc].name, sc)
+        }
+        EventKind::Fence { scope: s, .. } => format!("{} fence{}", word, scope(*s)),
+        _ => describe(p, e),
+    }
+}
+
+/// When `a` synchronizes with `b` under the C model's `sw` (rc11.cat: a
+/// release write or fence, an acquire read or fence, and a read that reads
+/// from the release sequence of the write).
+fn c_sync_rule(p: &Program, a: EventId, b: EventId, n: &dyn Fn(EventId) -> String) -> String {
+    let (fa, fb) = (p.events[a].access().is_none(), p.events[b].access().is_none());
+    let reader = if fb { format!("a read before {}", n(b)) } else { n(b) };
+    let writer = if fa { format!("a write after {}", n(a)) } else { n(a) };
+    format!("if {} reads from the release sequence of {}", reader, writer)
+}
+
 fn placement(p: &Program, t: usize) -> String {
     p.threads[t].written.label()
 }
@@ -202,8 +240,12 @@ pub struct Explanation {
     pub morally_strong: Vec<PairRow>,
     pub release_patterns: Vec<PatternRow>,
     pub acquire_patterns: Vec<PatternRow>,
-    /// The pairs that may synchronize (8.9.4), each decided by the SAT engine.
+    /// The pairs that may synchronize (8.9.4; in a C test the C model's `sw`),
+    /// each decided by the SAT engine.
     pub synchronization: Vec<SyncRow>,
+    /// A C test: no moral strength or patterns (PTX notions), operations in C terms.
+    #[serde(skip)]
+    pub c_test: bool,
 }
 
 #[derive(serde::Serialize)]
@@ -253,6 +295,7 @@ pub fn explanation(p: &Program, model: &crate::model::Model) -> Result<Explanati
     let ids: Vec<EventId> = p.events.iter().filter(|e| e.thread.is_some()).map(|e| e.id).collect();
     let names: BTreeMap<EventId, String> = ids.iter().copied().zip(event_names(p, &ids)).collect();
     let n = |e: EventId| names.get(&e).cloned().unwrap_or_default();
+    let c_test = p.c11.is_some();
     let threads = p
         .threads
         .iter()
@@ -270,13 +313,14 @@ pub fn explanation(p: &Program, model: &crate::model::Model) -> Result<Explanati
                 thread: t,
                 line: ev.line,
                 text: ev.text.clone(),
-                description: describe(p, ev),
+                description: if c_test { describe_c(p, ev) } else { describe(p, ev) },
                 path,
             }
         })
         .collect();
     let mut pairs = Vec::new();
-    for (i, &a) in ids.iter().enumerate() {
+    // Moral strength and release/acquire patterns are PTX's (8.7, 8.8): a C test has neither.
+    for (i, &a) in ids.iter().enumerate().filter(|_| !c_test) {
         for &b in ids[i + 1..].iter().filter(|&&b| p.compatible(a, b)) {
             let (ea, eb) = (&p.events[a], &p.events[b]);
             let r = moral_strength(p, ea, eb, &n(a), &n(b));
@@ -287,8 +331,7 @@ pub fn explanation(p: &Program, model: &crate::model::Model) -> Result<Explanati
             pairs.push(PairRow { a: n(a), b: n(b), morally_strong: strong, reason });
         }
     }
-    let rels = release_patterns(p);
-    let acqs = acquire_patterns(p);
+    let (rels, acqs) = if c_test { (Vec::new(), Vec::new()) } else { (release_patterns(p), acquire_patterns(p)) };
     let on = |x: &Pattern| p.events[x.access].access().map(|a| p.locations[a.loc].name.clone()).unwrap_or_default();
     let release = rels.iter().map(|x| {
         let pattern = if x.bound == x.access { n(x.access) } else { format!("{}; {}", n(x.bound), n(x.access)) };
@@ -302,11 +345,11 @@ pub fn explanation(p: &Program, model: &crate::model::Model) -> Result<Explanati
     let mut cands = Candidates::new(p, model)?;
     // One query per pair: the test's deadline (crate::budget) is checked before each.
     cands.deadline = crate::budget::deadline();
-    let mut keys: Vec<(EventId, EventId)> = cands.enc.sw.keys().copied().collect();
+    let mut keys: Vec<(EventId, EventId)> = cands.enc.sw_pairs().collect();
     keys.sort();
     let mut synchronization = Vec::new();
     for (a, b) in keys {
-        let rules = sync_rules(p, a, b, &rels, &acqs, &n);
+        let rules = if c_test { c_sync_rule(p, a, b, &n) } else { sync_rules(p, a, b, &rels, &acqs, &n) };
         let yes = cands.can_synchronize(a, b)?;
         synchronization.push(SyncRow { from: n(a), to: n(b), in_some_allowed_execution: yes, rules });
     }
@@ -318,6 +361,7 @@ pub fn explanation(p: &Program, model: &crate::model::Model) -> Result<Explanati
         release_patterns,
         acquire_patterns,
         synchronization,
+        c_test,
     })
 }
 
@@ -346,6 +390,10 @@ impl Explanation {
                 w = width
             ));
         }
+        if self.c_test {
+            self.sync_text(&mut out, "Synchronizes-with (the C model's sw)");
+            return out;
+        }
         out.push_str("Morally strong pairs (8.7)\n");
         for x in &self.morally_strong {
             out.push_str(&format!(
@@ -368,9 +416,13 @@ impl Explanation {
                 out.push_str(&format!("  {} on {}: {}\n", x.pattern, x.location, x.rule));
             }
         }
-        out.push_str(
-            "Synchronization (8.9.4): pairs that may synchronize, and whether some allowed execution has it\n",
-        );
+        self.sync_text(&mut out, "Synchronization (8.9.4)");
+        out
+    }
+
+    /// The pairs that may synchronize, under `title`.
+    fn sync_text(&self, out: &mut String, title: &str) {
+        out.push_str(&format!("{}: pairs that may synchronize, and whether some allowed execution has it\n", title));
         if self.synchronization.is_empty() {
             out.push_str("  none: no two operations can synchronize\n");
         }
@@ -382,7 +434,6 @@ impl Explanation {
             };
             out.push_str(&format!("  {} -> {}: {} ({})\n", x.from, x.to, yes, x.rules));
         }
-        out
     }
 }
 

@@ -350,8 +350,9 @@ fn relation_lines(v: &View) -> Vec<(String, Vec<String>)> {
     let sw: Vec<String> =
         v.sw.pairs().into_iter().map(|(a, b)| format!("{} -> {}: {}", n(a), n(b), why_sync(v, a, b))).collect();
     if v.p.c11.is_some() {
-        // A C test has no Fence-SC order (a PTX relation); its synchronization is the C model's `sw`.
-        return vec![("rf".into(), rf), ("co".into(), co), ("sw".into(), sw)];
+        // A C test has no Fence-SC order (a PTX relation); its coherence is RC11's
+        // `mo` and its synchronization the C model's `sw`.
+        return vec![("rf".into(), rf), ("mo".into(), co), ("sw".into(), sw)];
     }
     vec![("rf".into(), rf), ("co".into(), co), ("Fence-SC".into(), sc), ("sync".into(), sw)]
 }

@@ -80,7 +80,8 @@ impl<'p> View<'p> {
             ms: rel("ms"),
             rf: rel("rf"),
             co: rel("co"),
-            fr: rel("fr"),
+            // RC11 calls from-reads `rb` (rc11.cat "let rb = (rf^-1; mo) \\ id").
+            fr: if ev_model.rels.contains_key("fr") { rel("fr") } else { rel("rb") },
             sc: rel("sc"),
             dep: rel("dep"),
             obs: rel("obs"),

@@ -8,8 +8,10 @@ pub fn fmt_path(v: &View, steps: &[Step]) -> String {
     let c = compress_keeping(steps, |i| matches!(v.event(i).kind, crate::program::EventKind::ProxyFence { .. }));
     let Some(first) = c.first() else { return String::new() };
     let mut s = v.names[first.from].clone();
+    let c_test = v.p.c11.is_some();
     for st in &c {
-        s.push_str(&format!(" -{}-> {}", st.kind.label(), v.names[st.to]));
+        let label = if c_test { st.kind.c_label() } else { st.kind.label() };
+        s.push_str(&format!(" -{}-> {}", label, v.names[st.to]));
     }
     let mut why: Vec<String> = Vec::new();
     for st in c.iter().filter(|st| st.kind == EdgeKind::Sync) {
@@ -38,7 +40,30 @@ pub fn short_sync(v: &View, a: usize, b: usize) -> String {
                 if acq.bound == acq.access { n(acq.access) } else { format!("{}; {}", n(acq.access), n(acq.bound)) };
             format!("release pattern {} synchronizes with acquire pattern {} on {}", relp, acqp, v.loc_name(rel.access))
         }
+        None if v.p.c11.is_some() => c_sw(v, a, b),
         None => format!("{} synchronizes with {}", n(a), n(b)),
+    }
+}
+
+/// Why `a` synchronizes with `b` in a C test (rc11's `sw`: a release write or
+/// fence, an acquire read or fence, and a read between them that reads from
+/// the release sequence): `W2 release, A1 acquire: A1 reads y=1 from W2`.
+pub fn c_sw(v: &View, a: usize, b: usize) -> String {
+    let n = |i: usize| v.names[i].clone();
+    // The read of the acquire side: `b` itself, or for a fence the last read before it that reads.
+    let read = if v.is_read(b) {
+        Some(b)
+    } else {
+        (0..v.n())
+            .filter(|&r| v.po.has(r, b) && v.is_read(r) && v.rf_source(r).is_some())
+            .max_by_key(|&r| v.event(r).po)
+    };
+    match read {
+        Some(r) if v.rf_source(r) != Some(a) && v.event(a).access().is_some() => {
+            format!("{} release, {} acquire: {}, in the release sequence of {}", n(a), n(b), reads(v, r), n(a))
+        }
+        Some(r) => format!("{} release, {} acquire: {}", n(a), n(b), reads(v, r)),
+        None => format!("{} release, {} acquire", n(a), n(b)),
     }
 }
 
@@ -82,6 +107,7 @@ pub fn why_sync(v: &View, a: usize, b: usize) -> String {
                 n(b)
             )
         }
+        None if v.p.c11.is_some() => c_sw(v, a, b),
         None => "synchronizes".to_string(),
     }
 }

@@ -11,7 +11,7 @@
 //! `[S]` is the identity on the event set S (`W`, `R | W`, `W \ Init`, `~Init`).
 //! `f(e)` applies a primitive that takes a relation (`proxy-preserved(cb)`).
 
-pub use super::cat_parse::parse_stmt;
+pub(crate) use super::cat_parse::parse_stmt;
 use std::fmt;
 
 /// An event set, inside `[...]`.
@@ -85,7 +85,7 @@ impl Expr {
     }
 
     /// Every primitive function applied (`proxy-preserved` in `proxy-preserved(cb)`).
-    pub fn call_names(&self, out: &mut Vec<String>) {
+    pub(crate) fn call_names(&self, out: &mut Vec<String>) {
         match self {
             Expr::Name(_) | Expr::Id(_) => {}
             Expr::Union(a, b) | Expr::Seq(a, b) | Expr::Diff(a, b) | Expr::Inter(a, b) => {
@@ -101,7 +101,7 @@ impl Expr {
     }
 
     /// Every event-set name used inside `[...]`.
-    pub fn set_names(&self, out: &mut Vec<String>) {
+    pub(crate) fn set_names(&self, out: &mut Vec<String>) {
         match self {
             Expr::Name(_) => {}
             Expr::Id(s) => s.names(out),

@@ -23,7 +23,7 @@ pub struct CatError {
 
 /// One statement of a model file, with the comment before it and where it starts.
 #[derive(Clone, Debug)]
-pub struct ParsedRow {
+pub(crate) struct ParsedRow {
     pub section: String,
     pub sentence: String,
     pub stmt: Stmt,
@@ -36,11 +36,11 @@ pub struct ParsedRow {
 
 /// A model file, parsed (names not yet resolved: `super::rows::Model::parse`).
 #[derive(Clone, Debug, Default)]
-pub struct ParsedModel {
+pub(crate) struct ParsedModel {
     pub title: Option<String>,
-    pub description: String,
-    pub split_rmw: bool,
-    pub c_tests: bool,
+    pub(crate) description: String,
+    pub(crate) split_rmw: bool,
+    pub(crate) c_tests: bool,
     pub rows: Vec<ParsedRow>,
 }
 
@@ -51,7 +51,7 @@ pub const OPTIONS: [(&str, &str); 2] = [
 ];
 
 /// Parse a whole model file.
-pub fn parse_model(text: &str) -> Result<ParsedModel, CatError> {
+pub(crate) fn parse_model(text: &str) -> Result<ParsedModel, CatError> {
     let all = tokens(text)?;
     // Comments are kept apart: the one just before a statement is its row's.
     let toks: Vec<Located> = all.iter().filter(|t| !matches!(t.tok, Tok::Comment(_))).cloned().collect();
@@ -116,7 +116,7 @@ fn end_of(text: &str) -> (usize, usize) {
 }
 
 /// Parse one statement (`let NAME = EXPR` or `acyclic|irreflexive|empty EXPR as NAME`).
-pub fn parse_stmt(text: &str) -> Result<Stmt, String> {
+pub(crate) fn parse_stmt(text: &str) -> Result<Stmt, String> {
     let toks: Vec<Located> = tokens(text)
         .map_err(|e| format!("`{}`: {}", text, e.message))?
         .into_iter()

@@ -67,7 +67,7 @@ fn resolve(m: &Model, upto: usize, name: &str) -> Option<Ref> {
 
 /// A row that reads a name denoting nothing: which row, which name, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Unresolved {
+pub(crate) struct Unresolved {
     pub row: usize,
     pub name: String,
     pub message: String,
@@ -80,7 +80,7 @@ pub fn validate(m: &Model) -> Result<(), String> {
 }
 
 /// The first name of the model that denotes nothing (see [`validate`]).
-pub fn unresolved(m: &Model) -> Option<Unresolved> {
+pub(crate) fn unresolved(m: &Model) -> Option<Unresolved> {
     for (i, r) in m.rows.iter().enumerate() {
         let e = match &r.stmt {
             Stmt::Let { expr, .. } | Stmt::Check { expr, .. } => expr,
@@ -129,7 +129,7 @@ fn exec_masks(m: &Model) -> Vec<u8> {
 
 /// What an evaluator needs of a model besides its rows, computed once per model.
 #[derive(Clone, Debug, Default)]
-pub struct Plan {
+pub(crate) struct Plan {
     masks: Vec<u8>,
     names: Vec<HashMap<String, Ref>>,
 }
@@ -175,7 +175,7 @@ pub struct Evaluator<'a, 'p> {
 /// reuse [`Evaluator::set`] already makes when an execution relation changes,
 /// carried across evaluators.
 #[derive(Default)]
-pub struct Statics {
+pub(crate) struct Statics {
     statics: Vec<Option<Val>>,
     rows: Vec<Option<Val>>,
     sets: HashMap<usize, Val>,
@@ -202,7 +202,7 @@ impl<'a, 'p> Evaluator<'a, 'p> {
     /// An evaluator starting from `st`, which must come from
     /// [`Evaluator::into_statics`] of an evaluator of the same `model` on a
     /// view of the same program, traces and split (or be empty).
-    pub fn with_statics(model: &'a Model, view: &'a View<'p>, st: Statics) -> Self {
+    pub(crate) fn with_statics(model: &'a Model, view: &'a View<'p>, st: Statics) -> Self {
         let fill = |mut v: Vec<Option<Val>>, len: usize| (v.resize(len, None), v).1;
         Evaluator {
             model,
@@ -218,7 +218,7 @@ impl<'a, 'p> Evaluator<'a, 'p> {
     }
 
     /// Everything computed so far that reads no execution relation.
-    pub fn into_statics(self) -> Statics {
+    pub(crate) fn into_statics(self) -> Statics {
         let masks = &self.plan.masks;
         let rows = self.rows.into_iter().zip(masks).map(|(r, &m)| r.filter(|_| m == 0)).collect();
         let mut nodes = self.nodes;
@@ -279,7 +279,7 @@ impl<'a, 'p> Evaluator<'a, 'p> {
 
     /// The value of row `i`: a `let` row's relation, or the relation a check
     /// row tests (explanations show it); None while an execution relation it reads is not given.
-    pub fn row_value(&mut self, i: usize) -> Option<Rel> {
+    pub(crate) fn row_value(&mut self, i: usize) -> Option<Rel> {
         self.row(i).map(Rc::unwrap_or_clone)
     }
 

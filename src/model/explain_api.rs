@@ -36,7 +36,7 @@ pub struct CheckResult {
 pub struct Evaluated {
     /// The value of each `let` row (the last of a name) and of the primitives
     /// and execution relations the rows read, by name.
-    pub rels: BTreeMap<String, Rel>,
+    pub(crate) rels: BTreeMap<String, Rel>,
     /// The check rows in model order.
     pub checks: Vec<CheckResult>,
 }

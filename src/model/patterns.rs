@@ -37,7 +37,7 @@ impl<'a> Op<'a> {
 /// otherwise W follows X in program order. fence.sc is a release fence (it is
 /// stronger than fence.acq_rel). The one decision: the primitives
 /// (`prims::release_patterns`) and the static list below read it.
-pub fn opens_release(x: Op, w: Op, same: bool) -> bool {
+pub(crate) fn opens_release(x: Op, w: Op, same: bool) -> bool {
     let Some(wa) = w.access else { return false };
     if same {
         return wa.writes && wa.sem.is_release();
@@ -54,7 +54,7 @@ pub fn opens_release(x: Op, w: Op, same: bool) -> bool {
 /// one at Y? `same`: Y is R (case 1); otherwise Y follows R in program order.
 /// 8.11.1: the strong read of a reduction (`red`) never forms one; fence.sc is
 /// an acquire fence.
-pub fn closes_acquire(r: Op, y: Op, same: bool) -> bool {
+pub(crate) fn closes_acquire(r: Op, y: Op, same: bool) -> bool {
     let Some(ra) = r.access else { return false };
     if !ra.reads || ra.is_red || !ra.sem.is_strong() {
         return false;

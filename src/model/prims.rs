@@ -58,7 +58,7 @@ pub const CALLS: [(&str, &str); 1] =
     [("proxy-preserved", "8.9.5 proxy-preserved base causality, given base causality")];
 
 /// Is `i` in the named set? None: no such set.
-pub fn in_set(v: &View, name: &str, i: usize) -> Option<bool> {
+pub(crate) fn in_set(v: &View, name: &str, i: usize) -> Option<bool> {
     let kind = &v.event(i).kind;
     Some(match name {
         "R" => v.is_read(i),
@@ -105,7 +105,7 @@ pub fn call(v: &View, name: &str, r: &Rel) -> Option<Rel> {
 
 /// The C memory order of a C test's access or fence (`crate::c11`); None in
 /// a PTX test and for initial writes.
-pub fn c_order(v: &View, i: usize) -> Option<crate::c11::Order> {
+pub(crate) fn c_order(v: &View, i: usize) -> Option<crate::c11::Order> {
     let e = v.event(i);
     let (t, inst) = (e.thread?, e.instance?);
     v.p.c11.as_ref()?.of_event(t, inst.pc, e.access().is_some_and(|a| a.writes))
@@ -166,7 +166,7 @@ pub fn dependencies(v: &View) -> Rel {
 
 /// The pairs of `dependencies` that each trace of the view contributes (for a
 /// program whose paths share events, a pair holds only on the paths that have it).
-pub fn dependencies_by_trace(v: &View) -> Vec<(usize, Vec<(usize, usize)>)> {
+pub(crate) fn dependencies_by_trace(v: &View) -> Vec<(usize, Vec<(usize, usize)>)> {
     let mut local = vec![None; v.p.events.len()];
     for e in &v.events {
         local[e.event.id].get_or_insert(e.orig);
@@ -194,14 +194,14 @@ fn fence_sem(v: &View, i: usize) -> Option<FenceSem> {
     }
 }
 
-/// 8.8 release patterns ([`super::patterns::opens_release`], the one decision).
+/// 8.8 release patterns (`super::patterns::opens_release`, the one decision).
 /// Pairs: first operation -> write on M.
 pub fn release_patterns(v: &View, po: &Rel) -> Rel {
     let op = |i: usize| Op { access: v.access(i), fence: fence_sem(v, i) };
     Rel::from_fn(v.n(), |x, w| (x == w || po.has(x, w)) && opens_release(op(x), op(w), x == w))
 }
 
-/// 8.8 acquire patterns ([`super::patterns::closes_acquire`]). Pairs: read -> last operation.
+/// 8.8 acquire patterns (`super::patterns::closes_acquire`). Pairs: read -> last operation.
 pub fn acquire_patterns(v: &View, po: &Rel) -> Rel {
     let op = |i: usize| Op { access: v.access(i), fence: fence_sem(v, i) };
     Rel::from_fn(v.n(), |r, y| (r == y || po.has(r, y)) && closes_acquire(op(r), op(y), r == y))
@@ -257,7 +257,7 @@ pub fn conflict(v: &View, a: usize, b: usize) -> bool {
 /// The pairs `a < b` of the view that race unless causality orders them:
 /// conflicting, not morally strong (`ms`), and on a common path. The SAT
 /// engine asks for these and adds only "both performed, causality neither way".
-pub fn race_candidates(v: &View, ms: &Rel) -> Vec<(usize, usize)> {
+pub(crate) fn race_candidates(v: &View, ms: &Rel) -> Vec<(usize, usize)> {
     let n = v.n();
     (0..n)
         .flat_map(|a| (a + 1..n).map(move |b| (a, b)))

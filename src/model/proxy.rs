@@ -70,7 +70,7 @@ pub fn requirement(p: &Program, x: &Event, y: &Event) -> ProxyRequirement {
 
 /// Every way to fill the slots of a chain with distinct fences ("one fence never
 /// fills two slots"), in slot order. Empty when some slot has no candidate.
-pub fn fillings(slots: &[Vec<EventId>]) -> Vec<Vec<EventId>> {
+pub(crate) fn fillings(slots: &[Vec<EventId>]) -> Vec<Vec<EventId>> {
     let mut out: Vec<Vec<EventId>> = vec![Vec::new()];
     for slot in slots {
         let mut next = Vec::new();

@@ -20,7 +20,7 @@ impl Rel {
     }
 
     /// The relation holding exactly the given pairs.
-    pub fn from_pairs(n: usize, pairs: impl IntoIterator<Item = (usize, usize)>) -> Rel {
+    pub(crate) fn from_pairs(n: usize, pairs: impl IntoIterator<Item = (usize, usize)>) -> Rel {
         let mut r = Rel::new(n);
         for (a, b) in pairs {
             r.add(a, b);
@@ -125,7 +125,7 @@ impl Rel {
     }
 
     /// The identity relation on the events satisfying `keep` (`[S]` in cat).
-    pub fn identity(n: usize, keep: impl Fn(usize) -> bool) -> Rel {
+    pub(crate) fn identity(n: usize, keep: impl Fn(usize) -> bool) -> Rel {
         let mut r = Rel::new(n);
         for a in (0..n).filter(|&a| keep(a)) {
             r.add(a, a);
@@ -189,7 +189,7 @@ impl Rel {
         r
     }
 
-    pub fn is_irreflexive(&self) -> bool {
+    pub(crate) fn is_irreflexive(&self) -> bool {
         (0..self.n).all(|a| !self.has(a, a))
     }
 
@@ -197,7 +197,8 @@ impl Rel {
         self.closure().is_irreflexive()
     }
 
-    pub fn is_transitive(&self) -> bool {
+    #[cfg(test)]
+    fn is_transitive(&self) -> bool {
         self.compose(self).pairs().into_iter().all(|(a, b)| self.has(a, b))
     }
 }

@@ -33,10 +33,9 @@ pub enum ModelKind {
 impl ModelKind {
     /// The PTX models (every PTX test is decided under one of them).
     pub const ALL: [ModelKind; 2] = [ModelKind::Ptx, ModelKind::PtxAlloy];
-    /// The C models (every C test is decided under one of them).
-    pub const C_MODELS: [ModelKind; 2] = [ModelKind::Rc11, ModelKind::ScopedRc11];
     /// Every built-in model.
-    pub const BUILTIN: [ModelKind; 4] = [ModelKind::Ptx, ModelKind::PtxAlloy, ModelKind::Rc11, ModelKind::ScopedRc11];
+    pub(crate) const BUILTIN: [ModelKind; 4] =
+        [ModelKind::Ptx, ModelKind::PtxAlloy, ModelKind::Rc11, ModelKind::ScopedRc11];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -48,7 +47,7 @@ impl ModelKind {
     }
 
     /// The built-in model of this name.
-    pub fn from_name(name: &str) -> Option<ModelKind> {
+    pub(crate) fn from_name(name: &str) -> Option<ModelKind> {
         Self::BUILTIN.into_iter().find(|k| k.name() == name)
     }
 
@@ -60,11 +59,6 @@ impl ModelKind {
             ModelKind::Rc11 => include_str!("../../models/rc11.cat"),
             ModelKind::ScopedRc11 => include_str!("../../models/scoped-rc11.cat"),
         }
-    }
-
-    /// A model of C tests (its rows read the C orders).
-    pub fn is_c(self) -> bool {
-        self.model().c_tests
     }
 
     /// The model, shared (engines hold it by `Arc` so a test can give its own rows).
@@ -87,14 +81,14 @@ impl ModelKind {
 impl Model {
     /// The rows are those of a built-in PTX model (same statements, same RMW
     /// split): what D66's argument about the rows was checked against.
-    pub fn is_builtin(&self) -> bool {
+    pub(crate) fn is_builtin(&self) -> bool {
         ModelKind::ALL.iter().any(|k| std::ptr::eq(k.model(), self) || self.same_rows(k.model(), self.rows.len()))
     }
 
     /// Every check row of some built-in model is a check row of this one: the
     /// model's rows begin with all of that model's rows, unchanged (D131). Facts
     /// the engines derive from the built-in axioms (D60, D61) hold in it.
-    pub fn has_builtin_axioms(&self) -> bool {
+    pub(crate) fn has_builtin_axioms(&self) -> bool {
         ModelKind::BUILTIN
             .iter()
             .any(|k| self.rows.len() >= k.model().rows.len() && self.same_rows(k.model(), k.model().rows.len()))
@@ -129,10 +123,10 @@ impl Row {
 pub struct Model {
     pub name: String,
     /// The comment before the title (what the model is).
-    pub description: String,
-    pub split_rmw: bool,
+    pub(crate) description: String,
+    pub(crate) split_rmw: bool,
     /// The model decides C tests (`option c11`).
-    pub c_tests: bool,
+    pub(crate) c_tests: bool,
     pub rows: Vec<Row>,
     /// Name resolution and dependencies of the rows, computed on first use.
     plan: OnceLock<super::eval::Plan>,
@@ -143,9 +137,9 @@ pub struct Model {
 /// decided on `cause` (causality order) in a PTX model and on `dr` in a C
 /// model (herd's `undefined_unless empty dr`); explanations and `explain`'s
 /// synchronizing pairs read `sw`.
-pub const NEEDED_PTX: [(&str, &str); 2] =
+pub(crate) const NEEDED_PTX: [(&str, &str); 2] =
     [("cause", "8.7.1 data races are decided on causality order"), ("sw", "explanations show synchronizes-with")];
-pub const NEEDED_C: [(&str, &str); 2] =
+pub(crate) const NEEDED_C: [(&str, &str); 2] =
     [("dr", "data races are herd's `undefined_unless empty dr`"), ("sw", "explanations show synchronizes-with")];
 
 impl Model {
@@ -214,7 +208,7 @@ impl Model {
     }
 
     /// What the evaluator needs beyond the rows (computed once).
-    pub fn plan(&self) -> &super::eval::Plan {
+    pub(crate) fn plan(&self) -> &super::eval::Plan {
         self.plan.get_or_init(|| super::eval::Plan::new(self))
     }
 

@@ -79,7 +79,7 @@ pub enum NotStrong {
 /// The one decision of the relation: every engine, the primitives and the
 /// explanations' reasons read it. Initial writes are never morally strong
 /// with anything (they are no thread's operation).
-pub fn moral_strength(p: &Program, x: &Event, y: &Event) -> Result<Strong, NotStrong> {
+pub(crate) fn moral_strength(p: &Program, x: &Event, y: &Event) -> Result<Strong, NotStrong> {
     let (Some(tx), Some(ty)) = (x.thread, y.thread) else { return Err(NotStrong::InitialWrite) };
     // D101: in a C test coherence (herd's `mo`, cos.cat) is a total order of
     // all writes of a location; the engines order the morally strong pairs.
@@ -112,7 +112,7 @@ pub fn moral_strength(p: &Program, x: &Event, y: &Event) -> Result<Strong, NotSt
     Ok(why)
 }
 
-/// 8.7 morally strong (see [`moral_strength`]).
+/// 8.7 morally strong (see `moral_strength`).
 pub fn morally_strong(p: &Program, x: &Event, y: &Event) -> bool {
     moral_strength(p, x, y).is_ok()
 }

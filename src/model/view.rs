@@ -7,7 +7,7 @@
 //! and writes (`atom`, `red`, a successful `cas`) as two events, its read part
 //! then its write part in program order, linked by `rmw` (D50). The split is a
 //! view: programs, traces and executions keep one event per operation, and
-//! [`View::map_rel`] carries an execution's relations onto the view.
+//! `View::map_rel` carries an execution's relations onto the view.
 
 use super::rel::Rel;
 use crate::program::{Access, Event, EventId, EventKind, MemSem, Placement, Program, TraceId};
@@ -126,17 +126,17 @@ impl<'p> View<'p> {
 
     /// Whether view events `a` and `b` can both be performed (always, in the
     /// view of one execution; in a view of several paths, on a common path).
-    pub fn compatible(&self, a: usize, b: usize) -> bool {
+    pub(crate) fn compatible(&self, a: usize, b: usize) -> bool {
         self.p.compatible(self.event(a).id, self.event(b).id)
     }
 
     /// Program order position: the read part of a split operation comes first.
-    pub fn po_key(&self, i: usize) -> (usize, u8) {
+    pub(crate) fn po_key(&self, i: usize) -> (usize, u8) {
         (self.event(i).po, u8::from(self.events[i].part == Part::Write))
     }
 
     /// The view event of executed event `orig` acting as a read (`write`: as a write).
-    pub fn part_of(&self, orig: usize, write: bool) -> usize {
+    pub(crate) fn part_of(&self, orig: usize, write: bool) -> usize {
         let (r, w) = self.parts[orig];
         if write {
             w
@@ -148,7 +148,7 @@ impl<'p> View<'p> {
     /// Carry a relation over executed events onto the view: the source acts as
     /// `src_write`s part, the target as `dst_write`s (rf: write -> read; co:
     /// write -> write; Fence-SC and barriers relate unsplit events).
-    pub fn map_rel(&self, r: &Rel, src_write: bool, dst_write: bool) -> Rel {
+    pub(crate) fn map_rel(&self, r: &Rel, src_write: bool, dst_write: bool) -> Rel {
         if self.events.len() == self.parts.len() {
             return r.clone(); // nothing is split: the numbering is the caller's
         }

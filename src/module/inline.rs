@@ -23,7 +23,7 @@ const MAX_INLINED: usize = 200_000;
 /// inliner; compiler output for a litmus kernel nests a few levels).
 const MAX_CALL_DEPTH: usize = 256;
 
-pub struct Inliner<'a> {
+pub(crate) struct Inliner<'a> {
     modules: &'a [Module],
     /// For each module, its variables' names in the program (D73).
     var_names: &'a [HashMap<String, String>],
@@ -160,7 +160,7 @@ impl<'a> Inliner<'a> {
 
     /// A cell's `call NAME, (ARGS);`: each argument is copied into the
     /// register bound to the parameter, then the body runs.
-    pub fn call_from_cell(&mut self, name: &str, args: Vec<Operand>, span: Span) -> Result<()> {
+    pub(crate) fn call_from_cell(&mut self, name: &str, args: Vec<Operand>, span: Span) -> Result<()> {
         let (mi, fi) = self
             .resolve(name)
             .ok_or_else(|| self.unknown_function(name, "no `ptx \"...\";` module of this test defines it", span))?;

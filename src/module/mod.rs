@@ -11,7 +11,7 @@ pub mod parse;
 pub mod scaffold;
 mod special;
 
-pub use special::{cta_thread_counts, thread_ids};
+pub(crate) use special::{cta_thread_counts, thread_ids};
 
 use crate::ast::{InitItem, InstrKind, Litmus, VarDecl};
 use crate::error::{Error, Origin, Result};
@@ -21,10 +21,10 @@ use std::path::Path;
 use std::sync::Arc;
 
 /// The newest PTX ISA version the model covers (PTX ISA 9.2).
-pub const ISA_VERSION: (u32, u32) = (9, 2);
+pub(crate) const ISA_VERSION: (u32, u32) = (9, 2);
 
 /// The init-block name whose address value `%envreg1`/`%envreg2` hold (D177).
-pub const ENVREG: &str = "envreg";
+pub(crate) const ENVREG: &str = "envreg";
 
 /// Largest module file read.
 const MAX_MODULE_BYTES: usize = 16 << 20;
@@ -88,7 +88,7 @@ pub fn expand(lit: &mut Litmus, base: &Path) -> Result<Vec<Warning>> {
 
 /// A register, `.param` or `.local` name as the module writes it: inlining
 /// renames `%rd4` to `%rd4#f1s1` per call (D40), which messages never show.
-pub fn written_name(name: &str) -> &str {
+pub(crate) fn written_name(name: &str) -> &str {
     name.split('#').next().unwrap_or(name)
 }
 

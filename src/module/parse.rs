@@ -20,18 +20,18 @@ const MAX_SCOPE_DEPTH: usize = 64;
 /// A parsed module.
 #[derive(Debug)]
 pub struct Module {
-    pub origin: Arc<Origin>,
+    pub(crate) origin: Arc<Origin>,
     /// `.version` as written, and where.
     pub version: Option<(String, Span)>,
     pub funcs: Vec<Func>,
     /// Variables in memory: module-scope `.global`/`.const`/`.shared`
     /// declarations and the static ones declared in function bodies.
-    pub vars: Vec<ModVar>,
+    pub(crate) vars: Vec<ModVar>,
 }
 
 /// A variable of a module's memory (ISA 5.1, 5.4).
 #[derive(Clone, Debug)]
-pub struct ModVar {
+pub(crate) struct ModVar {
     pub name: String,
     pub space: VarSpace,
     /// Bytes (element size times elements); `None` for `name[]`.
@@ -39,9 +39,9 @@ pub struct ModVar {
     /// Initial bytes from offset 0 (the rest 0), or `None`: no initial value (D71).
     pub init: Option<Vec<u8>>,
     /// `.visible` or `.extern`: the name is shared with other modules (linkage).
-    pub linked: bool,
+    pub(crate) linked: bool,
     /// `.extern`: a declaration of a variable another module defines.
-    pub external: bool,
+    pub(crate) external: bool,
     pub span: Span,
 }
 
@@ -49,8 +49,8 @@ pub struct ModVar {
 pub struct Func {
     pub name: String,
     pub entry: bool,
-    pub params: Vec<Param>,
-    pub rets: Vec<Param>,
+    pub(crate) params: Vec<Param>,
+    pub(crate) rets: Vec<Param>,
     /// `None`: a declaration (`.extern .func f(...);`).
     pub(crate) body: Option<Vec<Stmt>>,
     pub span: Span,
@@ -64,12 +64,12 @@ impl Func {
 }
 
 #[derive(Clone, Debug)]
-pub struct Param {
+pub(crate) struct Param {
     pub name: String,
     /// `.u64`, `.b32`, ... (the first type word), for `scaffold`.
     pub ty: String,
     /// `.ptr` was written (a pointer parameter).
-    pub ptr: bool,
+    pub(crate) ptr: bool,
     /// Bytes of parameter memory (`.b8 p[16]` is 16).
     pub size: u64,
 }
@@ -78,11 +78,11 @@ pub struct Param {
 #[derive(Clone, Debug)]
 pub(crate) struct CallStmt {
     pub guard: Option<Guard>,
-    pub rets: Vec<RawOperand>,
+    pub(crate) rets: Vec<RawOperand>,
     pub func: String,
     pub args: Vec<RawOperand>,
     /// An indirect call's prototype (refused when inlined).
-    pub proto: bool,
+    pub(crate) proto: bool,
     pub span: Span,
     pub text: String,
 }
@@ -108,15 +108,15 @@ pub(crate) struct Decl {
     /// The state space without the dot (`reg`, `local`, `shared`, `param`, `global`, `const`).
     pub space: String,
     /// `.visible`/`.extern`/`.weak`/`.common` was written.
-    pub linked: bool,
-    pub external: bool,
+    pub(crate) linked: bool,
+    pub(crate) external: bool,
     /// The names with their size in bytes (`None`: unknown, as in `name[]`).
     pub names: Vec<(String, Option<u64>)>,
     /// Parameterized names (`%r<10>` is `("%r", 10)`: `%r0`..`%r9`, kept as a
     /// range so that a huge count costs nothing until a name of it is used).
     pub ranges: Vec<(String, u32)>,
     /// The size in bytes of one name of `ranges`.
-    pub elem: u64,
+    pub(crate) elem: u64,
     /// The initializer's bytes (for the last name), little-endian.
     pub init: Option<Vec<u8>>,
     pub span: Span,
@@ -165,7 +165,7 @@ impl Decl {
 }
 
 /// Parse module `text`, whose errors point at `origin`.
-pub fn parse_module(origin: Arc<Origin>) -> Result<Module> {
+pub(crate) fn parse_module(origin: Arc<Origin>) -> Result<Module> {
     let text: &str = &origin.source;
     let src = Src::new(text);
     check_depth(&src).map_err(|e| e.in_origin(&Some(origin.clone())))?;

@@ -34,7 +34,7 @@ pub struct Launch {
 }
 
 /// The most threads a kernel skeleton writes: a litmus test with more columns is not a litmus test.
-pub const MAX_THREADS: u32 = 64;
+pub(crate) const MAX_THREADS: u32 = 64;
 
 /// The skeleton text for `module`, loaded from `shown` (the path written in
 /// the `ptx "...";` line, relative to where the harness will be saved).

@@ -10,7 +10,7 @@ const WARP: i64 = 32;
 
 /// Each thread's `%tid.x`: the header's `tid`, or its rank among the threads
 /// of its CTA (a CTA is (gpu, cluster, cta)).
-pub fn thread_ids(lit: &Litmus) -> Vec<i64> {
+pub(crate) fn thread_ids(lit: &Litmus) -> Vec<i64> {
     let mut rank: BTreeMap<(u32, Option<u32>, u32), i64> = BTreeMap::new();
     (0..lit.threads.len())
         .map(|t| {
@@ -25,7 +25,7 @@ pub fn thread_ids(lit: &Litmus) -> Vec<i64> {
 
 /// Each thread's `%ntid.x`, the number of threads of its CTA in the launch:
 /// one more than the largest `%tid.x` of the CTA (litmus-format.md section 5).
-pub fn cta_thread_counts(lit: &Litmus) -> Vec<i64> {
+pub(crate) fn cta_thread_counts(lit: &Litmus) -> Vec<i64> {
     // A CTA is (gpu, cluster, cta); a cluster is (gpu, cluster) or, without
     // `cluster`, the CTA alone (an implicit 1x1x1 cluster launch).
     let cta_key = |t: usize| {

@@ -61,9 +61,9 @@ pub(crate) struct RawOperand {
 
 #[derive(Clone, Debug)]
 pub(crate) struct RawInstr {
-    pub opcode: String,
-    pub opcode_span: Span,
-    pub mnemonic: String,
+    pub(crate) opcode: String,
+    pub(crate) opcode_span: Span,
+    pub(crate) mnemonic: String,
     pub quals: Vec<Qual>,
     pub guard: Option<Guard>,
     pub operands: Vec<RawOperand>,
@@ -87,7 +87,7 @@ impl RawInstr {
     }
 
     /// Build from an `instr` pair (syntax only; literal values are range-checked).
-    pub fn from_pair(pair: Pair<Rule>, src: &Src) -> Result<RawInstr> {
+    pub(crate) fn from_pair(pair: Pair<Rule>, src: &Src) -> Result<RawInstr> {
         let span = src.pair_span(&pair);
         let text = pair.as_str().trim().to_string();
         let mut raw = RawInstr::empty(span, text);
@@ -126,7 +126,7 @@ impl RawInstr {
     }
 
     /// An error for a qualifier this instruction does not take.
-    pub fn bad_qual(&self, q: &Qual) -> Error {
+    pub(crate) fn bad_qual(&self, q: &Qual) -> Error {
         if matches!(q.text.as_str(), "v2" | "v4" | "v8") {
             return Error::input(format!("vector accesses (`.{}`) are not supported", q.text), q.span);
         }
@@ -166,7 +166,7 @@ impl RawInstr {
         )
     }
 
-    pub fn no_operands(&self) -> Result<()> {
+    pub(crate) fn no_operands(&self) -> Result<()> {
         match self.operands.is_empty() {
             true => Ok(()),
             false => Err(self.arity("no operands")),
@@ -175,7 +175,7 @@ impl RawInstr {
 
     /// The register this instruction writes, if any (used before decoding to
     /// learn which names are registers).
-    pub fn written_name(&self) -> Option<&str> {
+    pub(crate) fn written_name(&self) -> Option<&str> {
         let writes = matches!(
             self.opcode.as_str(),
             "ld" | "tld" | "suld" | "cold" | "ldc" | "atom" | "suatom" | "setp" | "selp"
@@ -264,7 +264,7 @@ pub(crate) struct Names<'a> {
     pub regs: &'a HashSet<String>,
     pub locs: &'a HashSet<String>,
     /// Registers the init block gives an address (`P0:r5 = &x;`).
-    pub addr_regs: &'a HashSet<String>,
+    pub(crate) addr_regs: &'a HashSet<String>,
 }
 
 /// `r12` or `p3`: the corpus register names.
@@ -274,14 +274,14 @@ fn looks_like_register(name: &str) -> bool {
 }
 
 impl Names<'_> {
-    pub fn is_reg(&self, name: &str) -> bool {
+    pub(crate) fn is_reg(&self, name: &str) -> bool {
         name.starts_with('%') || self.regs.contains(name) || (!self.locs.contains(name) && looks_like_register(name))
     }
 
     /// The second operand of Dat3M's `ld r0, 1` / `ld r0, r1`: an immediate,
     /// or an unbracketed register that does not hold an address from the init
     /// block (`ld r1, r5` after `P0:r5 = &x;` reads x).
-    pub fn is_assignment_source(&self, op: &RawOperand) -> bool {
+    pub(crate) fn is_assignment_source(&self, op: &RawOperand) -> bool {
         match &op.kind {
             RawKind::Imm(_) => true,
             RawKind::Name(n) => self.is_reg(n) && !self.addr_regs.contains(n),

@@ -32,13 +32,13 @@ impl<'a> Src<'a> {
         Span { line, col, start, end }
     }
 
-    pub fn pair_span<R: pest::RuleType>(&self, p: &pest::iterators::Pair<'_, R>) -> Span {
+    pub(crate) fn pair_span<R: pest::RuleType>(&self, p: &pest::iterators::Pair<'_, R>) -> Span {
         let s = p.as_span();
         self.span(s.start(), s.end())
     }
 
     /// Span of `len` bytes at `offset` inside the text of `within`.
-    pub fn sub_span(&self, within: Span, offset: usize, len: usize) -> Span {
+    pub(crate) fn sub_span(&self, within: Span, offset: usize, len: usize) -> Span {
         self.span(within.start + offset, within.start + offset + len)
     }
 }

@@ -32,7 +32,7 @@ fn subsets_at_least(xs: &[usize], min: usize) -> Vec<Vec<usize>> {
 }
 
 /// The halves of synchronizing operations.
-pub fn is_barrier_event(ctx: &Ctx, i: usize) -> bool {
+pub(crate) fn is_barrier_event(ctx: &Ctx, i: usize) -> bool {
     ctx.event(i).sync().is_some()
 }
 
@@ -70,7 +70,7 @@ fn wait_options(ctx: &Ctx, w: usize, expected: &Expected, others: Vec<usize>) ->
 /// Every way of matching the waits of synchronizing operations with arrivals
 /// of other threads at the same key in which every wait gets the arrivals it
 /// needs (`wait_options`). Empty when some wait cannot complete. Cycles with
-/// program order are not checked here (see [`matching_deadlocks`]).
+/// program order are not checked here (see `matching_deadlocks`).
 pub fn barrier_matchings(ctx: &Ctx) -> Result<Vec<Matching>> {
     let n = ctx.n();
     // For each wait, its options (sets of arrives), in local numbers.
@@ -100,7 +100,7 @@ pub fn barrier_matchings(ctx: &Ctx) -> Result<Vec<Matching>> {
 
 /// A matching deadlocks when program order and the arrive -> wait edges form a
 /// cycle over the barrier events: some wait waits, indirectly, on itself.
-pub fn matching_deadlocks(ctx: &Ctx, po: &Rel, m: &Matching) -> bool {
+pub(crate) fn matching_deadlocks(ctx: &Ctx, po: &Rel, m: &Matching) -> bool {
     let g = po.restrict(|i| is_barrier_event(ctx, i)).union(&m.pairs);
     !g.is_acyclic()
 }
@@ -109,7 +109,7 @@ pub fn matching_deadlocks(ctx: &Ctx, po: &Rel, m: &Matching) -> bool {
 /// the arrivals it is matched with (`Sync::result_holds`), and every
 /// Every warp collective's wait, the values it assumes its lanes contributed
 /// (`Sync::assumption_holds`, D174).
-pub fn matching_values_hold(ctx: &Ctx, m: &Matching) -> bool {
+pub(crate) fn matching_values_hold(ctx: &Ctx, m: &Matching) -> bool {
     (0..ctx.n()).all(|w| match ctx.event(w).sync() {
         Some(sync) if sync.result.is_some() || !sync.assumed.is_empty() => {
             let matched = || (0..ctx.n()).filter(|&a| m.pairs.has(a, w));
@@ -119,11 +119,6 @@ pub fn matching_values_hold(ctx: &Ctx, m: &Matching) -> bool {
         }
         _ => true,
     })
-}
-
-/// Does the program contain any wait of a synchronizing operation (in any trace)?
-pub fn has_barrier_waits(ctx: &Ctx) -> bool {
-    (0..ctx.n()).any(|i| ctx.event(i).is_sync_wait())
 }
 
 #[cfg(test)]

@@ -75,7 +75,7 @@ impl<'p> Ctx<'p> {
         self.event(i).write_loc()
     }
 
-    pub fn read_loc(&self, i: usize) -> Option<LocId> {
+    pub(crate) fn read_loc(&self, i: usize) -> Option<LocId> {
         self.event(i).read_loc()
     }
 
@@ -97,28 +97,28 @@ impl<'p> Ctx<'p> {
     }
 
     /// Executed writes to `l`, the initial write included (it comes first).
-    pub fn writes_to(&self, l: LocId) -> Vec<usize> {
+    pub(crate) fn writes_to(&self, l: LocId) -> Vec<usize> {
         (0..self.n()).filter(|&i| self.write_loc(i) == Some(l)).collect()
     }
 
     /// The initial write of `l`.
-    pub fn init_of(&self, l: LocId) -> usize {
+    pub(crate) fn init_of(&self, l: LocId) -> usize {
         self.local[self.p.init_events[l]].expect("initial writes always execute")
     }
 
-    pub fn written_value(&self, i: usize) -> Option<i64> {
+    pub(crate) fn written_value(&self, i: usize) -> Option<i64> {
         self.event(i).written_value(self.p)
     }
 
     /// Convert local pairs back to event ids.
-    pub fn global_pairs(&self, r: &Rel) -> Vec<(EventId, EventId)> {
+    pub(crate) fn global_pairs(&self, r: &Rel) -> Vec<(EventId, EventId)> {
         r.pairs().into_iter().map(|(a, b)| (self.ev[a], self.ev[b])).collect()
     }
 }
 
 /// Every combination of indices `0..sizes[k]`, first index fastest.
 /// One empty combination when `sizes` is empty; none when some size is 0.
-pub struct Odometer {
+pub(crate) struct Odometer {
     sizes: Vec<usize>,
     next: Option<Vec<usize>>,
 }
@@ -162,7 +162,7 @@ pub fn trace_combinations(p: &Program) -> impl Iterator<Item = Vec<TraceId>> + '
 /// location (initial write included), executed, not the read itself, and whose
 /// value the trace's assumptions allow the read to return (the value it assumed,
 /// and none of the values a branch not taken excluded).
-pub fn rf_candidates(ctx: &Ctx) -> Vec<(usize, Vec<usize>)> {
+pub(crate) fn rf_candidates(ctx: &Ctx) -> Vec<(usize, Vec<usize>)> {
     let mut out = Vec::new();
     for r in 0..ctx.n() {
         let (Some(l), Some(a)) = (ctx.read_loc(r), ctx.access(r)) else { continue };
@@ -251,7 +251,7 @@ pub(crate) fn values_allowed(ctx: &Ctx, rf: &Rel) -> bool {
 /// one at a time (a before b, b before a, or unrelated); a partial assignment
 /// already breaking transitivity is abandoned. `budget` counts the assignments
 /// tried; running out is a limit error.
-pub fn strict_partial_orders(
+pub(crate) fn strict_partial_orders(
     items: &[usize],
     must_relate: impl Fn(usize, usize) -> bool,
     budget: &mut u64,
@@ -328,7 +328,7 @@ pub fn strict_partial_orders(
 
 /// 8.9.6 Every coherence order of one location: a strict partial order on its
 /// executed writes relating every morally strong pair, the initial write first.
-pub fn coherence_orders(ctx: &Ctx, l: LocId, ms: &Rel, budget: &mut u64) -> Result<Vec<Vec<(usize, usize)>>> {
+pub(crate) fn coherence_orders(ctx: &Ctx, l: LocId, ms: &Rel, budget: &mut u64) -> Result<Vec<Vec<(usize, usize)>>> {
     let init = ctx.init_of(l);
     let writes: Vec<usize> = ctx.writes_to(l).into_iter().filter(|&w| w != init).collect();
     let orders = strict_partial_orders(&writes, |a, b| ms.has(a, b), budget, "coherence orders")?;
@@ -370,7 +370,7 @@ pub fn fence_sc_choices(ctx: &Ctx, ms: &Rel, budget: &mut u64) -> Result<Vec<Rel
 
 /// The final values: for each location, the coherence-maximal executed writes
 /// (any of them may be the last one).
-pub fn maximal_writes(ctx: &Ctx, co: &Rel) -> BTreeMap<LocId, Vec<usize>> {
+pub(crate) fn maximal_writes(ctx: &Ctx, co: &Rel) -> BTreeMap<LocId, Vec<usize>> {
     let mut out = BTreeMap::new();
     for l in 0..ctx.p.locations.len() {
         let ws = ctx.writes_to(l);
@@ -380,9 +380,8 @@ pub fn maximal_writes(ctx: &Ctx, co: &Rel) -> BTreeMap<LocId, Vec<usize>> {
     out
 }
 
-pub use super::barriers::{
-    barrier_matchings, has_barrier_waits, is_barrier_event, matching_deadlocks, matching_values_hold, Matching,
-};
+pub use super::barriers::{barrier_matchings, Matching};
+pub(crate) use super::barriers::{matching_deadlocks, matching_values_hold};
 
 #[cfg(test)]
 mod tests {

@@ -113,7 +113,7 @@ pub fn name(n: &str) -> String {
 
 /// An observable as herd writes it: `1:r0` (thread number without `P`), `x`,
 /// an array cell `out[0]` (herd reads `NAME[N]`).
-pub fn observable(o: &Observable) -> String {
+pub(crate) fn observable(o: &Observable) -> String {
     match o {
         Observable::Reg { thread, reg } => format!("{}:{}", thread, name(reg)),
         Observable::Loc(l) => match l.split_once('[') {
@@ -125,7 +125,7 @@ pub fn observable(o: &Observable) -> String {
 
 /// An observable as herd writes it in this test: a C test's locations are
 /// bracketed (`[x]`), as herd writes them for C.
-pub fn observable_in(p: &Program, o: &Observable) -> String {
+pub(crate) fn observable_in(p: &Program, o: &Observable) -> String {
     match o {
         Observable::Loc(_) if p.c11.is_some() => format!("[{}]", observable(o)),
         _ => observable(o),
@@ -148,7 +148,7 @@ fn key(o: &Observable) -> (u8, usize, &str) {
 }
 
 /// The final-state lines, `1:r0=0; 1:r1=1; x=1;`, sorted as herd sorts them.
-pub fn state_lines(r: &TestResult) -> Vec<String> {
+pub(crate) fn state_lines(r: &TestResult) -> Vec<String> {
     let p = &r.program;
     let cols = column_order(p);
     let mut rows: Vec<Vec<i64>> =

@@ -90,7 +90,7 @@ pub fn text(r: &TestResult, source: &str) -> String {
 }
 
 /// Milliseconds to the microsecond: the clock's last digits are noise.
-pub fn millis(d: std::time::Duration) -> f64 {
+pub(crate) fn millis(d: std::time::Duration) -> f64 {
     d.as_micros() as f64 / 1000.0
 }
 
@@ -104,7 +104,7 @@ pub fn json(f: &FileReport) -> Value {
 }
 
 /// One final state: observable name -> value.
-pub fn state_json(p: &crate::program::Program, st: &crate::outcome::State) -> Value {
+pub(crate) fn state_json(p: &crate::program::Program, st: &crate::outcome::State) -> Value {
     let mut m = serde_json::Map::new();
     for (o, v) in p.observables.iter().zip(st) {
         m.insert(o.to_string(), json!(v));
@@ -113,7 +113,7 @@ pub fn state_json(p: &crate::program::Program, st: &crate::outcome::State) -> Va
 }
 
 /// The JSON object of one test's result (`result.schema.json#/$defs/result`).
-pub fn result_json(r: &TestResult, file: &str) -> Value {
+pub(crate) fn result_json(r: &TestResult, file: &str) -> Value {
     let p = &r.program;
     let states: Vec<Value> = r.outcome.states.keys().map(|st| state_json(p, st)).collect();
     json!({

@@ -2,16 +2,16 @@
 //! axioms of 8.10 are switched off (their activation literals assumed false;
 //! barrier progress stays on, so every candidate still ends in a final state).
 //!
-//! - [`Candidates::forbidden_states`]: final states some candidate reaches that
+//! - `Candidates::forbidden_states`: final states some candidate reaches that
 //!   no allowed execution reaches.
 //! - [`Candidates::executions`]: the candidate executions producing one given
 //!   final state: the state's observable values are assumed, and each decoded
 //!   execution's choices (traces, reads-from, the orientation of morally strong
 //!   coherence and Fence-SC pairs, barrier matching) are blocked in turn.
-//! - [`Candidates::can_synchronize`]: does some *allowed* execution contain a
+//! - `Candidates::can_synchronize`: does some *allowed* execution contain a
 //!   given synchronizes-with edge (axioms on)?
 //!
-//! Executions are returned in their *least* form ([`least_orders`]): coherence
+//! Executions are returned in their *least* form (`least_orders`): coherence
 //! and Fence-SC order hold only what 8.9.6 and 8.9.3 require (the initial write
 //! first, the morally strong pairs as the solver oriented them, and what
 //! transitivity adds). Unrequired edges between racy writes are noise for a
@@ -30,7 +30,7 @@ use std::time::Instant;
 
 /// At most this many final states (or executions of one state) are looked at
 /// before the first ones are sorted and shown.
-pub const SCAN_LIMIT: usize = 64;
+pub(crate) const SCAN_LIMIT: usize = 64;
 
 pub struct Candidates<'p> {
     pub enc: Encoding<'p>,
@@ -48,8 +48,8 @@ impl<'p> Candidates<'p> {
     /// Assumptions: every axiom off, barrier progress and reductions on.
     fn axioms_off(&self) -> Vec<B> {
         let mut v: Vec<B> = self.enc.axiom_acts().into_iter().map(|a| !a).collect();
-        v.push(self.enc.act_progress);
-        v.push(self.enc.act_values);
+        v.push(self.enc.act.progress);
+        v.push(self.enc.act.values);
         v
     }
 
@@ -70,14 +70,14 @@ impl<'p> Candidates<'p> {
     }
 
     /// A literal equivalent to proposition `prop` over the final state.
-    pub fn prop_literal(&mut self, prop: &Prop) -> B {
+    pub(crate) fn prop_literal(&mut self, prop: &Prop) -> B {
         self.enc.prop_literal(prop)
     }
 
     /// Final states reached by some candidate execution, not in `allowed`, for
     /// which `want` holds (a proposition, encoded; `keep` checks the decoded
     /// state again): sorted, at most `max`; the flag tells whether more exist.
-    pub fn forbidden_states(
+    pub(crate) fn forbidden_states(
         &mut self,
         allowed: &BTreeSet<State>,
         want: &Prop,
@@ -124,7 +124,7 @@ impl<'p> Candidates<'p> {
             }
             // An observable value literal is forced by its premises; assuming the
             // literals of the *other* values false leaves `v` as the only value.
-            for &(val, lit) in &self.enc.obs_val[i] {
+            for &(val, lit) in &self.enc.values.obs_val[i] {
                 if val != v {
                     assume.push(!lit);
                 }
@@ -162,11 +162,11 @@ impl<'p> Candidates<'p> {
         let enc = &self.enc;
         let p = enc.p;
         let ms = |a: EventId, b: EventId| morally_strong(p, &p.events[a], &p.events[b]);
-        let mut v: Vec<B> = enc.trace.clone();
-        let mut keyed: Vec<((EventId, EventId), B)> = enc.rf.iter().map(|(k, v)| (*k, *v)).collect();
-        keyed.extend(enc.co.iter().filter(|((a, b), _)| ms(*a, *b)).map(|(k, v)| (*k, *v)));
-        keyed.extend(enc.sc.iter().filter(|((a, b), _)| ms(*a, *b)).map(|(k, v)| (*k, *v)));
-        keyed.extend(enc.sync_pairs.iter().map(|(k, v)| (*k, *v)));
+        let mut v: Vec<B> = enc.choices.trace.clone();
+        let mut keyed: Vec<((EventId, EventId), B)> = enc.choices.rf.iter().map(|(k, v)| (*k, *v)).collect();
+        keyed.extend(enc.choices.co.iter().filter(|((a, b), _)| ms(*a, *b)).map(|(k, v)| (*k, *v)));
+        keyed.extend(enc.choices.sc.iter().filter(|((a, b), _)| ms(*a, *b)).map(|(k, v)| (*k, *v)));
+        keyed.extend(enc.sync.sync_pairs.iter().map(|(k, v)| (*k, *v)));
         // HashMap order is not stable: sort for a deterministic clause.
         keyed.sort_by_key(|(k, _)| *k);
         v.extend(keyed.into_iter().map(|x| x.1));
@@ -176,9 +176,9 @@ impl<'p> Candidates<'p> {
 
     /// Does some allowed execution (all axioms and barrier progress on) have
     /// `a` synchronizing with `b` (8.9.4)?
-    pub fn can_synchronize(&mut self, a: EventId, b: EventId) -> Result<bool> {
+    pub(crate) fn can_synchronize(&mut self, a: EventId, b: EventId) -> Result<bool> {
         self.check_time()?;
-        let Some(&lit) = self.enc.sw.get(&(a, b)) else { return Ok(false) };
+        let Some(&lit) = self.enc.derived.sw.get(&(a, b)) else { return Ok(false) };
         let mut assume = self.enc.all_acts();
         assume.push(lit);
         self.enc.f.solve_assuming(&assume)
@@ -215,7 +215,7 @@ impl Ord for ExecKey {
 /// The least coherence and Fence-SC orders of an execution: the transitive
 /// closure of (initial write -> every executed write of its location) and of
 /// the morally strong pairs as `x` orients them. Final writes stay maximal.
-pub fn least_orders(p: &Program, x: &Execution) -> Execution {
+pub(crate) fn least_orders(p: &Program, x: &Execution) -> Execution {
     let ms = |a: EventId, b: EventId| morally_strong(p, &p.events[a], &p.events[b]);
     let mut co: BTreeSet<(EventId, EventId)> =
         x.co.iter().copied().filter(|&(a, b)| ms(a, b) || p.events[a].thread.is_none()).collect();

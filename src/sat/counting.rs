@@ -18,7 +18,7 @@ const MAX_CHAIN: usize = 96;
 
 impl Encoding<'_> {
     /// Add the counting facts for every location whose writes form a chain.
-    pub fn counting_facts(&mut self) {
+    pub(crate) fn counting_facts(&mut self) {
         if self.counting_guards().is_none() {
             return;
         }
@@ -38,7 +38,7 @@ impl Encoding<'_> {
     fn rmw_chain(&self, l: LocId) -> Option<(i64, Rmw, Vec<EventId>)> {
         let p = self.p;
         let init = p.init_events[l];
-        let init_val = match self.wval[init].as_slice() {
+        let init_val = match self.values.wval[init].as_slice() {
             [(v, B::T)] => *v,
             _ => return None,
         };
@@ -94,7 +94,7 @@ impl Encoding<'_> {
         // strong pairs): a coherence predecessor has a smaller position.
         for (i, &a) in chain.iter().enumerate() {
             for (j, &b) in chain.iter().enumerate() {
-                let co = self.co.get(&(a, b)).copied().unwrap_or(B::F);
+                let co = self.choices.co.get(&(a, b)).copied().unwrap_or(B::F);
                 if i == j || co == B::F {
                     continue;
                 }
@@ -105,7 +105,7 @@ impl Encoding<'_> {
         }
         // The final write is coherence-maximal: every other RMW precedes it, so
         // it is at position n (the pigeonhole step, stated once).
-        if let Some(fin) = self.fin.get(&l).cloned() {
+        if let Some(fin) = self.choices.fin.get(&l).cloned() {
             for (i, &e) in chain.iter().enumerate() {
                 if let Some(&(_, v)) = fin.iter().find(|(w, _)| *w == e) {
                     self.f.implies(&[v], !le[i][n - 1]);
@@ -139,7 +139,7 @@ impl Encoding<'_> {
         for k in 1..=n {
             v = op.apply(v);
             for (i, &e) in chain.iter().enumerate() {
-                let head = self.wval[e].iter().find(|x| x.0 == v).map_or(B::F, |x| x.1);
+                let head = self.values.wval[e].iter().find(|x| x.0 == v).map_or(B::F, |x| x.1);
                 // position k -> writes v (a value the location cannot hold: no such execution).
                 self.f.clause(&[!acts[0], !acts[1], !le[i][k], le[i][k - 1], head]);
             }
@@ -148,11 +148,11 @@ impl Encoding<'_> {
         // converse lets positions alone fix reads-from, so the solver searching
         // for an execution chooses an order, not an order and a matching).
         for (i, &e) in chain.iter().enumerate() {
-            let from_init = self.rf.get(&(init, e)).copied().unwrap_or(B::F);
+            let from_init = self.choices.rf.get(&(init, e)).copied().unwrap_or(B::F);
             self.f.clause(&[!acts[0], !acts[1], !from_init, le[i][1]]);
             self.f.clause(&[!acts[0], !acts[1], !le[i][1], from_init]);
             for (j, &w) in chain.iter().enumerate() {
-                let rf = self.rf.get(&(w, e)).copied().unwrap_or(B::F);
+                let rf = self.choices.rf.get(&(w, e)).copied().unwrap_or(B::F);
                 for k in 2..=n {
                     if i != j {
                         self.f.clause(&[!acts[0], !acts[1], !le[j][k - 1], le[j][k - 2], !le[i][k], le[i][k - 1], rf]);
@@ -160,7 +160,7 @@ impl Encoding<'_> {
                 }
             }
             for (j, &w) in chain.iter().enumerate() {
-                let rf = self.rf.get(&(w, e)).copied().unwrap_or(B::F);
+                let rf = self.choices.rf.get(&(w, e)).copied().unwrap_or(B::F);
                 if i == j || rf == B::F {
                     continue;
                 }

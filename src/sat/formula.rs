@@ -42,7 +42,7 @@ impl std::ops::Not for B {
 
 pub struct Formula {
     pub solver: Solver<'static>,
-    pub vars: usize,
+    pub(crate) vars: usize,
     pub clauses: usize,
     /// Words of varisat's clause buffer (clauses of three or more literals).
     long_words: u64,
@@ -70,7 +70,7 @@ impl Formula {
     }
 
     /// Add the clause `OR lits` (constants folded).
-    pub fn clause(&mut self, lits: &[B]) {
+    pub(crate) fn clause(&mut self, lits: &[B]) {
         let mut out = Vec::with_capacity(lits.len());
         for &b in lits {
             match b {
@@ -94,7 +94,7 @@ impl Formula {
     }
 
     /// `AND body -> head`.
-    pub fn implies(&mut self, body: &[B], head: B) {
+    pub(crate) fn implies(&mut self, body: &[B], head: B) {
         let mut c: Vec<B> = body.iter().map(|&b| !b).collect();
         c.push(head);
         self.clause(&c);
@@ -129,7 +129,7 @@ impl Formula {
     }
 
     /// Exactly one of `xs` holds when `guard` holds; none otherwise is not implied.
-    pub fn at_most_one(&mut self, xs: &[B]) {
+    pub(crate) fn at_most_one(&mut self, xs: &[B]) {
         // Pairwise up to a few; beyond, the sequential ("ladder") encoding: 3n
         // clauses instead of n²/2 (a thread of a 16-thread lock has hundreds of
         // paths), and unit propagation still forbids every other literal once
@@ -153,7 +153,7 @@ impl Formula {
     }
 
     /// `guard -> at least k of xs` (sequential counter; sound and complete).
-    pub fn at_least(&mut self, guard: B, xs: &[B], k: usize) {
+    pub(crate) fn at_least(&mut self, guard: B, xs: &[B], k: usize) {
         if k == 0 {
             return;
         }

@@ -18,7 +18,7 @@ use rustc_hash::FxHashSet as HashSet;
 
 /// One barrier instance routed through a hub node.
 #[derive(Clone, Debug)]
-pub struct Hub {
+pub(crate) struct Hub {
     /// The synthetic node id (`>= p.events.len()`).
     pub id: EventId,
     pub arrives: Vec<EventId>,
@@ -27,12 +27,12 @@ pub struct Hub {
 
 impl Encoding<'_> {
     /// Is this a node id of the program (not a hub)?
-    pub fn is_event(&self, x: EventId) -> bool {
+    pub(crate) fn is_event(&self, x: EventId) -> bool {
         x < self.p.events.len()
     }
 
     /// `Program::compatible`, with hub nodes compatible with everything.
-    pub fn compatible_node(&self, x: EventId, y: EventId) -> bool {
+    pub(crate) fn compatible_node(&self, x: EventId, y: EventId) -> bool {
         !self.is_event(x) || !self.is_event(y) || self.p.compatible(x, y)
     }
 
@@ -40,7 +40,7 @@ impl Encoding<'_> {
     /// the axioms (explanations keep the pairs for `can_synchronize`), and every
     /// wait needs every other thread's arrival: `Arrivals`, or a count equal to
     /// the number of threads arriving.
-    pub fn hub_for(&mut self, arrives: &[EventId], waits: &[EventId]) -> bool {
+    pub(crate) fn hub_for(&mut self, arrives: &[EventId], waits: &[EventId]) -> bool {
         let p = self.p;
         if !self.axioms_assumed || waits.is_empty() || arrives.is_empty() {
             return false;
@@ -54,25 +54,25 @@ impl Encoding<'_> {
             }
         });
         if all {
-            let id = p.events.len() + self.hubs.len();
-            self.hubs.push(Hub { id, arrives: arrives.to_vec(), waits: waits.to_vec() });
+            let id = p.events.len() + self.sync.hubs.len();
+            self.sync.hubs.push(Hub { id, arrives: arrives.to_vec(), waits: waits.to_vec() });
         }
         all
     }
 
     /// Waits whose synchronization goes through a hub (their pairs are not
     /// synchronizes-with edges of their own).
-    pub fn hub_waits(&self) -> HashSet<EventId> {
-        self.hubs.iter().flat_map(|h| h.waits.iter().copied()).collect()
+    pub(crate) fn hub_waits(&self) -> HashSet<EventId> {
+        self.sync.hubs.iter().flat_map(|h| h.waits.iter().copied()).collect()
     }
 
     /// The hub edges: `a -> H` (a performed, progress on) and `H -> w` (w performed).
-    pub fn hub_edges(&mut self) -> Rel {
+    pub(crate) fn hub_edges(&mut self) -> Rel {
         let mut edges = Rel::default();
-        for h in self.hubs.clone() {
+        for h in self.sync.hubs.clone() {
             for &a in &h.arrives {
                 let xa = self.exec(a);
-                let lit = self.f.and(&[xa, self.act_progress]);
+                let lit = self.f.and(&[xa, self.act.progress]);
                 edges.insert((a, h.id), lit);
             }
             for &w in &h.waits {
@@ -83,7 +83,7 @@ impl Encoding<'_> {
     }
 
     /// Hub node ids.
-    pub fn hub_nodes(&self) -> Vec<EventId> {
-        self.hubs.iter().map(|h| h.id).collect()
+    pub(crate) fn hub_nodes(&self) -> Vec<EventId> {
+        self.sync.hubs.iter().map(|h| h.id).collect()
     }
 }

@@ -234,30 +234,30 @@ pub fn decode(enc: &Encoding, m: &Model) -> Execution {
     let p = enc.p;
     let mut x = Execution::default();
     for th in &p.threads {
-        let t = th.traces.iter().copied().find(|&t| m.value(enc.trace[t])).unwrap_or(th.traces[0]);
+        let t = th.traces.iter().copied().find(|&t| m.value(enc.choices.trace[t])).unwrap_or(th.traces[0]);
         x.traces.push(t);
     }
-    for (&(w, r), &v) in &enc.rf {
+    for (&(w, r), &v) in &enc.choices.rf {
         if m.value(v) {
             x.rf.insert(r, w);
         }
     }
-    for (&(a, b), &v) in &enc.co {
+    for (&(a, b), &v) in &enc.choices.co {
         if m.value(v) && x.executes(p, a) && x.executes(p, b) {
             x.co.insert((a, b));
         }
     }
-    for (&(a, b), &v) in &enc.sc {
+    for (&(a, b), &v) in &enc.choices.sc {
         if m.value(v) {
             x.sc.insert((a, b));
         }
     }
-    for (&(a, b), &v) in enc.sync_pairs.iter() {
+    for (&(a, b), &v) in enc.sync.sync_pairs.iter() {
         if m.value(v) {
             x.barrier_sync.insert((a, b));
         }
     }
-    for (&l, c) in &enc.fin {
+    for (&l, c) in &enc.choices.fin {
         if let Some(&(w, _)) = c.iter().find(|(_, v)| m.value(*v)) {
             x.finals.insert(l, w);
         }
@@ -270,13 +270,13 @@ pub fn decode(enc: &Encoding, m: &Model) -> Execution {
 /// neither morally strong nor related in causality order? Causality literals are
 /// least-fixpoint forced, so asking for their absence is exact.
 fn has_race(enc: &mut Encoding, acts: &[B]) -> Result<bool> {
-    if let Some(dr) = enc.dr.clone() {
+    if let Some(dr) = enc.derived.dr.clone() {
         return some_pair(enc, dr, acts);
     }
     let mut lits = Vec::new();
-    for (a, b, both) in enc.race_pairs.clone() {
+    for (a, b, both) in enc.derived.race_pairs.clone() {
         let r = enc.f.fresh();
-        let cause = |x, y| enc.cause_nodes.get(&(x, y)).copied().unwrap_or(B::F);
+        let cause = |x, y| enc.derived.cause_nodes.get(&(x, y)).copied().unwrap_or(B::F);
         let (cab, cba) = (cause(a, b), cause(b, a));
         enc.f.implies(&[r], both);
         enc.f.implies(&[r], !cab);
@@ -324,14 +324,14 @@ fn has_deadlock(enc: &mut Encoding, deadline: Option<Instant>) -> Result<bool> {
     let no_axioms: Vec<B> = axioms.iter().map(|&a| !a).collect();
     let mut idx = vec![0usize; threads.len()];
     loop {
-        let lits: Vec<B> = threads.iter().zip(&idx).map(|(t, &i)| enc.trace[t.traces[i]]).collect();
+        let lits: Vec<B> = threads.iter().zip(&idx).map(|(t, &i)| enc.choices.trace[t.traces[i]]).collect();
         // Barriers alone (axioms off, progress on): can they complete?
         let mut barriers_only = no_axioms.clone();
-        barriers_only.push(enc.act_progress);
+        barriers_only.push(enc.act.progress);
         barriers_only.extend(&lits);
         // Memory alone (axioms on, progress off).
         let mut memory_only = axioms.clone();
-        memory_only.push(!enc.act_progress);
+        memory_only.push(!enc.act.progress);
         memory_only.extend(&lits);
         if deadline.is_some_and(|d| Instant::now() > d) {
             return Err(Error::limit("timeout: the test took longer than --timeout (while looking for deadlocks)"));

@@ -9,12 +9,12 @@ use crate::ast::{Observable, Prop, Term};
 impl Encoding<'_> {
     /// The literal "observable `i` has value `v`" (constant false when no
     /// execution can give it that value).
-    pub fn value_lit(&self, i: usize, v: i64) -> B {
-        self.obs_val[i].iter().find(|(val, _)| *val == v).map(|x| x.1).unwrap_or(B::F)
+    pub(crate) fn value_lit(&self, i: usize, v: i64) -> B {
+        self.values.obs_val[i].iter().find(|(val, _)| *val == v).map(|x| x.1).unwrap_or(B::F)
     }
 
     /// A clause (guarded by `guard`) excluding final state `s`.
-    pub fn block_state(&mut self, guard: B, s: &[i64]) {
+    pub(crate) fn block_state(&mut self, guard: B, s: &[i64]) {
         let mut clause = vec![!guard];
         for (i, &v) in s.iter().enumerate() {
             clause.push(!self.value_lit(i, v));
@@ -26,19 +26,19 @@ impl Encoding<'_> {
     /// observable (the one its premises force), so they can be assumed and
     /// combined into propositions. Satisfiability is unchanged: every
     /// execution sets exactly its own values.
-    pub fn exact_values(&mut self) {
-        if self.exact_obs {
+    pub(crate) fn exact_values(&mut self) {
+        if self.values.exact_obs {
             return;
         }
-        self.exact_obs = true;
-        for i in 0..self.obs_val.len() {
-            let lits: Vec<B> = self.obs_val[i].iter().map(|x| x.1).collect();
+        self.values.exact_obs = true;
+        for i in 0..self.values.obs_val.len() {
+            let lits: Vec<B> = self.values.obs_val[i].iter().map(|x| x.1).collect();
             self.f.at_most_one(&lits);
         }
     }
 
     /// A literal equivalent to proposition `prop` over the final state.
-    pub fn prop_literal(&mut self, prop: &Prop) -> B {
+    pub(crate) fn prop_literal(&mut self, prop: &Prop) -> B {
         self.exact_values();
         match prop {
             Prop::True => B::T,
@@ -74,7 +74,7 @@ impl Encoding<'_> {
                 Term::Obs(o, _) => index(o).map(|i| obs_val[i].clone()).unwrap_or_default(),
             }
         };
-        let (xs, ys) = (side(a, &self.obs_val), side(b, &self.obs_val));
+        let (xs, ys) = (side(a, &self.values.obs_val), side(b, &self.values.obs_val));
         let mut ands = Vec::new();
         for &(x, lx) in &xs {
             for &(y, ly) in &ys {
@@ -104,9 +104,9 @@ impl Encoding<'_> {
             },
             (Term::Obs(o1, _), Term::Obs(o2, _)) => match (index(o1), index(o2)) {
                 (Some(i), Some(j)) => {
-                    let pairs: Vec<(B, B)> = self.obs_val[i]
+                    let pairs: Vec<(B, B)> = self.values.obs_val[i]
                         .iter()
-                        .filter_map(|&(v, l)| self.obs_val[j].iter().find(|x| x.0 == v).map(|x| (l, x.1)))
+                        .filter_map(|&(v, l)| self.values.obs_val[j].iter().find(|x| x.0 == v).map(|x| (l, x.1)))
                         .collect();
                     let ands: Vec<B> = pairs.into_iter().map(|(l1, l2)| self.f.and(&[l1, l2])).collect();
                     self.f.or(&ands)

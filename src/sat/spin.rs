@@ -128,7 +128,7 @@ fn races_with_nothing(p: &Program, e: &Event, writes: &[EventId]) -> bool {
 /// events of `p`'s threads, not in its event list) may be left out: each
 /// races with nothing, the program is not mixed-size, and no thread that left
 /// one out uses a barrier (D66's conditions).
-pub fn reads_race_with_nothing(p: &Program, left_out: &[Event]) -> bool {
+pub(crate) fn reads_race_with_nothing(p: &Program, left_out: &[Event]) -> bool {
     if left_out.is_empty() {
         return true;
     }

@@ -112,7 +112,7 @@ fn signature(p: &Program, t: usize) -> Option<String> {
 }
 
 /// The thread's events in id order (the order the build created them).
-pub fn thread_events(p: &Program, t: usize) -> Vec<EventId> {
+pub(crate) fn thread_events(p: &Program, t: usize) -> Vec<EventId> {
     p.events.iter().filter(|e| e.thread == Some(t)).map(|e| e.id).collect()
 }
 
@@ -226,7 +226,7 @@ fn first_write(p: &Program, events: &[EventId]) -> Option<usize> {
 fn order_writes(enc: &mut Encoding, guard: B, events: &[Vec<EventId>], q: usize) -> bool {
     let mut any = false;
     for pair in events.windows(2) {
-        let later_first = enc.co.get(&(pair[1][q], pair[0][q])).copied().unwrap_or(B::F);
+        let later_first = enc.choices.co.get(&(pair[1][q], pair[0][q])).copied().unwrap_or(B::F);
         if later_first != B::F {
             enc.f.clause(&[!guard, !later_first]);
             any = true;
@@ -246,9 +246,9 @@ fn order_reads(enc: &mut Encoding, guard: B, events: &[Vec<EventId>]) -> bool {
         let mut sources = Vec::new();
         let mut lits = Vec::new();
         for &r in evs.iter().filter(|&&e| p.events[e].read_loc().is_some()) {
-            for &w in enc.rf_cands.get(&r).map(|v| v.as_slice()).unwrap_or(&[]) {
+            for &w in enc.choices.rf_cands.get(&r).map(|v| v.as_slice()).unwrap_or(&[]) {
                 sources.push(w);
-                lits.push(enc.rf.get(&(w, r)).copied()?);
+                lits.push(enc.choices.rf.get(&(w, r)).copied()?);
             }
         }
         Some((sources, lits))
@@ -283,7 +283,7 @@ fn lex_ge(enc: &mut Encoding, guard: B, x: &[B], y: &[B]) {
 }
 
 /// Thread classes and whether they are barrier-free, for `PTXL_DEBUG`.
-pub fn describe(p: &Program, classes: &[Vec<usize>]) -> String {
+pub(crate) fn describe(p: &Program, classes: &[Vec<usize>]) -> String {
     let has_barrier = |t: usize| thread_events(p, t).iter().any(|&e| p.events[e].is_sync_arrive());
     let parts: Vec<String> =
         classes.iter().map(|c| format!("{:?}{}", c, if has_barrier(c[0]) { " (barriers)" } else { "" })).collect();
@@ -324,7 +324,7 @@ pub fn swap(p: &Program, x: &Execution, a: usize, b: usize) -> Execution {
 /// permutation of the classes, each with one such execution, `x`'s own first;
 /// at most `limit` of them (the closure of its state under swapping adjacent
 /// threads of a class, which generate every permutation).
-pub fn orbit(p: &Program, classes: &[Vec<usize>], x: Execution, limit: usize) -> Vec<(State, Execution)> {
+pub(crate) fn orbit(p: &Program, classes: &[Vec<usize>], x: Execution, limit: usize) -> Vec<(State, Execution)> {
     let mut seen: BTreeSet<State> = BTreeSet::new();
     seen.insert(x.state(p));
     let mut out = vec![(x.state(p), x)];

@@ -25,11 +25,11 @@ use std::path::Path;
 use std::time::Duration;
 
 /// The file name errors and JSON objects give the editor's text.
-pub const EDITOR: &str = "editor.litmus";
+pub(crate) const EDITOR: &str = "editor.litmus";
 
 /// Every built-in model, by the names `--model` takes (a model file is not
 /// offered: the playground reads no files, D140).
-pub fn model_names() -> Vec<&'static str> {
+pub(crate) fn model_names() -> Vec<&'static str> {
     ModelKind::BUILTIN.iter().map(|m| m.name()).collect()
 }
 
@@ -38,7 +38,7 @@ fn model_named(name: &str) -> Option<ModelKind> {
 }
 
 /// Requests that decide a test (queued for a worker).
-pub fn is_work(method: &tiny_http::Method, url: &str) -> bool {
+pub(crate) fn is_work(method: &tiny_http::Method, url: &str) -> bool {
     *method == tiny_http::Method::Post && matches!(path_of(url), "/api/check" | "/api/advise")
 }
 

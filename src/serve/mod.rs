@@ -6,15 +6,13 @@
 //!
 //! Limits (D141): every check runs under the command line's per-test budget
 //! (`--timeout`, `--max-memory`) on one of `-j` worker threads; a request body
-//! is capped at [`MAX_BODY_BYTES`]; at most [`QUEUE_PER_WORKER`] requests per
+//! is capped at `MAX_BODY_BYTES`; at most `QUEUE_PER_WORKER` requests per
 //! worker wait, and a request past that is answered 503 at once. A request
 //! never takes the server down: a panic in a check is the check's internal
 //! error (`check::guarded`), and one outside it is answered 500.
 
 mod api;
 mod assets;
-
-pub use api::model_names;
 
 use std::io::Read;
 use std::net::{Ipv4Addr, SocketAddr};
@@ -24,10 +22,10 @@ use std::time::Duration;
 
 /// Largest request body. A teaching test is a few kilobytes (the largest of
 /// the curated library is under 8 KiB); the JSON around it is small.
-pub const MAX_BODY_BYTES: usize = 256 << 10;
+pub(crate) const MAX_BODY_BYTES: usize = 256 << 10;
 
 /// Requests that may wait for a worker, per worker.
-pub const QUEUE_PER_WORKER: usize = 32;
+pub(crate) const QUEUE_PER_WORKER: usize = 32;
 
 /// Per-request time limit when `--timeout` is not given: a page checking as
 /// one types wants an answer in seconds, not a test running for hours.
@@ -49,7 +47,7 @@ pub struct ServeOptions {
 /// A response: status and JSON or page text.
 pub(crate) struct Reply {
     pub status: u16,
-    pub content_type: &'static str,
+    pub(crate) content_type: &'static str,
     pub body: Vec<u8>,
 }
 

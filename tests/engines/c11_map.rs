@@ -108,7 +108,13 @@ fn an_unsound_test_shows_its_execution_and_exits_1() {
     // The C side is told in C terms: the model's sw, no Fence-SC line, and
     // coherence1's cycle through the event between (hb then eco back).
     let c_side = out.split("Why scoped-rc11 forbids it").nth(1).expect("the C side");
-    assert!(c_side.contains("sw        W2 -> A1: synchronizes") && !c_side.contains("Fence-SC"), "{}", c_side);
+    assert!(
+        c_side.contains("sw        W2 -> A1: W2 release, A1 acquire: A1 reads y=1 from W2")
+            && !c_side.contains("Fence-SC"),
+        "{}",
+        c_side
+    );
+    assert!(c_side.contains("mo        W0(x) -> W1; W0(y) -> W2; W2 -> A1; A1 -> W3"), "{}", c_side);
     assert!(c_side.contains("W1 -hb-> R2 -eco-> W1: W1 is related to itself by `hb; eco?`"), "{}", c_side);
     let emitted = emit.join("ISA2+rmw-sc+fig12.litmus");
     let check = Command::new(env!("CARGO_BIN_EXE_ptx-litmus"))

@@ -367,7 +367,7 @@ fn random_cases<S: proptest::strategy::Strategy>(
 /// Under ptx-alloy (RMWs split into a read and a write node, D50) the SAT
 /// engine and the reference engine agree on random tests with spin loops:
 /// states, verdict and the data-race flag, which is decided part by part
-/// (`Encoding::cause_nodes`; found on a spin loop reading an `atom.add`).
+/// (`Derived::cause_nodes` of the encoding; found on a spin loop reading an `atom.add`).
 #[test]
 fn ptx_alloy_engines_agree_on_random_spin_tests() {
     random_cases(common::spin::spin_strategy(), 300, |t| {

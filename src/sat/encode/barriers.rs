@@ -26,7 +26,7 @@ impl Encoding<'_> {
                 self.match_wait(w, &arrives);
             }
         }
-        self.hub_rel = self.hub_edges();
+        self.sync.hub_rel = self.hub_edges();
         self.progress();
     }
 
@@ -42,11 +42,11 @@ impl Encoding<'_> {
             let v = self.f.fresh();
             self.f.implies(&[v], self.exec(a));
             self.f.implies(&[v], self.exec(w));
-            self.sync_pairs.insert((a, w), v);
+            self.sync.sync_pairs.insert((a, w), v);
             lits.push((a, v));
         }
         let xw = self.exec(w);
-        let guard = self.f.and(&[xw, self.act_progress]);
+        let guard = self.f.and(&[xw, self.act.progress]);
         let Some(sync) = p.events[w].sync() else { return };
         match &sync.expected {
             Expected::Arrivals => {
@@ -74,13 +74,13 @@ impl Encoding<'_> {
             }
         }
         if let (Some((op, result)), Some(own)) = (sync.result, sync.value) {
-            let guard = self.f.and(&[xw, self.act_values]);
+            let guard = self.f.and(&[xw, self.act.values]);
             self.reduction(guard, (op, result, own), &lits);
         }
         // A warp collective's wait is matched only with arrivals carrying the
         // values its path assumes (D174).
         if !sync.assumed.is_empty() {
-            let guard = self.f.and(&[xw, self.act_values]);
+            let guard = self.f.and(&[xw, self.act.values]);
             for &(a, v) in &lits {
                 let arrive = &p.events[a];
                 if !sync.assumption_holds(arrive.thread, arrive.sync().and_then(|s| s.value)) {
@@ -134,8 +134,8 @@ impl Encoding<'_> {
             return;
         }
         let hubbed = self.hub_waits();
-        let mut edges = self.hub_rel.clone();
-        for (&k, &v) in self.sync_pairs.iter() {
+        let mut edges = self.sync.hub_rel.clone();
+        for (&k, &v) in self.sync.sync_pairs.iter() {
             if !hubbed.contains(&k.1) {
                 edges.insert(k, v);
             }
@@ -149,7 +149,7 @@ impl Encoding<'_> {
                 }
             }
         }
-        let act = self.act_progress;
+        let act = self.act.progress;
         self.acyclic(&nodes, &edges, act);
     }
 

@@ -17,12 +17,12 @@ impl Encoding<'_> {
                 }
                 crate::ast::Observable::Loc(name) => {
                     let Some(&l) = p.loc_names.get(name) else {
-                        self.obs_val.push(vec![(0, B::T)]);
+                        self.values.obs_val.push(vec![(0, B::T)]);
                         continue;
                     };
                     let cands = self.final_choice(l);
                     for (w, v) in cands {
-                        for &(val, lit) in &self.wval[w] {
+                        for &(val, lit) in &self.values.wval[w] {
                             vals.push((val, vec![v, lit]));
                         }
                     }
@@ -30,19 +30,22 @@ impl Encoding<'_> {
                 crate::ast::Observable::Reg { thread, reg } => {
                     for &t in &p.threads[*thread].traces {
                         match p.traces[t].regs.get(reg) {
-                            Some(crate::program::RegValue::Const(c)) => vals.push((*c, vec![self.trace[t]])),
+                            Some(crate::program::RegValue::Const(c)) => vals.push((*c, vec![self.choices.trace[t]])),
                             // The read may lie on a prefix shared with other traces, where
                             // the register is later overwritten: the trace is a premise.
                             Some(crate::program::RegValue::ReadOf(r)) => {
                                 let read = p.events[*r].access();
-                                for &w in self.rf_cands.get(r).map(|v| v.as_slice()).unwrap_or(&[]) {
-                                    for &(val, lit) in &self.wval[w] {
+                                for &w in self.choices.rf_cands.get(r).map(|v| v.as_slice()).unwrap_or(&[]) {
+                                    for &(val, lit) in &self.values.wval[w] {
                                         let val = read.map_or(val, |a| a.loaded(val));
-                                        vals.push((val, vec![self.trace[t], get(&self.rf, w, *r), lit]));
+                                        vals.push((
+                                            val,
+                                            vec![self.choices.trace[t], get(&self.choices.rf, w, *r), lit],
+                                        ));
                                     }
                                 }
                             }
-                            None => vals.push((0, vec![self.trace[t]])),
+                            None => vals.push((0, vec![self.choices.trace[t]])),
                         }
                     }
                 }
@@ -53,7 +56,7 @@ impl Encoding<'_> {
                 let lit = *by_val.entry(val).or_insert_with(|| self.f.fresh());
                 self.f.implies(&premises, lit);
             }
-            self.obs_val.push(by_val.into_iter().collect());
+            self.values.obs_val.push(by_val.into_iter().collect());
         }
     }
 
@@ -64,7 +67,7 @@ impl Encoding<'_> {
         for &(l, _, _) in parts {
             let mut opts = Vec::new();
             for (w, v) in self.final_choice(l) {
-                for &(val, lit) in &self.wval[w] {
+                for &(val, lit) in &self.values.wval[w] {
                     opts.push((val, [v, lit]));
                 }
             }
@@ -86,7 +89,7 @@ impl Encoding<'_> {
     }
 
     pub(super) fn final_choice(&mut self, l: LocId) -> Vec<(EventId, B)> {
-        if let Some(c) = self.fin.get(&l) {
+        if let Some(c) = self.choices.fin.get(&l) {
             return c.clone();
         }
         let ws = self.writes_to(l);
@@ -98,13 +101,13 @@ impl Encoding<'_> {
             let x = self.exec(w);
             self.f.implies(&[v], x);
             for &w2 in &ws {
-                let co = get(&self.co, w, w2);
+                let co = get(&self.choices.co, w, w2);
                 if co != B::F {
                     self.f.clause(&[!v, !co]);
                 }
             }
         }
-        self.fin.insert(l, lits.clone());
+        self.choices.fin.insert(l, lits.clone());
         lits
     }
 }

@@ -21,56 +21,96 @@ use std::collections::BTreeMap;
 
 pub type Rel = HashMap<(EventId, EventId), B>;
 
+/// The encoding of one program under one model: the formula and the
+/// variables it is written in, grouped by role. The groups' fields are the
+/// SAT engine's own (`pub(super)`: `src/sat` and below); outside it the
+/// encoding is read through its methods.
 pub struct Encoding<'p> {
     pub p: &'p Program,
     pub f: Formula,
+    /// The execution's free choices: path, reads-from, the orders, final writes.
+    pub(super) choices: Choices,
+    /// Which value each write and each observable takes.
+    pub(super) values: ValueLits,
+    /// Barrier matching: arrive -> wait pairs and the hubs that route them.
+    pub(super) sync: SyncLits,
+    /// The rows the engine reads back by name after compiling the model (D130).
+    pub(super) derived: Derived,
+    /// The literals that switch constraints on or off per query.
+    pub(super) act: Activations,
+    /// Every query assumes the model's axioms (`sat::check`, not explanations):
+    /// facts they imply may be built in as constants (D61).
+    pub(super) axioms_assumed: bool,
+}
+
+/// The choices that make a candidate execution (8.9): which trace each thread
+/// follows, which write each read reads from, coherence and Fence-SC order.
+#[derive(Default)]
+pub(super) struct Choices {
     /// One literal per trace: this trace is the thread's path.
-    pub trace: Vec<B>,
+    pub(super) trace: Vec<B>,
     /// Per event: it is performed (OR of the literals of the traces it lies on).
-    pub executed: Vec<B>,
-    pub rf: Rel,
-    pub co: Rel,
-    pub sc: Rel,
-    /// Arrive -> wait pair literals of synchronizing operations (8.9.4 rules 2, 3).
-    pub sync_pairs: Rel,
-    pub sw: Rel,
-    /// Causality order over the model's nodes (ptx-alloy splits an RMW into
-    /// a read node and a write node, D50): what 8.7.1's data race is decided
-    /// on, as the reference engine does (`prims::has_data_race`).
-    pub cause_nodes: Rel,
-    /// A model with a `dr` row (herd's `undefined_unless empty dr`, the C
-    /// models): its pairs' literals, each implying the pair is in `dr`.
-    pub dr: Option<Vec<B>>,
-    /// The node pairs that race unless causality orders them
-    /// (`prims::race_candidates`), each with its literal "both performed".
-    pub race_pairs: Vec<(usize, usize, B)>,
-    /// Candidate final write per location.
-    pub fin: BTreeMap<LocId, Vec<(EventId, B)>>,
-    /// Activation literal of each check row of the model (the axioms, named
-    /// by their rows, in model order; assumed true to enforce them).
-    pub acts: Vec<(String, B)>,
-    /// Activation of barrier progress (no deadlocked execution is a final state).
-    pub act_progress: B,
-    /// Activation of reductions (a `bar.red` wait gets the result its path
-    /// assumes); off while looking for deadlocks, which ignore values.
-    pub act_values: B,
-    /// Observable value literals: (observable index, value) -> literal.
-    pub obs_val: Vec<Vec<(i64, B)>>,
-    /// Per-read rf candidates (writes).
-    pub rf_cands: BTreeMap<EventId, Vec<EventId>>,
+    pub(super) executed: Vec<B>,
+    /// Per read: the writes it may read from.
+    pub(super) rf_cands: BTreeMap<EventId, Vec<EventId>>,
+    pub(super) rf: Rel,
+    pub(super) co: Rel,
+    pub(super) sc: Rel,
+    /// Per location: the candidate final writes, each with its literal.
+    pub(super) fin: BTreeMap<LocId, Vec<(EventId, B)>>,
+}
+
+/// Value literals.
+#[derive(Default)]
+pub(super) struct ValueLits {
     /// Per write: the values it may write, each with the literal "it writes this
     /// value" (constant `T` for a constant write; forced along reads-from for a
     /// read-modify-write).
-    pub wval: Vec<Vec<(i64, B)>>,
+    pub(super) wval: Vec<Vec<(i64, B)>>,
+    /// Observable value literals: (observable index, value) -> literal.
+    pub(super) obs_val: Vec<Vec<(i64, B)>>,
     /// Whether `obs_val` has been made exact (at most one value per observable;
     /// see `sat::prop`).
-    pub exact_obs: bool,
-    /// Every query assumes the six axioms (`sat::check`, not explanations):
-    /// facts they imply may be built in as constants (D61).
-    pub axioms_assumed: bool,
+    pub(super) exact_obs: bool,
+}
+
+/// Synchronizing operations' matching.
+#[derive(Default)]
+pub(super) struct SyncLits {
+    /// Arrive -> wait pair literals of synchronizing operations (8.9.4 rules 2, 3).
+    pub(super) sync_pairs: Rel,
     /// Barrier instances routed through hub nodes (`sat::hubs`, D63) and their edges.
-    pub hubs: Vec<super::hubs::Hub>,
-    pub hub_rel: Rel,
+    pub(super) hubs: Vec<super::hubs::Hub>,
+    pub(super) hub_rel: Rel,
+}
+
+/// Relations the engine needs after the rows are compiled (`src/sat/rows/`).
+#[derive(Default)]
+pub(super) struct Derived {
+    /// The model's `sw` row: candidates and explanations read it.
+    pub(super) sw: Rel,
+    /// Causality order over the model's nodes (ptx-alloy splits an RMW into
+    /// a read node and a write node, D50): what 8.7.1's data race is decided
+    /// on, as the reference engine does (`prims::has_data_race`).
+    pub(super) cause_nodes: Rel,
+    /// A model with a `dr` row (herd's `undefined_unless empty dr`, the C
+    /// models): its pairs' literals, each implying the pair is in `dr`.
+    pub(super) dr: Option<Vec<B>>,
+    /// The node pairs that race unless causality orders them
+    /// (`prims::race_candidates`), each with its literal "both performed".
+    pub(super) race_pairs: Vec<(usize, usize, B)>,
+}
+
+/// Activation literals: a query assumes the ones whose constraints it wants.
+pub(super) struct Activations {
+    /// One per check row of the model (the axioms, named by their rows, in
+    /// model order; assumed true to enforce them).
+    pub(super) checks: Vec<(String, B)>,
+    /// Barrier progress (no deadlocked execution is a final state).
+    pub(super) progress: B,
+    /// Reductions (a `bar.red` wait gets the result its path assumes); off
+    /// while looking for deadlocks, which ignore values.
+    pub(super) values: B,
 }
 
 fn get(r: &Rel, a: EventId, b: EventId) -> B {
@@ -86,46 +126,34 @@ impl<'p> Encoding<'p> {
     /// The encoding for queries that all assume the axioms (D61): coherence
     /// between same-thread writes is fixed by program order, when the model
     /// keeps the rows of a built-in model that imply it (D131).
-    pub fn with_axioms(p: &'p Program, model: &Model) -> Result<Self> {
+    pub(crate) fn with_axioms(p: &'p Program, model: &Model) -> Result<Self> {
         Self::build(p, model.has_builtin_axioms(), model)
     }
 
     fn build(p: &'p Program, axioms_assumed: bool, model: &Model) -> Result<Self> {
+        let act = Activations { checks: Vec::new(), progress: B::T, values: B::T };
         let mut e = Encoding {
             p,
             f: Formula::new(),
-            trace: Vec::new(),
-            executed: Vec::new(),
-            rf: Rel::default(),
-            co: Rel::default(),
-            sc: Rel::default(),
-            sync_pairs: Rel::default(),
-            sw: Rel::default(),
-            cause_nodes: Rel::default(),
-            dr: None,
-            race_pairs: Vec::new(),
-            fin: BTreeMap::new(),
-            acts: Vec::new(),
-            act_progress: B::T,
-            act_values: B::T,
-            obs_val: Vec::new(),
-            rf_cands: BTreeMap::new(),
-            wval: Vec::new(),
-            exact_obs: false,
+            choices: Choices::default(),
+            values: ValueLits::default(),
+            sync: SyncLits::default(),
+            derived: Derived::default(),
+            act,
             axioms_assumed,
-            hubs: Vec::new(),
-            hub_rel: Rel::default(),
         };
         for row in &model.rows {
             if let crate::model::algebra::Stmt::Check { name, .. } = &row.stmt {
-                if !e.acts.iter().any(|(n, _)| n == name) {
+                if !e.act.checks.iter().any(|(n, _)| n == name) {
                     let l = e.f.fresh();
-                    e.acts.push((name.clone(), l));
+                    e.act.checks.push((name.clone(), l));
                 }
             }
         }
-        e.act_progress = e.f.fresh();
-        e.act_values = e.f.fresh();
+        // After the check rows' literals: the order of variables steers the
+        // solver's search, and with it which witness an explanation shows.
+        e.act.progress = e.f.fresh();
+        e.act.values = e.f.fresh();
         let debug = crate::out::tracing();
         type Step<'q> = (&'static str, fn(&mut Encoding<'q>));
         let base: [Step<'p>; 7] = [
@@ -163,9 +191,14 @@ impl<'p> Encoding<'p> {
         Ok(e)
     }
 
+    /// The pairs the model's `sw` row may relate (each has a literal).
+    pub(crate) fn sw_pairs(&self) -> impl Iterator<Item = (EventId, EventId)> + '_ {
+        self.derived.sw.keys().copied()
+    }
+
     /// The event happens in the execution.
     pub fn exec(&self, e: EventId) -> B {
-        self.executed[e]
+        self.choices.executed[e]
     }
 
     pub(super) fn ms(&self, a: EventId, b: EventId) -> bool {
@@ -174,15 +207,15 @@ impl<'p> Encoding<'p> {
 
     /// Each thread follows exactly one of its traces.
     pub(super) fn traces(&mut self) {
-        self.trace = vec![B::F; self.p.traces.len()];
+        self.choices.trace = vec![B::F; self.p.traces.len()];
         for th in &self.p.threads {
             if th.traces.len() == 1 {
-                self.trace[th.traces[0]] = B::T;
+                self.choices.trace[th.traces[0]] = B::T;
                 continue;
             }
             let lits: Vec<B> = th.traces.iter().map(|_| self.f.fresh()).collect();
             for (&t, &l) in th.traces.iter().zip(&lits) {
-                self.trace[t] = l;
+                self.choices.trace[t] = l;
             }
             self.f.clause(&lits);
             self.f.at_most_one(&lits);
@@ -194,12 +227,12 @@ impl<'p> Encoding<'p> {
                 None => B::T,
                 Some(t) if e.paths.len() == p.threads[t].traces.len() => B::T,
                 Some(_) => {
-                    let lits: Vec<B> = e.paths.iter().map(|&t| self.trace[t]).collect();
+                    let lits: Vec<B> = e.paths.iter().map(|&t| self.choices.trace[t]).collect();
                     self.f.or(&lits)
                 }
             });
         }
-        self.executed = executed;
+        self.choices.executed = executed;
     }
 
     /// Writes (initial ones included) to location `l`.
@@ -214,19 +247,19 @@ impl<'p> Encoding<'p> {
     /// All activation literals (axioms, progress and reductions).
     pub fn all_acts(&self) -> Vec<B> {
         let mut v = self.axiom_acts();
-        v.push(self.act_progress);
-        v.push(self.act_values);
+        v.push(self.act.progress);
+        v.push(self.act.values);
         v
     }
 
     /// The activation literal of every check row of the model.
-    pub fn axiom_acts(&self) -> Vec<B> {
-        self.acts.iter().map(|x| x.1).collect()
+    pub(crate) fn axiom_acts(&self) -> Vec<B> {
+        self.act.checks.iter().map(|x| x.1).collect()
     }
 
     /// The activation literal of the check row `name` (None: the model has no such row).
     pub fn act(&self, name: &str) -> Option<B> {
-        self.acts.iter().find(|(n, _)| n == name).map(|x| x.1)
+        self.act.checks.iter().find(|(n, _)| n == name).map(|x| x.1)
     }
 
     pub fn fence_sem(&self, e: EventId) -> Option<FenceSem> {

@@ -11,8 +11,8 @@ impl Encoding<'_> {
             let ws: Vec<EventId> = self.writes_to(l).into_iter().filter(|&w| w != init).collect();
             for &w in &ws {
                 let x = self.exec(w);
-                crate::budget::before_insert(&self.co);
-                self.co.insert((init, w), x);
+                crate::budget::before_insert(&self.choices.co);
+                self.choices.co.insert((init, w), x);
             }
             for &a in &ws {
                 crate::budget::check_time(); // an O(n) row may add no clause (D62)
@@ -23,8 +23,8 @@ impl Encoding<'_> {
                         let (xa, xb) = (self.exec(a), self.exec(b));
                         let v = self.f.and(&[xa, xb]);
                         crate::budget::charge(32);
-                        crate::budget::before_insert(&self.co);
-                        self.co.insert((a, b), v);
+                        crate::budget::before_insert(&self.choices.co);
+                        self.choices.co.insert((a, b), v);
                     } else if a != b
                         && self.p.compatible(a, b)
                         && !(self.axioms_assumed && self.p.po(b, a) && self.ms(a, b))
@@ -32,8 +32,8 @@ impl Encoding<'_> {
                         let v = self.f.fresh();
                         self.f.implies(&[v], self.exec(a));
                         self.f.implies(&[v], self.exec(b));
-                        crate::budget::before_insert(&self.co);
-                        self.co.insert((a, b), v);
+                        crate::budget::before_insert(&self.choices.co);
+                        self.choices.co.insert((a, b), v);
                     }
                 }
             }
@@ -43,7 +43,7 @@ impl Encoding<'_> {
                     if !self.p.compatible(a, b) {
                         continue;
                     }
-                    let (ab, ba) = (get(&self.co, a, b), get(&self.co, b, a));
+                    let (ab, ba) = (get(&self.choices.co, a, b), get(&self.choices.co, b, a));
                     self.f.clause(&[!ab, !ba]);
                     if self.ms(a, b) {
                         let (xa, xb) = (self.exec(a), self.exec(b));
@@ -57,7 +57,7 @@ impl Encoding<'_> {
             for &a in &ws {
                 crate::budget::check_time(); // an O(n) row may add no clause (D62)
                 for &b in &ws {
-                    let ab = get(&self.co, a, b);
+                    let ab = get(&self.choices.co, a, b);
                     if ab != B::F {
                         succ.entry(a).or_default().push((b, ab));
                     }
@@ -77,7 +77,7 @@ impl Encoding<'_> {
                     let next = if ab == B::T { var_succ.get(&b) } else { succ.get(&b) };
                     for &(c, bc) in next.map(|v| v.as_slice()).unwrap_or(none) {
                         if c != a && self.p.compatible(a, c) {
-                            let ac = get(&self.co, a, c);
+                            let ac = get(&self.choices.co, a, c);
                             self.f.implies(&[ab, bc], ac);
                         }
                     }
@@ -97,7 +97,7 @@ impl Encoding<'_> {
                     let v = self.f.fresh();
                     self.f.implies(&[v], self.exec(a));
                     self.f.implies(&[v], self.exec(b));
-                    self.sc.insert((a, b), v);
+                    self.choices.sc.insert((a, b), v);
                 }
             }
         }
@@ -106,7 +106,7 @@ impl Encoding<'_> {
                 if !self.p.compatible(a, b) {
                     continue;
                 }
-                let (ab, ba) = (get(&self.sc, a, b), get(&self.sc, b, a));
+                let (ab, ba) = (get(&self.choices.sc, a, b), get(&self.choices.sc, b, a));
                 self.f.clause(&[!ab, !ba]);
                 if self.ms(a, b) {
                     let (xa, xb) = (self.exec(a), self.exec(b));
@@ -118,7 +118,8 @@ impl Encoding<'_> {
             for &b in &fences {
                 for &c in &fences {
                     if a != b && b != c && a != c {
-                        let (ab, bc, ac) = (get(&self.sc, a, b), get(&self.sc, b, c), get(&self.sc, a, c));
+                        let (ab, bc, ac) =
+                            (get(&self.choices.sc, a, b), get(&self.choices.sc, b, c), get(&self.choices.sc, a, c));
                         if ab != B::F && bc != B::F {
                             self.f.implies(&[ab, bc], ac);
                         }

@@ -7,17 +7,17 @@ impl Encoding<'_> {
     /// its operation applied to each value the location can hold.
     pub(super) fn write_values(&mut self) {
         let p = self.p;
-        self.wval = vec![Vec::new(); p.events.len()];
+        self.values.wval = vec![Vec::new(); p.events.len()];
         for e in &p.events {
             if let Some(c) = e.written_value(p) {
-                self.wval[e.id] = vec![(c, B::T)];
+                self.values.wval[e.id] = vec![(c, B::T)];
             } else if let Some(per_path) = p.path_writes(e.id) {
                 // A merged plain write (D65) writes the constant of the chosen path.
-                self.wval[e.id] = per_path.iter().map(|(v, paths)| (*v, self.any_trace(paths))).collect();
+                self.values.wval[e.id] = per_path.iter().map(|(v, paths)| (*v, self.any_trace(paths))).collect();
             } else if let Some(op) = e.access().and_then(|a| a.rmw.as_ref()) {
                 let loc = &p.locations[e.access().map(|a| a.loc).unwrap_or(0)];
                 let vals: std::collections::BTreeSet<i64> = loc.values.iter().map(|&v| op.apply(v)).collect();
-                self.wval[e.id] = vals.into_iter().map(|v| (v, self.f.fresh())).collect();
+                self.values.wval[e.id] = vals.into_iter().map(|v| (v, self.f.fresh())).collect();
             }
         }
     }
@@ -28,11 +28,11 @@ impl Encoding<'_> {
         let p = self.p;
         for e in &p.events {
             let Some(op) = e.access().and_then(|a| a.rmw.as_ref()) else { continue };
-            for &s in self.rf_cands.get(&e.id).map(|v| v.as_slice()).unwrap_or(&[]) {
-                let rf = get(&self.rf, s, e.id);
-                for (v, ls) in self.wval[s].clone() {
+            for &s in self.choices.rf_cands.get(&e.id).map(|v| v.as_slice()).unwrap_or(&[]) {
+                let rf = get(&self.choices.rf, s, e.id);
+                for (v, ls) in self.values.wval[s].clone() {
                     let new = op.apply(v);
-                    match self.wval[e.id].iter().find(|x| x.0 == new) {
+                    match self.values.wval[e.id].iter().find(|x| x.0 == new) {
                         Some(&(_, le)) => self.f.implies(&[rf, ls], le),
                         // Beyond every value the location can hold: no such execution.
                         None => self.f.clause(&[!rf, !ls]),
@@ -48,7 +48,7 @@ impl Encoding<'_> {
     /// none (the axioms forbid it: 8.10.4 No-Thin-Air, as rf is a cycle). With
     /// n read-modify-writes on a location, `ground[k][e]` means "e's chain
     /// reaches a plain write within k steps"; an executed one needs k = n.
-    pub fn ground_rmw_chains(&mut self) {
+    pub(crate) fn ground_rmw_chains(&mut self) {
         let p = self.p;
         for l in 0..p.locations.len() {
             let rmws: Vec<EventId> = self
@@ -60,11 +60,12 @@ impl Encoding<'_> {
                 continue;
             }
             let is_rmw = |w: EventId| rmws.contains(&w);
-            let cands = |e: EventId| self.rf_cands.get(&e).cloned().unwrap_or_default();
+            let cands = |e: EventId| self.choices.rf_cands.get(&e).cloned().unwrap_or_default();
             // Level 0: reads from a plain write.
             let mut ground: BTreeMap<EventId, B> = BTreeMap::new();
             for &e in &rmws {
-                let plain: Vec<B> = cands(e).into_iter().filter(|&s| !is_rmw(s)).map(|s| get(&self.rf, s, e)).collect();
+                let plain: Vec<B> =
+                    cands(e).into_iter().filter(|&s| !is_rmw(s)).map(|s| get(&self.choices.rf, s, e)).collect();
                 let g = self.f.or(&plain);
                 ground.insert(e, g);
             }
@@ -73,7 +74,7 @@ impl Encoding<'_> {
                 for &e in &rmws {
                     let mut ways = vec![ground[&e]];
                     for s in cands(e).into_iter().filter(|&s| is_rmw(s)) {
-                        let step = self.f.and(&[get(&self.rf, s, e), ground[&s]]);
+                        let step = self.f.and(&[get(&self.choices.rf, s, e), ground[&s]]);
                         ways.push(step);
                     }
                     let g = self.f.or(&ways);
@@ -90,7 +91,7 @@ impl Encoding<'_> {
 
     /// One of the traces `paths` (of one thread) is chosen.
     pub(super) fn any_trace(&mut self, paths: &[crate::program::TraceId]) -> B {
-        let lits: Vec<B> = paths.iter().map(|&t| self.trace[t]).collect();
+        let lits: Vec<B> = paths.iter().map(|&t| self.choices.trace[t]).collect();
         self.f.or(&lits)
     }
 
@@ -112,11 +113,11 @@ impl Encoding<'_> {
                     if w == r || !p.compatible(w, r) {
                         continue;
                     }
-                    if !self.wval[w].iter().any(|&(v, _)| p.may_read(r, v)) {
+                    if !self.values.wval[w].iter().any(|&(v, _)| p.may_read(r, v)) {
                         continue;
                     }
                     let v = self.f.fresh();
-                    for (val, lit) in self.wval[w].clone() {
+                    for (val, lit) in self.values.wval[w].clone() {
                         if !p.may_read(r, val) {
                             self.f.clause(&[!v, !lit]);
                             continue;
@@ -130,7 +131,7 @@ impl Encoding<'_> {
                     }
                     self.f.implies(&[v], self.exec(w));
                     self.f.implies(&[v], self.exec(r));
-                    self.rf.insert((w, r), v);
+                    self.choices.rf.insert((w, r), v);
                     lits.push(v);
                     cands.push(w);
                 }
@@ -138,7 +139,7 @@ impl Encoding<'_> {
                 c.push(!self.exec(r));
                 self.f.clause(&c);
                 self.f.at_most_one(&lits);
-                self.rf_cands.insert(r, cands);
+                self.choices.rf_cands.insert(r, cands);
             }
         }
     }

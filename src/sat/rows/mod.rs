@@ -40,7 +40,7 @@ pub(super) struct Compiler<'a, 'p> {
 }
 
 /// Compile `model`'s rows into `enc`: derived relations, then each check
-/// under its activation literal (`enc.acts`, one per check row name).
+/// under its activation literal (`enc.act.checks`, one per check row name).
 pub fn compile(enc: &mut Encoding, model: &Model) -> Result<()> {
     let nodes = Nodes::new(enc, model.split_rmw);
     let mut c = Compiler {
@@ -222,14 +222,15 @@ impl Compiler<'_, '_> {
         // 8.7.1's candidate pairs from the one definition; here only "both performed".
         let ms = crate::model::prims::morally_strong(&self.nodes.view);
         let candidates = crate::model::prims::race_candidates(&self.nodes.view, &ms);
-        self.enc.race_pairs = candidates.into_iter().map(|(a, b)| (a, b, self.nodes.guard(self.enc, a, b))).collect();
+        self.enc.derived.race_pairs =
+            candidates.into_iter().map(|(a, b)| (a, b, self.nodes.guard(self.enc, a, b))).collect();
         for (i, row) in self.model.rows.iter().enumerate() {
             let Stmt::Let { name, .. } = &row.stmt else { continue };
             let Some(Val::Lits(l)) = self.rows[i].clone() else { continue };
             match name.as_str() {
                 // Over nodes, as the race is defined (see `Encoding::cause_nodes`).
-                "dr" => self.enc.dr = Some(l.sorted().into_iter().map(|(_, v)| v).collect()),
-                "cause" => self.enc.cause_nodes = l.sorted().into_iter().filter(|((a, b), _)| a != b).collect(),
+                "dr" => self.enc.derived.dr = Some(l.sorted().into_iter().map(|(_, v)| v).collect()),
+                "cause" => self.enc.derived.cause_nodes = l.sorted().into_iter().filter(|((a, b), _)| a != b).collect(),
                 // Over events (explanations): an RMW's parts are one event.
                 "sw" => {
                     let mut out = crate::sat::encode::Rel::default();
@@ -241,7 +242,7 @@ impl Compiler<'_, '_> {
                             out.insert((ea, eb), w);
                         }
                     }
-                    self.enc.sw = out;
+                    self.enc.derived.sw = out;
                 }
                 _ => {}
             }

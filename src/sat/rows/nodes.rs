@@ -17,10 +17,10 @@ use crate::sat::encode::Encoding;
 use crate::sat::formula::B;
 use rustc_hash::FxHashMap as HashMap;
 
-pub struct Nodes<'p> {
+pub(crate) struct Nodes<'p> {
     pub view: View<'p>,
     /// View nodes (`0..nv`), then hubs (`nv..n`).
-    pub nv: usize,
+    pub(crate) nv: usize,
     pub n: usize,
     /// Per node: it is performed.
     pub exec: Vec<B>,
@@ -36,7 +36,7 @@ impl<'p> Nodes<'p> {
         let traces: Vec<usize> = (0..p.traces.len()).collect();
         let view = View::new(p, &traces, &all, split);
         let nv = view.n();
-        let n = nv + enc.hubs.len();
+        let n = nv + enc.sync.hubs.len();
         let mut exec: Vec<B> = (0..nv).map(|i| enc.exec(view.events[i].event.id)).collect();
         exec.resize(n, B::T);
         let mut event: Vec<Option<EventId>> = (0..nv).map(|i| Some(view.events[i].event.id)).collect();
@@ -53,7 +53,7 @@ impl<'p> Nodes<'p> {
     }
 
     /// Two nodes may both be performed in one execution.
-    pub fn compatible(&self, p: &Program, a: usize, b: usize) -> bool {
+    pub(crate) fn compatible(&self, p: &Program, a: usize, b: usize) -> bool {
         match (self.event[a], self.event[b]) {
             (Some(x), Some(y)) => p.compatible(x, y),
             _ => true,
@@ -88,12 +88,12 @@ impl<'p> Nodes<'p> {
 
     /// A static primitive (`prims::STATIC`) by name: over the view of the
     /// whole program, program order relates only operations on a common path.
-    pub fn static_prim(&self, name: &str) -> Option<Rel> {
+    pub(crate) fn static_prim(&self, name: &str) -> Option<Rel> {
         Some(self.widen(prims::relation(&self.view, name)?))
     }
 
     /// Whether node `i` is in the named event set (hubs are in none).
-    pub fn in_set(&self, name: &str, i: usize) -> bool {
+    pub(crate) fn in_set(&self, name: &str, i: usize) -> bool {
         i < self.nv && prims::in_set(&self.view, name, i).unwrap_or(false)
     }
 
@@ -101,7 +101,7 @@ impl<'p> Nodes<'p> {
     /// its immediate steps on each trace, each guarded by the trace: the same
     /// transitive closure as every pair, with n-1 edges per path instead of
     /// n^2 (D61).
-    pub fn po_steps(&mut self, enc: &mut Encoding, keep: &Rel) -> Vec<(usize, usize, B)> {
+    pub(crate) fn po_steps(&mut self, enc: &mut Encoding, keep: &Rel) -> Vec<(usize, usize, B)> {
         let p = enc.p;
         let mut lits: HashMap<(usize, usize), Vec<B>> = HashMap::default();
         for tr in &p.traces {
@@ -118,7 +118,7 @@ impl<'p> Nodes<'p> {
                 for &b in &nodes[i + 1..] {
                     // b is an immediate step unless an earlier kept c leads to it.
                     if keep.has(a, b) && !later.iter().any(|&c| keep.has(c, b)) {
-                        lits.entry((a, b)).or_default().push(enc.trace[tr.id]);
+                        lits.entry((a, b)).or_default().push(enc.choices.trace[tr.id]);
                     }
                     if keep.has(a, b) {
                         later.push(b);
@@ -138,7 +138,7 @@ impl<'p> Nodes<'p> {
     }
 
     /// An execution relation of the encoding (`prims::EXEC`) over nodes.
-    pub fn exec_rel(&self, enc: &mut Encoding, name: &str) -> Option<LRel> {
+    pub(crate) fn exec_rel(&self, enc: &mut Encoding, name: &str) -> Option<LRel> {
         let p = enc.p;
         let mut out = LRel::default();
         let mut put = |pairs: &crate::sat::encode::Rel, src_w: bool, dst_w: bool| {
@@ -147,16 +147,16 @@ impl<'p> Nodes<'p> {
             }
         };
         match name {
-            "rf" => put(&enc.rf, true, false),
-            "co" => put(&enc.co, true, true),
-            "sc" => put(&enc.sc, false, false),
+            "rf" => put(&enc.choices.rf, true, false),
+            "co" => put(&enc.choices.co, true, true),
+            "sc" => put(&enc.choices.sc, false, false),
             "bar" => {
                 // A hub's pairs synchronize through its node (D63).
                 let hubbed = enc.hub_waits();
                 let direct: crate::sat::encode::Rel =
-                    enc.sync_pairs.iter().filter(|(k, _)| !hubbed.contains(&k.1)).map(|(k, v)| (*k, *v)).collect();
+                    enc.sync.sync_pairs.iter().filter(|(k, _)| !hubbed.contains(&k.1)).map(|(k, v)| (*k, *v)).collect();
                 put(&direct, false, false);
-                put(&enc.hub_rel, false, false);
+                put(&enc.sync.hub_rel, false, false);
             }
             // Merged events (D65): a dependency holds on the paths that have it.
             "dep" if p.guards.is_some() => {
@@ -164,8 +164,8 @@ impl<'p> Nodes<'p> {
                 for (t, pairs) in prims::dependencies_by_trace(&self.view) {
                     for k in pairs {
                         let lits = on.entry(k).or_default();
-                        if !lits.contains(&enc.trace[t]) {
-                            lits.push(enc.trace[t]);
+                        if !lits.contains(&enc.choices.trace[t]) {
+                            lits.push(enc.choices.trace[t]);
                         }
                     }
                 }

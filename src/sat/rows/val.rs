@@ -16,13 +16,13 @@ use rustc_hash::FxHashMap as HashMap;
 /// any number of unions, sequences, intersections, closures and left sides of
 /// differences), `neg` when it is subtracted.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Pol {
+pub(crate) struct Pol {
     pub pos: bool,
     pub neg: bool,
 }
 
 impl Pol {
-    pub const POS: Pol = Pol { pos: true, neg: false };
+    pub(crate) const POS: Pol = Pol { pos: true, neg: false };
 
     pub fn flip(self) -> Pol {
         Pol { pos: self.neg, neg: self.pos }
@@ -39,7 +39,7 @@ impl Pol {
 
 /// A relation over literals: pair -> literal (never `B::F`).
 #[derive(Debug, Default)]
-pub struct LRel {
+pub(crate) struct LRel {
     pub pairs: HashMap<(usize, usize), B>,
     /// Generating edges with the same transitive closure as `pairs`, when
     /// cheaper (program order as its immediate steps on each path, D61).
@@ -64,7 +64,7 @@ impl LRel {
     }
 
     /// Successor lists, sorted for deterministic clause order.
-    pub fn succ(&self, n: usize) -> Vec<Vec<(usize, B)>> {
+    pub(crate) fn succ(&self, n: usize) -> Vec<Vec<(usize, B)>> {
         // Many short vectors, each with room to grow: twice the items.
         crate::budget::will_allocate(2 * self.listed::<(usize, B)>());
         let mut s = vec![Vec::new(); n];
@@ -78,7 +78,7 @@ impl LRel {
     }
 
     /// The edges a closure or a cycle check extends paths with.
-    pub fn step_edges(&self) -> Vec<(usize, usize, B)> {
+    pub(crate) fn step_edges(&self) -> Vec<(usize, usize, B)> {
         if let Some(s) = &self.steps {
             return s.clone();
         }
@@ -106,13 +106,13 @@ impl Clone for LRel {
 
 /// A compiled expression.
 #[derive(Clone, Debug)]
-pub enum Val {
+pub(crate) enum Val {
     Static(Rel),
     Lits(LRel),
 }
 
 /// `OR lits` as a literal, with the polarity's direction(s) only.
-pub fn or_gate(f: &mut Formula, lits: &[B], pol: Pol) -> B {
+pub(crate) fn or_gate(f: &mut Formula, lits: &[B], pol: Pol) -> B {
     if lits.contains(&B::T) {
         return B::T;
     }
@@ -140,7 +140,7 @@ pub fn or_gate(f: &mut Formula, lits: &[B], pol: Pol) -> B {
 }
 
 /// `AND lits` as a literal, with the polarity's direction(s) only.
-pub fn and_gate(f: &mut Formula, lits: &[B], pol: Pol) -> B {
+pub(crate) fn and_gate(f: &mut Formula, lits: &[B], pol: Pol) -> B {
     if lits.contains(&B::F) {
         return B::F;
     }
