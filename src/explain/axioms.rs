@@ -177,6 +177,7 @@ fn edge_kind(v: &View, a: usize, b: usize, kinds: &[EdgeKind]) -> EdgeKind {
         EdgeKind::Obs => v.obs.has(a, b),
         EdgeKind::Cause => v.cause.has(a, b),
         EdgeKind::Dep => v.dep.has(a, b),
+        EdgeKind::Exchange => v.exchange.has(a, b),
         EdgeKind::Row => true,
     };
     kinds.iter().copied().find(|&k| holds(k)).unwrap_or(EdgeKind::Row)
@@ -198,14 +199,20 @@ fn shortest_cycle(v: &View, rel: &Rel, nodes: &[usize], label: &dyn Fn(usize, us
     best
 }
 
-/// 8.10.4: a cycle of the row's relation (reads-from and dependencies).
+/// 8.10.4: a cycle of the row's relation (reads-from and dependencies, and
+/// the halves of warp collectives and `bar.red` that pass values, D165).
 fn no_thin_air(v: &View, rel: &Rel) -> Option<Witness> {
-    let nodes: Vec<usize> = (0..v.n()).filter(|&i| v.event(i).access().is_some()).collect();
-    let steps = shortest_cycle(v, rel, &nodes, &|a, b| edge_kind(v, a, b, &[EdgeKind::Dep, EdgeKind::Rf]))?;
-    let text = format!(
-        "{} is a cycle of reads-from and dependencies: the values read justify themselves (out of thin air)",
-        fmt_path(v, &steps)
-    );
+    let passes_values = |i: usize| v.event(i).sync().is_some_and(|s| s.value.is_some());
+    let nodes: Vec<usize> = (0..v.n()).filter(|&i| v.event(i).access().is_some() || passes_values(i)).collect();
+    let steps =
+        shortest_cycle(v, rel, &nodes, &|a, b| edge_kind(v, a, b, &[EdgeKind::Dep, EdgeKind::Exchange, EdgeKind::Rf]))?;
+    let what = if steps.iter().any(|s| s.kind == EdgeKind::Exchange) {
+        "reads-from, values passed between threads by a warp collective or bar.red, and dependencies"
+    } else {
+        "reads-from and dependencies"
+    };
+    let text =
+        format!("{} is a cycle of {}: the values read justify themselves (out of thin air)", fmt_path(v, &steps), what);
     Some((steps, text, Vec::new()))
 }
 

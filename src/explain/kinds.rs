@@ -23,6 +23,8 @@ pub enum EdgeKind {
     Cause,
     /// Data, address or control dependency (8.10.4).
     Dep,
+    /// A value passed to another thread by a warp collective or `bar.red` (8.10.4, D165).
+    Exchange,
     /// An edge of a model row no kind above names (a new row's relation).
     Row,
 }
@@ -39,6 +41,7 @@ impl EdgeKind {
             EdgeKind::Obs => "obs",
             EdgeKind::Cause => "cause",
             EdgeKind::Dep => "dep",
+            EdgeKind::Exchange => "exchange",
             EdgeKind::Row => "row",
         }
     }

@@ -38,6 +38,7 @@ pub struct View<'p> {
     pub fr: Mat,
     pub sc: Mat,
     pub dep: Mat,
+    pub exchange: Mat,
     pub obs: Mat,
     /// For observation edges through atomic operations: the intermediate atomics.
     pub obs_via: BTreeMap<(usize, usize), Vec<usize>>,
@@ -84,6 +85,7 @@ impl<'p> View<'p> {
             fr: if ev_model.rels.contains_key("fr") { rel("fr") } else { rel("rb") },
             sc: rel("sc"),
             dep: rel("dep"),
+            exchange: rel("exchange"),
             obs: rel("obs"),
             obs_via: BTreeMap::new(),
             sw: rel("sw"),

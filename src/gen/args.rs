@@ -65,6 +65,17 @@ CYCLES (--cycle, repeatable; tokens separated by spaces)
   ends with 2. A cycle with no external edge is one thread and needs exactly one
   internal edge (Rfi/Fri/Wsi), read backwards in program order (CoWW is PosWW Wsi).
 
+C TESTS (--lang c)
+  The same shapes and cycles written in herd's C format (decided under rc11, read by herd7):
+  --sem weak is a plain access, relaxed/relacq/sync the C orders, sc memory_order_seq_cst;
+  --fence gives atomic_thread_fence; the default --scope is sys, written as no scope argument
+  (narrower scopes: cuda::thread_scope_block|cluster|device as the last argument and herd's
+  `scopes:` tree for --placement). Cycles may also use `Sc[.<scope>]` annotations and the
+  `Rmw` edge (the read and the write of one read-modify-write), which --rmw makes
+  exchange, fetch_add or cas (a strong compare-exchange that must succeed).
+  --random N [--seed S] [--max-edges K] adds N random cycles (2-4 threads, 4-K edges, random
+  orders and fences), the same for the same seed.
+
 NAMES
   <shape>+<sem>[.<scope>][+fence.<f>.<scope>][+<placement>][+alias|+alias-fence].litmus,
   e.g. MP+relacq.gpu+same-gpu.litmus, SB+weak+fence.sc.cta+same-cta.litmus; for --cycle
@@ -79,6 +90,8 @@ EXAMPLES
   ptx-litmus gen MP-chain:4 IRIW:3 --sem relacq --out gen/
   ptx-litmus gen --cycle 'PodWW Rel.gpu Rfe Acq.gpu PodRR Fre' --out gen/
   ptx-litmus gen --cycle 'PodWR Fre Fence.sc.gpudWR Fre' --placement same-cta,diff-gpu --out gen/
+  ptx-litmus gen --lang c all --sem all --fence none,sc --out c/ && ptx-litmus map c/
+  ptx-litmus gen --lang c --random 2000 --seed 1 --max-edges 7 --out c/ -q && ptx-litmus map c/
 
 Exit codes: 0 success; 2 bad options or cycles; 3 a generated test could not be checked (--expect-csv).";
 

@@ -8,7 +8,7 @@ use super::proxy::{self, ProxyRequirement};
 use super::rel::Rel;
 use super::view::{Part, View};
 use crate::ast::{FenceSem, Scope};
-use crate::program::{EventId, EventKind, SyncRole};
+use crate::program::{Event, EventId, EventKind, Expected, Sync, SyncKind, SyncRole};
 use rustc_hash::FxHashMap as HashMap;
 
 /// Event sets usable inside `[...]`, with what each holds.
@@ -32,13 +32,14 @@ pub const SETS: [(&str, &str); 16] = [
 ];
 
 /// Static relations, fixed once the traces are chosen.
-pub const STATIC: [(&str, &str); 10] = [
+pub const STATIC: [(&str, &str); 11] = [
     ("id", "identity"),
     ("po", "8.9.1 program order"),
     ("ms", "8.7 morally strong"),
     ("loc", "8.2.1 same memory location"),
     ("ext", "different threads"),
     ("dep", "8.10.4 data, address and control dependencies"),
+    ("exchange", "8.10.4 inter-thread communication by warp collectives and bar.red: arrive -> wait whose result reads its value"),
     ("rmw", "read part -> write part of one read-modify-write (ptx-alloy)"),
     ("relpat", "8.8 release patterns: first operation -> its write on M"),
     ("acqpat", "8.8 acquire patterns: its read on M -> last operation"),
@@ -85,6 +86,7 @@ pub fn relation(v: &View, name: &str) -> Option<Rel> {
         "loc" => Rel::from_fn(n, |a, b| v.loc(a).is_some() && v.loc(a) == v.loc(b)),
         "ext" => Rel::from_fn(n, |a, b| v.thread(a).is_some() && v.thread(b).is_some() && v.thread(a) != v.thread(b)),
         "dep" => dependencies(v),
+        "exchange" => exchanges(v),
         "rmw" => Rel::from_fn(n, |a, b| {
             v.events[a].part == Part::Read && v.events[b].part == Part::Write && v.events[a].orig == v.events[b].orig
         }),
@@ -154,6 +156,10 @@ pub fn morally_strong(v: &View) -> Rel {
 /// 8.10.4: "chains of instruction dependencies": data, address and control
 /// dependencies from a read to a later memory operation of the same trace. A
 /// dependency into a split read-modify-write reaches both its parts (D50).
+/// The value a thread gives a warp collective or `bar.red` and the result it
+/// gets back are instructions' values too (D165): a read -> the arrive that
+/// carries a value computed from it, and the wait -> a later operation that
+/// depends on its result.
 pub fn dependencies(v: &View) -> Rel {
     let mut dep = Rel::new(v.n());
     for (_, pairs) in dependencies_by_trace(v) {
@@ -177,7 +183,7 @@ pub(crate) fn dependencies_by_trace(v: &View) -> Vec<(usize, Vec<(usize, usize)>
         for &(r, x) in &v.p.traces[t].deps {
             let (Some(lr), Some(lx)) = (local[r], local[x]) else { continue };
             let (src, to_r, to_w) = (v.part_of(lr, false), v.part_of(lx, false), v.part_of(lx, true));
-            if v.is_mem(to_r) {
+            if v.is_mem(to_r) || carries_value(v.event(to_r)) {
                 pairs.push((src, to_r));
                 pairs.push((src, to_w));
             }
@@ -185,6 +191,52 @@ pub(crate) fn dependencies_by_trace(v: &View) -> Vec<(usize, Vec<(usize, usize)>
         out.push((t, pairs));
     }
     out
+}
+
+/// The arrive of a warp collective or `bar.red`: it gives the other threads a value.
+fn carries_value(e: &Event) -> bool {
+    e.sync().is_some_and(|s| s.role == SyncRole::Arrive && s.value.is_some())
+}
+
+/// 8.10.4 "chains of instruction dependencies and inter-thread communication"
+/// (D165): besides reads-from, values pass between threads through warp
+/// collectives and `bar.red`. Pairs: the arrive of thread u -> the wait of
+/// another thread at the same use whose result is computed from u's value: a
+/// collective's wait that assumes u's contribution (D174), or a `bar.red`
+/// wait, which reduces every participant's predicate (D151), where every
+/// thread arriving there is matched with it (at most as many as it counts).
+/// Both halves performed means they were matched: a thread arrives once per
+/// use, and a wait needs the arrivals it assumes.
+pub fn exchanges(v: &View) -> Rel {
+    let n = v.n();
+    let syncs: Vec<(usize, &Sync)> = (0..n).filter_map(|i| Some((i, v.event(i).sync()?))).collect();
+    let mut rel = Rel::new(n);
+    for &(w, wait) in syncs.iter().filter(|(_, s)| s.role == SyncRole::Wait) {
+        let arrives = syncs.iter().filter(|(a, s)| {
+            s.role == SyncRole::Arrive && s.value.is_some() && s.key == wait.key && v.thread(*a) != v.thread(w)
+        });
+        let reduction = matches!(wait.key.kind, SyncKind::CtaReduction(_)) && wait.result.is_some();
+        if reduction {
+            let mut threads: Vec<_> = arrives.clone().map(|(a, _)| v.thread(*a)).collect();
+            threads.sort();
+            threads.dedup();
+            let all_matched = match wait.expected {
+                Expected::Count(k) => threads.len() < k,
+                Expected::Arrivals => true,
+                Expected::Threads(_) => false,
+            };
+            if !all_matched {
+                continue;
+            }
+        }
+        for &(a, _) in arrives {
+            let assumed = wait.assumed.iter().any(|&(u, _)| Some(u) == v.thread(a));
+            if reduction || assumed {
+                rel.add(a, w);
+            }
+        }
+    }
+    rel
 }
 
 fn fence_sem(v: &View, i: usize) -> Option<FenceSem> {

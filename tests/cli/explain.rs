@@ -119,6 +119,12 @@ fn forbidden_examples_name_the_axiom_the_isa_names() {
         assert_eq!(ax, "No-Thin-Air", "LB+data+ctrl: {}", text);
         assert!(text.contains("-dep->") && text.contains("-rf->"), "{}", text);
     }
+    // The same cycle through a warp collective (D165): the value read passes
+    // to another lane by shfl.sync, whose write depends on it.
+    for (ax, text) in axioms_named("litmus/sync/LB+shfl.sync+ctrl.litmus") {
+        assert_eq!(ax, "No-Thin-Air", "LB+shfl.sync+ctrl: {}", text);
+        assert!(text.contains("-dep->") && text.contains("-exchange->") && text.contains("-rf->"), "{}", text);
+    }
     for (ax, text) in axioms_named("litmus/classic/2+2W+fence.sc.litmus") {
         assert_eq!(ax, "Coherence", "2+2W+fence.sc: {}", text);
     }

@@ -30,7 +30,8 @@ use std::path::Path;
 
 /// The oracle's verdict on one candidate: first violated axiom name, data race.
 fn oracle(ctx: &Ctx, rf: &Rel, co: &Rel, sc: &Rel, m: &Matching) -> (Option<&'static str>, bool) {
-    let (po, ms, dep) = (o::program_order(ctx), o::morally_strong(ctx), o::dependencies(ctx));
+    let (po, ms) = (o::program_order(ctx), o::morally_strong(ctx));
+    let dep = o::dependencies(ctx).union(&o::lane_exchanges(ctx, m));
     let (rel, acq) = (o::release_patterns(ctx, &po), o::acquire_patterns(ctx, &po));
     let obs = o::observation(ctx, &ms, rf);
     let sw = o::synchronizes_with(ctx, &ms, &obs, sc, m, &rel, &acq);

@@ -104,6 +104,7 @@ K2 = [
  ("WARP-sum", "WARP", "_Z8warp_sumPiS_", T1, "vals, out", "u32 vals[2]; vals[0] = 1; vals[1] = 2; u32 out[4];", "exists (out[0] != 3 \\/ out[1] != 3)", "No", "butterfly __shfl_xor_sync over the active lanes: both lanes end with vals[0] + vals[1] = 3"),
  ("SYNCWARP-mp", "WARP", "_Z11syncwarp_mpPiS_", T1, "data, out", "data = 0; u32 out[4];", SEEN, "No", "lane 0 writes, __syncwarp() (bar.warp.sync, which orders memory among its lanes), lane 1 reads: sees 42"),
  ("WARP-aggregated", "WARP", "_Z15warp_aggregatedPiS_", T1 + ["P2@cta 1,gpu 0,tid 0"], "counter, out", "counter = 0; u32 out[4];", "exists (counter != 3 \\/ out[0] == out[1] \\/ out[0] == out[2] \\/ out[1] == out[2])", "No", "the leader lane adds 2 for its warp, the other block adds 1 (atomicAdd, device scope): counter 3, three distinct slots"),
+ ("LB-shfl", "WARP", "_Z7lb_shflPiS_S_", T1 + ["P2@cta 1,gpu 0,tid 0"], "x, y, out", XYO, "exists (out[0] == 1 /\\ out[1] == 1)", "No", "x's value passes through __shfl_sync to the lane that writes y, y's to the write of x: both reads seeing 1 is a value out of thin air (8.10.4, D165)"),
  ("SYNCTHREADS-count", "WARP", "_Z17syncthreads_countPiS_", T1, "slots, out", "u32 slots[2]; u32 out[4];", "exists (out[0] != 1 \\/ out[1] != 1 \\/ out[2] != 2 \\/ out[3] != 2)", "No", "__syncthreads_count (bar.red.popc) synchronizes like __syncthreads: each thread sees the other's slot, and counts both predicates true"),
 ]
 # Harnesses the model cannot read yet: the words their refusal must contain,

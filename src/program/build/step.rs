@@ -440,13 +440,12 @@ impl Ctx<'_> {
         if !(0..=15).contains(&idv) {
             return Err(Error::input(format!("barrier id {} is out of range (0 to 15)", idv), ins.span));
         }
-        let contribution = match red {
+        let (contribution, pred_deps) = match red {
             Some((_, pred, negated)) => {
                 let (v, d) = conc!(self, st, ins, pred);
-                deps.extend(d);
-                Some(((v != 0) != *negated) as i64)
+                (Some(((v != 0) != *negated) as i64), d)
             }
-            None => None,
+            None => (None, BTreeSet::new()),
         };
         let roles: &[SyncRole] =
             if *op == BarrierOp::Arrive { &[SyncRole::Arrive] } else { &[SyncRole::Arrive, SyncRole::Wait] };
@@ -458,7 +457,15 @@ impl Ctx<'_> {
         let at = SyncUse { expected, orders_memory: true, value: contribution, by_role: false };
         self.push_sync(st, ins, object, roles, at);
         match (op, red) {
-            (BarrierOp::Red(r), Some((dst, ..))) => Ok(self.fork_reduction(t, st, (*r, dst), deps)),
+            (BarrierOp::Red(r), Some((dst, ..))) => {
+                // The arrive carries the predicate, the result reduces every
+                // participant's: both are dependencies (8.10.4, D165).
+                let (arrive, wait) = (st.events.len() - 2, st.events.len() - 1);
+                st.events[arrive].deps.extend(pred_deps.iter().copied());
+                deps.extend(pred_deps);
+                deps.insert(wait);
+                Ok(self.fork_reduction(t, st, (*r, dst), deps))
+            }
             _ => Ok(Step::Next),
         }
     }

@@ -7,7 +7,7 @@
 
 use ptx_litmus::ast::{FenceSem, Proxy, Scope};
 use ptx_litmus::model::rel::Rel;
-use ptx_litmus::program::{EventKind, MemSem};
+use ptx_litmus::program::{EventKind, MemSem, SyncKind, SyncRole};
 use ptx_litmus::reference::enumerate::{Ctx, Matching};
 
 /// 8.4 (Table 20): "strong operation: A memory fence operation, or a memory
@@ -360,17 +360,36 @@ pub fn causality(obs: &Rel, ppcb: &Rel) -> Rel {
 
 /// 8.10.4: the dependencies of No-Thin-Air ("chains of instruction dependencies"):
 /// data, address and control dependencies from a read to a later memory operation
-/// of the same trace.
+/// of the same trace, and (D165, a deliberate change of this oracle) to the
+/// arrive of a warp collective or `bar.red` that gives other threads a value.
 pub fn dependencies(ctx: &Ctx) -> Rel {
     let mut dep = Rel::new(ctx.n());
+    let gives_value = |i: usize| ctx.event(i).sync().is_some_and(|s| s.role == SyncRole::Arrive && s.value.is_some());
     for &t in &ctx.traces {
         for &(r, e) in &ctx.p.traces[t].deps {
             if let (Some(lr), Some(le)) = (ctx.local[r], ctx.local[e]) {
-                if ctx.is_mem(le) {
+                if ctx.is_mem(le) || gives_value(le) {
                     dep.add(lr, le);
                 }
             }
         }
     }
     dep
+}
+
+/// 8.10.4 "inter-thread communication" besides reads-from (D165): the matched
+/// arrive -> wait pairs of this execution through which a wait's result takes
+/// the arriving thread's value (a collective's wait assuming that thread's
+/// value, or a `bar.red` wait, which reduces every matched predicate).
+pub fn lane_exchanges(ctx: &Ctx, m: &Matching) -> Rel {
+    let mut x = Rel::new(ctx.n());
+    for (a, w) in m.pairs.pairs() {
+        let (Some(sa), Some(sw)) = (ctx.event(a).sync(), ctx.event(w).sync()) else { continue };
+        let from_a = sw.assumed.iter().any(|&(u, _)| Some(u) == ctx.thread(a));
+        let reduces = matches!(sw.key.kind, SyncKind::CtaReduction(_)) && sw.result.is_some();
+        if sa.value.is_some() && ctx.thread(a) != ctx.thread(w) && (from_a || reduces) {
+            x.add(a, w);
+        }
+    }
+    x
 }
