@@ -124,6 +124,14 @@ impl Mapped {
         }
     }
 
+    /// By nvcc, where the harness keeps each C observable (`P1:r0 in out1[0]`), a line; else nothing.
+    pub fn renaming(&self) -> String {
+        let Some(p) = &self.projection else { return String::new() };
+        let (src, tgt) = (&self.source.program.observables, &self.target.program.observables);
+        let pairs: Vec<String> = src.iter().zip(p).map(|(o, &k)| format!("{} in {}", o, tgt[k])).collect();
+        format!("  (the harness keeps {})\n", pairs.join(", "))
+    }
+
     /// The files `--emit` writes: the compiled test, or the .cu, .ptx and harness.
     pub fn emitted(&self) -> Vec<(String, &str)> {
         match &self.nvcc {
@@ -271,6 +279,7 @@ pub fn report(m: &Mapped, s: &MapSetup, max_show: usize) -> String {
         Soundness::Racy => format!("{} racy: the C test has a data race on a plain access under {} (herd's Undef), so no outcome is forbidden\n", head, s.source.name()),
         Soundness::Unsound(extra) => {
             let mut out = format!("{} UNSOUND: {} of {} PTX final states are forbidden by {}\n", head, extra.len(), n, s.source.name());
+            out.push_str(&m.renaming());
             for st in extra.iter().take(max_show.max(1)) {
                 out.push_str(&unsound_state(m, s, st));
             }

@@ -29,8 +29,13 @@ pub struct Nvcc {
 }
 
 /// The nvcc to run: `--nvcc=PATH` when given (non-empty), else `$PTXL_NVCC`,
-/// else `nvcc` on `PATH`.
+/// else `nvcc` on `PATH`; absolute, since nvcc runs in a scratch folder.
 pub fn locate(given: &str) -> std::result::Result<PathBuf, String> {
+    let found = locate_as_given(given)?;
+    std::path::absolute(&found).map_err(|e| format!("nvcc not found: `{}`: {}", found.display(), e))
+}
+
+fn locate_as_given(given: &str) -> std::result::Result<PathBuf, String> {
     let install = "scripts/install-nvcc.sh installs it; --nvcc=PATH or PTXL_NVCC=PATH names it";
     if !given.is_empty() {
         let p = PathBuf::from(given);
@@ -219,4 +224,31 @@ pub fn projection(source: &[Observable], target: &[Observable], cuda: &CudaTest)
                 .ok_or_else(|| Error::internal(format!("the harness does not observe `{}` (for {})", name, o)))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// nvcc runs in a scratch folder, so a relative `--nvcc=PATH` must be made absolute first.
+    #[test]
+    fn a_relative_nvcc_path_is_made_absolute() {
+        let here = std::env::current_dir().expect("cwd");
+        let file = std::fs::read_dir(&here)
+            .expect("lists")
+            .filter_map(|e| e.ok())
+            .find(|e| e.path().is_file())
+            .expect("a file here");
+        let name = file.file_name().to_string_lossy().into_owned();
+        assert_eq!(locate(&name), Ok(here.join(&name)));
+        assert!(locate("no/such/nvcc").unwrap_err().starts_with("nvcc not found: `no/such/nvcc` is not a file"));
+    }
+
+    #[test]
+    fn arch_and_file_names() {
+        assert!(valid_arch("sm_75") && valid_arch("sm_90a") && valid_arch("sm_100f"));
+        assert!(!valid_arch("sm_") && !valid_arch("compute_90") && !valid_arch("sm_9x0") && !valid_arch("sm_90aa"));
+        assert_eq!(file_stem("MP+rel/acq"), "MP+rel_acq");
+        assert_eq!(file_stem(".x"), "test.x");
+    }
 }
