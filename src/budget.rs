@@ -47,6 +47,8 @@ struct State {
     limits: Limits,
     deadline: Option<Instant>,
     used: u64,
+    /// The most `used` has been (`PTXL_DEBUG` prints it beside the resident size).
+    peak: u64,
     /// What is being built (named in the memory message).
     phase: std::borrow::Cow<'static, str>,
     /// Charges since the clock was last read (reading it on every charge costs).
@@ -70,6 +72,7 @@ pub fn run<T>(limits: Limits, f: impl FnOnce() -> T) -> Result<T, Exceeded> {
         limits,
         deadline,
         used: 0,
+        peak: 0,
         phase: "the program".into(),
         since_clock: 0,
         since_read: 0,
@@ -79,7 +82,17 @@ pub fn run<T>(limits: Limits, f: impl FnOnce() -> T) -> Result<T, Exceeded> {
     ACTIVE.fetch_add(1, Ordering::Relaxed);
     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
     ACTIVE.fetch_sub(1, Ordering::Relaxed);
-    STATE.with(|s| *s.borrow_mut() = prev);
+    let done = STATE.with(|s| std::mem::replace(&mut *s.borrow_mut(), prev));
+    if let Some(done) = done.filter(|_| crate::out::tracing()) {
+        let mb = |b: u64| b as f64 / f64::from(1 << 20);
+        let resident = resident_bytes().map_or("unknown".to_string(), |r| format!("{:.1} MB", mb(r)));
+        eprintln!(
+            "memory estimate: peak {:.1} MB, {:.1} MB at the end; resident now {}",
+            mb(done.peak),
+            mb(done.used),
+            resident
+        );
+    }
     match r {
         Ok(v) => Ok(v),
         Err(p) => match p.downcast::<Exceeded>() {
@@ -121,6 +134,7 @@ pub(crate) fn charge(bytes: u64) {
         let mut s = s.borrow_mut();
         let s = s.as_mut()?;
         s.used += bytes;
+        s.peak = s.peak.max(s.used);
         if bytes >= STEP_CHECKED {
             if let Some(m) = step_message(s, bytes) {
                 return Some(m);
@@ -138,6 +152,16 @@ pub(crate) fn charge(bytes: u64) {
     if let Some(m) = hit {
         std::panic::resume_unwind(Box::new(Exceeded(m)));
     }
+}
+
+/// `bytes` charged earlier were freed (a path the program builder dropped):
+/// the estimate follows what is held, not all that was ever allocated (D117).
+pub(crate) fn credit(bytes: u64) {
+    STATE.with(|s| {
+        if let Some(s) = s.borrow_mut().as_mut() {
+            s.used = s.used.saturating_sub(bytes);
+        }
+    });
 }
 
 /// One allocation of `bytes` is about to be made in a single step (a hash

@@ -203,14 +203,18 @@ pub fn build_leaving_out_spins(lit: &Litmus, opts: &BuildOptions) -> Result<(Pro
             .typed_roots
             .difference(&typed)
             .any(|r| ctx.inits.get(r).is_some_and(|&v| v != cells::extract(v, 0, ctx.width(r).min(8) as u8)));
+        // The paths are consumed by the assembly or dropped here.
+        let held = paths_bytes(&paths);
         if !retyped && all.iter().all(|(r, c, o, n)| cells.split(r, *c, *o, *n) == ctx.cells.split(r, *c, *o, *n)) {
             let (p, left_out) = ctx.assemble(paths, unroll_hit)?;
+            crate::budget::credit(held);
             if crate::out::tracing() {
                 // What one event per instruction instance would leave (issue 14).
                 eprintln!("build: {} events, {} instruction instances", p.events.len(), p.instance_count());
             }
             return Ok((p, left_out));
         }
+        crate::budget::credit(held);
         ctx.cells = cells;
         ctx.domains.clear();
     }
@@ -465,7 +469,19 @@ enum Step {
 /// Charge the memory budget for a copy of a path: its events with their
 /// dependency sets, which grow along the path.
 fn charge_copy(st: &PathState) {
-    crate::budget::charge(256 + st.events.iter().map(|e| 96 + 16 * e.deps.len() as u64).sum::<u64>());
+    crate::budget::charge(path_bytes(&st.events));
+}
+
+/// What the budget counts for a path of `events`: each event with its
+/// dependency set, and the path's own state. Credited back when the path is
+/// dropped, so that the estimate follows what the builder holds (D117).
+fn path_bytes(events: &[DraftEvent]) -> u64 {
+    256 + events.iter().map(|e| 96 + 16 * e.deps.len() as u64).sum::<u64>()
+}
+
+/// [`path_bytes`] of every path of every thread.
+fn paths_bytes(paths: &[Vec<FinishedPath>]) -> u64 {
+    paths.iter().flatten().map(|p| path_bytes(&p.events)).sum()
 }
 
 fn too_many_events(max: usize) -> Error {

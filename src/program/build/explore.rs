@@ -11,7 +11,7 @@ impl Ctx<'_> {
         let ctx = self;
         let lit = ctx.lit;
         let mut unroll_hit;
-        let mut paths: Vec<Vec<FinishedPath>>;
+        let mut paths: Vec<Vec<FinishedPath>> = Vec::new();
         // Values each location may hold: a value read in an execution comes from a
         // chain of distinct writes of that execution, so as many rounds as an
         // execution has writes reach every readable value.
@@ -20,6 +20,8 @@ impl Ctx<'_> {
         // writes from it is complete k rounds later.
         let mut last_new_constant = 0;
         loop {
+            // The last round's paths are dropped.
+            crate::budget::credit(paths_bytes(&paths));
             paths = Vec::new();
             // Per thread, its finished paths followed by the writes of the paths
             // the unroll bound cut (see `explore_thread`); `finished[t]` counts the former.
@@ -223,8 +225,10 @@ impl Ctx<'_> {
                     work.push(st);
                 }
                 Step::Continue(children) => {
-                    // Each child is a copy of the path so far (events and registers).
+                    // Each child is a copy of the path so far (events and registers),
+                    // which is dropped (what it still holds, if it was moved into one).
                     children.iter().for_each(charge_copy);
+                    crate::budget::credit(path_bytes(&st.events));
                     for mut c in children {
                         jumped(&mut c);
                         work.push(c);
@@ -232,6 +236,7 @@ impl Ctx<'_> {
                 }
                 Step::Fork(children) => {
                     children.iter().for_each(charge_copy);
+                    crate::budget::credit(path_bytes(&st.events));
                     // Re-run the same instruction with the read made concrete.
                     for mut c in children {
                         if let Some(v) = c.visits.get_mut(&c.pc) {
@@ -250,6 +255,7 @@ impl Ctx<'_> {
     /// have cut) at `ins` of thread `t`: the first such loop is named, and the
     /// writes it made so far, if any, are returned to feed the value domains.
     fn cut_path(&mut self, st: PathState, ins: &crate::ast::Instr, t: usize) -> Option<FinishedPath> {
+        crate::budget::credit(path_bytes(&st.events));
         if self.unroll_cut.is_none() {
             self.unroll_cut = Some(loop_name(ins, t));
         }
