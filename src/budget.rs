@@ -233,10 +233,10 @@ pub(crate) fn check_time() {
     }
 }
 
-/// The estimate counts what the encoder builds, not what the solver and the
-/// allocator make of it, and not what was freed: measured from 4.7x over (the
-/// program builder charges every path copy it drops) to 3.6x under (the
-/// solver's arrays). So the process's `VmRSS` is read too, at most every
+/// The estimate counts what the encoder builds and what the program builder
+/// holds (it credits the paths it drops, D117), not what the solver and the
+/// allocator make of it: measured from 1.35x over (a spin loop unrolled 300
+/// times) to 3.7x under (the solver's arrays, paper-notes/performance.md). So the process's `VmRSS` is read too, at most every
 /// [`RESIDENT_EVERY`], against the budget of each test running in it (D162).
 /// The estimate stops a test only while the process holds at least half the
 /// budget: a test really using less than half is never cut by an over-count
