@@ -360,69 +360,93 @@ fn unsound_state(m: &Mapped, s: &MapSetup, st: &State) -> String {
     out
 }
 
-/// `ptx-litmus map`: exit 1 when a test is unsound, 2 on bad input, 3 on a limit.
-pub fn run(a: &MapArgs) -> i32 {
-    let mapping = match load_mapping(&a.mapping) {
-        Ok(m) => m,
-        Err(e) => {
-            crate::out::eprintln(&e);
-            return crate::error::EXIT_INPUT;
+/// What `map` counted over a batch of files.
+#[derive(Default)]
+struct Tally {
+    sound: usize,
+    unsound: usize,
+    racy: usize,
+    errors: usize,
+    limits: usize,
+    /// Files whose test `--only` does not name.
+    skipped: usize,
+}
+
+impl Tally {
+    fn summary(&self, files: usize, only: bool, seconds: f64) -> String {
+        let skipped = if only { format!(", skipped by --only {}", self.skipped) } else { String::new() };
+        format!(
+            "{} tests: sound {}, unsound {}, racy {}, errors {}, limits {}{}, wall time {:.2} s\n",
+            files - self.skipped,
+            self.sound,
+            self.unsound,
+            self.racy,
+            self.errors,
+            self.limits,
+            skipped,
+            seconds
+        )
+    }
+
+    /// Input errors first, then limits, then unsound mappings.
+    fn exit_code(&self) -> i32 {
+        if self.errors > 0 {
+            crate::error::EXIT_INPUT
+        } else if self.limits > 0 {
+            crate::error::EXIT_INTERNAL
+        } else if self.unsound > 0 {
+            crate::error::EXIT_MISMATCH
+        } else {
+            crate::error::EXIT_OK
         }
+    }
+}
+
+/// The mapping, models and tools `map` runs with, or (its message printed) the exit status of a bad argument.
+fn map_setup(a: &MapArgs) -> std::result::Result<MapSetup, i32> {
+    let bad = |message: &str| {
+        crate::out::eprintln(message);
+        crate::error::EXIT_INPUT
     };
+    let mapping = load_mapping(&a.mapping).map_err(|e| bad(&e))?;
     let source = if a.source_model == SourceModel::Rc11 { ModelKind::Rc11 } else { ModelKind::ScopedRc11 };
     let target = if a.model == TargetModel::Ptx { ModelKind::Ptx } else { ModelKind::PtxAlloy };
     let mut setup = MapSetup::new(mapping, source, target);
     if let Some(given) = &a.nvcc {
         if let Some(arch) = a.arch.as_deref().filter(|x| !super::nvcc::valid_arch(x)) {
-            crate::out::eprintln(&format!(
-                "error: `--arch {}`: expected sm_ and a number (sm_75, sm_90, sm_90a)",
-                arch
-            ));
-            return crate::error::EXIT_INPUT;
+            return Err(bad(&format!("error: `--arch {}`: expected sm_ and a number (sm_75, sm_90, sm_90a)", arch)));
         }
         setup.nvcc = Some(Nvcc { path: super::nvcc::locate(given), arch: a.arch.clone() });
     }
     if let Some(dir) = &a.emit {
-        if let Err(e) = std::fs::create_dir_all(dir) {
-            crate::out::eprintln(&format!("error: cannot create {}: {}", dir.display(), e));
-            return crate::error::EXIT_INPUT;
-        }
+        std::fs::create_dir_all(dir).map_err(|e| bad(&format!("error: cannot create {}: {}", dir.display(), e)))?;
     }
+    Ok(setup)
+}
+
+/// `ptx-litmus map`: exit 1 when a test is unsound, 2 on bad input, 3 on a limit.
+pub fn run(a: &MapArgs) -> i32 {
+    let setup = match map_setup(a) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
     let files = crate::input::collect(&a.paths).files;
     let start = Instant::now();
-    let mut tally = [0usize; 6]; // sound, unsound, racy, input errors, limits, skipped by --only
+    let mut tally = Tally::default();
     let jobs = a.jobs.unwrap_or_else(crate::batch::default_jobs);
     crate::batch::run_ordered(
         &files,
         jobs,
         |f| map_file(f, &setup, &a.only),
         |(f, src, r)| match r {
-            None => tally[5] += 1,
-            Some(Ok(m)) => {
-                let k = match m.soundness {
-                    Soundness::Sound => 0,
-                    Soundness::Unsound(_) => 1,
-                    Soundness::Racy => 2,
-                };
-                tally[k] += 1;
-                if a.json {
-                    let file = f.display().to_string();
-                    crate::out::print(&format!("{}\n", report_json(&m, &setup, &file, a.max_show)));
-                } else {
-                    crate::out::print(&report(&m, &setup, a.max_show));
-                }
-                if let Some(dir) = &a.emit {
-                    for (name, text) in m.emitted() {
-                        let path = dir.join(name);
-                        if let Err(e) = crate::out::output_target(&path).and_then(|p| std::fs::write(p, text)) {
-                            crate::out::eprintln(&format!("error: cannot write {}: {}", path.display(), e));
-                            tally[3] += 1;
-                        }
-                    }
-                }
-            }
+            None => tally.skipped += 1,
+            Some(Ok(m)) => print_mapped(&m, &f, &setup, a, &mut tally),
             Some(Err(e)) => {
-                tally[if e.exit_code() == crate::error::EXIT_INPUT { 3 } else { 4 }] += 1;
+                if e.exit_code() == crate::error::EXIT_INPUT {
+                    tally.errors += 1;
+                } else {
+                    tally.limits += 1;
+                }
                 if a.json {
                     let failure = crate::report::failure_json(&e, &f.display().to_string());
                     crate::out::print(&format!("{}\n", failure));
@@ -431,32 +455,37 @@ pub fn run(a: &MapArgs) -> i32 {
             }
         },
     );
-    let skipped = if a.only.is_empty() { String::new() } else { format!(", skipped by --only {}", tally[5]) };
-    let summary = format!(
-        "{} tests: sound {}, unsound {}, racy {}, errors {}, limits {}{}, wall time {:.2} s\n",
-        files.len() - tally[5],
-        tally[0],
-        tally[1],
-        tally[2],
-        tally[3],
-        tally[4],
-        skipped,
-        start.elapsed().as_secs_f64()
-    );
+    let summary = tally.summary(files.len(), !a.only.is_empty(), start.elapsed().as_secs_f64());
     // With --json stdout holds only the objects: the summary goes to stderr.
     if a.json {
         crate::out::eprintln(summary.trim_end());
     } else {
         crate::out::print(&summary);
     }
-    if tally[3] > 0 {
-        crate::error::EXIT_INPUT
-    } else if tally[4] > 0 {
-        crate::error::EXIT_INTERNAL
-    } else if tally[1] > 0 {
-        1
+    tally.exit_code()
+}
+
+/// Count and print one mapped test; with `--emit`, write the files it emitted (a file that cannot be written
+/// counts as an error).
+fn print_mapped(m: &Mapped, f: &Path, setup: &MapSetup, a: &MapArgs, tally: &mut Tally) {
+    match m.soundness {
+        Soundness::Sound => tally.sound += 1,
+        Soundness::Unsound(_) => tally.unsound += 1,
+        Soundness::Racy => tally.racy += 1,
+    }
+    if a.json {
+        let file = f.display().to_string();
+        crate::out::print(&format!("{}\n", report_json(m, setup, &file, a.max_show)));
     } else {
-        0
+        crate::out::print(&report(m, setup, a.max_show));
+    }
+    let Some(dir) = &a.emit else { return };
+    for (name, text) in m.emitted() {
+        let path = dir.join(name);
+        if let Err(e) = crate::out::output_target(&path).and_then(|p| std::fs::write(p, text)) {
+            crate::out::eprintln(&format!("error: cannot write {}: {}", path.display(), e));
+            tally.errors += 1;
+        }
     }
 }
 
