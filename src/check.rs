@@ -130,8 +130,12 @@ pub fn build(ast: &crate::ast::Litmus, opts: &crate::program::BuildOptions, mode
         return build_program(ast, opts);
     }
     let (p, left_out) = crate::program::build_leaving_out_spins(ast, opts)?;
-    if left_out.is_some_and(|l| crate::sat::spin::reads_race_with_nothing(&p, &l)) {
-        return Ok(p);
+    match left_out {
+        Some(l) if crate::sat::spin::reads_race_with_nothing(&p, &l) => return Ok(p),
+        Some(l) if crate::out::tracing() => {
+            eprintln!("build: the {} left-out spin reads may race: built again with every iteration kept", l.len())
+        }
+        _ => {}
     }
     build_program(ast, opts)
 }
