@@ -123,19 +123,29 @@ pub fn check_source_at(source: &str, base: &Path, opts: &CheckOptions) -> Result
 /// The program of a parsed test as the commands that decide it under `model`
 /// build it: failed spin iterations left out while exploring (D113) when the
 /// model is a built-in one (D66's argument reads its rows) and the reads they
-/// drop race with nothing (D66's condition, `sat::spin`); every iteration
-/// kept otherwise.
+/// drop race with nothing (D66's condition, `sat::spin`), with their silent
+/// read-modify-writes where no other thread reads those (D116), without them
+/// where one does; every iteration kept otherwise.
 pub fn build(ast: &crate::ast::Litmus, opts: &crate::program::BuildOptions, model: &Model) -> Result<Program> {
     if !model.is_builtin() {
         return build_program(ast, opts);
     }
     let (p, left_out) = crate::program::build_leaving_out_spins(ast, opts)?;
-    match left_out {
-        Some(l) if crate::sat::spin::reads_race_with_nothing(&p, &l) => return Ok(p),
-        Some(l) if crate::out::tracing() => {
-            eprintln!("build: the {} left-out spin reads may race: built again with every iteration kept", l.len())
+    let exact = |p: &Program, l: &Option<Vec<_>>| l.as_ref().is_some_and(|l| crate::sat::spin::left_out_is_exact(p, l));
+    if exact(&p, &left_out) {
+        return Ok(p);
+    }
+    let silent_rmws = left_out.iter().flatten().any(|l| l.event.access().is_some_and(|a| a.writes));
+    if opts.prune_silent_rmws && silent_rmws {
+        let reads_only = crate::program::BuildOptions { prune_silent_rmws: false, ..opts.clone() };
+        drop(p);
+        let (p, left_out) = crate::program::build_leaving_out_spins(ast, &reads_only)?;
+        if exact(&p, &left_out) {
+            return Ok(p);
         }
-        _ => {}
+    }
+    if crate::out::tracing() {
+        eprintln!("build: leaving out failed spin iterations is not exact here: built again with every iteration kept");
     }
     build_program(ast, opts)
 }

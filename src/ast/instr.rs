@@ -186,6 +186,8 @@ pub enum AluOp {
 pub enum BitOp {
     /// `popc d, a`: the number of one bits.
     Popc,
+    /// `cnot d, a`: 1 if `a` is zero, else 0.
+    Cnot,
     /// `clz d, a`: the number of leading zeros.
     Clz,
     /// `brev d, a`: the bits in reverse order.
@@ -230,6 +232,8 @@ pub enum WarpOp {
     Match { all: bool },
     /// `redux.sync.OP.TYPE d, a, membermask`: a reduction of every lane's `a`.
     Redux(ReduxOp),
+    /// `elect.sync d|p, membermask`: one leader lane of the mask (D166).
+    Elect,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -295,6 +295,7 @@ impl<'a> Inliner<'a> {
             Stmt::Call(c) => {
                 self.guarded(fr, c.guard.as_ref().map(|g| (g.reg.clone(), g.negated)), |me, fr| me.call(fr, c))?
             }
+            Stmt::Unread(e) => return Err(e.clone()),
         }
         Ok(())
     }

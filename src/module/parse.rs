@@ -100,6 +100,10 @@ pub(crate) enum Stmt {
     },
     Instr(RawInstr),
     Call(CallStmt),
+    /// A statement that could not be read (an instruction form the grammar
+    /// does not know, a literal out of range): its error, raised only when
+    /// its function is inlined, so the module's other functions stay usable.
+    Unread(Error),
 }
 
 /// A declaration: `.reg .b32 %r<4>;`, `.global .align 4 .u32 g[2] = {1, 2};`.
@@ -288,19 +292,39 @@ impl Reader<'_> {
         for p in pair.into_inner() {
             match p.as_rule() {
                 Rule::scope => self.scope(p, out)?,
-                Rule::var_decl => out.push(Stmt::Decl(self.decl(p)?)),
+                Rule::var_decl => out.push(self.decl(p).map_or_else(Stmt::Unread, Stmt::Decl)),
                 Rule::label_def => {
                     let text = p.as_str().to_string();
                     let name = text.trim_end_matches(':').to_string();
                     out.push(Stmt::Label { name, span: self.src.pair_span(&p), text });
                 }
-                Rule::call => out.push(Stmt::Call(self.call(p)?)),
-                Rule::instr => out.push(Stmt::Instr(self.instr(p)?)),
+                Rule::call => out.push(self.call(p).map_or_else(Stmt::Unread, Stmt::Call)),
+                Rule::instr => out.push(self.instr(p).map_or_else(Stmt::Unread, Stmt::Instr)),
+                Rule::unread => out.push(Stmt::Unread(self.unread(p))),
                 _ => {}
             }
         }
         out.push(Stmt::Close);
         Ok(())
+    }
+
+    /// Why a statement is not read, at the place in it where reading stops.
+    fn unread(&self, pair: Pair<Rule>) -> Error {
+        let start = pair.as_span().start();
+        let stmt = pair.as_str();
+        let at = match PtxParser::parse(Rule::lone_instr, stmt) {
+            Err(e) => match e.location {
+                pest::error::InputLocation::Pos(p) => p,
+                pest::error::InputLocation::Span((s, _)) => s,
+            },
+            Ok(_) => 0,
+        };
+        let at = crate::parse::text::skip_blank(self.src.text, start + at);
+        let found: String = self.src.text[at..].chars().take_while(|c| !c.is_whitespace()).take(20).collect();
+        Error::input(
+            format!("cannot read `{}` in this statement: it is not an instruction form this checker knows", found),
+            self.src.span(at, at + 1),
+        )
     }
 
     fn decl(&self, pair: Pair<Rule>) -> Result<Decl> {
@@ -316,6 +340,7 @@ impl Reader<'_> {
             span,
         };
         let mut elem: Option<u64> = None;
+        let mut float = false;
         let mut lanes = 1u64;
         let mut init = None;
         for p in pair.into_inner() {
@@ -329,7 +354,12 @@ impl Reader<'_> {
                     ".v2" => lanes = 2,
                     ".v4" => lanes = 4,
                     ".v8" => lanes = 8,
-                    w => elem = elem.or_else(|| type_bytes(w)),
+                    w => {
+                        if elem.is_none() {
+                            float = w.starts_with(".f");
+                        }
+                        elem = elem.or_else(|| type_bytes(w))
+                    }
                 },
                 Rule::decl_name => match self.decl_name(p) {
                     Ok(n) => d.names.push(n),
@@ -345,7 +375,7 @@ impl Reader<'_> {
             *size = size.map(|n| n * elem);
         }
         if let Some((text, at)) = init {
-            let bytes = initializer(&text, elem, at)?;
+            let bytes = initializer(&text, elem, float, at)?;
             if let Some((name, Some(size))) = d.names.last() {
                 if bytes.len() as u64 > *size {
                     return Err(Error::input(
@@ -422,7 +452,7 @@ impl Reader<'_> {
     }
 
     fn list(&self, pair: Pair<Rule>) -> Result<Vec<RawOperand>> {
-        pair.into_inner().filter(|p| p.as_rule() == Rule::operand).map(|p| self.operand(p)).collect()
+        pair.into_inner().filter(|p| p.as_rule() == Rule::operand).map(|p| self.operand(p, None)).collect()
     }
 
     fn guard(&self, pair: Pair<Rule>) -> Guard {
@@ -446,14 +476,14 @@ impl Reader<'_> {
             match p.as_rule() {
                 Rule::guard => raw.guard = Some(self.guard(p)),
                 Rule::mnemonic => raw.set_mnemonic(p.as_str(), self.src.pair_span(&p), self.src),
-                Rule::operand => raw.operands.push(self.operand(p)?),
+                Rule::operand => raw.operands.push(self.operand(p, float_width(&raw))?),
                 _ => {}
             }
         }
         Ok(raw)
     }
 
-    fn operand(&self, pair: Pair<Rule>) -> Result<RawOperand> {
+    fn operand(&self, pair: Pair<Rule>, float: Option<u32>) -> Result<RawOperand> {
         let span = self.src.pair_span(&pair);
         let text = pair.as_str().to_string();
         let Some(p) = pair.into_inner().next() else {
@@ -461,16 +491,18 @@ impl Reader<'_> {
         };
         let kind = match p.as_rule() {
             Rule::number => RawKind::Imm(parse_int(p.as_str().trim_end_matches(['U', 'u']), span)?),
-            Rule::float_lit => {
-                let bits = u64::from_str_radix(&p.as_str()[2..], 16)
-                    .map_err(|_| Error::input("bad floating-point literal", span))?;
-                RawKind::Imm(bits as i64)
+            // `0f` is "an exact single-precision value": its bits as written.
+            Rule::float_lit if p.as_str()[..2].eq_ignore_ascii_case("0f") => RawKind::Imm(hex_bits(p.as_str(), span)?),
+            Rule::float_lit => RawKind::Imm(float_at(f64::from_bits(hex_bits(p.as_str(), span)? as u64), float, span)?),
+            Rule::dec_float => {
+                let x: f64 = p.as_str().parse().map_err(|_| Error::input("bad floating-point literal", span))?;
+                RawKind::Imm(float_at(x, float, span)?)
             }
             Rule::not_operand => RawKind::Not(p.as_str().trim_start_matches('!').trim().to_string()),
             Rule::vector => RawKind::Vector(
                 p.into_inner()
                     .filter(|q| q.as_rule() == Rule::operand)
-                    .map(|q| self.operand(q))
+                    .map(|q| self.operand(q, float))
                     .collect::<Result<_>>()?,
             ),
             Rule::address => self.address(p, span)?,
@@ -509,6 +541,48 @@ impl Reader<'_> {
     }
 }
 
+/// The bits of a `0f`/`0d` literal's hex digits.
+fn hex_bits(lit: &str, span: Span) -> Result<i64> {
+    u64::from_str_radix(&lit[2..], 16).map(|b| b as i64).map_err(|_| Error::input("bad floating-point literal", span))
+}
+
+/// The width a floating-point constant of `raw` is converted to (ISA 4.5.2:
+/// "Each 64-bit floating-point constant is converted to the appropriate
+/// floating-point size based on the data or instruction type at its use"):
+/// the instruction's first `.f32`/`.f64` type, else its first `.b32`/`.b64`
+/// one; `createpolicy.fractional`'s fraction is a `.f32`. `None`: no such
+/// type (also `.f16`/`.bf16`, whose conversion is not written).
+fn float_width(raw: &RawInstr) -> Option<u32> {
+    if raw.opcode == "createpolicy" {
+        return Some(32);
+    }
+    let width = |names: [&str; 2]| {
+        raw.quals.iter().find_map(|q| match q.text.as_str() {
+            t if t == names[0] => Some(32),
+            t if t == names[1] => Some(64),
+            _ => None,
+        })
+    };
+    let first_float = raw.quals.iter().find(|q| matches!(q.text.as_str(), "f16" | "bf16" | "f32" | "f64"));
+    match first_float {
+        Some(q) if q.text.ends_with("16") => None,
+        Some(_) => width(["f32", "f64"]),
+        None => width(["b32", "b64"]),
+    }
+}
+
+/// A floating-point constant `x` as the bits of a float of `width` bits.
+fn float_at(x: f64, width: Option<u32>, span: Span) -> Result<i64> {
+    match width {
+        Some(32) => Ok(i64::from((x as f32).to_bits())),
+        Some(_) => Ok(x.to_bits() as i64),
+        None => Err(Error::input(
+            "a floating-point constant needs an instruction of type .f32, .f64, .b32 or .b64 to give it a size",
+            span,
+        )),
+    }
+}
+
 /// The size in bytes of a fundamental type (`.u32` is 4, `.b8` 1, `.f64` 8,
 /// `.pred` 1); `None` for other directive words (`.align`, `.ptr`).
 pub(crate) fn type_bytes(word: &str) -> Option<u64> {
@@ -522,21 +596,27 @@ pub(crate) fn type_bytes(word: &str) -> Option<u64> {
 }
 
 /// The bytes of an initializer (ISA 5.4.4): integers (and `0f`/`0d` bit
-/// patterns) in nested braces, each stored as `elem` bytes, little-endian;
-/// initializers holding addresses (`generic(x)`, `x+4`) are refused.
-fn initializer(text: &str, elem: u64, span: Span) -> Result<Vec<u8>> {
+/// patterns) in nested braces, each stored as `elem` bytes, little-endian; in
+/// a `.f32`/`.f64` variable (`float`), decimal floating-point constants and
+/// `0d` ones are converted to its size (4.5.2); initializers holding addresses
+/// (`generic(x)`, `x+4`) are refused.
+fn initializer(text: &str, elem: u64, float: bool, span: Span) -> Result<Vec<u8>> {
     let mut out = Vec::new();
+    let width = (float && matches!(elem, 4 | 8)).then_some(elem as u32 * 8);
     for tok in text.split(|c: char| c == '{' || c == '}' || c == ',' || c.is_whitespace()).filter(|t| !t.is_empty()) {
         let t = tok.trim_end_matches(['U', 'u']);
-        let v = if let Some(hex) = t
-            .strip_prefix("0f")
-            .or_else(|| t.strip_prefix("0F"))
-            .or_else(|| t.strip_prefix("0d"))
-            .or_else(|| t.strip_prefix("0D"))
-        {
-            u64::from_str_radix(hex, 16).map(|b| b as i64).map_err(|_| {
-                Error::input(format!("`{}` is not a number this checker reads in an initializer", tok), span)
-            })?
+        let unread = || Error::input(format!("`{}` is not a number this checker reads in an initializer", tok), span);
+        let v = if let Some(hex) = t.strip_prefix("0f").or_else(|| t.strip_prefix("0F")) {
+            u64::from_str_radix(hex, 16).map(|b| b as i64).map_err(|_| unread())?
+        } else if let Some(hex) = t.strip_prefix("0d").or_else(|| t.strip_prefix("0D")) {
+            let bits = u64::from_str_radix(hex, 16).map_err(|_| unread())?;
+            if width.is_some() {
+                float_at(f64::from_bits(bits), width, span)?
+            } else {
+                bits as i64
+            }
+        } else if width.is_some() && t.parse::<f64>().is_ok() && !t.starts_with(['+', 'i', 'I', 'n', 'N']) {
+            float_at(t.parse::<f64>().map_err(|_| unread())?, width, span)?
         } else if t.starts_with(|c: char| c.is_ascii_digit() || c == '-') && !t.contains('.') {
             parse_int(t, span)?
         } else {

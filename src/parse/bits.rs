@@ -1,5 +1,5 @@
 //! The bit operations (ISA 9.7.1 `popc`, `clz`, `brev`, `bfind`, `bfe`,
-//! `bfi`; 9.7.8 `prmt`, `lop3`, `shf`) decoded into register arithmetic
+//! `bfi`; 9.7.8 `cnot`, `prmt`, `lop3`, `shf`) decoded into register arithmetic
 //! (`AluOp::Bits`, evaluated by `program::bits`). Each takes exactly the
 //! types its ISA syntax lists.
 
@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 
 /// The opcodes decoded here.
 pub(crate) fn is_bit_op(opcode: &str) -> bool {
-    matches!(opcode, "popc" | "clz" | "brev" | "bfind" | "bfe" | "bfi" | "prmt" | "lop3" | "shf")
+    matches!(opcode, "popc" | "clz" | "brev" | "bfind" | "bfe" | "bfi" | "cnot" | "prmt" | "lop3" | "shf")
 }
 
 const U32: IntTy = IntTy { bits: 32, signed: false };
@@ -19,6 +19,7 @@ fn allowed_types(opcode: &str) -> &'static [&'static str] {
     match opcode {
         "bfind" | "bfe" => &["u32", "u64", "s32", "s64"],
         "prmt" | "lop3" | "shf" => &["b32"],
+        "cnot" => &["b16", "b32", "b64"],
         _ => &["b32", "b64"],
     }
 }
@@ -86,6 +87,7 @@ fn one_of<'q>(raw: &RawInstr, modes: &[&'q Qual], group: &[&str], what: &str) ->
 fn bit_op(raw: &RawInstr, modes: &[&Qual]) -> Result<BitOp> {
     Ok(match raw.opcode.as_str() {
         "popc" => BitOp::Popc,
+        "cnot" => BitOp::Cnot,
         "clz" => BitOp::Clz,
         "brev" => BitOp::Brev,
         "bfind" => BitOp::Bfind { shiftamt: !modes.is_empty() },
@@ -115,7 +117,7 @@ fn bit_op(raw: &RawInstr, modes: &[&Qual]) -> Result<BitOp> {
 /// Number of source operands.
 fn sources(op: BitOp) -> usize {
     match op {
-        BitOp::Popc | BitOp::Clz | BitOp::Brev | BitOp::Bfind { .. } => 1,
+        BitOp::Popc | BitOp::Cnot | BitOp::Clz | BitOp::Brev | BitOp::Bfind { .. } => 1,
         BitOp::Bfe | BitOp::Prmt(_) | BitOp::Shf { .. } => 3,
         BitOp::Bfi | BitOp::Lop3 => 4,
     }

@@ -1,5 +1,5 @@
 //! The warp collectives (litmus-format.md section 7): `shfl.sync`,
-//! `vote.sync`, `match.sync`, `redux.sync` and `activemask`, decoded into
+//! `vote.sync`, `match.sync`, `redux.sync`, `elect.sync` and `activemask`, decoded into
 //! `InstrKind::Warp` / `InstrKind::ActiveMask` (D174, D175). Each takes the
 //! qualifiers and types its ISA syntax lists, in any order.
 
@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 
 /// The opcodes decoded here.
 pub(crate) fn is_warp_op(opcode: &str) -> bool {
-    matches!(opcode, "shfl" | "vote" | "match" | "redux" | "activemask")
+    matches!(opcode, "shfl" | "vote" | "match" | "redux" | "elect" | "activemask")
 }
 
 const PRED: IntTy = IntTy { bits: 1, signed: false };
@@ -22,6 +22,9 @@ pub(crate) fn decode(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
         }
         let [d] = raw.operands.as_slice() else { return Err(raw.arity("a destination")) };
         return Ok(InstrKind::ActiveMask { dst: dst(d)? });
+    }
+    if raw.opcode == "elect" {
+        return elect(raw, names);
     }
     let (op, ty) = op_and_type(raw)?;
     let (first, rest) = match raw.operands.split_first() {
@@ -44,6 +47,37 @@ pub(crate) fn decode(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
     }
     let srcs = srcs.iter().map(|s| source(s, names)).collect::<Result<Vec<_>>>()?;
     Ok(InstrKind::Warp { op, dst: d, pred, srcs, negated, mask: names.value(&mask[0])?, ty })
+}
+
+/// `elect.sync d|p, membermask` (ISA 9.7.13 elect.sync, sm_90): "elects one
+/// predicated active leader thread from among a set of threads specified by
+/// membermask. laneid of the elected thread is returned in the 32-bit
+/// destination operand d. The sink symbol '_' can be used for destination
+/// operand d. The predicate destination p is set to True for the leader
+/// thread, and False for all other threads." No sources: which lane leads
+/// depends only on the lanes the mask names (D166).
+fn elect(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
+    if let Some(q) = raw.quals.iter().find(|q| q.text != "sync") {
+        return Err(raw.bad_qual(q));
+    }
+    if raw.quals.is_empty() {
+        return Err(Error::input("`elect` needs `.sync`: write `elect.sync`", raw.opcode_span));
+    }
+    let [first, mask] = raw.operands.as_slice() else { return Err(raw.arity("`d|p, membermask`")) };
+    let RawKind::Pair(d, p) = &first.kind else {
+        let msg =
+            format!("`elect.sync` writes a lane and a predicate, `d|p` (`_|p` to drop d), found `{}`", first.text);
+        return Err(Error::input(msg, first.span));
+    };
+    Ok(InstrKind::Warp {
+        op: WarpOp::Elect,
+        dst: d.clone(),
+        pred: Some(p.clone()),
+        srcs: Vec::new(),
+        negated: false,
+        mask: names.value(mask)?,
+        ty: B32,
+    })
 }
 
 /// A source operand; `!p` is the predicate `p` (the negation is `negated`).
@@ -116,6 +150,7 @@ fn op_and_type(raw: &RawInstr) -> Result<(WarpOp, IntTy)> {
         WarpOp::Vote(_) => &["all", "any", "uni", "ballot"],
         WarpOp::Match { .. } => &["any", "all"],
         WarpOp::Redux(_) => &["add", "min", "max", "and", "or", "xor"],
+        WarpOp::Elect => &[],
     };
     let mut ty: Option<&str> = None;
     let mut modes = 0;

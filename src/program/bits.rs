@@ -1,5 +1,5 @@
 //! The bit operations of ISA 9.7.1 (`popc`, `clz`, `bfind`, `brev`, `bfe`,
-//! `bfi`) and 9.7.8 (`prmt`, `lop3`, `shf`), each exactly as its semantics
+//! `bfi`) and 9.7.8 (`cnot`, `prmt`, `lop3`, `shf`), each exactly as its semantics
 //! pseudo-code reads, at the width of its type. A register value is stored
 //! as `arith` stores it (zero- or sign-extended from the result type).
 
@@ -26,6 +26,8 @@ pub fn eval(op: BitOp, v: &[i64], ty: IntTy, src: IntTy) -> Result<i64, NoValue>
     let byte = |i: usize| -> Result<u32, NoValue> { Ok((raw(U32, arg(i)?) & 0xff) as u32) };
     let r: u64 = match op {
         BitOp::Popc => a.count_ones() as u64,
+        // cnot: "d = (a==0) ? 1 : 0;".
+        BitOp::Cnot => (a == 0) as u64,
         BitOp::Clz => (a.leading_zeros() - (64 - width)) as u64,
         BitOp::Brev => a.reverse_bits() >> (64 - width),
         BitOp::Bfind { shiftamt } => bfind(a, width, src.signed, shiftamt),
@@ -146,6 +148,10 @@ mod tests {
         assert_eq!(e(BitOp::Popc, &[0xf0f0], B32, B32), 8);
         assert_eq!(e(BitOp::Popc, &[-1], B32, B64), 64);
         assert_eq!(e(BitOp::Popc, &[-1], B32, B32), 32);
+        // cnot looks at the type's width only: 0x1_0000_0000 is zero as a .b32.
+        assert_eq!(e(BitOp::Cnot, &[0], B32, B32), 1);
+        assert_eq!(e(BitOp::Cnot, &[7], B32, B32), 0);
+        assert_eq!(e(BitOp::Cnot, &[1 << 32], B32, B32), 1);
         assert_eq!(e(BitOp::Clz, &[1], B32, B32), 31);
         assert_eq!(e(BitOp::Clz, &[0], B32, B32), 32);
         assert_eq!(e(BitOp::Clz, &[0], B32, B64), 64);

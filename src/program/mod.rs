@@ -27,13 +27,14 @@ pub type EventId = usize;
 pub type TraceId = usize;
 pub type LocId = usize;
 
-/// A read of a failed spin iteration the builder left out (D113): an event of
-/// its thread that is in no event list, to be checked before the program is
-/// used (`sat::spin::reads_race_with_nothing`), with the barrier waits its
-/// thread performed before it on every path that left it out (D179).
+/// An event of a failed spin iteration the builder left out (a read, D113,
+/// or a silent read-modify-write, D116): an event of its thread that is in no
+/// event list, to be checked before the program is used
+/// (`sat::spin::left_out_is_exact`), with the barrier waits its thread
+/// performed before it on every path that left it out (D179).
 #[derive(Clone, Debug)]
-pub struct LeftOutRead {
-    pub read: Event,
+pub struct LeftOutEvent {
+    pub event: Event,
     pub after_waits: Vec<Sync>,
 }
 

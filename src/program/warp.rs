@@ -55,6 +55,13 @@ pub fn collect(op: WarpOp, ty: IntTy, (lane, mask): (u32, u32), values: &[(u32, 
         // ".all: d = membermask when every thread has the same value of a, else 0; p = that".
         WarpOp::Match { all: true } => (if all_same { i64::from(mask) } else { 0 }, all_same as i64),
         WarpOp::Redux(r) => (redux(r, ty, values.iter().map(|v| v.1)), 0),
+        // "laneid of the elected thread is returned in d", "p is set to True
+        // for the leader thread": the lowest member lane leads (D166; every
+        // member contributes its lane number).
+        WarpOp::Elect => {
+            let leader = values.iter().map(|v| v.1).min().unwrap_or(i64::from(lane));
+            (leader, (leader == i64::from(lane)) as i64)
+        }
     }
 }
 
@@ -110,5 +117,13 @@ mod tests {
         assert_eq!(collect(WarpOp::Redux(ReduxOp::Min), S32, (0, 3), &neg, true).0, -1);
         assert_eq!(collect(WarpOp::Redux(ReduxOp::Min), U32, (0, 3), &neg, true).0, 2);
         assert_eq!(collect(WarpOp::Redux(ReduxOp::Add), U32, (0, 3), &neg, true).0, 1);
+    }
+
+    #[test]
+    fn elect_picks_the_lowest_member_lane() {
+        // Lanes 2, 5 and 9 meet: lane 2 leads, and only lane 2's predicate is true.
+        let lanes = [(2, 2), (5, 5), (9, 9)];
+        assert_eq!(collect(WarpOp::Elect, U32, (5, 0x224), &lanes, true), (2, 0));
+        assert_eq!(collect(WarpOp::Elect, U32, (2, 0x224), &lanes, true), (2, 1));
     }
 }

@@ -26,7 +26,7 @@
 
 use crate::model::proxy::{requirement, ProxyRequirement};
 use crate::model::strong::{morally_strong, overlap_completely, proxy_of};
-use crate::program::{Access, Event, EventId, Expected, LeftOutRead, Program, RegValue, Sync, SyncKey, SyncKind};
+use crate::program::{Access, Event, EventId, Expected, LeftOutEvent, Program, RegValue, Sync, SyncKey, SyncKind};
 use crate::program::{SyncRole, TraceId};
 use std::collections::{BTreeSet, HashMap};
 
@@ -126,22 +126,47 @@ fn cannot_race(p: &Program, e: &Event, w: &Event) -> bool {
     }
 }
 
-/// The reads of the failed spin iterations the builder left out (D113:
-/// events of `p`'s threads, not in its event list) may be left out (D66's
-/// conditions): the program is not mixed-size, and each read races with
-/// nothing: every write to its location cannot race with it
+/// The events of the failed spin iterations the builder left out (D113,
+/// D116: events of `p`'s threads, not in its event list) may be left out: the
+/// program is not mixed-size, each read races with nothing (D66's
+/// conditions): every write to its location cannot race with it
 /// ([`cannot_race`]) or precedes it in causality order in every execution
-/// ([`barrier_orders`], D179).
-pub(crate) fn reads_race_with_nothing(p: &Program, left_out: &[LeftOutRead]) -> bool {
+/// ([`barrier_orders`], D179); and each silent read-modify-write goes unseen
+/// ([`silent_rmw_unseen`]).
+pub(crate) fn left_out_is_exact(p: &Program, left_out: &[LeftOutEvent]) -> bool {
     if left_out.is_empty() {
         return true;
     }
+    let events: Vec<Event> = left_out.iter().map(|l| l.event.clone()).collect();
     let writes_to = |l: usize| p.events.iter().filter(move |w| w.thread.is_some() && w.write_loc() == Some(l));
     !p.flags.mixed_size
-        && left_out.iter().all(|r| {
-            let Some(a) = r.read.access().filter(|_| reads_only(&r.read)) else { return false };
-            writes_to(a.loc).all(|w| cannot_race(p, &r.read, w) || barrier_orders(p, w, r))
+        && left_out.iter().all(|l| {
+            let e = &l.event;
+            match e.access() {
+                Some(a) if a.writes => silent_rmw_unseen(p, e, &events),
+                Some(a) => reads_only(e) && writes_to(a.loc).all(|w| cannot_race(p, e, w) || barrier_orders(p, w, l)),
+                None => false,
+            }
         })
+}
+
+/// D116: a left-out read-modify-write `u` that wrote back the value it read
+/// may go when no other thread reads its location (kept or left out: a read
+/// of another thread could take the copy `u` made, later in coherence order
+/// than the write it copies), `u` is morally strong (8.7) with every write of
+/// another thread there, and its own thread reaches the location only as `u`
+/// does (same address, proxy and size: program order makes them morally strong).
+fn silent_rmw_unseen(p: &Program, u: &Event, left_out: &[Event]) -> bool {
+    let Some(a) = u.access() else { return false };
+    let same_place = |e: &Event| e.access().is_some_and(|b| b.loc == a.loc);
+    p.events.iter().chain(left_out).filter(|e| e.thread.is_some() && same_place(e)).all(|e| {
+        let b = e.access().expect("same_place: an access");
+        if e.thread == u.thread {
+            proxy_of(e) == proxy_of(u) && overlap_completely(e, u)
+        } else {
+            !b.reads && morally_strong(p, u, e)
+        }
+    })
 }
 
 /// D179: write `w` of another thread precedes the left-out read `r` in
@@ -154,9 +179,9 @@ pub(crate) fn reads_race_with_nothing(p: &Program, left_out: &[LeftOutRead]) -> 
 /// causality (8.9.5); it is proxy-preserved, so causality, when
 /// [`requirement`] asks nothing more (same address, one proxy). C models
 /// have no barriers: never there.
-fn barrier_orders(p: &Program, w: &Event, r: &LeftOutRead) -> bool {
-    let (Some(tw), Some(tr)) = (w.thread, r.read.thread) else { return false };
-    if tw == tr || p.c11.is_some() || requirement(p, w, &r.read) != ProxyRequirement::Nothing {
+fn barrier_orders(p: &Program, w: &Event, r: &LeftOutEvent) -> bool {
+    let (Some(tw), Some(tr)) = (w.thread, r.event.thread) else { return false };
+    if tw == tr || p.c11.is_some() || requirement(p, w, &r.event) != ProxyRequirement::Nothing {
         return false;
     }
     r.after_waits.iter().any(|wait| must_match(p, wait, tw) && arrives_after(p, w, &wait.key))
@@ -232,7 +257,7 @@ fn is_twin(p: &Program, short: TraceId, long: TraceId, droppable: &[bool], sig: 
 
 #[cfg(test)]
 mod tests {
-    use super::reads_race_with_nothing;
+    use super::left_out_is_exact;
     use crate::program::{build_leaving_out_spins, BuildOptions};
 
     /// P0 runs `p0` then raises `f` with `st.release`; P1 runs `p1` then spins
@@ -255,7 +280,7 @@ mod tests {
         let (p, left_out) = build_leaving_out_spins(&ast, &BuildOptions::default()).expect("builds");
         let left_out = left_out.expect("every read location is in the program");
         assert!(!left_out.is_empty(), "a failed poll is left out:\n{}", text);
-        !reads_race_with_nothing(&p, &left_out)
+        !left_out_is_exact(&p, &left_out)
     }
 
     /// D179: P0's plain reset of `f` precedes every left-out poll in causality

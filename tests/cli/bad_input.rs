@@ -13,6 +13,7 @@
 //! random mutation loop over the corpus: `PTX_LITMUS_FUZZ_ITERS=N cargo test
 //! --release --test cli bad_input::mutation_fuzz -- --ignored --nocapture`.
 
+use crate::common::child::wait_or_kill;
 use ptx_litmus::context::Ctx;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -53,17 +54,7 @@ fn run(args: &[&str]) -> Run {
         .stderr(fs::File::create(&err_path).unwrap())
         .spawn()
         .expect("start ptx-litmus");
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        if start.elapsed() > WALL_CLOCK {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("ptx-litmus {:?} ran for more than {:?}", args, WALL_CLOCK);
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
+    let status = wait_or_kill(&mut child, start, WALL_CLOCK, &format!("ptx-litmus {:?}", args));
     let elapsed = start.elapsed();
     let stdout = String::from_utf8_lossy(&fs::read(&out_path).unwrap()).into_owned();
     let stderr = String::from_utf8_lossy(&fs::read(&err_path).unwrap()).into_owned();

@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+use crate::common::child::wait_or_kill;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -53,17 +54,7 @@ pub fn cmd(args: &[&str]) -> Command {
 pub fn wait(mut c: Command, what: &str) -> (i32, Duration) {
     let start = Instant::now();
     let mut child = c.spawn().expect("start ptx-litmus");
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        if start.elapsed() > WALL_CLOCK {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{}: ran for more than {:?}", what, WALL_CLOCK);
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
+    let status = wait_or_kill(&mut child, start, WALL_CLOCK, what);
     let code = status.code().unwrap_or_else(|| panic!("{}: killed by a signal ({:?})", what, status));
     (code, start.elapsed())
 }

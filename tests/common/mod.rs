@@ -1,3 +1,4 @@
+pub mod child;
 pub mod gen;
 pub mod http;
 pub mod schema;

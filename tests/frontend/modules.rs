@@ -594,3 +594,59 @@ fn warp_collectives_in_a_module() {
     assert!(shown.contains("names lane 1 of warp 0, which no thread of the test occupies"), "{}", shown);
     assert!(shown.contains("m.ptx:"), "{}", shown);
 }
+
+/// An instruction the module reader cannot read (a texture fetch with a
+/// vector inside its address, a decimal floating-point operand of an
+/// instruction that has no floating-point type) only refuses the function
+/// holding it, with its place: the module's other functions still run.
+#[test]
+fn an_unreadable_instruction_refuses_only_its_function() {
+    let m = format!(
+        "{HEAD}.func broken()\n{{\n .reg .b64 %rd<2>;\n .reg .f32 %f<8>;\n tex.2d.v4.f32.f32 {{%f1, %f2, %f3, %f4}}, [tex, {{%f5, %f6}}];\n ret;\n}}\n.func also_broken()\n{{\n .reg .b32 %r<2>;\n add.u32 %r1, %r1, 2.5;\n ret;\n}}\n.func fine(.param .b64 p)\n{{\n .reg .b64 %rd<2>;\n ld.param.u64 %rd1, [p];\n st.global.u32 [%rd1], 7;\n ret;\n}}\n"
+    );
+    let h = "PTX u\n{ x = 0; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0 ;\n call fine, (x) ;\nforall (x == 7)\n";
+    let r = run("unread-other", &m, h).unwrap_or_else(|e| panic!("{}", e.1));
+    assert_eq!(r.summary.verdict, Verdict::Ok);
+    let h = "PTX u\n{ x = 0; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0 ;\n call broken ;\nexists (x == 0)\n";
+    let shown = module_error("unread-called", &m, h);
+    // Reading stops at the `,` inside the address (line 8, column 46).
+    assert!(shown.contains("m.ptx:8:46: error: cannot read `,`"), "{}", shown);
+    assert!(shown.contains("(in broken, called from P0)"), "{}", shown);
+    let h = "PTX u\n{ x = 0; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0 ;\n call also_broken ;\nexists (x == 0)\n";
+    let shown = module_error("unread-float", &m, h);
+    assert!(shown.contains("m.ptx:14:20: error: a floating-point constant needs an instruction of type"), "{}", shown);
+}
+
+/// Floating-point constants (ISA 4.5.2): "literals are always represented in
+/// 64-bit double-precision format", "converted to the appropriate
+/// floating-point size based on the data or instruction type at its use";
+/// `0f` gives "an exact single-precision value". 1.5 as an f32 is
+/// 0x3fc00000, 0.5 as an f64 0x3fe0000000000000, 0d3FF0000000000000 (1.0)
+/// at `.f32` 0x3f800000, -2.5e-1 at `.f32` 0xbe800000 (IEEE 754 encodings).
+#[test]
+fn floating_point_constants_take_the_size_of_their_use() {
+    let m = format!(
+        "{HEAD}.global .f32 gf[2] = {{1.5, 0d3FF0000000000000}};\n.entry f(.param .b64 p)\n{{\n .reg .b32 %r<4>;\n .reg .b64 %rd<4>;\n .reg .f32 %f<4>;\n .reg .f64 %fd<2>;\n ld.param.u64 %rd1, [p];\n mov.f32 %f1, 1.5;\n mov.b32 %r1, %f1;\n st.global.u32 [%rd1], %r1;\n mov.f64 %fd1, 0.5;\n mov.b64 %rd2, %fd1;\n st.global.u64 [%rd1+8], %rd2;\n mov.f32 %f2, 0d3FF0000000000000;\n mov.b32 %r2, %f2;\n st.global.u32 [%rd1+16], %r2;\n mov.f32 %f3, -2.5e-1;\n mov.b32 %r3, %f3;\n st.global.u32 [%rd1+20], %r3;\n ld.global.u32 %r3, [gf+4];\n st.global.u32 [%rd1+24], %r3;\n ld.global.u32 %r3, [gf];\n st.global.u32 [%rd1+28], %r3;\n ret;\n}}\n"
+    );
+    let h = "PTX f\n{ u32 out[8]; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0 ;\n call f, (out) ;\nforall (out[0] == 0x3fc00000 /\\ out[2] == 0 /\\ out[3] == 0x3fe00000 /\\ out[4] == 0x3f800000 /\\ out[5] == 0xbe800000 /\\ out[6] == 0x3f800000 /\\ out[7] == 0x3fc00000)\n";
+    let r = run("float-constants", &m, h).unwrap_or_else(|e| panic!("{}", e.1));
+    assert_eq!(r.summary.verdict, Verdict::Ok, "{:?}", r.outcome.states.keys().collect::<Vec<_>>());
+}
+
+/// `elect.sync d|p, membermask` (D166): the lowest lane the mask names leads;
+/// `cnot` (ISA 9.7.8: "d = (a==0) ? 1 : 0") flips the leader flag. Lanes 1
+/// and 3 with mask 0xa: both get d = 1, lane 1 alone has p true. Each thread
+/// stores d, p and cnot(p) in its row of out.
+#[test]
+fn elect_sync_picks_one_leader_and_cnot_negates() {
+    let m = format!(
+        "{HEAD}.entry e(.param .b64 p, .param .b32 mask)\n{{\n .reg .b32 %r<8>;\n .reg .b64 %rd<4>;\n .reg .pred %p<2>;\n ld.param.u64 %rd1, [p];\n ld.param.u32 %r1, [mask];\n elect.sync %r2|%p1, %r1;\n selp.u32 %r3, 1, 0, %p1;\n cnot.b32 %r4, %r3;\n mov.u32 %r5, %tid.x;\n mul.wide.u32 %rd2, %r5, 12;\n add.s64 %rd3, %rd1, %rd2;\n st.global.u32 [%rd3], %r2;\n st.global.u32 [%rd3+4], %r3;\n st.global.u32 [%rd3+8], %r4;\n ret;\n}}\n"
+    );
+    let h = "PTX e\n{ u32 out[12]; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0,tid 1 | P1@cta 0,gpu 0,tid 3 ;\n call e, (out, 10) | call e, (out, 10) ;\nforall (out[3] == 1 /\\ out[4] == 1 /\\ out[5] == 0 /\\ out[9] == 1 /\\ out[10] == 0 /\\ out[11] == 1)\n";
+    let r = run("elect", &m, h).unwrap_or_else(|e| panic!("{}", e.1));
+    assert_eq!(r.summary.verdict, Verdict::Ok, "{:?}", r.outcome.states.keys().collect::<Vec<_>>());
+    // A mask naming lane 2, which holds a thread of the launch but none of the test: refused.
+    let h = "PTX e\n{ u32 out[12]; }\nptx \"m.ptx\";\n P0@cta 0,gpu 0,tid 1 | P1@cta 0,gpu 0,tid 3 ;\n call e, (out, 14) | call e, (out, 14) ;\nexists (out[3] == 1)\n";
+    let shown = module_error("elect-missing-lane", &m, h);
+    assert!(shown.contains("names lane 2 of warp 0, which no thread of the test occupies"), "{}", shown);
+}

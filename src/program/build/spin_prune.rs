@@ -27,11 +27,14 @@
 //! that fails the program is built again without this reduction. A dropped
 //! path could have failed again forever, so the unroll bound would have cut
 //! it: the flag is set as before, and its writes so far feed the value domains
-//! as a cut path's do.
+//! as a cut path's do. A failed iteration may also contain a read-modify-write
+//! that writes back the value it read (libcu++'s semaphore: `atom.exch [sem],
+//! 0` finding 0); it is left out with the reads where no other thread reads its
+//! location (D116, checked after the build as the reads are).
 
-use super::{DraftKind, PathState};
+use super::{DraftEvent, DraftKind, PathState};
 use crate::ast::{AluOp, BranchCond, Instr, InstrKind};
-use crate::program::{EventKind, LeftOutRead, Sync, SyncRole};
+use crate::program::{EventKind, LeftOutEvent, Sync, SyncRole};
 use std::collections::{BTreeSet, HashMap};
 
 /// What a path's future reads of its state at a loop head.
@@ -82,12 +85,16 @@ impl LoopHeads {
     }
 
     /// `st`, standing at a loop head, is `snap` (its state the last time it
-    /// stood there) plus reads that write nothing: the events it would drop.
-    pub(super) fn only_failed_iteration(&self, st: &PathState, snap: &HeadSnapshot) -> bool {
-        let reads_only = st.events[snap.events..].iter().all(|e| match &e.kind {
-            DraftKind::Mem { access, .. } => access.reads && !access.writes,
-            DraftKind::Other(_) => false,
-        });
+    /// stood there) plus events each of which `droppable` accepts (reads that
+    /// write nothing, D113; exchanges that write back what they read, D116):
+    /// the events it would drop.
+    pub(super) fn only_failed_iteration(
+        &self,
+        st: &PathState,
+        snap: &HeadSnapshot,
+        droppable: impl Fn(&DraftEvent) -> bool,
+    ) -> bool {
+        let reads_only = st.events[snap.events..].iter().all(droppable);
         let same_live = self.live[&st.pc].iter().zip(&snap.live).all(|(r, was)| match (st.regs.get(r), was) {
             (Some(now), Some(was)) => now.v == was.v && now.deps.is_superset(&was.deps),
             (None, None) => true,
@@ -270,6 +277,32 @@ impl super::Ctx<'_> {
         LoopHeads::new(code, labels, &shown)
     }
 
+    /// An event a failed iteration may leave out: a read that writes nothing
+    /// (D113), or, unless `prune_spins` is limited to those, a *silent*
+    /// read-modify-write (D116): one that writes a constant equal to every
+    /// value it may read on its path (libcu++'s `atom.exch [sem], 0` that
+    /// found the semaphore at 0), so that its write repeats the value of the
+    /// write it read from. Whether the program lets it go (no other thread
+    /// reads the location, morally strong with every write) is checked after
+    /// the build (`sat::spin::left_out_is_exact`).
+    pub(super) fn leaves_no_trace(&self, e: &DraftEvent) -> bool {
+        let DraftKind::Mem { key, access } = &e.kind else { return false };
+        if !access.reads {
+            return false;
+        }
+        if !access.writes {
+            return true;
+        }
+        if !self.opts.prune_silent_rmws || access.rmw.is_some() {
+            return false;
+        }
+        let may_read: Vec<i64> = match access.read_value {
+            Some(v) => vec![v],
+            None => self.domain(key).into_iter().filter(|v| !access.read_not.contains(v)).collect(),
+        };
+        may_read.iter().all(|&v| v == access.write_value)
+    }
+
     /// Remember the reads of a failed iteration of thread `t` left out
     /// (`events`), and the barrier waits the path performed before them
     /// (`before`): a read left out on several paths keeps the waits common to all.
@@ -287,21 +320,21 @@ impl super::Ctx<'_> {
                 a.read_value = None;
                 a.read_not.clear();
                 let profile = format!("{}|{:?}|{:?}", t, key, a);
-                let read = LeftOut { thread: t, key: key.clone(), access: a, after_waits: waits.clone() };
-                let kept = self.spin_left_out.entry(profile).or_insert(read);
+                let left = LeftOut { thread: t, key: key.clone(), access: a, after_waits: waits.clone() };
+                let kept = self.spin_left_out.entry(profile).or_insert(left);
                 kept.after_waits.retain(|w| waits.iter().any(|v| v.key == w.key && v.expected == w.expected));
             }
         }
     }
 
-    /// The left-out reads as events of the program whose locations are
+    /// The left-out events as events of the program whose locations are
     /// numbered by `key_index` (not in its event list: only to be checked);
-    /// `None` when one reads a location the program does not have.
-    pub(super) fn left_out_events(&self, key_index: &HashMap<super::LocKey, usize>) -> Option<Vec<LeftOutRead>> {
+    /// `None` when one accesses a location the program does not have.
+    pub(super) fn left_out_events(&self, key_index: &HashMap<super::LocKey, usize>) -> Option<Vec<LeftOutEvent>> {
         let mut out = Vec::new();
         for LeftOut { thread, key, access, after_waits } in self.spin_left_out.values() {
             let loc = *key_index.get(key)?;
-            let read = super::Event {
+            let event = super::Event {
                 id: usize::MAX,
                 thread: Some(*thread),
                 trace: None,
@@ -313,14 +346,15 @@ impl super::Ctx<'_> {
                 text: String::new(),
                 line: 0,
             };
-            out.push(LeftOutRead { read, after_waits: after_waits.clone() });
+            out.push(LeftOutEvent { event, after_waits: after_waits.clone() });
         }
         Some(out)
     }
 }
 
-/// One left-out read (its thread, location and access), with the barrier
-/// waits performed before it on every path that left it out.
+/// One left-out read or silent read-modify-write (its thread, location and
+/// access), with the barrier waits performed before it on every path that
+/// left it out.
 #[derive(Clone, Debug)]
 pub(super) struct LeftOut {
     thread: usize,

@@ -129,6 +129,8 @@ impl Ctx<'_> {
         let lane = self.seats[t].1;
         let own = match op {
             WarpOp::Vote(_) => ((vals[0] != 0) != *negated) as i64,
+            // `elect.sync` has no source: each member contributes its lane (D166).
+            WarpOp::Elect => i64::from(lane),
             _ => arith::convert(Some(*ty), vals[0]),
         };
         let (reads, pval) = match op {
@@ -149,6 +151,9 @@ impl Ctx<'_> {
                 };
                 (if j == lane { vec![] } else { vec![source] }, pval)
             }
+            // The leader depends on which lanes are members, which the path
+            // knows: no other lane's register value is read.
+            WarpOp::Elect => (Vec::new(), true),
             _ => {
                 src_deps.iter().for_each(|d| deps.extend(d.iter().copied()));
                 (members.iter().copied().filter(|&(l, _)| l != lane).collect(), true)
@@ -167,8 +172,9 @@ impl Ctx<'_> {
         // The arrive carries `own`: it depends on what `own` was computed from
         // (8.10.4 "chains of instruction dependencies", D164).
         let (arrive, wait) = (st.events.len() - 2, st.events.len() - 1);
-        st.events[arrive].deps.extend(src_deps[0].iter().copied());
-        let srcs = self.value_sources(st, &src_deps[0]);
+        let own_deps = src_deps.first().cloned().unwrap_or_default();
+        st.events[arrive].deps.extend(own_deps.iter().copied());
+        let srcs = self.value_sources(st, &own_deps);
         self.exchanged_srcs.entry((key.clone(), t)).or_default().extend(srcs);
         self.exchanged.entry((key.clone(), t)).or_default().insert(own);
         if !reads.is_empty() {
@@ -185,7 +191,9 @@ impl Ctx<'_> {
         let mut children = Vec::new();
         for combo in combinations(&domains) {
             let mut values: Vec<(u32, i64)> = reads.iter().zip(&combo).map(|(&(l, _), &v)| (l, v)).collect();
-            if !matches!(op, WarpOp::Shfl(_)) || reads.is_empty() {
+            if let WarpOp::Elect = op {
+                values = members.iter().map(|&(l, _)| (l, i64::from(l))).collect();
+            } else if !matches!(op, WarpOp::Shfl(_)) || reads.is_empty() {
                 values.push((lane, own));
             }
             values.sort_unstable();
