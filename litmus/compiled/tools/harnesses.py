@@ -135,6 +135,19 @@ K2 += [
  ("TILE-sync", "REDUCE", "_Z9tile_syncPi", T1, "out", "u32 out[4];", BOTH, "No", "tiled_partition<32>(this_thread_block()).sync() between the __shared__ writes and reads: each thread sees the other's slot"),
  ("TILE-reduce", "REDUCE", "_Z11tile_reducePiS_", T1, "vals, out", "u32 vals[2]; vals[0] = 1; vals[1] = 2; u32 out[4];", "exists (out[0] != 3 \\/ out[1] != 3)", "No", "cg::reduce(plus) over a 2-thread tile: both threads get 1 + 2 = 3"),
 ]
+# Round three (USER.cu), argued before the first run as well.
+K2 += [
+ ("SUB-f32", "USER", "_Z7sub_f32PfS_", T2, "x, out", "u32 x[1]; u32 out[2];", "exists (x[0] != 0xc0000000 \\/ out[0] == out[1])", "No", "atomic_ref<float> fetch_sub(1.0f) twice on 0.0f: they read 0.0f and -1.0f, x ends -2.0f (0xc0000000)"),
+ ("ADD-f64", "USER", "_Z7add_f64PdS_", T2, "x, out", "u64 x[1]; u64 out[2];", "exists (x[0] != 0x4000000000000000 \\/ out[0] == out[1])", "No", "atomic_ref<double> fetch_add(1.0) twice on 0.0: they read 0.0 and 1.0, x ends 2.0 (0x4000000000000000)"),
+ ("COALESCED-reduce", "USER", "_Z16coalesced_reducePiS_", T1, "vals, out", "u32 vals[2]; vals[0] = 1; vals[1] = 2; u32 out[4];", "exists (out[0] != 3 \\/ out[1] != 3)", "No", "cg::reduce(plus) over coalesced_threads(), both lanes active: both get 1 + 2 = 3"),
+ ("LEGACY-atomics", "USER", "_Z14legacy_atomicsPtPjPfS0_", T2, "h, c, f, out", "u32 h[1]; u32 c[1]; u32 f[1]; u32 out[4];", "exists ((out[0] == 0 /\\ out[1] == 0) \\/ out[2] == out[3] \\/ f[0] != 0x40800000)", "No", "16-bit atomicCAS(0 -> b+1): one block wins; atomicInc(c, 5) from 0: they read 0 and 1; four float atomicAdd(1.0f): f ends 4.0f (0x40800000)"),
+ ("BLOCKREF", "USER", "_Z9block_refPi", T1, "out", "u32 out[4];", "exists (out[0] == out[1])", "No", "atomic_ref<int, thread_scope_block> fetch_add on a __shared__ int in one CTA: atomic, they read 0 and 1"),
+ ("SYNC-or", "USER", "_Z7sync_orPiS_", T1, "flags, out", "u32 flags[2]; flags[1] = 1; u32 out[4];", "exists (out[0] != 1 \\/ out[1] != 1 \\/ out[2] != 0 \\/ out[3] != 0)", "No", "__syncthreads_or / __syncthreads_and of predicates 0 and 1: both threads get 1, then 0"),
+]
+# clang 14 with CUDA 11.8 headers calls `__usAtomicCAS` for a 16-bit
+# atomicCAS: an external function whose body is in no module (nvcc's
+# runtime library provides it at link time), so that harness is refused.
+REFUSED[("LEGACY-atomics", "clang")] = "unknown function `__usAtomicCAS`: no loaded module defines it"
 # How a harness is checked when not as a `.litmus` file at the run's bound,
 # per (name, compilation): "sm_75" and "sm_90" include their -rdc builds,
 # "clang" is clang 14's sm_70. UNROLL rows go to unroll.csv: (bound,
