@@ -123,15 +123,25 @@ pub fn check_source_at(source: &str, base: &Path, opts: &CheckOptions) -> Result
 /// The program of a parsed test as the commands that decide it under `model`
 /// build it: failed spin iterations left out while exploring (D113) when the
 /// model is a built-in one (D66's argument reads its rows) and the reads they
-/// drop race with nothing (D66's condition, `sat::spin`); every iteration
-/// kept otherwise.
+/// drop race with nothing (D66's condition, `sat::spin`), with their silent
+/// read-modify-writes where no other thread reads those (D116), without them
+/// where one does; every iteration kept otherwise.
 pub fn build(ast: &crate::ast::Litmus, opts: &crate::program::BuildOptions, model: &Model) -> Result<Program> {
     if !model.is_builtin() {
         return build_program(ast, opts);
     }
     let (p, left_out) = crate::program::build_leaving_out_spins(ast, opts)?;
-    if left_out.is_some_and(|l| crate::sat::spin::reads_race_with_nothing(&p, &l)) {
+    let Some(left_out) = left_out else { return build_program(ast, opts) };
+    if crate::sat::spin::left_out_is_exact(&p, &left_out) {
         return Ok(p);
+    }
+    if opts.prune_silent_rmws && left_out.iter().any(|e| e.access().is_some_and(|a| a.writes)) {
+        let reads_only = crate::program::BuildOptions { prune_silent_rmws: false, ..opts.clone() };
+        drop(p);
+        let (p, left_out) = crate::program::build_leaving_out_spins(ast, &reads_only)?;
+        if left_out.is_some_and(|l| crate::sat::spin::left_out_is_exact(&p, &l)) {
+            return Ok(p);
+        }
     }
     build_program(ast, opts)
 }

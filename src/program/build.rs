@@ -44,11 +44,22 @@ pub struct BuildOptions {
     /// Leave out failed spin iterations while exploring (D113); off only to
     /// check that doing so changes no answer.
     pub prune_spins: bool,
+    /// With `prune_spins`, also leave out failed iterations whose
+    /// read-modify-writes write back the value they read (D116); off where
+    /// the program does not let them go (another thread reads the location).
+    pub prune_silent_rmws: bool,
 }
 
 impl Default for BuildOptions {
     fn default() -> Self {
-        BuildOptions { unroll: 2, max_events: 20_000, max_traces: 4_096, unknown_fill: 0, prune_spins: true }
+        BuildOptions {
+            unroll: 2,
+            max_events: 20_000,
+            max_traces: 4_096,
+            unknown_fill: 0,
+            prune_spins: true,
+            prune_silent_rmws: true,
+        }
     }
 }
 

@@ -124,11 +124,12 @@ fn races_with_nothing(p: &Program, e: &Event, writes: &[EventId]) -> bool {
     writes.iter().all(|&w| strong_with(&p.events[w]))
 }
 
-/// The reads of the failed spin iterations the builder left out (D113:
-/// events of `p`'s threads, not in its event list) may be left out: each
-/// races with nothing, the program is not mixed-size, and no thread that left
-/// one out uses a barrier (D66's conditions).
-pub(crate) fn reads_race_with_nothing(p: &Program, left_out: &[Event]) -> bool {
+/// The events of the failed spin iterations the builder left out (D113, D116:
+/// events of `p`'s threads, not in its event list) may be left out: the
+/// program is not mixed-size, no thread that left one out uses a barrier, each
+/// read races with nothing (D66's conditions), and each silent
+/// read-modify-write goes unseen ([`silent_rmw_unseen`]).
+pub(crate) fn left_out_is_exact(p: &Program, left_out: &[Event]) -> bool {
     if left_out.is_empty() {
         return true;
     }
@@ -138,9 +139,30 @@ pub(crate) fn reads_race_with_nothing(p: &Program, left_out: &[Event]) -> bool {
     };
     !p.flags.mixed_size
         && left_out.iter().all(|e| {
-            let loc = e.access().map(|a| a.loc);
-            !barrier_thread(e.thread) && loc.is_some_and(|l| races_with_nothing(p, e, &writes_to(l)))
+            let Some(a) = e.access() else { return false };
+            let fits =
+                if a.writes { silent_rmw_unseen(p, e, left_out) } else { races_with_nothing(p, e, &writes_to(a.loc)) };
+            !barrier_thread(e.thread) && fits
         })
+}
+
+/// D116: a left-out read-modify-write `u` that wrote back the value it read
+/// may go when no other thread reads its location (kept or left out: a read
+/// of another thread could take the copy `u` made, later in coherence order
+/// than the write it copies), `u` is morally strong (8.7) with every write of
+/// another thread there, and its own thread reaches the location only as `u`
+/// does (same address, proxy and size: program order makes them morally strong).
+fn silent_rmw_unseen(p: &Program, u: &Event, left_out: &[Event]) -> bool {
+    let Some(a) = u.access() else { return false };
+    let same_place = |e: &Event| e.access().is_some_and(|b| b.loc == a.loc);
+    p.events.iter().chain(left_out).filter(|e| e.thread.is_some() && same_place(e)).all(|e| {
+        let b = e.access().expect("same_place: an access");
+        if e.thread == u.thread {
+            proxy_of(e) == proxy_of(u) && overlap_completely(e, u)
+        } else {
+            !b.reads && morally_strong(p, u, e)
+        }
+    })
 }
 
 /// `long` is `short` plus left-out reads: an order-preserving matching of

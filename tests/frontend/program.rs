@@ -202,3 +202,58 @@ fn a_back_off_counter_does_not_keep_failed_polls() {
     let every = check_source(t, &full_opts).expect("checks");
     assert_eq!(every.outcome.states.keys().collect::<Vec<_>>(), pruned.outcome.states.keys().collect::<Vec<_>>());
 }
+
+/// D116: libcu++'s `binary_semaphore::acquire` spins on `atom.exch [sem], 0`
+/// until it reads 1. A failed iteration reads 0 and writes 0 back: a silent
+/// exchange, left out like a failed read when no other thread reads `sem`
+/// (here P0 only writes it). P1 then has the paths of a first exchange that
+/// reads 1 (the acquire that synchronizes with P0's `st.release`, 8.9.4) and
+/// of one whose iterations keep failing (cut): fewer than with every failed
+/// iteration kept, with the same listing. The answer is message passing's:
+/// the exchange that reads 1 is an acquire pattern reading the release
+/// pattern's write, so P0's data write precedes P1's load in causality
+/// order and the load cannot read the initial 0 (8.10.6): `exists (P1:r1 ==
+/// 0)` is No, the only state `1:r1=42`.
+#[test]
+fn a_silent_exchange_spin_keeps_no_failed_iteration() {
+    let t = "PTX sem\n{ data = 0; sem = 0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak data, 42 | LOOP: ;\n st.release.gpu sem, 1 | atom.exch.acquire.gpu r0, sem, 0 ;\n | setp.ne.u32 p0, r0, 1 ;\n | @p0 bra LOOP ;\n | ld.weak r1, data ;\nexists (P1:r1 == 0)\n";
+    let pruned = check_source(t, &CheckOptions::default()).expect("checks");
+    assert_eq!(pruned.summary.verdict, Verdict::No);
+    let states: Vec<String> = pruned.outcome.states.keys().map(|s| format!("{:?}", s)).collect();
+    assert_eq!(states.len(), 1, "{:?}", states);
+    assert!(pruned.outcome.flags.unroll_bound_hit, "an exchange that keeps failing is cut");
+    let full_opts =
+        CheckOptions { build: BuildOptions { prune_spins: false, ..Default::default() }, ..Default::default() };
+    let every = check_source(t, &full_opts).expect("checks");
+    assert_eq!(every.outcome.states.keys().collect::<Vec<_>>(), pruned.outcome.states.keys().collect::<Vec<_>>());
+    let paths = |p: &ptx_litmus::program::Program| p.threads[1].traces.len();
+    assert!(
+        paths(&pruned.program) < paths(&every.program),
+        "{} paths, {} without D113/D116",
+        paths(&pruned.program),
+        paths(&every.program)
+    );
+    let reads_only = BuildOptions { prune_silent_rmws: false, ..Default::default() };
+    let kept = check_source(t, &CheckOptions { build: reads_only, ..Default::default() }).expect("checks");
+    assert!(paths(&pruned.program) < paths(&kept.program), "D116 leaves out what D113 alone keeps");
+}
+
+/// D116's condition: when another thread reads the location (P2 here), the
+/// copy a silent exchange writes could be what that thread reads, later in
+/// coherence order than the write it copies; the iteration is kept (the build
+/// falls back to leaving out failed reads only), and the listing is the one of
+/// the build that keeps every failed iteration.
+#[test]
+fn a_silent_exchange_another_thread_reads_is_kept() {
+    let t = "PTX sem-seen\n{ data = 0; sem = 0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 | P2@cta 2,gpu 0 ;\n st.weak data, 42 | LOOP: | ld.relaxed.gpu r2, sem ;\n st.release.gpu sem, 1 | atom.exch.acquire.gpu r0, sem, 0 | ;\n | setp.ne.u32 p0, r0, 1 | ;\n | @p0 bra LOOP | ;\n | ld.weak r1, data | ;\nexists (P1:r1 == 0)\n";
+    let pruned = check_source(t, &CheckOptions::default()).expect("checks");
+    assert_eq!(pruned.summary.verdict, Verdict::No);
+    let full_opts =
+        CheckOptions { build: BuildOptions { prune_spins: false, ..Default::default() }, ..Default::default() };
+    let every = check_source(t, &full_opts).expect("checks");
+    assert_eq!(every.outcome.states.keys().collect::<Vec<_>>(), pruned.outcome.states.keys().collect::<Vec<_>>());
+    let reads_only = BuildOptions { prune_silent_rmws: false, ..Default::default() };
+    let kept = check_source(t, &CheckOptions { build: reads_only, ..Default::default() }).expect("checks");
+    let paths = |p: &ptx_litmus::program::Program| p.threads[1].traces.len();
+    assert_eq!(paths(&pruned.program), paths(&kept.program), "the exchange's iterations are kept");
+}

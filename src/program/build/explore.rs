@@ -28,7 +28,18 @@ impl Ctx<'_> {
             ctx.spin_left_out.clear();
             let exchanged_before: usize = ctx.exchanged.values().map(|d| d.len()).sum();
             for t in 0..lit.threads.len() {
+                let t0 = std::time::Instant::now();
                 let (mut p, cut_writes, hit) = ctx.explore_thread(t)?;
+                if crate::out::tracing() {
+                    eprintln!(
+                        "explore round {} P{}: {} paths, {} cut writes, {:?}",
+                        rounds,
+                        t,
+                        p.len(),
+                        cut_writes.len(),
+                        t0.elapsed()
+                    );
+                }
                 unroll_hit |= hit;
                 finished.push(p.len());
                 p.extend(cut_writes);
@@ -170,7 +181,9 @@ impl Ctx<'_> {
                 continue;
             }
             if heads.is_head(st.pc) {
-                if let Some(snap) = st.spin_heads.get(&st.pc).filter(|s| heads.only_failed_iteration(&st, s)) {
+                let failed =
+                    |s: &&spin_prune::HeadSnapshot| heads.only_failed_iteration(&st, s, |e| self.leaves_no_trace(e));
+                if let Some(snap) = st.spin_heads.get(&st.pc).filter(failed) {
                     // Only a failed spin iteration since the last visit: the state
                     // then explores every continuation of this one (D113). It
                     // could have failed until the unroll bound cut it.

@@ -25,9 +25,12 @@
 //! that fails the program is built again without this reduction. A dropped
 //! path could have failed again forever, so the unroll bound would have cut
 //! it: the flag is set as before, and its writes so far feed the value domains
-//! as a cut path's do.
+//! as a cut path's do. A failed iteration may also contain a read-modify-write
+//! that writes back the value it read (libcu++'s semaphore: `atom.exch [sem],
+//! 0` finding 0); it is left out with the reads where no other thread reads its
+//! location (D116, checked after the build as the reads are).
 
-use super::{DraftKind, PathState};
+use super::{DraftEvent, DraftKind, PathState};
 use crate::ast::{AluOp, BranchCond, Instr, InstrKind};
 use std::collections::{BTreeSet, HashMap};
 
@@ -81,12 +84,16 @@ impl LoopHeads {
     }
 
     /// `st`, standing at a loop head, is `snap` (its state the last time it
-    /// stood there) plus reads that write nothing: the events it would drop.
-    pub(super) fn only_failed_iteration(&self, st: &PathState, snap: &HeadSnapshot) -> bool {
-        let reads_only = st.events[snap.events..].iter().all(|e| match &e.kind {
-            DraftKind::Mem { access, .. } => access.reads && !access.writes,
-            DraftKind::Other(_) => false,
-        });
+    /// stood there) plus events each of which `droppable` accepts (reads that
+    /// write nothing, D113; exchanges that write back what they read, D116):
+    /// the events it would drop.
+    pub(super) fn only_failed_iteration(
+        &self,
+        st: &PathState,
+        snap: &HeadSnapshot,
+        droppable: impl Fn(&DraftEvent) -> bool,
+    ) -> bool {
+        let reads_only = st.events[snap.events..].iter().all(droppable);
         let same_live = self.live[&st.pc].iter().zip(&snap.live).all(|(r, was)| match (st.regs.get(r), was) {
             (Some(now), Some(was)) => now.v == was.v && now.deps.is_superset(&was.deps),
             (None, None) => true,
@@ -278,7 +285,33 @@ impl super::Ctx<'_> {
         LoopHeads::new(code, labels, &shown)
     }
 
-    /// Remember the reads of a failed iteration of thread `t` left out.
+    /// An event a failed iteration may leave out: a read that writes nothing
+    /// (D113), or, unless `prune_spins` is limited to those, a *silent*
+    /// read-modify-write (D116): one that writes a constant equal to every
+    /// value it may read on its path (libcu++'s `atom.exch [sem], 0` that
+    /// found the semaphore at 0), so that its write repeats the value of the
+    /// write it read from. Whether the program lets it go (no other thread
+    /// reads the location, morally strong with every write) is checked after
+    /// the build (`sat::spin::left_out_is_exact`).
+    pub(super) fn leaves_no_trace(&self, e: &DraftEvent) -> bool {
+        let DraftKind::Mem { key, access } = &e.kind else { return false };
+        if !access.reads {
+            return false;
+        }
+        if !access.writes {
+            return true;
+        }
+        if !self.opts.prune_silent_rmws || access.rmw.is_some() {
+            return false;
+        }
+        let may_read: Vec<i64> = match access.read_value {
+            Some(v) => vec![v],
+            None => self.domain(key).into_iter().filter(|v| !access.read_not.contains(v)).collect(),
+        };
+        may_read.iter().all(|&v| v == access.write_value)
+    }
+
+    /// Remember the events of a failed iteration of thread `t` left out.
     pub(super) fn leave_out(&mut self, t: usize, events: &[super::DraftEvent]) {
         for e in events {
             if let DraftKind::Mem { key, access } = &e.kind {
