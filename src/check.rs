@@ -131,17 +131,21 @@ pub fn build(ast: &crate::ast::Litmus, opts: &crate::program::BuildOptions, mode
         return build_program(ast, opts);
     }
     let (p, left_out) = crate::program::build_leaving_out_spins(ast, opts)?;
-    let Some(left_out) = left_out else { return build_program(ast, opts) };
-    if crate::sat::spin::left_out_is_exact(&p, &left_out) {
+    let exact = |p: &Program, l: &Option<Vec<_>>| l.as_ref().is_some_and(|l| crate::sat::spin::left_out_is_exact(p, l));
+    if exact(&p, &left_out) {
         return Ok(p);
     }
-    if opts.prune_silent_rmws && left_out.iter().any(|e| e.access().is_some_and(|a| a.writes)) {
+    let silent_rmws = left_out.iter().flatten().any(|l| l.event.access().is_some_and(|a| a.writes));
+    if opts.prune_silent_rmws && silent_rmws {
         let reads_only = crate::program::BuildOptions { prune_silent_rmws: false, ..opts.clone() };
         drop(p);
         let (p, left_out) = crate::program::build_leaving_out_spins(ast, &reads_only)?;
-        if left_out.is_some_and(|l| crate::sat::spin::left_out_is_exact(&p, &l)) {
+        if exact(&p, &left_out) {
             return Ok(p);
         }
+    }
+    if crate::out::tracing() {
+        eprintln!("build: leaving out failed spin iterations is not exact here: built again with every iteration kept");
     }
     build_program(ast, opts)
 }

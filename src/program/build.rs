@@ -108,7 +108,7 @@ struct Ctx<'a> {
     has_mbarrier_inval: bool,
     /// The reads of the failed spin iterations left out while exploring (D113),
     /// one per thread, location and access profile: checked after the build.
-    spin_left_out: BTreeMap<String, (usize, LocKey, Access)>,
+    spin_left_out: BTreeMap<String, spin_prune::LeftOut>,
     /// Each thread's warp and lane in its CTA (D92, D174).
     seats: Vec<(i64, u32)>,
     /// The values each thread contributes to each use of a warp collective
@@ -185,7 +185,10 @@ pub fn build_program(lit: &Litmus, opts: &BuildOptions) -> Result<Program> {
 /// out failed spin iterations while exploring (D113) and return their reads
 /// (`None`: one reads a location the program lacks), which the caller must
 /// check race with nothing before using the program.
-pub fn build_leaving_out_spins(lit: &Litmus, opts: &BuildOptions) -> Result<(Program, Option<Vec<Event>>)> {
+pub fn build_leaving_out_spins(
+    lit: &Litmus,
+    opts: &BuildOptions,
+) -> Result<(Program, Option<Vec<super::LeftOutEvent>>)> {
     let mut ctx = Ctx::new(lit, opts)?;
     // Cells come from the footprints the paths access, and the paths from the
     // cells (a split load forks over its parts): repeat until every footprint

@@ -28,6 +28,17 @@ pub type EventId = usize;
 pub type TraceId = usize;
 pub type LocId = usize;
 
+/// An event of a failed spin iteration the builder left out (a read, D113,
+/// or a silent read-modify-write, D116): an event of its thread that is in no
+/// event list, to be checked before the program is used
+/// (`sat::spin::left_out_is_exact`), with the barrier waits its thread
+/// performed before it on every path that left it out (D179).
+#[derive(Clone, Debug)]
+pub struct LeftOutEvent {
+    pub event: Event,
+    pub after_waits: Vec<Sync>,
+}
+
 /// Where a thread runs (ISA 8.5): globally unique CTA and cluster numbers, and its GPU.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Placement {

@@ -18,12 +18,16 @@
 //! satisfies, X' satisfies. Races (8.7.1) are kept too: the left-out reads
 //! are morally strong with every write they could meet (so they race with
 //! nothing), and two kept conflicting accesses unordered by causality in X
-//! stay unordered in X'. Threads with barrier operations and mixed-size
-//! programs are left alone (their completion and overlap rules are not
+//! stay unordered in X'. Barrier operations are never left out, so X' has
+//! every barrier event of X in the same program order with the same
+//! matching: barrier synchronization, completion and deadlock are unchanged
+//! (D179). Mixed-size programs are left alone (their overlap rules are not
 //! covered by the argument above).
 
+use crate::model::proxy::{requirement, ProxyRequirement};
 use crate::model::strong::{morally_strong, overlap_completely, proxy_of};
-use crate::program::{Access, Event, EventId, Program, RegValue, TraceId};
+use crate::program::{Access, Event, EventId, Expected, LeftOutEvent, Program, RegValue, Sync, SyncKey, SyncKind};
+use crate::program::{SyncRole, TraceId};
 use std::collections::{BTreeSet, HashMap};
 
 /// The traces that only add failed spin iterations to another trace of their thread.
@@ -54,8 +58,7 @@ pub fn redundant_traces(p: &Program) -> BTreeSet<TraceId> {
         })
         .collect();
     for th in &p.threads {
-        let has_barrier = th.traces.iter().flat_map(|&t| &p.traces[t].events).any(|&e| is_barrier(p, e));
-        if th.traces.len() < 2 || has_barrier {
+        if th.traces.len() < 2 {
             continue;
         }
         // Two paths can be twins only if they agree on every event that cannot be left out.
@@ -75,10 +78,6 @@ pub fn redundant_traces(p: &Program) -> BTreeSet<TraceId> {
         }
     }
     gone
-}
-
-fn is_barrier(p: &Program, e: EventId) -> bool {
-    p.events[e].sync().is_some()
 }
 
 /// What moral strength (8.7) sees of an access, besides the paths.
@@ -105,44 +104,49 @@ fn can_leave_out(
     v
 }
 
-/// `e` reads, writes nothing and races with nothing: morally strong (8.7)
-/// with every write to its location of another thread (`writes`), and of the
-/// same proxy and footprint as its own thread's writes there (8.7 conditions
-/// 2 and 3; condition 1 holds on a common path).
+/// `e` reads, writes nothing and races with nothing: [`cannot_race`] with
+/// every write to its location (`writes`).
 fn races_with_nothing(p: &Program, e: &Event, writes: &[EventId]) -> bool {
-    let Some(a) = e.access() else { return false };
-    if !a.reads || a.writes || e.thread.is_none() {
-        return false;
-    }
-    let strong_with = |w: &Event| {
-        if w.thread == e.thread {
-            proxy_of(w) == proxy_of(e) && overlap_completely(e, w)
-        } else {
-            morally_strong(p, e, w)
-        }
-    };
-    writes.iter().all(|&w| strong_with(&p.events[w]))
+    reads_only(e) && writes.iter().all(|&w| cannot_race(p, e, &p.events[w]))
 }
 
-/// The events of the failed spin iterations the builder left out (D113, D116:
-/// events of `p`'s threads, not in its event list) may be left out: the
-/// program is not mixed-size, no thread that left one out uses a barrier, each
-/// read races with nothing (D66's conditions), and each silent
-/// read-modify-write goes unseen ([`silent_rmw_unseen`]).
-pub(crate) fn left_out_is_exact(p: &Program, left_out: &[Event]) -> bool {
+/// A read of a thread that writes nothing.
+fn reads_only(e: &Event) -> bool {
+    e.thread.is_some() && e.access().is_some_and(|a| a.reads && !a.writes)
+}
+
+/// Read `e` and write `w` never race (8.7.1): morally strong (8.7) when `w`
+/// is another thread's; of the same proxy and footprint when it is `e`'s own
+/// (8.7 conditions 2 and 3; condition 1 holds on a common path).
+fn cannot_race(p: &Program, e: &Event, w: &Event) -> bool {
+    if w.thread == e.thread {
+        proxy_of(w) == proxy_of(e) && overlap_completely(e, w)
+    } else {
+        morally_strong(p, e, w)
+    }
+}
+
+/// The events of the failed spin iterations the builder left out (D113,
+/// D116: events of `p`'s threads, not in its event list) may be left out: the
+/// program is not mixed-size, each read races with nothing (D66's
+/// conditions): every write to its location cannot race with it
+/// ([`cannot_race`]) or precedes it in causality order in every execution
+/// ([`barrier_orders`], D179); and each silent read-modify-write goes unseen
+/// ([`silent_rmw_unseen`]).
+pub(crate) fn left_out_is_exact(p: &Program, left_out: &[LeftOutEvent]) -> bool {
     if left_out.is_empty() {
         return true;
     }
-    let barrier_thread = |t: Option<usize>| p.events.iter().any(|e| e.thread == t && is_barrier(p, e.id));
-    let writes_to = |l: usize| -> Vec<EventId> {
-        p.events.iter().filter(|w| w.thread.is_some() && w.write_loc() == Some(l)).map(|w| w.id).collect()
-    };
+    let events: Vec<Event> = left_out.iter().map(|l| l.event.clone()).collect();
+    let writes_to = |l: usize| p.events.iter().filter(move |w| w.thread.is_some() && w.write_loc() == Some(l));
     !p.flags.mixed_size
-        && left_out.iter().all(|e| {
-            let Some(a) = e.access() else { return false };
-            let fits =
-                if a.writes { silent_rmw_unseen(p, e, left_out) } else { races_with_nothing(p, e, &writes_to(a.loc)) };
-            !barrier_thread(e.thread) && fits
+        && left_out.iter().all(|l| {
+            let e = &l.event;
+            match e.access() {
+                Some(a) if a.writes => silent_rmw_unseen(p, e, &events),
+                Some(a) => reads_only(e) && writes_to(a.loc).all(|w| cannot_race(p, e, w) || barrier_orders(p, w, l)),
+                None => false,
+            }
         })
 }
 
@@ -163,6 +167,58 @@ fn silent_rmw_unseen(p: &Program, u: &Event, left_out: &[Event]) -> bool {
             !b.reads && morally_strong(p, u, e)
         }
     })
+}
+
+/// D179: write `w` of another thread precedes the left-out read `r` in
+/// causality order in every execution that performs both. Every path of
+/// `w`'s thread that performs `w` arrives at a barrier instance after it
+/// ([`arrives_after`]); `r`'s thread waited at that instance before `r` on
+/// every path that left `r` out; the wait is matched with that arrival in
+/// every execution that performs both ([`must_match`]), so the arrive
+/// synchronizes with the wait (8.9.4 (2), (3)) and `w` po; sw; po `r` is base
+/// causality (8.9.5); it is proxy-preserved, so causality, when
+/// [`requirement`] asks nothing more (same address, one proxy). C models
+/// have no barriers: never there.
+fn barrier_orders(p: &Program, w: &Event, r: &LeftOutEvent) -> bool {
+    let (Some(tw), Some(tr)) = (w.thread, r.event.thread) else { return false };
+    if tw == tr || p.c11.is_some() || requirement(p, w, &r.event) != ProxyRequirement::Nothing {
+        return false;
+    }
+    r.after_waits.iter().any(|wait| must_match(p, wait, tw) && arrives_after(p, w, &wait.key))
+}
+
+/// Every path of `w`'s thread that performs `w` performs after it an arrive
+/// at `key` that orders memory (not `barrier.cluster.arrive.relaxed`).
+fn arrives_after(p: &Program, w: &Event, key: &SyncKey) -> bool {
+    let Some(tw) = w.thread else { return false };
+    let arrive = |e: &EventId| {
+        p.events[*e].sync().is_some_and(|s| s.role == SyncRole::Arrive && s.orders_memory && s.key == *key)
+    };
+    p.threads[tw].traces.iter().all(|&t| {
+        let events = &p.traces[t].events;
+        match events.iter().position(|&e| e == w.id) {
+            Some(i) => events[i + 1..].iter().any(arrive),
+            None => true,
+        }
+    })
+}
+
+/// Every execution that performs `wait` matches it with the arrival of
+/// thread `tw` (another thread) at its instance whenever `tw` performs one
+/// (the matching rule, paper-notes/barriers.md): a corpus-form wait takes every
+/// arrival; a cluster wait one of each listed thread; a wait for `n` threads
+/// at least `n - 1` others, which is every other thread of the CTA when `n`
+/// is at least the CTA's size (only its threads arrive at a CTA barrier).
+fn must_match(p: &Program, wait: &Sync, tw: usize) -> bool {
+    match &wait.expected {
+        Expected::Arrivals => true,
+        Expected::Threads(threads) => threads.contains(&tw),
+        Expected::Count(n) => {
+            matches!(wait.key.kind, SyncKind::CtaBarrier | SyncKind::CtaReduction(_))
+                && p.threads[tw].placement.cta == wait.key.unit
+                && *n >= p.cta_sizes[wait.key.unit]
+        }
+    }
 }
 
 /// `long` is `short` plus left-out reads: an order-preserving matching of
@@ -197,4 +253,62 @@ fn is_twin(p: &Program, short: TraceId, long: TraceId, droppable: &[bool], sig: 
     let regs_kept =
         s.regs.len() == l.regs.len() && s.regs.iter().all(|(k, v)| l.regs.get(k).is_some_and(|w| same_reg(v, w)));
     deps_kept && regs_kept
+}
+
+#[cfg(test)]
+mod tests {
+    use super::left_out_is_exact;
+    use crate::program::{build_leaving_out_spins, BuildOptions};
+
+    /// P0 runs `p0` then raises `f` with `st.release`; P1 runs `p1` then spins
+    /// on `f` with `ld.acquire`; P2 (if given) runs `p2`. Thread t is in CTA
+    /// `ctas[t]`. Do the polls the builder leaves out (D113) possibly race?
+    fn left_out_polls_may_race(p0: &[&str], p1: &[&str], p2: Option<&[&str]>, ctas: &[u32]) -> bool {
+        let spin = ["W:", "ld.acquire.cta.u32 r1, [f]", "setp.ne.u32 p1, r1, 1", "@p1 bra W"];
+        let mut cols: Vec<Vec<&str>> = vec![p0.to_vec(), p1.iter().chain(&spin).copied().collect()];
+        cols[0].push("st.release.cta.u32 [f], 1");
+        cols.extend(p2.map(|p| p.to_vec()));
+        let rows = cols.iter().map(Vec::len).max().unwrap_or(0);
+        let cell = |c: &Vec<&str>, i: usize| c.get(i).copied().unwrap_or("").to_string();
+        let header: Vec<String> = (0..cols.len()).map(|t| format!("P{}@cta {},gpu 0", t, ctas[t])).collect();
+        let mut text = format!("PTX t\n{{ f = 5; }}\n {} ;\n", header.join(" | "));
+        for i in 0..rows {
+            text += &format!(" {} ;\n", cols.iter().map(|c| cell(c, i)).collect::<Vec<_>>().join(" | "));
+        }
+        text += "exists (1:r1 == 1)\n";
+        let ast = crate::parse::parse_litmus(&text).unwrap_or_else(|e| panic!("{}\n{}", e, text));
+        let (p, left_out) = build_leaving_out_spins(&ast, &BuildOptions::default()).expect("builds");
+        let left_out = left_out.expect("every read location is in the program");
+        assert!(!left_out.is_empty(), "a failed poll is left out:\n{}", text);
+        !left_out_is_exact(&p, &left_out)
+    }
+
+    /// D179: P0's plain reset of `f` precedes every left-out poll in causality
+    /// order when P0 arrives at a barrier instance after it and P1 waits there
+    /// before polling, the wait being matched with P0's arrival in every
+    /// execution: `bar.sync 0` (the whole CTA, of two or three threads) and
+    /// the corpus form `bar.cta.sync 0` (every arrival).
+    #[test]
+    fn a_reset_before_a_common_barrier_is_ordered_before_the_polls() {
+        let reset = ["st.u32 [f], 0", "bar.sync 0"];
+        assert!(!left_out_polls_may_race(&reset, &["bar.sync 0"], None, &[0, 0]));
+        let corpus = ["st.u32 [f], 0", "bar.cta.sync 0"];
+        assert!(!left_out_polls_may_race(&corpus, &["bar.cta.sync 0"], None, &[0, 0]));
+        assert!(!left_out_polls_may_race(&reset, &["bar.sync 0"], Some(&["bar.sync 0"]), &[0, 0, 0]));
+    }
+
+    /// What the proof must not accept: no barrier; the reset after P0's
+    /// arrival; a wait that may be matched with another thread's arrival
+    /// instead of P0's (`bar.sync 0, 2` in a CTA of three); the poller in
+    /// another CTA (another barrier).
+    #[test]
+    fn a_reset_no_barrier_orders_may_race() {
+        assert!(left_out_polls_may_race(&["st.u32 [f], 0"], &["mov.u32 r2, 0"], None, &[0, 0]));
+        let late = ["bar.sync 0", "st.u32 [f], 0"];
+        assert!(left_out_polls_may_race(&late, &["bar.sync 0"], None, &[0, 0]));
+        let two = ["st.u32 [f], 0", "bar.sync 0, 2"];
+        assert!(left_out_polls_may_race(&two, &["bar.sync 0, 2"], Some(&["bar.sync 0, 2"]), &[0, 0, 0]));
+        let reset = ["st.u32 [f], 0", "bar.sync 0"];
+        assert!(left_out_polls_may_race(&reset, &["bar.sync 0"], None, &[0, 1]));
+    }
 }

@@ -257,3 +257,44 @@ fn a_silent_exchange_another_thread_reads_is_kept() {
     let paths = |p: &ptx_litmus::program::Program| p.threads[1].traces.len();
     assert_eq!(paths(&pruned.program), paths(&kept.program), "the exchange's iterations are kept");
 }
+
+/// D179: `litmus/regressions/barrier-then-spin.litmus`. P1 passes a
+/// `bar.sync`, then waits on eight flags in turn; P0 reset them with plain
+/// stores before the same `bar.sync`. The failed polls are left out (one path
+/// of P1) although P1 has a barrier and its polls are not morally strong with
+/// the resets: every reset precedes every poll in causality order through the
+/// barrier, so no left-out poll races. Every failed poll kept, P1 has 3^8
+/// paths, past the limit. The verdict is the file's, argued there (8.9.4,
+/// 8.10.6): No, without a data race.
+#[test]
+fn failed_polls_after_a_barrier_are_left_out() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("litmus/regressions/barrier-then-spin.litmus");
+    let text = std::fs::read_to_string(path).expect("reads");
+    let r = check_source(&text, &CheckOptions::default()).expect("decided at the default bound");
+    assert_eq!(r.summary.verdict, Verdict::No);
+    assert!(!r.outcome.flags.data_race, "the resets are ordered before every poll");
+    assert!(r.outcome.flags.unroll_bound_hit, "a wait that keeps failing is cut");
+    assert_eq!(r.program.threads[1].traces.len(), 1);
+    let ast = ptx_litmus::parse::parse_litmus(&text).expect("parses");
+    let every = build_program(&ast, &BuildOptions::default()).err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(every.contains("more than 4096 paths"), "every failed poll kept: {:?}", every);
+}
+
+/// D180: which registers matter is decided per instruction (flow-sensitive).
+/// P1 stores its back-off counter `r5` while it is 0, then counts failed polls
+/// in it: no effect reads `r5` from the loop on, so at the loop head it does
+/// not matter and D113 leaves the failed polls out (1 path of P1 instead of one
+/// per number of failed polls). The answer is the message-passing one: the
+/// consumer leaves the loop only on reading the flag with `ld.acquire`, which
+/// synchronizes with the `st.release` after the data write (8.9.4 rule 4), so
+/// it reads data = 1 (8.10.6): `exists (P1:r1 == 0)` is No.
+#[test]
+fn a_counter_stored_before_the_loop_does_not_keep_failed_polls() {
+    let t = "PTX backoff-stored\n{ data = 0; flag = 0; out = 7; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.gpu data, 1 | mov.u32 r5, 0 ;\n st.release.gpu flag, 1 | st.relaxed.gpu [out], r5 ;\n | LOOP: ;\n | ld.acquire.gpu r0, flag ;\n | setp.ne.u32 p0, r0, 0 ;\n | @p0 bra DONE ;\n | add.u32 r5, r5, 1 ;\n | bra LOOP ;\n | DONE: ;\n | ld.relaxed.gpu r1, data ;\nexists (P1:r1 == 0)\n";
+    let build = BuildOptions { unroll: 4, ..Default::default() };
+    let r = check_source(t, &CheckOptions { build: build.clone(), ..Default::default() }).expect("checks");
+    assert_eq!(r.summary.verdict, Verdict::No);
+    assert_eq!(r.program.threads[1].traces.len(), 1);
+    let full = build_program(&ptx_litmus::parse::parse_litmus(t).expect("parses"), &build).expect("builds");
+    assert!(full.threads[1].traces.len() > 3, "{} paths without D113", full.threads[1].traces.len());
+}

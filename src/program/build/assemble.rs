@@ -165,7 +165,7 @@ impl Ctx<'_> {
         mut self,
         paths: Vec<Vec<FinishedPath>>,
         unroll_hit: bool,
-    ) -> Result<(Program, Option<Vec<Event>>)> {
+    ) -> Result<(Program, Option<Vec<crate::program::LeftOutEvent>>)> {
         let lit = self.lit;
         // Locations: every key seen, plus declared variables never accessed.
         let mut keys: BTreeSet<LocKey> = BTreeSet::new();

@@ -188,7 +188,7 @@ impl Ctx<'_> {
                     // then explores every continuation of this one (D113). It
                     // could have failed until the unroll bound cut it.
                     let from = snap.events();
-                    self.leave_out(t, &st.events[from..]);
+                    self.leave_out(t, &st.events[..from], &st.events[from..]);
                     cut = true;
                     let at = &code[st.pc];
                     cut_writes.extend(self.cut_path(st, at, t));

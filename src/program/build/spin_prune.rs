@@ -9,11 +9,12 @@
 //! write nothing, it is dropped; the state it was in goes on exploring the
 //! same continuations without the failed iteration.
 //!
-//! "The same state" is the state every later step reads: the registers live at
-//! the loop head that can matter (D115: `relevant_registers`; a back-off's poll
-//! counter and sleep length cannot) (equal values; the later path may depend on more reads, which
-//! only adds dependencies), its control dependencies (a superset), its private
-//! memory and its barrier phases. Reads made before the snapshot may carry more
+//! "The same state" is the state every later step reads: the registers that
+//! matter at the loop head (D115, D180: `registers_that_matter`; a back-off's
+//! poll counter and sleep length do not) with equal values (the later path may
+//! depend on more reads, which only adds dependencies), its control
+//! dependencies (a superset), its private memory and its barrier phases (no
+//! barrier operation in a failed iteration: unchanged, D179). Reads made before the snapshot may carry more
 //! assumptions on the dropped path (a failed `bne` on an older register): the
 //! kept state, assuming less, allows every execution the dropped one allows.
 //! Why dropping is exact is D66's argument (paper-notes/encoding.md, "Failed spin
@@ -21,7 +22,8 @@
 //! dropped path gives an allowed execution of a kept path with the same final
 //! state, provided the reads race with nothing. That proviso needs the writes
 //! of the whole program and the model's moral strength, so the builder returns
-//! the reads it left out and the pipeline (`check::build`) checks them; where
+//! the reads it left out, with the barrier waits before them (D179), and the
+//! pipeline (`check::build`) checks them; where
 //! that fails the program is built again without this reduction. A dropped
 //! path could have failed again forever, so the unroll bound would have cut
 //! it: the flag is set as before, and its writes so far feed the value domains
@@ -32,6 +34,7 @@
 
 use super::{DraftEvent, DraftKind, PathState};
 use crate::ast::{AluOp, BranchCond, Instr, InstrKind};
+use crate::program::{EventKind, LeftOutEvent, Sync, SyncRole};
 use std::collections::{BTreeSet, HashMap};
 
 /// What a path's future reads of its state at a loop head.
@@ -64,10 +67,8 @@ impl LoopHeads {
         if heads.is_empty() {
             return LoopHeads::default();
         }
-        let live_in = liveness(code, labels, exit_live);
-        let relevant = relevant_registers(code, labels, exit_live);
-        let compared = |h: usize| live_in[h].iter().filter(|r| relevant.contains(*r)).cloned().collect();
-        LoopHeads { live: heads.into_iter().map(|h| (h, compared(h))).collect() }
+        let matters = registers_that_matter(code, labels, exit_live);
+        LoopHeads { live: heads.into_iter().map(|h| (h, matters[h].iter().cloned().collect())).collect() }
     }
 
     pub(super) fn is_head(&self, pc: usize) -> bool {
@@ -103,11 +104,28 @@ impl LoopHeads {
     }
 }
 
-/// The registers live before each instruction (and at the end, `exit_live`):
-/// the least fixpoint of live(pc) = reads(pc) ∪ (live(successors) − writes(pc)).
-fn liveness(code: &[Instr], labels: &HashMap<String, usize>, exit_live: &BTreeSet<String>) -> Vec<BTreeSet<String>> {
-    let mut live: Vec<BTreeSet<String>> = vec![BTreeSet::new(); code.len() + 1];
-    live[code.len()] = exit_live.clone();
+/// The registers whose value before each instruction can matter to an
+/// execution (D115, D180): the least fixpoint of
+/// `matters(pc) = (matters(successors) − writes(pc)) ∪ uses(pc)`, where an
+/// instruction uses what it reads when it has an effect (an access's address
+/// and operands, a barrier's, a collective's: anything not `is_pure`), when it
+/// is pure and writes a register that matters after it, or when it is a
+/// branch that is not `skippable`, or a skippable one whose sides write a
+/// register that matters at the effect they all reach. At the end, the
+/// registers a final state shows (`exit_live`) matter. The others (libcu++'s
+/// back-off counter, its timer readings and sleep lengths) only steer pure
+/// code back to the same next effect. Flow-sensitive: a register an effect
+/// read before a loop (the counter a `shfl.sync` broadcast) does not matter
+/// at the loop head unless the loop itself gives it an effect.
+fn registers_that_matter(
+    code: &[Instr],
+    labels: &HashMap<String, usize>,
+    exit_live: &BTreeSet<String>,
+) -> Vec<BTreeSet<String>> {
+    let skippable: Vec<Option<(usize, BTreeSet<String>)>> =
+        (0..code.len()).map(|pc| skippable(code, labels, pc)).collect();
+    let mut matters: Vec<BTreeSet<String>> = vec![BTreeSet::new(); code.len() + 1];
+    matters[code.len()] = exit_live.clone();
     let mut changed = true;
     while changed {
         changed = false;
@@ -115,58 +133,30 @@ fn liveness(code: &[Instr], labels: &HashMap<String, usize>, exit_live: &BTreeSe
             let (reads, writes) = code[pc].kind.register_effects();
             let mut out: BTreeSet<String> = BTreeSet::new();
             for s in successors(code, labels, pc) {
-                out.extend(live[s.min(code.len())].iter().cloned());
+                out.extend(matters[s.min(code.len())].iter().cloned());
             }
+            let used = match (&code[pc].kind, &skippable[pc]) {
+                (InstrKind::Branch { cond: BranchCond::Always, .. }, _) => false,
+                (InstrKind::Branch { .. }, None) => true,
+                (InstrKind::Branch { .. }, Some((join, region_writes))) => {
+                    region_writes.iter().any(|w| matters[*join].contains(w))
+                }
+                (kind, _) if !is_pure(kind) => true,
+                _ => writes.iter().any(|w| out.contains(*w)),
+            };
             for w in writes {
                 out.remove(w);
             }
-            out.extend(reads.into_iter().map(String::from));
-            if out != live[pc] {
-                live[pc] = out;
+            if used {
+                out.extend(reads.into_iter().map(String::from));
+            }
+            if out != matters[pc] {
+                matters[pc] = out;
                 changed = true;
             }
         }
     }
-    live
-}
-
-/// The registers whose values can matter to an execution (D115): those a
-/// final state shows, those an instruction with an effect reads (an access's
-/// address and operands, a barrier's, anything not `is_pure`), the condition
-/// of a branch that is not `skippable`, and, to a fixpoint, what a pure
-/// instruction writing one of them reads. The others (libcu++'s back-off
-/// counter, its timer readings and sleep lengths) only steer branches whose
-/// sides all come back to the same next effect having set none of these.
-fn relevant_registers(
-    code: &[Instr],
-    labels: &HashMap<String, usize>,
-    exit_live: &BTreeSet<String>,
-) -> BTreeSet<String> {
-    let mut relevant = exit_live.clone();
-    for ins in code.iter().filter(|i| !is_pure(&i.kind)) {
-        relevant.extend(ins.kind.register_effects().0.into_iter().map(String::from));
-    }
-    let skippable: Vec<Option<BTreeSet<String>>> = (0..code.len()).map(|pc| skippable(code, labels, pc)).collect();
-    loop {
-        let mut changed = false;
-        for (pc, ins) in code.iter().enumerate().filter(|(_, i)| is_pure(&i.kind)) {
-            let (reads, writes) = ins.kind.register_effects();
-            let needed = match (&ins.kind, &skippable[pc]) {
-                (InstrKind::Branch { cond: BranchCond::Always, .. }, _) => false,
-                (InstrKind::Branch { .. }, None) => true,
-                (InstrKind::Branch { .. }, Some(region_writes)) => region_writes.iter().any(|w| relevant.contains(w)),
-                _ => writes.iter().any(|w| relevant.contains(*w)),
-            };
-            if needed {
-                for r in reads {
-                    changed |= relevant.insert(r.to_string());
-                }
-            }
-        }
-        if !changed {
-            return relevant;
-        }
-    }
+    matters
 }
 
 /// An instruction that only computes registers (or waits, `nanosleep`):
@@ -187,9 +177,10 @@ fn is_pure(kind: &InstrKind) -> bool {
 
 /// For a conditional branch at `pc` whose every way on reaches the same next
 /// instruction that is not pure (or the end), through pure instructions and
-/// without a cycle: the registers written on the way (which side it takes
-/// then changes nothing else). `None` for another instruction or branch.
-fn skippable(code: &[Instr], labels: &HashMap<String, usize>, pc: usize) -> Option<BTreeSet<String>> {
+/// without a cycle: that instruction and the registers written on the way
+/// (which side it takes then changes nothing else). `None` for another
+/// instruction or branch.
+fn skippable(code: &[Instr], labels: &HashMap<String, usize>, pc: usize) -> Option<(usize, BTreeSet<String>)> {
     let InstrKind::Branch { cond, .. } = &code[pc].kind else { return None };
     if *cond == BranchCond::Always {
         return None;
@@ -221,7 +212,8 @@ fn skippable(code: &[Instr], labels: &HashMap<String, usize>, pc: usize) -> Opti
         writes.extend(code[s].kind.register_effects().1.into_iter().map(String::from));
         stack.push((s, successors(code, labels, s), 0));
     }
-    (next_effects.len() == 1).then_some(writes)
+    let join = *next_effects.iter().next()?;
+    (next_effects.len() == 1).then_some((join, writes))
 }
 
 /// Where control may go after instruction `pc` (as `Ctx::step` moves it).
@@ -265,14 +257,14 @@ impl HeadSnapshot {
 }
 
 impl super::Ctx<'_> {
-    /// Thread `t`'s loop heads, or none where failed iterations are all kept:
-    /// the reduction is off, or the thread uses a barrier (whose phases D66's
-    /// argument does not cover).
+    /// Thread `t`'s loop heads, or none where failed iterations are all kept
+    /// (the reduction is off). A thread with a barrier has them too: a failed
+    /// iteration performs no barrier operation, so its barrier phases are the
+    /// snapshot's, and D66's argument leaves every barrier event, its order and
+    /// its matching as they were (D179).
     pub(super) fn loop_heads(&self, t: usize, labels: &HashMap<String, usize>) -> LoopHeads {
         let code = &self.lit.code[t];
-        let barrier =
-            code.iter().any(|i| matches!(i.kind, InstrKind::Barrier { .. } | InstrKind::ClusterBarrier { .. }));
-        if !self.opts.prune_spins || barrier {
+        if !self.opts.prune_spins {
             return LoopHeads::default();
         }
         let shown: BTreeSet<String> = super::assemble::observables_of(self.lit)
@@ -311,29 +303,40 @@ impl super::Ctx<'_> {
         may_read.iter().all(|&v| v == access.write_value)
     }
 
-    /// Remember the events of a failed iteration of thread `t` left out.
-    pub(super) fn leave_out(&mut self, t: usize, events: &[super::DraftEvent]) {
+    /// Remember the reads of a failed iteration of thread `t` left out
+    /// (`events`), and the barrier waits the path performed before them
+    /// (`before`): a read left out on several paths keeps the waits common to all.
+    pub(super) fn leave_out(&mut self, t: usize, before: &[super::DraftEvent], events: &[super::DraftEvent]) {
+        let waits: Vec<Sync> = before
+            .iter()
+            .filter_map(|e| match &e.kind {
+                DraftKind::Other(EventKind::Sync(s)) if s.role == SyncRole::Wait => Some(s.clone()),
+                _ => None,
+            })
+            .collect();
         for e in events {
             if let DraftKind::Mem { key, access } = &e.kind {
                 let mut a = access.clone();
                 a.read_value = None;
                 a.read_not.clear();
                 let profile = format!("{}|{:?}|{:?}", t, key, a);
-                self.spin_left_out.entry(profile).or_insert((t, key.clone(), a));
+                let left = LeftOut { thread: t, key: key.clone(), access: a, after_waits: waits.clone() };
+                let kept = self.spin_left_out.entry(profile).or_insert(left);
+                kept.after_waits.retain(|w| waits.iter().any(|v| v.key == w.key && v.expected == w.expected));
             }
         }
     }
 
-    /// The left-out reads as events of the program whose locations are
+    /// The left-out events as events of the program whose locations are
     /// numbered by `key_index` (not in its event list: only to be checked);
-    /// `None` when one reads a location the program does not have.
-    pub(super) fn left_out_events(&self, key_index: &HashMap<super::LocKey, usize>) -> Option<Vec<super::Event>> {
+    /// `None` when one accesses a location the program does not have.
+    pub(super) fn left_out_events(&self, key_index: &HashMap<super::LocKey, usize>) -> Option<Vec<LeftOutEvent>> {
         let mut out = Vec::new();
-        for (t, key, access) in self.spin_left_out.values() {
+        for LeftOut { thread, key, access, after_waits } in self.spin_left_out.values() {
             let loc = *key_index.get(key)?;
-            out.push(super::Event {
+            let event = super::Event {
                 id: usize::MAX,
-                thread: Some(*t),
+                thread: Some(*thread),
                 trace: None,
                 paths: Vec::new(),
                 po: 0,
@@ -342,8 +345,20 @@ impl super::Ctx<'_> {
                 kind: super::EventKind::Mem(super::Access { loc, ..access.clone() }),
                 text: String::new(),
                 line: 0,
-            });
+            };
+            out.push(LeftOutEvent { event, after_waits: after_waits.clone() });
         }
         Some(out)
     }
+}
+
+/// One left-out read or silent read-modify-write (its thread, location and
+/// access), with the barrier waits performed before it on every path that
+/// left it out.
+#[derive(Clone, Debug)]
+pub(super) struct LeftOut {
+    thread: usize,
+    key: super::LocKey,
+    access: super::Access,
+    after_waits: Vec<Sync>,
 }
