@@ -103,7 +103,9 @@ pub struct CheckArgs {
     /// How many allowed final states to list: `all`, a number, or `none`. The
     /// verdict and the Observation kind are decided first by their own queries and
     /// are exact whatever is listed; past N the output says `States >= N (more not
-    /// listed)` and the Positive/Negative counts are of the listed states.
+    /// listed)` and the Positive/Negative counts are of the listed states. They
+    /// count final states, not executions as herd7 does (its counts can be larger,
+    /// never zero where ours are not; README "Reading the output", D136).
     #[arg(long, default_value = "256", value_parser = parse_states, value_name = "all|N|none")]
     pub states: StatesArg,
     /// Do not re-check the SAT engine's executions with the reference engine's

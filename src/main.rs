@@ -395,18 +395,9 @@ fn run_check(a: CheckArgs) -> i32 {
 /// `ptx-litmus advise PATH...`.
 fn run_advise(a: AdviseArgs) -> i32 {
     use ptx_litmus::advise::{self, render, AdviseOptions};
-    let costs = match &a.cost {
-        None => advise::menu::CostTable::default(),
-        // A regular file of at most 1 MiB: a FIFO or a device is refused, not read forever.
-        Some(f) => {
-            match ptx_litmus::input::read_text_capped(f, 1 << 20).and_then(|t| advise::menu::CostTable::parse(&t)) {
-                Ok(c) => c,
-                Err(e) => {
-                    out::eprintln(&format!("{}: error: {}", f.display(), e));
-                    return EXIT_INPUT;
-                }
-            }
-        }
+    let costs = match advise_costs(&a) {
+        Ok(c) => c,
+        Err(code) => return code,
     };
     // The advice decides one variant per candidate edit: a large test can take
     // hours, so without --timeout each test gets a default deadline.
@@ -439,30 +430,13 @@ fn run_advise(a: AdviseArgs) -> i32 {
         progress.tick();
         let name = f.display().to_string();
         match r {
-            Ok(adv) => {
-                let written = match &a.out {
-                    Some(dir) => advise::write_out(dir, &adv).unwrap_or_else(|e| {
-                        out::eprintln(&format!("error: {}", e.message));
-                        worst = worst.max(EXIT_INPUT);
-                        Vec::new()
-                    }),
-                    None => Vec::new(),
-                };
-                if a.json {
-                    out::println(&render::json(&adv, &name, &written).to_string());
-                } else if table {
-                    out::println(&render::summary_row(&name, &adv));
-                } else {
-                    out::print(&render::text(&adv));
-                }
-            }
+            Ok(adv) => worst = worst.max(print_advice(&a, table, &name, &adv)),
             Err(e) => {
                 if a.json {
                     out::println(&render::failure_json(&name, &e).to_string());
                 }
-                let default_deadline = a.limits.timeout.is_none() && e.message.starts_with("timeout");
                 progress.eprintln(&e.render(&name, &src));
-                if default_deadline {
+                if a.limits.timeout.is_none() && e.message.starts_with("timeout") {
                     progress.eprintln(&format!(
                         "{}: note: advise stops each test after {} s by default; --timeout sets another limit",
                         name,
@@ -476,6 +450,40 @@ fn run_advise(a: AdviseArgs) -> i32 {
     });
     progress.finish();
     worst
+}
+
+/// `advise --cost FILE`'s table (a regular file of at most 1 MiB: a FIFO or a device is refused, not read
+/// forever), or the default one; the exit status of a bad file, its message printed.
+fn advise_costs(a: &AdviseArgs) -> Result<ptx_litmus::advise::menu::CostTable, i32> {
+    use ptx_litmus::advise::menu::CostTable;
+    let Some(f) = &a.cost else { return Ok(CostTable::default()) };
+    ptx_litmus::input::read_text_capped(f, 1 << 20).and_then(|t| CostTable::parse(&t)).map_err(|e| {
+        out::eprintln(&format!("{}: error: {}", f.display(), e));
+        EXIT_INPUT
+    })
+}
+
+/// Print one test's advice as JSON, a table row or text, after writing its files under `--out`; the exit status
+/// that leaves (an input error when a file cannot be written).
+fn print_advice(a: &AdviseArgs, table: bool, name: &str, adv: &ptx_litmus::advise::Advice) -> i32 {
+    use ptx_litmus::advise::{self, render};
+    let mut status = EXIT_OK;
+    let written = match &a.out {
+        Some(dir) => advise::write_out(dir, adv).unwrap_or_else(|e| {
+            out::eprintln(&format!("error: {}", e.message));
+            status = EXIT_INPUT;
+            Vec::new()
+        }),
+        None => Vec::new(),
+    };
+    if a.json {
+        out::println(&render::json(adv, name, &written).to_string());
+    } else if table {
+        out::println(&render::summary_row(name, adv));
+    } else {
+        out::print(&render::text(adv));
+    }
+    status
 }
 
 /// `ptx-litmus serve`: print the address, open it if asked, answer until killed.

@@ -27,7 +27,6 @@ pub mod paths;
 pub mod show;
 pub mod show_text;
 pub mod svg;
-pub mod svg_layout;
 pub mod view;
 pub mod words;
 

@@ -76,6 +76,15 @@ fn parse_token(t: &str) -> Result<Token, String> {
             return Ok(Token::Edge(Edge { kind: EdgeKind::Po { same_loc }, src, dst, fence: None }));
         }
     }
+    if let Some(fence) = fence_token(t) {
+        return fence;
+    }
+    annotation(t)
+}
+
+/// `FencedWR[.sem[.scope]]`, `Fence`, `Fence.sem[.scope][dXY]`: a fenced program-order edge or a fence for the
+/// next edge; None when `t` is no fence token.
+fn fence_token(t: &str) -> Option<Result<Token, String>> {
     // FencedWR[.sem[.scope]] / FencesRR...
     if let Some(rest) = t.strip_prefix("Fence").filter(|r| r.starts_with('d') || r.starts_with('s')) {
         let (dirs, tail) = rest.split_at(rest.find('.').unwrap_or(rest.len()));
@@ -85,30 +94,34 @@ fn parse_token(t: &str) -> Result<Token, String> {
             match parse_fence_body(&tail[1..]) {
                 Some((f, None)) => f,
                 _ => {
-                    return Err(format!(
+                    return Some(Err(format!(
                         "`{}`: expected Fence{}.<sc|acq_rel|acquire|release>[.<cta|cluster|gpu|sys>]",
                         t, dirs
-                    ))
+                    )))
                 }
             }
         };
-        return po_edge(dirs, Some(fence))
-            .map(Token::Edge)
-            .ok_or_else(|| format!("`{}`: expected FencedWR, FencesRR, ...", t));
+        return Some(
+            po_edge(dirs, Some(fence))
+                .map(Token::Edge)
+                .ok_or_else(|| format!("`{}`: expected FencedWR, FencesRR, ...", t)),
+        );
     }
     if t == "Fence" {
-        return Ok(Token::Fence(Fence { sem: FenceSem::Sc, scope: None }));
+        return Some(Ok(Token::Fence(Fence { sem: FenceSem::Sc, scope: None })));
     }
-    if let Some(body) = t.strip_prefix("Fence.") {
-        let bad = || {
-            format!("`{}`: expected Fence.<sc|acq_rel|acquire|release>[.<cta|cluster|gpu|sys>][d|s<RR|RW|WR|WW>]", t)
-        };
-        let (fence, suffix) = parse_fence_body(body).ok_or_else(bad)?;
-        return match suffix {
-            None => Ok(Token::Fence(fence)),
-            Some(sfx) => po_edge(sfx, Some(fence)).map(Token::Edge).ok_or_else(bad),
-        };
-    }
+    let body = t.strip_prefix("Fence.")?;
+    let bad =
+        || format!("`{}`: expected Fence.<sc|acq_rel|acquire|release>[.<cta|cluster|gpu|sys>][d|s<RR|RW|WR|WW>]", t);
+    let Some((fence, suffix)) = parse_fence_body(body) else { return Some(Err(bad())) };
+    Some(match suffix {
+        None => Ok(Token::Fence(fence)),
+        Some(sfx) => po_edge(sfx, Some(fence)).map(Token::Edge).ok_or_else(bad),
+    })
+}
+
+/// An access annotation: `Rel`, `Acq`, `Rlx`, `Sc` (with `.scope`) or `Weak`.
+fn annotation(t: &str) -> Result<Token, String> {
     let (head, scope) = match t.split_once('.') {
         Some((h, s)) => (
             h,
@@ -180,19 +193,36 @@ pub fn parse_cycle(text: &str) -> Result<Cycle, String> {
     if edges.len() < 2 {
         return Err("a cycle needs at least two edges".into());
     }
-    // Trailing tokens wrap around to the first access / edge.
-    if let Some(a) = pending_ann {
+    wrap_around(&mut edges, &mut anns, pending_ann, pending_fence)?;
+    check_directions(&edges)?;
+    check_annotations(&edges, &anns)?;
+    Ok(Cycle { edges, anns })
+}
+
+/// Tokens after the last edge wrap around: an annotation to the first access, a fence to the first edge.
+fn wrap_around(
+    edges: &mut [Edge],
+    anns: &mut [Option<Ann>],
+    ann: Option<Ann>,
+    fence: Option<Fence>,
+) -> Result<(), String> {
+    if let Some(a) = ann {
         if anns[0].is_some() {
             return Err("the first access has two annotations (one at the start, one at the end of the cycle)".into());
         }
         anns[0] = Some(a);
     }
-    if let Some(f) = pending_fence {
+    if let Some(f) = fence {
         if !matches!(edges[0].kind, EdgeKind::Po { .. }) || edges[0].fence.is_some() {
             return Err("a trailing fence applies to the first edge, which must then be a plain PodXY or PosXY".into());
         }
         edges[0].fence = Some(f);
     }
+    Ok(())
+}
+
+/// Each edge starts at the kind of access (read or write) the one before it ends at.
+fn check_directions(edges: &[Edge]) -> Result<(), String> {
     let n = edges.len();
     for i in 0..n {
         let (a, b) = (&edges[i], &edges[(i + 1) % n]);
@@ -206,6 +236,11 @@ pub fn parse_cycle(text: &str) -> Result<Cycle, String> {
             ));
         }
     }
+    Ok(())
+}
+
+/// Release annotates writes, acquire reads.
+fn check_annotations(edges: &[Edge], anns: &[Option<Ann>]) -> Result<(), String> {
     for (i, a) in anns.iter().enumerate() {
         match (a.map(|a| a.sem), edges[i].src) {
             (Some(AccSem::Release), Dir::R) => {
@@ -225,5 +260,5 @@ pub fn parse_cycle(text: &str) -> Result<Cycle, String> {
             _ => {}
         }
     }
-    Ok(Cycle { edges, anns })
+    Ok(())
 }

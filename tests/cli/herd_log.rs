@@ -500,3 +500,36 @@ fn register_names_herd_cannot_read_get_distinct_spellings() {
     std::fs::write(&log, &text).unwrap();
     mcompare_reads_all(&bin, &log, &bs);
 }
+
+/// D136 on the smallest case: P0 writes y=1 then x=1, P1 writes y=2, and the
+/// condition names x alone. The one write to x is coherence-last for x in every
+/// execution, so one final state is allowed, `[x]=1`, and it satisfies the
+/// condition: ours is `States 1`, `Positive: 1 Negative: 0`. herd7 7.58 counts
+/// executions (herd/top_herd.ml adds one per consistent execution), and the
+/// two coherence orders of y's writes make two: `Positive: 2 Negative: 0`.
+#[test]
+fn c_counts_are_of_final_states_where_herd7_counts_executions() {
+    let dir = tempfile::tempdir().unwrap();
+    let test = dir.path().join("two-orders-of-y.litmus");
+    std::fs::write(
+        &test,
+        "C two-orders-of-y\n{}\nP0 (atomic_int* x, atomic_int* y) {\n  atomic_store_explicit(y, 1, memory_order_relaxed);\n  \
+         atomic_store_explicit(x, 1, memory_order_relaxed);\n}\nP1 (atomic_int* y) {\n  \
+         atomic_store_explicit(y, 2, memory_order_relaxed);\n}\nexists ([x]=1)\n",
+    )
+    .unwrap();
+    let path = test.to_str().unwrap();
+    assert_eq!(states_and_counts(&check(&[path])), (vec!["[x]=1;".to_string()], (1, 0)));
+    let Some(bin) = herdtools() else { return };
+    let herd = tool(&bin, "herd7", &["-model", "rc11.cat", path]);
+    assert_eq!(states_and_counts(&herd), (vec!["[x]=1;".to_string()], (2, 0)), "{}", herd);
+}
+
+/// The state lines and the `Positive`/`Negative` counts of a one-test log.
+fn states_and_counts(log: &str) -> (Vec<String>, (u64, u64)) {
+    let states = log.lines().skip_while(|l| !l.starts_with("States ")).skip(1);
+    let states = states.take_while(|l| l.ends_with(';')).map(str::to_string).collect();
+    let counts = log.lines().find_map(|l| l.strip_prefix("Positive: ")).unwrap_or_else(|| panic!("{}", log));
+    let (p, n) = counts.split_once(" Negative: ").unwrap_or_else(|| panic!("{}", log));
+    (states, (p.parse().unwrap(), n.trim().parse().unwrap()))
+}

@@ -1,4 +1,4 @@
-//! The model's rows, evaluated (`src/model/eval.rs`), against the frozen
+//! The model's rows, evaluated (`src/model/eval/`), against the frozen
 //! hand-written relations and axioms the reference engine used before the
 //! rows existed (`tests/engines/oracle/`): on every candidate execution of the curated
 //! library, the public corpus and random tests, both name the same first

@@ -1,10 +1,10 @@
-//! The layout of an SVG picture (`super::svg`): a fixed layered layout, one
+//! The layout of an SVG picture (`super`): a fixed layered layout, one
 //! column per thread (ordered by GPU, cluster, CTA, thread), one row per
 //! program-order position, the initial writes in a row on top.
 
-use super::dot::title;
-use super::show::ShownExec;
-use super::svg::wrap;
+use super::wrap;
+use crate::explain::dot::title;
+use crate::explain::show::ShownExec;
 use crate::program::Program;
 use std::collections::BTreeMap;
 

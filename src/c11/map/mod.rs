@@ -9,16 +9,23 @@
 //! allows, *unsound* otherwise (the PTX execution reaching the extra state is
 //! shown), *racy* when the source has a data race: C gives such a program no
 //! semantics (herd's `Undef`), so no outcome of it is wrong (D105).
+//!
+//! The parts: this file maps one test; `report` writes its result as text or
+//! JSON; `command` is `ptx-litmus map` over files (arguments, tally, exit status).
+
+mod command;
+mod report;
+
+pub use command::run;
+pub use report::{report, report_json};
 
 use super::mapping::Mapping;
 use super::nvcc::Nvcc;
-use crate::check::{check_source_at, read_source, CheckOptions, TestResult};
+use crate::check::{check_source_at, CheckOptions, TestResult};
 use crate::error::{Error, Result};
-use crate::explain::show::{shown_exec, ExecKind, ShowOptions, Shown};
 use crate::model::ModelKind;
 use crate::outcome::State;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 /// `ptx-litmus map` arguments.
 #[derive(clap::Args, Debug, Clone)]
@@ -267,212 +274,4 @@ fn by_nvcc(c_ast: &crate::ast::Litmus, source: TestResult, n: &Nvcc, s: &MapSetu
     let out = NvccOutput { stem, arch, cuda: cuda.text, module };
     let soundness = Soundness::Sound;
     Ok(Mapped { source, target, ptx_text: harness, soundness, projection: Some(projection), nvcc: Some(out) })
-}
-
-/// The report of one mapped test, in text.
-pub fn report(m: &Mapped, s: &MapSetup, max_show: usize) -> String {
-    let p = &m.target.program;
-    let head = format!("Map {} ({} to {} by {})", p.name, s.source.name(), s.target.name(), m.compiler(s));
-    let n = m.target.outcome.states.len();
-    match &m.soundness {
-        Soundness::Sound => format!("{} sound: {} PTX final state{}, each allowed by {}\n", head, n, if n == 1 { "" } else { "s" }, s.source.name()),
-        Soundness::Racy => format!("{} racy: the C test has a data race on a plain access under {} (herd's Undef), so no outcome is forbidden\n", head, s.source.name()),
-        Soundness::Unsound(extra) => {
-            let mut out = format!("{} UNSOUND: {} of {} PTX final states are forbidden by {}\n", head, extra.len(), n, s.source.name());
-            out.push_str(&m.renaming());
-            for st in extra.iter().take(max_show.max(1)) {
-                out.push_str(&unsound_state(m, s, st));
-            }
-            if extra.len() > max_show.max(1) {
-                out.push_str("(more unsound states; raise --max-show to see them)\n");
-            }
-            out.push_str("Compiled test:\n");
-            for l in m.ptx_text.lines() {
-                out.push_str(&format!("  {}\n", l));
-            }
-            out
-        }
-    }
-}
-
-/// The JSON object of one mapped test (`schema/map.schema.json`): both
-/// results, the verdict, the compiled test and, when unsound, the forbidden
-/// PTX final states with the first `max_show` explained as in the text.
-pub fn report_json(m: &Mapped, s: &MapSetup, file: &str, max_show: usize) -> serde_json::Value {
-    use crate::report::{result_json, state_json};
-    let p = &m.target.program;
-    let (verdict, extra): (&str, &[State]) = match &m.soundness {
-        Soundness::Sound => ("sound", &[]),
-        Soundness::Racy => ("racy", &[]),
-        Soundness::Unsound(extra) => ("unsound", extra),
-    };
-    let counterexamples: Vec<serde_json::Value> = extra
-        .iter()
-        .take(max_show.max(1))
-        .map(|st| serde_json::json!({ "state": state_json(p, st), "explanation": unsound_state(m, s, st) }))
-        .collect();
-    let unsound_states: Vec<serde_json::Value> = extra.iter().map(|st| state_json(p, st)).collect();
-    let mut v = serde_json::json!({
-        "name": p.name,
-        "file": file,
-        "mapping": m.compiler(s),
-        "source_model": s.source.name(),
-        "target_model": s.target.name(),
-        "verdict": verdict,
-        "source": result_json(&m.source, file),
-        "target": result_json(&m.target, file),
-        "unsound_states": unsound_states,
-        "counterexamples": counterexamples,
-        "ptx": m.ptx_text,
-    });
-    if let (Some(n), Some(obj)) = (&m.nvcc, v.as_object_mut()) {
-        obj.insert("nvcc".into(), serde_json::json!({ "arch": n.arch, "cuda": n.cuda, "module": n.module }));
-    }
-    v
-}
-
-/// One unsound state: the PTX execution reaching it (explained like
-/// `--show`), and why the source forbids it when the condition names it.
-fn unsound_state(m: &Mapped, s: &MapSetup, st: &State) -> String {
-    let p = &m.target.program;
-    let mut out = String::new();
-    if let Some(x) = m.target.outcome.states.get(st) {
-        let shown = shown_exec(p, x, s.target.model(), ExecKind::Witness, st.clone(), 1, 1);
-        let one = Shown { want_witness: true, witnesses: vec![shown], ..Shown::default() };
-        for l in crate::explain::show_text::text(p, &one).lines() {
-            out.push_str(&format!(
-                "  {}\n",
-                l.replace("Witness 1: allowed execution", "PTX execution allowed by the PTX model,")
-            ));
-        }
-    }
-    let so = ShowOptions { witness: false, forbidden: true, max: 1, ctx: s.opts.ctx.with_model(s.source.shared()) };
-    if let Ok(sh) = crate::explain::show(&m.source, &so) {
-        let in_source = m.in_source(st);
-        if let Some(f) = sh.forbidden.iter().find(|f| f.state == in_source) {
-            let one = Shown { want_forbidden: true, forbidden: vec![f.clone()], ..Shown::default() };
-            out.push_str(&format!("  Why {} forbids it (the C test's candidate execution):\n", s.source.name()));
-            for l in crate::explain::show_text::text(&m.source.program, &one).lines() {
-                out.push_str(&format!("    {}\n", l));
-            }
-        }
-    }
-    out
-}
-
-/// `ptx-litmus map`: exit 1 when a test is unsound, 2 on bad input, 3 on a limit.
-pub fn run(a: &MapArgs) -> i32 {
-    let mapping = match load_mapping(&a.mapping) {
-        Ok(m) => m,
-        Err(e) => {
-            crate::out::eprintln(&e);
-            return crate::error::EXIT_INPUT;
-        }
-    };
-    let source = if a.source_model == SourceModel::Rc11 { ModelKind::Rc11 } else { ModelKind::ScopedRc11 };
-    let target = if a.model == TargetModel::Ptx { ModelKind::Ptx } else { ModelKind::PtxAlloy };
-    let mut setup = MapSetup::new(mapping, source, target);
-    if let Some(given) = &a.nvcc {
-        if let Some(arch) = a.arch.as_deref().filter(|x| !super::nvcc::valid_arch(x)) {
-            crate::out::eprintln(&format!(
-                "error: `--arch {}`: expected sm_ and a number (sm_75, sm_90, sm_90a)",
-                arch
-            ));
-            return crate::error::EXIT_INPUT;
-        }
-        setup.nvcc = Some(Nvcc { path: super::nvcc::locate(given), arch: a.arch.clone() });
-    }
-    if let Some(dir) = &a.emit {
-        if let Err(e) = std::fs::create_dir_all(dir) {
-            crate::out::eprintln(&format!("error: cannot create {}: {}", dir.display(), e));
-            return crate::error::EXIT_INPUT;
-        }
-    }
-    let files = crate::input::collect(&a.paths).files;
-    let start = Instant::now();
-    let mut tally = [0usize; 6]; // sound, unsound, racy, input errors, limits, skipped by --only
-    let jobs = a.jobs.unwrap_or_else(crate::batch::default_jobs);
-    crate::batch::run_ordered(
-        &files,
-        jobs,
-        |f| map_file(f, &setup, &a.only),
-        |(f, src, r)| match r {
-            None => tally[5] += 1,
-            Some(Ok(m)) => {
-                let k = match m.soundness {
-                    Soundness::Sound => 0,
-                    Soundness::Unsound(_) => 1,
-                    Soundness::Racy => 2,
-                };
-                tally[k] += 1;
-                if a.json {
-                    let file = f.display().to_string();
-                    crate::out::print(&format!("{}\n", report_json(&m, &setup, &file, a.max_show)));
-                } else {
-                    crate::out::print(&report(&m, &setup, a.max_show));
-                }
-                if let Some(dir) = &a.emit {
-                    for (name, text) in m.emitted() {
-                        let path = dir.join(name);
-                        if let Err(e) = crate::out::output_target(&path).and_then(|p| std::fs::write(p, text)) {
-                            crate::out::eprintln(&format!("error: cannot write {}: {}", path.display(), e));
-                            tally[3] += 1;
-                        }
-                    }
-                }
-            }
-            Some(Err(e)) => {
-                tally[if e.exit_code() == crate::error::EXIT_INPUT { 3 } else { 4 }] += 1;
-                if a.json {
-                    let failure = crate::report::failure_json(&e, &f.display().to_string());
-                    crate::out::print(&format!("{}\n", failure));
-                }
-                crate::out::eprintln(&e.render(&f.display().to_string(), &src));
-            }
-        },
-    );
-    let skipped = if a.only.is_empty() { String::new() } else { format!(", skipped by --only {}", tally[5]) };
-    let summary = format!(
-        "{} tests: sound {}, unsound {}, racy {}, errors {}, limits {}{}, wall time {:.2} s\n",
-        files.len() - tally[5],
-        tally[0],
-        tally[1],
-        tally[2],
-        tally[3],
-        tally[4],
-        skipped,
-        start.elapsed().as_secs_f64()
-    );
-    // With --json stdout holds only the objects: the summary goes to stderr.
-    if a.json {
-        crate::out::eprintln(summary.trim_end());
-    } else {
-        crate::out::print(&summary);
-    }
-    if tally[3] > 0 {
-        crate::error::EXIT_INPUT
-    } else if tally[4] > 0 {
-        crate::error::EXIT_INTERNAL
-    } else if tally[1] > 0 {
-        1
-    } else {
-        0
-    }
-}
-
-/// Map one file; `None` when `--only` patterns are given and its test name
-/// matches none of them (a file that names no C test is mapped, to say so).
-fn map_file(f: &Path, s: &MapSetup, only: &[String]) -> (PathBuf, String, Option<Result<Mapped>>) {
-    let (src, text) = match read_source(f, s.opts.max_file_bytes) {
-        Ok(t) => (t.clone(), t),
-        Err((src, e)) => return (f.to_path_buf(), src, Some(Err(e))),
-    };
-    if let Some(name) = super::c_test_name(&text) {
-        if !only.is_empty() && !only.iter().any(|p| super::glob_matches(p, name)) {
-            return (f.to_path_buf(), src, None);
-        }
-    }
-    let base = f.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let r = crate::check::guarded(&s.opts, || map_source(&text, base, s));
-    (f.to_path_buf(), src, Some(r))
 }
