@@ -38,14 +38,13 @@ pub(super) fn thread(pair: Pair<Rule>, t: usize, src: &Src, orders: &mut Orders)
             _ => {}
         }
     }
-    if placed && header.cta == t as u32 {
-        // An explicit header without `cta` places the thread in CTA 0.
-    }
     Ok((header, lower.code))
 }
 
 /// `P0@cta 1,gpu 0`: one item.
 fn placement(p: Pair<Rule>, src: &Src, h: &mut ThreadHeader, placed: &mut bool) -> Result<()> {
+    // A thread without placement is in a CTA of its own (its number); an explicit
+    // header without `cta` places it in CTA 0.
     if !*placed {
         *placed = true;
         h.cta = 0;
