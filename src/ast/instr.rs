@@ -71,6 +71,8 @@ pub enum AtomOp {
     /// `mbarrier.arrive_drop`: as `MbarrierArrive`, and the expected count of
     /// later phases drops by the same count.
     MbarrierArriveDrop,
+    /// `atom.add.f32`/`.f64`: a floating-point add (`program::float::atomic_add`).
+    FAdd,
 }
 
 impl AtomOp {
@@ -78,7 +80,7 @@ impl AtomOp {
     /// `mbarrier.arrive…` opcode), for the emitters.
     pub fn ptx_name(self) -> &'static str {
         match self {
-            AtomOp::Add => "add",
+            AtomOp::Add | AtomOp::FAdd => "add",
             AtomOp::Inc => "inc",
             AtomOp::Dec => "dec",
             AtomOp::Exch => "exch",
@@ -179,6 +181,26 @@ pub enum AluOp {
     /// The bit operations (ISA 9.7.1 `popc`, `clz`, `bfind`, `brev`, `bfe`,
     /// `bfi`, 9.7.8 `prmt`, `lop3`, `shf`): see `program::bits`.
     Bits(BitOp),
+    /// Floating-point arithmetic, comparison and conversion on IEEE 754 bit
+    /// patterns: see `program::float` (D168).
+    Float(FloatOp),
+}
+
+/// A floating-point operation; its definition is `program::float::eval`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FloatOp {
+    /// `add{.rn}{.ftz}.fN d, a, b`.
+    Add { ftz: bool },
+    /// `sub{.rn}{.ftz}.fN d, a, b`.
+    Sub { ftz: bool },
+    /// `mul{.rn}{.ftz}.fN d, a, b`.
+    Mul { ftz: bool },
+    /// `setp.CMP{.ftz}.fN p, a, b`; `unordered`: the `u` forms (`ltu`, ...).
+    Setp { cmp: Cmp, unordered: bool, ftz: bool },
+    /// `cvt.rn.fN.{u,s}M d, a`: an integer to the nearest float.
+    FromInt,
+    /// `cvt{.rn}.fN.fM d, a`: a float to another width.
+    Resize,
 }
 
 /// A bit operation; its definition is `program::bits::eval`.

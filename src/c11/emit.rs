@@ -87,6 +87,7 @@ fn alu(op: AluOp) -> &'static str {
         AluOp::Min => "min",
         AluOp::Max => "max",
         AluOp::Bits(_) => "bits",
+        AluOp::Float(_) => "float",
     }
 }
 

@@ -42,6 +42,9 @@ impl Ctx<'_> {
         if let AluOp::Bits(b) = op {
             return Err(format!("the bit operation {:?} is not emitted for the GPU runner", b));
         }
+        if let AluOp::Float(f) = op {
+            return Err(format!("the floating-point operation {:?} is not emitted for the GPU runner", f));
+        }
         if srcs.len() != arity(op) {
             return Err(format!("{:?} with {} operands", op, srcs.len()));
         }
@@ -94,7 +97,7 @@ impl Ctx<'_> {
             AluOp::Xor => "xor.b64",
             AluOp::Min => "min.s64",
             AluOp::Max => "max.s64",
-            AluOp::Bits(_) => return Err("bit operations are not emitted".into()),
+            AluOp::Bits(_) | AluOp::Float(_) => return Err("bit and floating-point operations are not emitted".into()),
             AluOp::Shl | AluOp::Shr => {
                 let name = if op == AluOp::Shl { "shl.b64" } else { "shr.s64" };
                 let mut lines = Vec::new();
@@ -159,7 +162,7 @@ impl Ctx<'_> {
             AluOp::Xor => format!("xor.b64 {}, {}, {};", d, a, args[1]),
             AluOp::Min => format!("min.{} {}, {}, {};", k, d, a, args[1]),
             AluOp::Max => format!("max.{} {}, {}, {};", k, d, a, args[1]),
-            AluOp::Bits(_) => return Err("bit operations are not emitted".into()),
+            AluOp::Bits(_) | AluOp::Float(_) => return Err("bit and floating-point operations are not emitted".into()),
             AluOp::Shl | AluOp::Shr => {
                 // The amount is a .u32, clamped to the width (ISA shl, shr); the
                 // model shifts the widened value, so a right shift of a signed

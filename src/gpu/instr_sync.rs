@@ -13,6 +13,7 @@ fn atom_type(op: AtomOp, size: u8) -> Result<String, String> {
     };
     let kind = match op {
         AtomOp::Add => "u",
+        AtomOp::FAdd => return Err("floating-point atomics are not emitted for the GPU runner".into()),
         AtomOp::Inc | AtomOp::Dec if bits == 32 => "u",
         AtomOp::Inc | AtomOp::Dec => return Err("64-bit atom.inc/dec (PTX has only .u32)".into()),
         AtomOp::Exch | AtomOp::Cas | AtomOp::And | AtomOp::Or | AtomOp::Xor => "b",

@@ -4,7 +4,7 @@
 //! modelled and is refused; a floating-point `mov`/`selp` copies bits.
 
 use super::instr::{dst, state_space, two_of, Names, Qual, RawInstr};
-use crate::ast::{AluOp, Cmp, InstrKind, IntTy};
+use crate::ast::{AluOp, Cmp, FloatOp, InstrKind, IntTy};
 use crate::error::{Error, Result};
 
 /// Register arithmetic opcodes and their number of source operands.
@@ -113,11 +113,67 @@ fn alu_types(raw: &RawInstr, op: AluOp) -> Result<(AluOp, Option<IntTy>, Option<
     }
 }
 
+/// `.f32` or `.f64` (the floating-point widths modelled, D168).
+fn float_width(q: &str) -> Option<u32> {
+    match q {
+        "f32" => Some(32),
+        "f64" => Some(64),
+        _ => None,
+    }
+}
+
+/// `add/sub/mul{.rn}{.ftz}.fN d, a, b`, `cvt.rn.fN.{u,s}M d, a` and
+/// `cvt{.rn}.fN.fM d, a` (D168): other rounding modes, `.sat` and float to
+/// integer conversions are refused.
+fn float_alu(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
+    let mut types: Vec<(IntTy, bool)> = Vec::new();
+    let (mut ftz, mut rn) = (false, false);
+    for q in &raw.quals {
+        match q.text.as_str() {
+            "ftz" if raw.opcode != "cvt" => ftz = true,
+            "rn" => rn = true,
+            t => match (type_of(t), float_width(t)) {
+                (Some(_), Some(bits)) => types.push((IntTy { bits, signed: false }, true)),
+                (Some((ty, false)), None) if raw.opcode == "cvt" => types.push((ty, false)),
+                _ => return Err(raw.bad_qual(q)),
+            },
+        }
+    }
+    let (op, ty, src, nsrc) = match (raw.opcode.as_str(), types.as_slice()) {
+        ("add", [(t, true)]) => (FloatOp::Add { ftz }, *t, *t, 2),
+        ("sub", [(t, true)]) => (FloatOp::Sub { ftz }, *t, *t, 2),
+        ("mul", [(t, true)]) => (FloatOp::Mul { ftz }, *t, *t, 2),
+        // "cvt.frnd2{.relu}{.satfinite}.f32.{u,s}..." needs its rounding mode.
+        ("cvt", [(d, true), (s, false)]) if rn => (FloatOp::FromInt, *d, *s, 1),
+        ("cvt", [(d, true), (s, true)]) if rn || d.bits > s.bits => (FloatOp::Resize, *d, *s, 1),
+        _ => {
+            let msg = format!(
+                "`{}` is not supported: the floating-point operations modelled are add, sub and mul (.rn), setp, cvt.rn from integers and cvt between .f32 and .f64",
+                raw.mnemonic
+            );
+            return Err(Error::input(msg, raw.opcode_span));
+        }
+    };
+    match raw.operands.split_first() {
+        Some((d, srcs)) if srcs.len() == nsrc => {
+            let srcs = srcs.iter().map(|s| names.value(s)).collect::<Result<Vec<_>>>()?;
+            Ok(InstrKind::Alu { op: AluOp::Float(op), dst: dst(d)?, srcs, ty: Some(ty), src_ty: Some(src) })
+        }
+        _ => Err(raw.arity(if nsrc == 1 { "a destination and one source" } else { "a destination and two sources" })),
+    }
+}
+
 /// `add.u32 d, a, b` and the other arithmetic mnemonics.
 pub(crate) fn alu(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
     let Some((op, nsrc)) = alu_op(&raw.opcode) else {
         return Err(Error::internal("alu called on a non-arithmetic opcode"));
     };
+    // A floating-point `mov`/`cvta` copies bits; every other operation on a
+    // `.f32`/`.f64` type is floating-point arithmetic.
+    let float = raw.quals.iter().any(|q| float_width(&q.text).is_some());
+    if float && !matches!(raw.opcode.as_str(), "mov" | "cvta") {
+        return float_alu(raw, names);
+    }
     let (op, ty, src_ty) = alu_types(raw, op)?;
     let expected = if nsrc == 1 { "a destination and one source" } else { "a destination and two sources" };
     match raw.operands.split_first() {
@@ -141,8 +197,44 @@ fn cmp_of(q: &str) -> Option<Cmp> {
     }
 }
 
+/// `setp.CMP{.ftz}.fN p, a, b` (D168): `eq ne lt le gt ge` and their
+/// unordered forms `equ neu ltu leu gtu geu` (ISA setp).
+fn float_setp(raw: &RawInstr, names: &Names, bits: u32) -> Result<InstrKind> {
+    let mut cmp: Option<(Cmp, bool)> = None;
+    let mut ftz = false;
+    for q in &raw.quals {
+        let t = q.text.as_str();
+        let unordered = t.len() == 3 && t.ends_with('u');
+        match cmp_of(if unordered { &t[..2] } else { t }) {
+            Some(c) if cmp.is_none() && !matches!(t, "lo" | "ls" | "hi" | "hs" | "lou" | "lsu" | "hiu" | "hsu") => {
+                cmp = Some((c, unordered))
+            }
+            _ if t == "ftz" => ftz = true,
+            _ if float_width(t) == Some(bits) => {}
+            _ => return Err(raw.bad_qual(q)),
+        }
+    }
+    let Some((cmp, unordered)) = cmp else {
+        return Err(Error::input("`setp` requires a comparison (.eq, .ne, .lt, .le, .gt or .ge)", raw.opcode_span));
+    };
+    let f = IntTy { bits, signed: false };
+    match raw.operands.as_slice() {
+        [d, a, b] => Ok(InstrKind::Alu {
+            op: AluOp::Float(FloatOp::Setp { cmp, unordered, ftz }),
+            dst: dst(d)?,
+            srcs: vec![names.value(a)?, names.value(b)?],
+            ty: Some(IntTy { bits: 1, signed: false }),
+            src_ty: Some(f),
+        }),
+        _ => Err(raw.arity("a destination predicate and two sources")),
+    }
+}
+
 /// `setp.eq.u32 %p, a, b` (`lo ls hi hs` are the unsigned spellings).
 pub(crate) fn setp(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
+    if let Some(bits) = raw.quals.iter().find_map(|q| float_width(&q.text)) {
+        return float_setp(raw, names, bits);
+    }
     let mut cmp: Option<(Cmp, &Qual)> = None;
     let mut ty: Option<(IntTy, &Qual)> = None;
     for q in &raw.quals {

@@ -285,12 +285,21 @@ pub(crate) fn atomic(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
             q.span,
         ));
     }
+    // `atom.add.f32`/`.f64` is a floating-point add (D168); no other
+    // floating-point atomic is modelled.
+    let float_add = matches!((kind, &m.ty), (AtomKind::Op(AtomOp::Add), Some(((t, true), _))) if t.bits >= 32);
     if let Some(((_, true), q)) = &m.ty {
-        return Err(Error::input(
-            format!("floating-point `{}.{}` is not supported: only integer arithmetic is modelled", raw.opcode, q.text),
-            q.span,
-        ));
+        if !float_add {
+            return Err(Error::input(
+                format!(
+                    "floating-point `{}.{}.{}` is not supported: only `.add.f32` and `.add.f64` are modelled",
+                    raw.opcode, opq.text, q.text
+                ),
+                q.span,
+            ));
+        }
     }
+    let op = if float_add { AtomOp::FAdd } else { op };
     let scope = m.scope.as_ref().map(|(s, _)| *s);
     let addr = names.addr(a)?;
     Ok(InstrKind::Atomic {

@@ -55,6 +55,11 @@ pub fn alu(op: AluOp, v: &[i64], ty: Option<IntTy>, src_ty: Option<IntTy>) -> Re
         let (Some(ty), Some(src)) = (ty, src_ty.or(ty)) else { return Err(NoValue::Arity) };
         return super::bits::eval(b, v, ty, src);
     }
+    if let AluOp::Float(f) = op {
+        // And a floating-point one its widths.
+        let (Some(ty), Some(src)) = (ty, src_ty.or(ty)) else { return Err(NoValue::Arity) };
+        return super::float::eval(f, v, ty, src);
+    }
     let (Some(ty), Some(src)) = (ty, src_ty.or(ty)) else {
         return untyped(op, v);
     };
@@ -103,7 +108,7 @@ pub fn alu(op: AluOp, v: &[i64], ty: Option<IntTy>, src_ty: Option<IntTy>) -> Re
         AluOp::Shr => a >> amount()?.min(127),
         AluOp::Min => a.min(need_b()?),
         AluOp::Max => a.max(need_b()?),
-        AluOp::Bits(_) => return Err(NoValue::Arity),
+        AluOp::Bits(_) | AluOp::Float(_) => return Err(NoValue::Arity),
     };
     Ok(norm(ty, r))
 }
@@ -136,7 +141,7 @@ fn untyped(op: AluOp, v: &[i64]) -> Result<i64, NoValue> {
         AluOp::Xor => a ^ need_b()?,
         AluOp::Min => a.min(need_b()?),
         AluOp::Max => a.max(need_b()?),
-        AluOp::Shl | AluOp::Shr | AluOp::Bits(_) => return Err(NoValue::Arity),
+        AluOp::Shl | AluOp::Shr | AluOp::Bits(_) | AluOp::Float(_) => return Err(NoValue::Arity),
     })
 }
 
@@ -172,6 +177,7 @@ pub fn rmw(op: AtomOp, old: i64, vals: &[i64], ty: Option<IntTy>) -> Option<Opti
     let b = vals.first().map(|&b| w(b));
     Some(match op {
         AtomOp::Add => Some(out(old_w + b?)),
+        AtomOp::FAdd => Some(super::float::atomic_add(ty.map_or(32, |t| t.bits), old, *vals.first()?)),
         // inc/dec without a bound (as in the ISA's atomicity example) do not wrap.
         AtomOp::Inc => Some(match b {
             Some(b) if old_w >= b => 0,

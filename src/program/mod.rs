@@ -11,6 +11,7 @@ pub mod bits;
 pub mod build;
 pub mod cells;
 pub mod event;
+pub mod float;
 pub mod merge;
 pub mod private;
 pub mod value;

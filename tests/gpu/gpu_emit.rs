@@ -252,6 +252,10 @@ fn every_curated_test_is_emitted_or_skipped_with_a_reason() {
                     "reduces over the whole CTA",
                     "mbarrier objects live in `.shared` memory",
                     "warp collectives exchange values among a warp's lanes",
+                    // Floating-point arithmetic and atomics (D168) and 2-byte atomics are not written.
+                    "floating-point",
+                    "used both as a predicate and as a value",
+                    "a 2-byte atomic",
                 ];
                 // A condition on one CTA's copy of a module `.shared` variable (D161):
                 // the copy lives in that CTA's shared memory, which the harness does not read back.
@@ -282,16 +286,27 @@ fn compiled_harnesses_are_emitted_with_their_arrays() {
     // `bar.red`, `__syncwarp` under a role branch, CUB's strong vector access.
     let skipped: Vec<String> =
         all.iter().filter_map(|(f, _, m)| m.as_ref().err().map(|why| format!("{}: {}", f.display(), why))).collect();
+    // Issue 26's second and third rounds add the same kinds, and what the
+    // emitter does not write: floating-point arithmetic and atomics (D168),
+    // a 2-byte atomic.
+    let any = |s: &String, names: &[&str]| names.iter().any(|n| s.contains(n));
     let expected_skip = |s: &String| {
         s.contains("MP-shared")
-            || s.contains("CG-block") && (s.contains("`.shared` locations") || s.contains("in 32-bit arithmetic"))
-            || (s.contains("ATOMIC-wait") || s.contains("FLAG-notify") || s.contains("SEM-try-for"))
-                && s.contains("timer reads")
-            || (s.contains("BARRIER-block") || s.contains("SYNCWARP-mp"))
+            || any(s, &["CG-block", "TILE-sync"])
+                && (s.contains("`.shared` locations") || s.contains("in 32-bit arithmetic"))
+            || any(
+                s,
+                &["ATOMIC-wait", "FLAG-notify", "SEM-try-for", "STDATOMIC-wait", "FLAG-clear-wait", "SEM-try-until"],
+            ) && s.contains("timer reads")
+            || any(s, &["BARRIER-block", "SYNCWARP-mp", "BARRIER-token", "BLOCKREDUCE-publish", "BLOCKREF"])
                 && s.contains("a CTA barrier and a conditional branch")
-            || (s.contains("WARP-") || s.contains("LB-shfl")) && s.contains("warp collectives exchange values")
-            || s.contains("SYNCTHREADS-count") && s.contains("bar.red reduces over the whole CTA")
+            || any(s, &["WARP-", "LB-shfl", "WARPREDUCE-", "COALESCED-reduce", "TILE-reduce"])
+                && s.contains("warp collectives exchange values")
+            || any(s, &["SYNCTHREADS-count", "SYNC-or"]) && s.contains("bar.red reduces over the whole CTA")
             || s.contains("LOOKBACK-cub") && s.contains("a strong vector access")
+            || any(s, &["-f32.", "-f64."])
+                && (s.contains("floating-point") || s.contains("used both as a predicate and as a value"))
+            || s.contains("LEGACY-atomics") && s.contains("a 2-byte atomic")
     };
     assert!(skipped.iter().all(expected_skip), "{:?}", skipped);
     assert!(ok.len() >= 80, "{} of {} compiled harnesses emitted", ok.len(), all.len());
