@@ -158,15 +158,17 @@ pub(crate) fn left_out_is_exact(p: &Program, left_out: &[LeftOutEvent]) -> bool 
 /// does (same address, proxy and size: program order makes them morally strong).
 fn silent_rmw_unseen(p: &Program, u: &Event, left_out: &[Event]) -> bool {
     let Some(a) = u.access() else { return false };
-    let same_place = |e: &Event| e.access().is_some_and(|b| b.loc == a.loc);
-    p.events.iter().chain(left_out).filter(|e| e.thread.is_some() && same_place(e)).all(|e| {
-        let b = e.access().expect("same_place: an access");
-        if e.thread == u.thread {
-            proxy_of(e) == proxy_of(u) && overlap_completely(e, u)
-        } else {
-            !b.reads && morally_strong(p, u, e)
-        }
-    })
+    p.events
+        .iter()
+        .chain(left_out)
+        .filter_map(|e| e.access().filter(|b| e.thread.is_some() && b.loc == a.loc).map(|b| (e, b)))
+        .all(|(e, b)| {
+            if e.thread == u.thread {
+                proxy_of(e) == proxy_of(u) && overlap_completely(e, u)
+            } else {
+                !b.reads && morally_strong(p, u, e)
+            }
+        })
 }
 
 /// D179: write `w` of another thread precedes the left-out read `r` in
