@@ -159,7 +159,7 @@ pub struct IntTy {
     pub signed: bool,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AluOp {
     Mov,
     Add,
@@ -187,7 +187,7 @@ pub enum AluOp {
 }
 
 /// A floating-point operation; its definition is `program::float::eval`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FloatOp {
     /// `add{.rn}{.ftz}.fN d, a, b`.
     Add { ftz: bool },
@@ -204,7 +204,7 @@ pub enum FloatOp {
 }
 
 /// A bit operation; its definition is `program::bits::eval`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BitOp {
     /// `popc d, a`: the number of one bits.
     Popc,
@@ -230,7 +230,7 @@ pub enum BitOp {
 
 /// `prmt`'s modes: the generic selector (`Index`) or one of the six
 /// specialised ones driven by the two low bits of `c`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PrmtMode {
     Index,
     F4e,
@@ -284,7 +284,7 @@ pub enum ReduxOp {
     Xor,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Cmp {
     Eq,
     Ne,

@@ -14,6 +14,7 @@ pub mod event;
 pub mod float;
 pub mod merge;
 pub mod private;
+pub mod symbolic;
 pub mod value;
 pub mod warp;
 
@@ -173,6 +174,10 @@ pub struct Program {
     /// Only in the SAT engine's merged program (`merge`, D65): the values that
     /// differ between the paths sharing an event. `None` from the builder.
     pub guards: Option<Box<merge::PathFacts>>,
+    /// Only in a symbolic program (issue 27, D181): each thread's one trace
+    /// holds all its instruction instances, performed under these guards.
+    /// `None` from the path builder.
+    pub symbolic: Option<Box<symbolic::SymFacts>>,
     /// A C test: the C order of each access and fence (`crate::c11`).
     pub c11: Option<std::sync::Arc<crate::c11::Orders>>,
     /// A variable without an initial value (8.2.6) whose bytes some path

@@ -376,6 +376,7 @@ impl Ctx<'_> {
             unroll_cut: self.unroll_cut.clone(),
             loc_parts,
             guards: None,
+            symbolic: None,
             c11: lit.c11.clone(),
             reads_unknown,
         };
