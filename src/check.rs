@@ -111,7 +111,7 @@ pub fn check_source_at(source: &str, base: &Path, opts: &CheckOptions) -> Result
     let ast = parse_and_expand(source, base)?;
     let opts = &CheckOptions { ctx: opts.ctx.with_model(model_for(ast.c11.is_some(), opts)?), ..opts.clone() };
     let program = build(&ast, &opts.build, &opts.ctx.model)?;
-    let outcome = run_engine(&program, opts, crate::budget::deadline())?;
+    let (program, outcome) = decide(program, opts, crate::budget::deadline())?;
     vacuous_unroll(&program, &outcome, opts.build.unroll)?;
     if let Some(var) = &program.reads_unknown {
         same_for_other_unknown_bytes(&ast, &program, &outcome, var, opts)?;
@@ -183,7 +183,7 @@ fn same_for_other_unknown_bytes(
 ) -> Result<()> {
     let filled = crate::program::BuildOptions { unknown_fill: 0xa5, ..opts.build.clone() };
     let other = build(ast, &filled, &opts.ctx.model)?;
-    let o2 = run_engine(&other, opts, crate::budget::deadline())?;
+    let (other, o2) = decide(other, opts, crate::budget::deadline())?;
     let states = |o: &Outcome| o.states.keys().cloned().collect::<std::collections::BTreeSet<_>>();
     if states(o) == states(&o2) && o.summary(p).verdict == o2.summary(&other).verdict {
         return Ok(());
@@ -196,19 +196,36 @@ fn same_for_other_unknown_bytes(
     Err(Error::input(msg, var.span).in_origin(&var.origin))
 }
 
+/// Decide a built program: an ordinary one by the chosen engine; a symbolic
+/// one (issue 27) by the SAT engine, which returns the ordinary program its
+/// executions belong to (`sat::check_symbolic`, D186).
+pub fn decide(program: Program, opts: &CheckOptions, deadline: Option<Instant>) -> Result<(Program, Outcome)> {
+    if program.symbolic.is_none() {
+        let outcome = run_engine(&program, opts, deadline)?;
+        return Ok((program, outcome));
+    }
+    if opts.engine == Engine::Reference {
+        return Err(Error::limit(
+            "the reference engine enumerates each thread's paths, and this test is decided by the symbolic encoding only (use the SAT engine)",
+        ));
+    }
+    crate::sat::check_symbolic(&program, &solve_options(opts, deadline))
+}
+
+fn solve_options(opts: &CheckOptions, deadline: Option<Instant>) -> crate::sat::SolveOptions {
+    crate::sat::SolveOptions {
+        ctx: opts.ctx.until(deadline),
+        max_states: opts.max_states,
+        list: opts.list_states,
+        self_check: opts.self_check,
+        symmetry: opts.symmetry,
+        merge_paths: opts.merge_paths,
+    }
+}
+
 fn run_engine(p: &Program, opts: &CheckOptions, deadline: Option<Instant>) -> Result<Outcome> {
     match opts.engine {
-        Engine::Sat => crate::sat::check(
-            p,
-            &crate::sat::SolveOptions {
-                ctx: opts.ctx.until(deadline),
-                max_states: opts.max_states,
-                list: opts.list_states,
-                self_check: opts.self_check,
-                symmetry: opts.symmetry,
-                merge_paths: opts.merge_paths,
-            },
-        ),
+        Engine::Sat => crate::sat::check(p, &solve_options(opts, deadline)),
         Engine::Reference => crate::reference::check(
             p,
             &crate::reference::ReferenceOptions {

@@ -173,24 +173,36 @@ pub fn dependencies(v: &View) -> Rel {
 /// The pairs of `dependencies` that each trace of the view contributes (for a
 /// program whose paths share events, a pair holds only on the paths that have it).
 pub(crate) fn dependencies_by_trace(v: &View) -> Vec<(usize, Vec<(usize, usize)>)> {
+    let local = view_events_of(v);
+    let mut out = Vec::with_capacity(v.traces.len());
+    for &t in &v.traces {
+        let pairs = v.p.traces[t].deps.iter().flat_map(|&(r, x)| dependency_nodes(v, &local, r, x)).collect();
+        out.push((t, pairs));
+    }
+    out
+}
+
+/// The node pairs of the view that a dependency from read `r` to event `x`
+/// (program event ids) relates: none when either is outside the view or `x`
+/// neither accesses memory nor carries a value. `local`: each event's first
+/// view event (`view_events_of`).
+pub(crate) fn dependency_nodes(v: &View, local: &[Option<usize>], r: EventId, x: EventId) -> Vec<(usize, usize)> {
+    let (Some(lr), Some(lx)) = (local[r], local[x]) else { return Vec::new() };
+    let (src, to_r, to_w) = (v.part_of(lr, false), v.part_of(lx, false), v.part_of(lx, true));
+    if v.is_mem(to_r) || carries_value(v.event(to_r)) {
+        vec![(src, to_r), (src, to_w)]
+    } else {
+        Vec::new()
+    }
+}
+
+/// Per program event, its first event in the view (`None`: not in the view).
+pub(crate) fn view_events_of(v: &View) -> Vec<Option<usize>> {
     let mut local = vec![None; v.p.events.len()];
     for e in &v.events {
         local[e.event.id].get_or_insert(e.orig);
     }
-    let mut out = Vec::with_capacity(v.traces.len());
-    for &t in &v.traces {
-        let mut pairs = Vec::new();
-        for &(r, x) in &v.p.traces[t].deps {
-            let (Some(lr), Some(lx)) = (local[r], local[x]) else { continue };
-            let (src, to_r, to_w) = (v.part_of(lr, false), v.part_of(lx, false), v.part_of(lx, true));
-            if v.is_mem(to_r) || carries_value(v.event(to_r)) {
-                pairs.push((src, to_r));
-                pairs.push((src, to_w));
-            }
-        }
-        out.push((t, pairs));
-    }
-    out
+    local
 }
 
 /// The arrive of a warp collective or `bar.red`: it gives the other threads a value.

@@ -203,7 +203,12 @@ impl Event {
     pub fn written_value(&self, prog: &Program) -> Option<i64> {
         match &self.kind {
             EventKind::Init => self.init_loc.map(|l| prog.locations[l].init),
-            EventKind::Mem(a) if a.writes && a.rmw.is_none() && prog.path_writes(self.id).is_none() => {
+            EventKind::Mem(a)
+                if a.writes
+                    && a.rmw.is_none()
+                    && prog.path_writes(self.id).is_none()
+                    && prog.symbolic.as_ref().is_none_or(|s| !s.write.contains_key(&self.id)) =>
+            {
                 Some(a.write_value)
             }
             _ => None,

@@ -26,6 +26,12 @@
 //! path per thread by `SymFacts::project`, which every report, the
 //! reference engine's re-check and the explanations then read.
 
+pub mod from_paths;
+pub mod project;
+
+pub use from_paths::symbolic_from_single_paths;
+pub use project::{Projection, SymModel};
+
 use super::EventId;
 use crate::ast::{AluOp, Cmp, IntTy};
 use std::collections::BTreeMap;
@@ -107,4 +113,27 @@ pub struct SymFacts {
     /// Per thread, the 0/1 term "the unroll bound cut this execution": such
     /// executions are not candidates (as the path builder drops cut paths).
     pub cut: Vec<TermId>,
+}
+
+impl SymOp {
+    /// The operation on concrete argument values, by the same function of
+    /// `arith`/`access` the path builder calls (`Err`: the ISA gives the
+    /// instruction no single value here, such as a division by zero). `And`,
+    /// `Or` and `Not` read 0 as false and any other value as true; `Ite` picks
+    /// by its first argument. Short-circuit evaluation with arguments that have
+    /// no value is the encoder's (`sat::encode::symbolic`).
+    pub fn eval(&self, args: &[i64]) -> Result<i64, super::arith::NoValue> {
+        use super::arith;
+        let arg = |i: usize| args.get(i).copied().ok_or(arith::NoValue::Arity);
+        match self {
+            SymOp::Alu(op, ty, src_ty) => arith::alu(*op, args, *ty, *src_ty),
+            SymOp::Compare(c, ty) => Ok(arith::compare(*c, arg(0)?, arg(1)?, *ty) as i64),
+            SymOp::Convert(ty) => Ok(arith::convert(*ty, arg(0)?)),
+            SymOp::Stored(ty, size) => Ok(super::access::stored(*ty, *size, arg(0)?)),
+            SymOp::Not => Ok((arg(0)? == 0) as i64),
+            SymOp::And => Ok(args.iter().all(|&v| v != 0) as i64),
+            SymOp::Or => Ok(args.iter().any(|&v| v != 0) as i64),
+            SymOp::Ite => Ok(if arg(0)? != 0 { arg(1)? } else { arg(2)? }),
+        }
+    }
 }

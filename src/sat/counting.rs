@@ -48,6 +48,10 @@ impl Encoding<'_> {
             return None;
         }
         let op = p.events[chain[0]].access()?.rmw.clone()?;
+        // Symbolic operands (D185) make `rmw.operands` meaningless: no chain.
+        if p.symbolic.as_ref().is_some_and(|s| chain.iter().any(|e| s.operands.contains_key(e))) {
+            return None;
+        }
         for &e in &chain {
             let a = p.events[e].access()?;
             if !a.atomic || a.rmw.as_ref() != Some(&op) || self.exec(e) != B::T || a.loc != l {

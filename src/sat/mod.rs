@@ -14,7 +14,7 @@ pub mod symmetry;
 use crate::context::Ctx;
 use crate::error::{Error, Result};
 use crate::outcome::{Execution, Flags, Outcome, Reach};
-use crate::program::Program;
+use crate::program::{EventId, Program};
 use crate::reference::verify::Verifier;
 use encode::Encoding;
 use formula::{Model, B};
@@ -71,6 +71,9 @@ struct Session<'p, 'o> {
     /// The self-check, keeping what it computed per combination of traces
     /// for every later query of this check (verdict, listing, filterless).
     verifier: Verifier<'p, 'o>,
+    /// A symbolic program (`orig`, D186): the concrete program of every
+    /// execution found so far, which the executions returned refer to.
+    projection: Option<crate::program::symbolic::Projection>,
 }
 
 impl Session<'_, '_> {
@@ -91,21 +94,55 @@ impl Session<'_, '_> {
         if !sat {
             return Ok(None);
         }
-        let mut x = decode(&self.enc, &self.enc.f.model()?);
+        let model = self.enc.f.model()?;
+        let mut x = decode(&self.enc, &model);
         if let Some(m) = self.merged {
             x = m.concrete(self.orig, &x);
+        }
+        if let Some(proj) = &mut self.projection {
+            x = proj.add(self.orig, &x, &self.enc.symbolic_model(&model));
+            if self.opts.self_check {
+                // The projection grows with every execution: checked against it as it is now.
+                Verifier::new(&proj.program, self.opts.model()).verify(&x)?;
+            }
+            return Ok(Some(x));
         }
         if self.opts.self_check {
             self.verifier.verify(&x)?;
         }
         Ok(Some(x))
     }
+
+    /// The program the executions `find` returns belong to: the builder's,
+    /// or for a symbolic program its projection so far.
+    fn concrete(&self) -> &Program {
+        self.projection.as_ref().map_or(self.orig, |x| &x.program)
+    }
 }
 
 /// Decide a test: first the verdict (is the condition's proposition satisfiable
 /// / falsifiable by an allowed execution satisfying the filter: two queries),
 /// then the listing of final states, one query each, each state blocked in turn.
+/// A symbolic program is decided by [`check_symbolic`] (refused here: its
+/// executions belong to the projection that one returns).
 pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
+    if p.symbolic.is_some() {
+        return Err(Error::internal("a symbolic program is decided by sat::check_symbolic"));
+    }
+    Ok(decide(p, opts)?.0)
+}
+
+/// Decide a symbolic program (D185, D186): the outcome, whose executions
+/// belong to the returned ordinary program (one path per thread and
+/// execution shown: `program::symbolic::Projection`). An ordinary program is
+/// decided as [`check`] does, and returned as it is.
+pub fn check_symbolic(p: &Program, opts: &SolveOptions) -> Result<(Program, Outcome)> {
+    let (out, projected) = decide(p, opts)?;
+    Ok((projected.unwrap_or_else(|| p.clone()), out))
+}
+
+fn decide(p: &Program, opts: &SolveOptions) -> Result<(Outcome, Option<Program>)> {
+    let symbolic = p.symbolic.is_some();
     // Every query below assumes the axioms (the deadlock search's barrier-only
     // query does not, but fixed same-thread coherence cannot stop barriers).
     if opts.ctx.debug {
@@ -115,7 +152,7 @@ pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
     // One event per instruction instance, shared by the paths that perform it (D65).
     // Paths that only add failed spin iterations are dropped (D66): the
     // argument covers the built-in models' rows, not arbitrary ones.
-    let merged = if opts.merge_paths {
+    let merged = if opts.merge_paths && !symbolic {
         let gone = if opts.model().is_builtin() { spin::redundant_traces(p) } else { Default::default() };
         if opts.ctx.debug && !gone.is_empty() {
             eprintln!("dropped {} paths that only add failed spin iterations (D66)", gone.len());
@@ -137,7 +174,9 @@ pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
     let cond = enc.prop_literal(&p.condition);
     // Every query below that assumes `sym` asks a question that renaming
     // symmetric threads does not change (D70); the listing adds orbits.
-    let classes = if opts.symmetry { symmetry::classes_merged(p, q) } else { Vec::new() };
+    // Not for a symbolic program: renaming threads would need the other
+    // thread's projected path, which the projection may not hold yet (D186).
+    let classes = if opts.symmetry && !symbolic { symmetry::classes_merged(p, q) } else { Vec::new() };
     let guard = symmetry::break_symmetry(&mut enc, &classes);
     let sym = guard.unwrap_or(B::T);
     if opts.ctx.debug {
@@ -146,11 +185,13 @@ pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
     }
     let mut base = acts.clone();
     base.push(filter);
-    let mut s = Session { enc, base, opts, orig: p, merged: merged.as_ref(), verifier: Verifier::new(p, opts.model()) };
+    let projection = symbolic.then(|| crate::program::symbolic::Projection::new(p));
+    let verifier = Verifier::new(p, opts.model());
+    let mut s = Session { enc, base, opts, orig: p, merged: merged.as_ref(), verifier, projection };
     crate::budget::phase("the verdict queries");
     let positive = s.find(&[cond, sym])?;
     let negative = s.find(&[!cond, sym])?;
-    let holds = |x: &Execution| crate::outcome::eval(p, &p.condition, &x.state(p));
+    let holds = |x: &Execution| crate::outcome::eval(p, &p.condition, &x.state(s.concrete()));
     if positive.as_ref().is_some_and(|x| !holds(x)) || negative.as_ref().is_some_and(holds) {
         return Err(Error::internal("self-check: a verdict query's execution does not agree with the condition"));
     }
@@ -176,11 +217,14 @@ pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
         // Renaming symmetric threads maps a racy execution to a racy one (the
         // race query sees no condition or filter): the guard applies (D70).
         data_race: has_race(&mut s.enc, &[acts.as_slice(), &[sym]].concat())?,
-        deadlock: has_deadlock(&mut s.enc, opts.ctx.deadline)?,
+        deadlock: match symbolic {
+            true => has_deadlock_symbolic(&mut s.enc, opts.ctx.deadline)?,
+            false => has_deadlock(&mut s.enc, opts.ctx.deadline)?,
+        },
         unroll_bound_hit: p.flags.unroll_bound_hit,
         mixed_size: p.flags.mixed_size,
     };
-    Ok(out)
+    Ok((out, s.projection.map(|x| x.program)))
 }
 
 /// List allowed final states (filter assumed) up to `opts.list`, blocking each.
@@ -189,7 +233,7 @@ pub fn check(p: &Program, opts: &SolveOptions) -> Result<Outcome> {
 /// under the classes' permutations is listed (and blocked) with it: the
 /// allowed states are exactly the union of these orbits (D70).
 fn list_states(s: &mut Session, out: &mut Outcome, sym: Option<(&[Vec<usize>], B)>) -> Result<()> {
-    let p = s.orig;
+    let no_observables = s.orig.observables.is_empty();
     let limit = s.opts.list.unwrap_or(usize::MAX);
     let room = if s.opts.list.is_none() { s.opts.max_states } else { limit };
     let blocking = s.enc.f.fresh();
@@ -197,8 +241,8 @@ fn list_states(s: &mut Session, out: &mut Outcome, sym: Option<(&[Vec<usize>], B
         let query: Vec<B> = std::iter::once(blocking).chain(sym.map(|x| x.1)).collect();
         let Some(x) = s.find(&query)? else { break };
         let found = match sym {
-            Some((classes, _)) => symmetry::orbit(p, classes, x, room.saturating_sub(out.states.len()) + 1),
-            None => vec![(x.state(p), x)],
+            Some((classes, _)) => symmetry::orbit(s.orig, classes, x, room.saturating_sub(out.states.len()) + 1),
+            None => vec![(x.state(s.concrete()), x)],
         };
         for (k, (state, x)) in found.into_iter().enumerate() {
             if out.states.len() >= limit {
@@ -222,7 +266,7 @@ fn list_states(s: &mut Session, out: &mut Outcome, sym: Option<(&[Vec<usize>], B
             s.enc.block_state(blocking, &state);
             out.states.insert(state, x);
         }
-        if p.observables.is_empty() {
+        if no_observables {
             break;
         }
     }
@@ -353,4 +397,48 @@ fn has_deadlock(enc: &mut Encoding, deadline: Option<Instant>) -> Result<bool> {
             k += 1;
         }
     }
+}
+
+/// [`has_deadlock`] for a symbolic program (D185), whose threads' paths are
+/// not trace literals but which events are performed: each combination of
+/// paths of the threads with a barrier operation whose memory operations
+/// satisfy the axioms (barrier progress off) is found in turn, and is a
+/// deadlock when barriers alone cannot complete with exactly those events
+/// performed. At most 4096 combinations, as there.
+fn has_deadlock_symbolic(enc: &mut Encoding, deadline: Option<Instant>) -> Result<bool> {
+    let p = enc.p;
+    if !p.events.iter().any(|e| e.is_sync_wait()) {
+        return Ok(false);
+    }
+    let threads: Vec<usize> = p
+        .threads
+        .iter()
+        .filter(|t| p.events.iter().any(|e| e.thread == Some(t.id) && e.sync().is_some()))
+        .map(|t| t.id)
+        .collect();
+    let events: Vec<EventId> =
+        p.events.iter().filter(|e| e.thread.is_some_and(|t| threads.contains(&t))).map(|e| e.id).collect();
+    let axioms: Vec<B> = enc.axiom_acts();
+    let no_axioms: Vec<B> = axioms.iter().map(|&a| !a).collect();
+    // Switches on the clauses that rule out the combinations already tried.
+    let tried = enc.f.fresh();
+    for _ in 0..4096 {
+        if deadline.is_some_and(|d| Instant::now() > d) {
+            return Err(Error::limit("timeout: the test took longer than --timeout (while looking for deadlocks)"));
+        }
+        let memory_only: Vec<B> = axioms.iter().copied().chain([!enc.act.progress, tried]).collect();
+        if !enc.f.solve_assuming(&memory_only)? {
+            return Ok(false);
+        }
+        let m = enc.f.model()?;
+        let path: Vec<B> = events.iter().map(|&e| enc.exec(e)).map(|x| if m.value(x) { x } else { !x }).collect();
+        let barriers_only: Vec<B> =
+            no_axioms.iter().copied().chain([enc.act.progress]).chain(path.iter().copied()).collect();
+        if !enc.f.solve_assuming(&barriers_only)? {
+            return Ok(true);
+        }
+        let block: Vec<B> = std::iter::once(!tried).chain(path.iter().map(|&x| !x)).collect();
+        enc.f.clause(&block);
+    }
+    Ok(false)
 }

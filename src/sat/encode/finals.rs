@@ -27,6 +27,13 @@ impl Encoding<'_> {
                         }
                     }
                 }
+                crate::ast::Observable::Reg { thread, reg } if p.symbolic.is_some() => {
+                    // A symbolic thread (D185): the final value's term, 0 for a register never written.
+                    match p.symbolic.as_ref().and_then(|s| s.regs[*thread].get(reg)) {
+                        Some(&t) => vals.extend(self.term_lits(t).into_iter().map(|(v, l)| (v, vec![l]))),
+                        None => vals.push((0, Vec::new())),
+                    }
+                }
                 crate::ast::Observable::Reg { thread, reg } => {
                     for &t in &p.threads[*thread].traces {
                         match p.traces[t].regs.get(reg) {

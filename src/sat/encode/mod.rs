@@ -8,11 +8,12 @@
 mod barriers;
 mod finals;
 mod order;
+mod symbolic;
 mod values;
 
 use super::formula::{Formula, B};
 use crate::ast::{FenceSem, RedOp};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::model::strong::morally_strong;
 use crate::model::Model;
 use crate::program::{EventId, EventKind, Expected, LocId, Program, SyncKey, SyncKind, SyncRole};
@@ -72,6 +73,8 @@ pub(super) struct ValueLits {
     /// Whether `obs_val` has been made exact (at most one value per observable;
     /// see `sat::prop`).
     pub(super) exact_obs: bool,
+    /// A symbolic program's term literals (`symbolic`).
+    pub(super) sym: Option<symbolic::SymLits>,
 }
 
 /// Synchronizing operations' matching.
@@ -156,11 +159,13 @@ impl<'p> Encoding<'p> {
         e.act.values = e.f.fresh();
         let debug = crate::out::tracing();
         type Step<'q> = (&'static str, fn(&mut Encoding<'q>));
-        let base: [Step<'p>; 7] = [
+        e.symbolic_terms()?;
+        let base: [Step<'p>; 8] = [
             ("traces", Self::traces),
             ("write_values", Self::write_values),
             ("reads_from", Self::reads_from),
             ("rmw_values", Self::rmw_values),
+            ("symbolic_reads", Self::symbolic_reads),
             ("coherence_order", Self::coherence_order),
             ("fence_sc_order", Self::fence_sc_order),
             ("barriers", Self::barriers),
@@ -223,6 +228,11 @@ impl<'p> Encoding<'p> {
         let p = self.p;
         let mut executed = Vec::with_capacity(p.events.len());
         for e in &p.events {
+            // A symbolic program (one trace per thread): performed when the guard is 1.
+            if let (Some(facts), Some(sym)) = (&p.symbolic, &self.values.sym) {
+                executed.push(sym.is(facts.guard[e.id], 1));
+                continue;
+            }
             executed.push(match e.thread {
                 None => B::T,
                 Some(t) if e.paths.len() == p.threads[t].traces.len() => B::T,

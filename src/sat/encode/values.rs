@@ -9,14 +9,21 @@ impl Encoding<'_> {
         let p = self.p;
         self.values.wval = vec![Vec::new(); p.events.len()];
         for e in &p.events {
-            if let Some(c) = e.written_value(p) {
+            if let Some(&t) = p.symbolic.as_ref().and_then(|s| s.write.get(&e.id)) {
+                // A symbolic plain write (D185) writes the value of its term.
+                self.values.wval[e.id] = self.term_lits(t);
+            } else if let Some(c) = e.written_value(p) {
                 self.values.wval[e.id] = vec![(c, B::T)];
             } else if let Some(per_path) = p.path_writes(e.id) {
                 // A merged plain write (D65) writes the constant of the chosen path.
                 self.values.wval[e.id] = per_path.iter().map(|(v, paths)| (*v, self.any_trace(paths))).collect();
             } else if let Some(op) = e.access().and_then(|a| a.rmw.as_ref()) {
                 let loc = &p.locations[e.access().map(|a| a.loc).unwrap_or(0)];
-                let vals: std::collections::BTreeSet<i64> = loc.values.iter().map(|&v| op.apply(v)).collect();
+                let vals: std::collections::BTreeSet<i64> = match self.symbolic_operands(e.id) {
+                    // Symbolic operands: the result is one of the location's values (else no execution).
+                    Some(_) => loc.values.iter().copied().collect(),
+                    None => loc.values.iter().map(|&v| op.apply(v)).collect(),
+                };
                 self.values.wval[e.id] = vals.into_iter().map(|v| (v, self.f.fresh())).collect();
             }
         }
@@ -28,14 +35,25 @@ impl Encoding<'_> {
         let p = self.p;
         for e in &p.events {
             let Some(op) = e.access().and_then(|a| a.rmw.as_ref()) else { continue };
+            // Per combination of operand values (one, of no literal, when they are constants).
+            let operands: Vec<(crate::program::Rmw, Vec<B>)> = match self.symbolic_operands(e.id) {
+                Some(combos) => combos
+                    .into_iter()
+                    .map(|(vals, ls)| (crate::program::Rmw { operands: vals, ..op.clone() }, ls))
+                    .collect(),
+                None => vec![(op.clone(), Vec::new())],
+            };
             for &s in self.choices.rf_cands.get(&e.id).map(|v| v.as_slice()).unwrap_or(&[]) {
                 let rf = get(&self.choices.rf, s, e.id);
                 for (v, ls) in self.values.wval[s].clone() {
-                    let new = op.apply(v);
-                    match self.values.wval[e.id].iter().find(|x| x.0 == new) {
-                        Some(&(_, le)) => self.f.implies(&[rf, ls], le),
-                        // Beyond every value the location can hold: no such execution.
-                        None => self.f.clause(&[!rf, !ls]),
+                    for (op, given) in &operands {
+                        let new = op.apply(v);
+                        let premises: Vec<B> = [rf, ls].into_iter().chain(given.iter().copied()).collect();
+                        match self.values.wval[e.id].iter().find(|x| x.0 == new) {
+                            Some(&(_, le)) => self.f.implies(&premises, le),
+                            // Beyond every value the location can hold: no such execution.
+                            None => self.f.clause(&premises.iter().map(|&b| !b).collect::<Vec<B>>()),
+                        }
                     }
                 }
             }

@@ -97,6 +97,12 @@ impl Compiler<'_, '_> {
     /// immediate steps on each path.
     fn po_filter(&mut self, r: &Rel) -> Option<Vec<(usize, usize, B)>> {
         let po = self.po.as_ref()?;
+        // A symbolic thread's one trace holds events that may not be performed:
+        // an immediate step over one that is not would lose the pair it stands
+        // for. Every pair keeps its own "both performed" literal instead.
+        if self.enc.p.symbolic.is_some() {
+            return None;
+        }
         let pairs = r.pairs();
         if pairs.len() < 2 || pairs.iter().any(|&(a, b)| !po.has(a, b)) {
             return None;

@@ -158,6 +158,25 @@ impl<'p> Nodes<'p> {
                 put(&direct, false, false);
                 put(&enc.sync.hub_rel, false, false);
             }
+            // A symbolic program (D185): a dependency holds when both events are
+            // performed and its condition is 1.
+            "dep" if p.symbolic.is_some() => {
+                let local = prims::view_events_of(&self.view);
+                let mut on: HashMap<(usize, usize), Vec<B>> = HashMap::default();
+                for &(r, x, cond) in p.symbolic.as_ref().map_or(&[][..], |s| &s.deps[..]) {
+                    let holds = [enc.exec(r), enc.exec(x), enc.term_is(cond, 1)];
+                    let lit = enc.f.and(&holds);
+                    for k in prims::dependency_nodes(&self.view, &local, r, x) {
+                        on.entry(k).or_default().push(lit);
+                    }
+                }
+                let mut keys: Vec<(usize, usize)> = on.keys().copied().collect();
+                keys.sort();
+                for k in keys {
+                    let lits = on.remove(&k).unwrap_or_default();
+                    out.insert(k.0, k.1, enc.f.or(&lits));
+                }
+            }
             // Merged events (D65): a dependency holds on the paths that have it.
             "dep" if p.guards.is_some() => {
                 let mut on: HashMap<(usize, usize), Vec<B>> = HashMap::default();
