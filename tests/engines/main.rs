@@ -15,4 +15,5 @@ mod differential;
 mod model_oracle;
 mod models;
 mod self_check;
+mod symbolic_build;
 mod symmetry;
