@@ -1,4 +1,5 @@
 pub mod child;
+pub mod fragment;
 pub mod gen;
 pub mod http;
 pub mod schema;

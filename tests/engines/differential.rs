@@ -179,6 +179,26 @@ fn engines_agree_on_spin_loops() {
     );
 }
 
+/// Random tests inside the symbolic encoding's fragment (issue 27: `setp`,
+/// `selp`, `@p` guards, forward branches and their joins, `cas`/`exch`, one
+/// bounded loop; `common::fragment`): the SAT engine's listing (every final
+/// state, the verdict and every flag) is the reference engine's.
+#[test]
+fn engines_agree_on_the_symbolic_fragment() {
+    property(
+        "engines_agree_on_the_symbolic_fragment",
+        common::fragment::fragment_strategy(),
+        |t| t.render("fragment"),
+        |t| {
+            let text = t.render("fragment");
+            let (Some(s), Some(r)) = (run(&text, Engine::Sat), run(&text, Engine::Reference)) else { return Ok(false) };
+            same_answers(&s, &r, &text)?;
+            prop_assert_eq!(&s.outcome.flags, &r.outcome.flags, "flags differ on:\n{}", text);
+            Ok(true)
+        },
+    );
+}
+
 /// `change` never adds allowed final states.
 fn never_adds_states(name: &str, change: impl Fn(&Test, usize, usize) -> Test) {
     never_adds_states_of(name, test_strategy(), change)

@@ -1,0 +1,230 @@
+//! Random tests inside the fragment the symbolic encoding covers (issue 27):
+//! global scalars `x`, `y` at static addresses; `ld`/`st`, `atom` (`add`,
+//! `exch`, `cas` with register or constant operands), `add`/`and`/`xor`,
+//! `setp`/`selp`, `@p` guards, forward branches (if-then with a join) and at
+//! most one bounded back-edge loop per test (a spin loop or a `cas` loop,
+//! which the unroll bound cuts). Register values flow into stores, operands
+//! and predicates, so reads fork the path builder's paths and the symbolic
+//! builder's terms carry data, control and `Ite` dependencies.
+
+#![allow(dead_code)]
+
+use proptest::prelude::*;
+
+pub const REGS: usize = 3;
+pub const PREDS: usize = 2;
+
+/// A register or a constant operand.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Val {
+    Const(i64),
+    Reg(usize),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Ins {
+    /// `ld.{weak,relaxed.gpu,acquire.gpu}`.
+    Ld { sem: usize, reg: usize, loc: usize },
+    /// `st.{weak,relaxed.gpu,release.gpu}`.
+    St { sem: usize, loc: usize, val: Val },
+    /// `atom.{relaxed,acquire,release,acq_rel}.gpu.{add,exch,cas}`; `b` is the cas's new value.
+    Atom { sem: usize, op: usize, reg: usize, loc: usize, a: Val, b: Val },
+    /// `add`/`and`/`xor` at `.u32`/`.b32`.
+    Alu { op: usize, dst: usize, a: usize, b: Val },
+    /// `setp.{eq,ne,lt}.u32`.
+    Setp { cmp: usize, pred: usize, a: usize, b: Val },
+    /// `selp.u32 dst, a, b, pred`.
+    Selp { dst: usize, a: Val, b: Val, pred: usize },
+    /// `@p` or `@!p` in front of a plain instruction.
+    Guarded { pred: usize, negated: bool, ins: Box<Ins> },
+    /// `@p bra SKIPn; body; SKIPn:` (a forward branch and its join).
+    IfThen { pred: usize, negated: bool, body: Vec<Ins> },
+}
+
+/// The one back-edge loop of a test: spin until a read of `loc` is not 0
+/// (`cas == false`), or a `cas` loop incrementing `loc` (`cas == true`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Loop {
+    pub thread: usize,
+    pub at: usize,
+    pub loc: usize,
+    pub sem: usize,
+    pub cas: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct FragmentTest {
+    pub threads: Vec<Vec<Ins>>,
+    /// Each thread's CTA (threads in one CTA share it).
+    pub ctas: Vec<u32>,
+    pub back_edge: Option<Loop>,
+}
+
+fn val() -> impl Strategy<Value = Val> {
+    prop_oneof![(0..3i64).prop_map(Val::Const), (0..REGS).prop_map(Val::Reg)]
+}
+
+fn plain() -> impl Strategy<Value = Ins> {
+    prop_oneof![
+        3 => (0..3usize, 0..REGS, 0..2usize).prop_map(|(sem, reg, loc)| Ins::Ld { sem, reg, loc }),
+        3 => (0..3usize, 0..2usize, val()).prop_map(|(sem, loc, val)| Ins::St { sem, loc, val }),
+        2 => (0..4usize, 0..3usize, 0..REGS, 0..2usize, val(), val())
+            .prop_map(|(sem, op, reg, loc, a, b)| Ins::Atom { sem, op, reg, loc, a, b }),
+        2 => (0..3usize, 0..REGS, 0..REGS, val()).prop_map(|(op, dst, a, b)| Ins::Alu { op, dst, a, b }),
+        2 => (0..3usize, 0..PREDS, 0..REGS, val()).prop_map(|(cmp, pred, a, b)| Ins::Setp { cmp, pred, a, b }),
+        1 => (0..REGS, val(), val(), 0..PREDS).prop_map(|(dst, a, b, pred)| Ins::Selp { dst, a, b, pred }),
+    ]
+}
+
+fn ins() -> impl Strategy<Value = Ins> {
+    prop_oneof![
+        6 => plain(),
+        1 => (0..PREDS, any::<bool>(), plain())
+            .prop_map(|(pred, negated, ins)| Ins::Guarded { pred, negated, ins: Box::new(ins) }),
+        1 => (0..PREDS, any::<bool>(), proptest::collection::vec(plain(), 1..=2))
+            .prop_map(|(pred, negated, body)| Ins::IfThen { pred, negated, body }),
+    ]
+}
+
+/// 2 or 3 threads of a load and 1 to 3 more instructions, and in half the tests one loop.
+pub fn fragment_strategy() -> impl Strategy<Value = FragmentTest> {
+    // Each thread starts with a load, so the registers its later instructions
+    // read (predicates, operands, stored values) mostly hold read values.
+    let load = (0..3usize, 0..REGS, 0..2usize).prop_map(|(sem, reg, loc)| Ins::Ld { sem, reg, loc });
+    let thread = (load, proptest::collection::vec(ins(), 1..=3)).prop_map(|(l, mut rest)| {
+        rest.insert(0, l);
+        rest
+    });
+    let threads = proptest::collection::vec(thread, 2..=3);
+    let ctas = proptest::collection::vec(0..2u32, 3);
+    let back_edge = proptest::option::of((0..3usize, 0..5usize, 0..2usize, 0..3usize, any::<bool>()));
+    (threads, ctas, back_edge).prop_map(|(threads, ctas, back_edge)| {
+        let n = threads.len();
+        let back_edge = back_edge.map(|(thread, at, loc, sem, cas)| Loop {
+            thread: thread % n,
+            at: at.min(threads[thread % n].len()),
+            loc,
+            sem,
+            cas,
+        });
+        FragmentTest { ctas: ctas[..n].to_vec(), threads, back_edge }
+    })
+}
+
+const LOCS: [&str; 2] = ["x", "y"];
+
+fn val_text(v: &Val) -> String {
+    match v {
+        Val::Const(c) => c.to_string(),
+        Val::Reg(r) => format!("r{}", r),
+    }
+}
+
+/// One instruction's lines (labels of an if-then numbered by `label`).
+fn ins_lines(i: &Ins, label: &mut usize) -> Vec<String> {
+    match i {
+        Ins::Ld { sem, reg, loc } => {
+            vec![format!("ld.{}.u32 r{}, [{}]", ["weak", "relaxed.gpu", "acquire.gpu"][*sem], reg, LOCS[*loc])]
+        }
+        Ins::St { sem, loc, val } => {
+            vec![format!("st.{}.u32 [{}], {}", ["weak", "relaxed.gpu", "release.gpu"][*sem], LOCS[*loc], val_text(val))]
+        }
+        Ins::Atom { sem, op, reg, loc, a, b } => {
+            let sem = ["relaxed", "acquire", "release", "acq_rel"][*sem];
+            let (op, ty) = [("add", "u32"), ("exch", "b32"), ("cas", "b32")][*op];
+            let operands = if op == "cas" { format!("{}, {}", val_text(a), val_text(b)) } else { val_text(a) };
+            vec![format!("atom.{}.gpu.{}.{} r{}, [{}], {}", sem, op, ty, reg, LOCS[*loc], operands)]
+        }
+        Ins::Alu { op, dst, a, b } => {
+            let op = ["add.u32", "and.b32", "xor.b32"][*op];
+            vec![format!("{} r{}, r{}, {}", op, dst, a, val_text(b))]
+        }
+        Ins::Setp { cmp, pred, a, b } => {
+            vec![format!("setp.{}.u32 p{}, r{}, {}", ["eq", "ne", "lt"][*cmp], pred, a, val_text(b))]
+        }
+        Ins::Selp { dst, a, b, pred } => {
+            vec![format!("selp.u32 r{}, {}, {}, p{}", dst, val_text(a), val_text(b), pred)]
+        }
+        Ins::Guarded { pred, negated, ins } => {
+            let guard = format!("@{}p{} ", if *negated { "!" } else { "" }, pred);
+            ins_lines(ins, label).into_iter().map(|l| format!("{}{}", guard, l)).collect()
+        }
+        Ins::IfThen { pred, negated, body } => {
+            *label += 1;
+            let skip = format!("SKIP{}", label);
+            // The branch skips the body when the guard holds: `@!p bra` runs the body when p.
+            let mut v = vec![format!("@{}p{} bra {}", if *negated { "" } else { "!" }, pred, skip)];
+            v.extend(body.iter().flat_map(|b| ins_lines(b, label)));
+            v.push(format!("{}:", skip));
+            v
+        }
+    }
+}
+
+fn loop_lines(l: &Loop) -> Vec<String> {
+    let x = LOCS[l.loc];
+    if l.cas {
+        vec![
+            "CAS:".into(),
+            format!("ld.relaxed.gpu.u32 r0, [{}]", x),
+            "add.u32 r1, r0, 1".into(),
+            format!("atom.{}.gpu.cas.b32 r2, [{}], r0, r1", ["relaxed", "acquire", "acq_rel"][l.sem], x),
+            "setp.ne.u32 p1, r2, r0".into(),
+            "@p1 bra CAS".into(),
+        ]
+    } else {
+        vec![
+            "SPIN:".into(),
+            format!("ld.{}.u32 r0, [{}]", ["weak", "relaxed.gpu", "acquire.gpu"][l.sem], x),
+            "setp.eq.u32 p1, r0, 0".into(),
+            "@p1 bra SPIN".into(),
+        ]
+    }
+}
+
+impl FragmentTest {
+    fn cells(&self, t: usize) -> Vec<String> {
+        let mut label = 0;
+        let mut v = Vec::new();
+        for (i, ins) in self.threads[t].iter().enumerate() {
+            if let Some(l) = self.back_edge.as_ref().filter(|l| l.thread == t && l.at == i) {
+                v.extend(loop_lines(l));
+            }
+            v.extend(ins_lines(ins, &mut label));
+        }
+        if let Some(l) = self.back_edge.as_ref().filter(|l| l.thread == t && l.at >= self.threads[t].len()) {
+            v.extend(loop_lines(l));
+        }
+        // The next thread ends by storing 1 where a spin loop waits, so the loop
+        // can end (a test whose every execution the unroll bound cuts is a limit).
+        if let Some(l) = self.back_edge.as_ref().filter(|l| !l.cas && (l.thread + 1) % self.threads.len() == t) {
+            v.push(format!("st.relaxed.gpu.u32 [{}], 1", LOCS[l.loc]));
+        }
+        v
+    }
+
+    /// The test in litmus syntax; every register and location is observed.
+    pub fn render(&self, name: &str) -> String {
+        let n = self.threads.len();
+        let mut s = format!("PTX {}\n{{\nx = 0; y = 0;\n", name);
+        for i in 0..n {
+            let regs: Vec<String> = (0..REGS).map(|r| format!("P{}:r{} = 0;", i, r)).collect();
+            s.push_str(&format!("{}\n", regs.join(" ")));
+        }
+        s.push_str("}\n");
+        let header: Vec<String> =
+            self.ctas.iter().enumerate().map(|(i, c)| format!("P{}@cta {},gpu 0,tid {}", i, c, i)).collect();
+        s.push_str(&format!(" {} ;\n", header.join(" | ")));
+        let cells: Vec<Vec<String>> = (0..n).map(|t| self.cells(t)).collect();
+        let rows = cells.iter().map(Vec::len).max().unwrap_or(0);
+        for r in 0..rows {
+            let row: Vec<String> = cells.iter().map(|c| c.get(r).cloned().unwrap_or_default()).collect();
+            s.push_str(&format!(" {} ;\n", row.join(" | ")));
+        }
+        let mut obs = vec!["x".to_string(), "y".to_string()];
+        obs.extend((0..n).flat_map(|i| (0..REGS).map(move |r| format!("P{}:r{}", i, r))));
+        s.push_str(&format!("locations [{};]\n", obs.join("; ")));
+        s.push_str("exists (x == 1 /\\ P0:r0 == 0)\n");
+        s
+    }
+}
