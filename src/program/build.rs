@@ -24,9 +24,11 @@ mod mbarrier;
 mod rmw;
 mod spin_prune;
 mod step;
+mod symbolic;
 mod warp;
 
 use assemble::place_threads;
+pub use symbolic::{build_symbolic, evaluate as evaluate_symbolic, SymbolicBuild};
 
 /// Limits on the size of what is built; each has a flag on the command line.
 #[derive(Clone, Debug)]

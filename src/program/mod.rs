@@ -22,7 +22,7 @@ use crate::ast::{Observable, Prop, Proxy, Quantifier, Scope};
 use std::collections::BTreeMap;
 
 pub use access::{Access, MemSem, Rmw};
-pub use build::{build_leaving_out_spins, build_program, BuildOptions};
+pub use build::{build_leaving_out_spins, build_program, build_symbolic, BuildOptions, SymbolicBuild};
 pub use event::{reduce, Event, EventKind, Expected, Instance, Sync, SyncKey, SyncKind, SyncRole};
 
 pub type EventId = usize;

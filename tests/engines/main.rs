@@ -16,4 +16,5 @@ mod model_oracle;
 mod models;
 mod self_check;
 mod symbolic;
+mod symbolic_build;
 mod symmetry;

@@ -70,22 +70,48 @@ impl Ctx<'_> {
                         let (name, o) = self.numeric_address(c).unwrap_or_default();
                         (name, o.checked_add(addr.offset).unwrap_or(i64::MAX), v.deps)
                     }
-                    V::Const(_) if ins.origin.is_some() => {
-                        let msg = format!("`{}` holds a number here, not an address: the access needs the address of a location", crate::module::written_name(r));
-                        return Err(Error::input(msg, ins.span));
-                    }
-                    V::Const(_) => {
-                        return Err(Error::input(format!("register `{}` does not hold an address here (initialise it with `P{}:{} = x` or `mov {}, x`)", r, t, r, r), ins.span))
-                    }
+                    V::Const(_) => return Err(self.not_an_address(r, t, ins)),
                 }
             }
         };
+        let (key, vaddr) = self.locate(&name, off, shared, t, ins)?;
+        Ok(Ok((key, vaddr, deps)))
+    }
+
+    /// A register that holds a number, not an address, used as an address.
+    pub(super) fn not_an_address(&self, r: &str, t: usize, ins: &ast::Instr) -> Error {
+        if ins.origin.is_some() {
+            let msg = format!(
+                "`{}` holds a number here, not an address: the access needs the address of a location",
+                crate::module::written_name(r)
+            );
+            return Error::input(msg, ins.span);
+        }
+        Error::input(
+            format!(
+                "register `{}` does not hold an address here (initialise it with `P{}:{} = x` or `mov {}, x`)",
+                r, t, r, r
+            ),
+            ins.span,
+        )
+    }
+
+    /// The location key and virtual address of `name + off` accessed by
+    /// thread `t` (`shared`: through the `.shared` window).
+    pub(super) fn locate(
+        &mut self,
+        name: &str,
+        off: i64,
+        shared: bool,
+        t: usize,
+        ins: &ast::Instr,
+    ) -> Result<(LocKey, String)> {
         // Byte offsets are 64-bit addresses: the last byte of the widest access
         // must still be one (`[x+9223372036854775807]` is past every variable).
         if off.checked_add(i64::from(u8::MAX)).is_none() {
             return Err(Error::input(format!("the address offset {} leaves the 64-bit address space", off), ins.span));
         }
-        let info = self.resolve_name(&name);
+        let info = self.resolve_name(name);
         // A module's `.shared` variable has one copy per CTA (5.1.7: "shared
         // by all threads in a CTA"), whatever the instruction's window; a
         // test's own `.shared` access names its cluster's copy (D19).
@@ -96,7 +122,7 @@ impl Ctx<'_> {
         };
         let key = LocKey { root: info.root.clone(), offset: off, shared_cluster };
         let vaddr = if off == 0 { info.vaddr.clone() } else { format!("{}+{}", info.vaddr, off) };
-        Ok(Ok((key, vaddr, deps)))
+        Ok((key, vaddr))
     }
 
     pub(super) fn push_mem(

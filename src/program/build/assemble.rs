@@ -158,6 +158,22 @@ impl Ctx<'_> {
         Ok(())
     }
 
+    /// Every path of thread `t` runs past the unroll bound (exit 3).
+    pub(super) fn every_path_cut(&self, t: usize) -> Error {
+        let mut e = Error::limit(format!(
+            "every path of thread P{} runs past the unroll bound ({}); raise --unroll",
+            t, self.opts.unroll
+        ));
+        if let Some((span, what)) = &self.unroll_cut {
+            e.message = format!(
+                "every path of thread P{} runs past the unroll bound ({}) in the loop at {}; raise --unroll",
+                t, self.opts.unroll, what
+            );
+            e.span = Some(*span);
+        }
+        e
+    }
+
     /// Number everything and produce the program.
     /// The program of the explored paths, and the reads of the failed spin
     /// iterations left out of them (D113), to be checked against its writes.
@@ -301,18 +317,7 @@ impl Ctx<'_> {
                 tids.push(tid);
             }
             if tids.is_empty() {
-                let mut e = Error::limit(format!(
-                    "every path of thread P{} runs past the unroll bound ({}); raise --unroll",
-                    t, self.opts.unroll
-                ));
-                if let Some((span, what)) = &self.unroll_cut {
-                    e.message = format!(
-                        "every path of thread P{} runs past the unroll bound ({}) in the loop at {}; raise --unroll",
-                        t, self.opts.unroll, what
-                    );
-                    e.span = Some(*span);
-                }
-                return Err(e);
+                return Err(self.every_path_cut(t));
             }
             let h = &self.lit.threads[t];
             let written = WrittenPlacement { cta: h.cta, cluster: h.cluster, gpu: h.gpu };

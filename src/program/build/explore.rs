@@ -117,30 +117,7 @@ impl Ctx<'_> {
     /// fetch_add, then a poll) never sees the value that ends its loop.
     pub(super) fn explore_thread(&mut self, t: usize) -> Result<(Vec<FinishedPath>, Vec<FinishedPath>, bool)> {
         let code = &self.lit.code[t];
-        let mut labels = HashMap::new();
-        for (i, ins) in code.iter().enumerate() {
-            if let InstrKind::Label(l) = &ins.kind {
-                if labels.insert(l.clone(), i).is_some() {
-                    return Err(Error::input(format!("label `{}` is defined twice in thread P{}", l, t), ins.span)
-                        .in_origin(&ins.origin));
-                }
-            }
-        }
-        for ins in code {
-            if let InstrKind::Branch { target, .. } = &ins.kind {
-                if !labels.contains_key(target) {
-                    return Err(Error::input(
-                        format!(
-                            "branch to undefined label `{}` in thread P{}",
-                            target.split('#').next().unwrap_or(target),
-                            t
-                        ),
-                        ins.span,
-                    )
-                    .in_origin(&ins.origin));
-                }
-            }
-        }
+        let labels = self.labels(t)?;
         let heads = self.loop_heads(t, &labels);
         let start = PathState {
             pc: 0,
@@ -249,6 +226,37 @@ impl Ctx<'_> {
         }
         done.reverse();
         Ok((done, cut_writes, cut))
+    }
+
+    /// Thread `t`'s labels and their instruction indices; a label defined
+    /// twice or a branch to an undefined one is an input error.
+    pub(super) fn labels(&self, t: usize) -> Result<HashMap<String, usize>> {
+        let code = &self.lit.code[t];
+        let mut labels = HashMap::new();
+        for (i, ins) in code.iter().enumerate() {
+            if let InstrKind::Label(l) = &ins.kind {
+                if labels.insert(l.clone(), i).is_some() {
+                    return Err(Error::input(format!("label `{}` is defined twice in thread P{}", l, t), ins.span)
+                        .in_origin(&ins.origin));
+                }
+            }
+        }
+        for ins in code {
+            if let InstrKind::Branch { target, .. } = &ins.kind {
+                if !labels.contains_key(target) {
+                    return Err(Error::input(
+                        format!(
+                            "branch to undefined label `{}` in thread P{}",
+                            target.split('#').next().unwrap_or(target),
+                            t
+                        ),
+                        ins.span,
+                    )
+                    .in_origin(&ins.origin));
+                }
+            }
+        }
+        Ok(labels)
     }
 
     /// A path the unroll bound cuts (or that D113 leaves out, which it would

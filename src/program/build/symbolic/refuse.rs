@@ -1,0 +1,59 @@
+//! What the symbolic builder does not cover (D182): each refusal names the
+//! first construct outside its fragment and its line.
+
+use crate::ast::{AluOp, AtomOp, InstrKind, Litmus};
+
+/// A test the symbolic builder refuses before walking it: a C test.
+pub(super) fn upfront(lit: &Litmus) -> Option<String> {
+    lit.c11.as_ref()?;
+    let line = lit.code.iter().flatten().map(|i| i.span.line).min().unwrap_or(1);
+    Some(format!(
+        "line {}: the test is a C test, whose orders and compare-exchanges the symbolic builder does not translate",
+        line
+    ))
+}
+
+/// Why an instruction of this kind is outside the fragment; `None` for the
+/// kinds the walk covers (an `Alu` or `Atomic` may still be refused for
+/// its operation, [`operation`]).
+pub(super) fn kind(k: &InstrKind) -> Option<&'static str> {
+    Some(match k {
+        InstrKind::Label(_)
+        | InstrKind::Nop
+        | InstrKind::Alu { .. }
+        | InstrKind::Setp { .. }
+        | InstrKind::Selp { .. }
+        | InstrKind::Branch { .. }
+        | InstrKind::Load { .. }
+        | InstrKind::Store { .. }
+        | InstrKind::Atomic { .. }
+        | InstrKind::Fence { .. }
+        | InstrKind::ProxyFence { .. } => return None,
+        InstrKind::Barrier { .. } | InstrKind::ClusterBarrier { .. } => {
+            "barriers are outside the symbolic builder (their phases are counted per path)"
+        }
+        InstrKind::Mbarrier { .. } => "mbarrier operations are outside the symbolic builder",
+        InstrKind::Warp { .. } | InstrKind::ActiveMask { .. } => "warp collectives are outside the symbolic builder",
+        InstrKind::Timer { .. } => "timer reads are outside the symbolic builder",
+        InstrKind::IsSpace { .. } => "`isspacep` is outside the symbolic builder",
+        InstrKind::Choose(_) | InstrKind::Skip(_) => {
+            "the element orders of a vector access (8.2.4) are outside the symbolic builder"
+        }
+        InstrKind::Call { .. } => "calls are outside the symbolic builder",
+        InstrKind::Refused(_) => "an instruction the model does not support is outside the symbolic builder",
+    })
+}
+
+/// Why an ALU or atomic operation is outside the fragment (floating point,
+/// `mbarrier` arrivals), if it is.
+pub(super) fn operation(k: &InstrKind) -> Option<&'static str> {
+    match k {
+        InstrKind::Alu { op: AluOp::Float(_), .. } | InstrKind::Atomic { op: AtomOp::FAdd, .. } => {
+            Some("floating-point operations are outside the symbolic builder")
+        }
+        InstrKind::Atomic { op: AtomOp::MbarrierArrive | AtomOp::MbarrierArriveDrop, .. } => {
+            Some("mbarrier arrivals are outside the symbolic builder")
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,354 @@
+//! The term table of a symbolic build (issue 27, D181): hash-consed terms,
+//! constant folding, and each term's value set.
+//!
+//! A term's value set is computed when the term is made, by evaluating its
+//! operation (the same `arith`/`access` function the path builder calls) on
+//! every combination of its arguments' value sets: an over-approximation
+//! (two arguments that are one read are combined as if independent), which
+//! is all `SymFacts::values` promises.
+
+use crate::ast::AluOp;
+use crate::program::arith::NoValue;
+use crate::program::symbolic::{SymFacts, SymOp, Term, TermId, FALSE, TRUE};
+use crate::program::EventId;
+use std::collections::{BTreeSet, HashMap};
+
+/// Most combinations of argument values one term's value set is computed from.
+pub const MAX_COMBINATIONS: usize = 1 << 16;
+/// Most values one term may take.
+pub const MAX_VALUES: usize = 4096;
+/// Most terms one program may have (a limit, exit 3).
+pub const MAX_TERMS: usize = 1 << 21;
+
+/// Why a term could not be made.
+#[derive(Debug, PartialEq, Eq)]
+pub enum TermError {
+    /// The operation has no value on some combination of argument values.
+    NoValue(NoValue),
+    /// Its value set would be larger than the caps above.
+    TooManyValues,
+    /// The program has more than [`MAX_TERMS`] terms.
+    TooManyTerms,
+}
+
+/// Terms with their value sets; `terms[0]` and `terms[1]` are 0 and 1.
+#[derive(Clone, Debug)]
+pub struct Terms {
+    pub terms: Vec<Term>,
+    pub values: Vec<Vec<i64>>,
+    index: HashMap<Term, TermId>,
+}
+
+impl Default for Terms {
+    fn default() -> Self {
+        let mut t = Terms { terms: Vec::new(), values: Vec::new(), index: HashMap::new() };
+        t.konst(0);
+        t.konst(1);
+        t
+    }
+}
+
+impl Terms {
+    fn intern(&mut self, term: Term, values: impl FnOnce() -> Vec<i64>) -> Result<TermId, TermError> {
+        if let Some(&id) = self.index.get(&term) {
+            return Ok(id);
+        }
+        if self.terms.len() >= MAX_TERMS {
+            return Err(TermError::TooManyTerms);
+        }
+        let id = self.terms.len();
+        crate::budget::charge(64 + 8 * values_len_hint(&term));
+        self.values.push(values());
+        self.index.insert(term.clone(), id);
+        self.terms.push(term);
+        Ok(id)
+    }
+
+    /// The bytes a term table of this size is charged (credited when dropped).
+    pub fn bytes(&self) -> u64 {
+        self.terms.iter().map(|t| 64 + 8 * values_len_hint(t)).sum()
+    }
+
+    pub fn konst(&mut self, c: i64) -> TermId {
+        // A constant is never refused: the table's first two entries are constants.
+        self.intern(Term::Const(c), || vec![c]).unwrap_or(FALSE)
+    }
+
+    /// The value of a read, `loaded` being the values its register may get.
+    pub fn read(&mut self, e: EventId, loaded: Vec<i64>) -> Result<TermId, TermError> {
+        self.intern(Term::Read(e), || sorted(loaded))
+    }
+
+    pub fn choice(&mut self, k: usize) -> Result<TermId, TermError> {
+        self.intern(Term::Choice(k), || vec![0, 1])
+    }
+
+    pub fn constant(&self, t: TermId) -> Option<i64> {
+        match self.terms[t] {
+            Term::Const(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The term may be 1 (a guard that may hold).
+    pub fn may_hold(&self, t: TermId) -> bool {
+        self.values[t].contains(&1)
+    }
+
+    pub fn not(&mut self, a: TermId) -> Result<TermId, TermError> {
+        if let Some(c) = self.constant(a) {
+            return Ok(self.konst(i64::from(c == 0)));
+        }
+        if let Term::Op(SymOp::Not, args) = &self.terms[a] {
+            return Ok(args[0]);
+        }
+        let vals: Vec<i64> = self.values[a].iter().map(|&v| i64::from(v == 0)).collect();
+        self.intern(Term::Op(SymOp::Not, vec![a]), || sorted(vals))
+    }
+
+    /// Conjunction (`and = true`) or disjunction of 0/1 terms, folded: an
+    /// absorbing constant decides it, neutral constants and repeats drop out.
+    fn junction(&mut self, and: bool, args: &[TermId]) -> Result<TermId, TermError> {
+        let (absorbing, neutral) = if and { (FALSE, TRUE) } else { (TRUE, FALSE) };
+        let mut kept: Vec<TermId> = Vec::new();
+        for &a in args {
+            if a == absorbing {
+                return Ok(absorbing);
+            }
+            if a != neutral && !kept.contains(&a) {
+                kept.push(a);
+            }
+        }
+        // x and not x: the absorbing constant. (g and c) or (g and not c): g,
+        // the guard two sides of a branch merge back to.
+        if kept.iter().any(|&a| kept.iter().any(|&b| self.complementary(a, b))) {
+            return Ok(absorbing);
+        }
+        if let (false, [a, b]) = (and, kept.as_slice()) {
+            if let Some(g) = self.rejoined(*a, *b) {
+                return Ok(g);
+            }
+        }
+        match kept.len() {
+            0 => Ok(neutral),
+            1 => Ok(kept[0]),
+            _ => {
+                let has = |v: i64, vals: &Vec<i64>| vals.contains(&v);
+                let (some, all) = if and { (0, 1) } else { (1, 0) };
+                let any_absorbs = kept.iter().any(|&a| has(some, &self.values[a]));
+                let all_neutral = kept.iter().all(|&a| has(all, &self.values[a]));
+                let mut vals = Vec::new();
+                if any_absorbs {
+                    vals.push(some);
+                }
+                if all_neutral {
+                    vals.push(all);
+                }
+                let op = if and { SymOp::And } else { SymOp::Or };
+                self.intern(Term::Op(op, kept), || sorted(vals))
+            }
+        }
+    }
+
+    /// `b` is `not a`, or `a` is `not b`.
+    fn complementary(&self, a: TermId, b: TermId) -> bool {
+        let negates = |x: TermId, y: TermId| matches!(&self.terms[x], Term::Op(SymOp::Not, n) if n[0] == y);
+        negates(a, b) || negates(b, a)
+    }
+
+    /// `g` when `a` is `and(g, c)` and `b` is `and(g, not c)` (or the other way).
+    fn rejoined(&self, a: TermId, b: TermId) -> Option<TermId> {
+        match (&self.terms[a], &self.terms[b]) {
+            (Term::Op(SymOp::And, x), Term::Op(SymOp::And, y))
+                if x.len() == 2 && y.len() == 2 && x[0] == y[0] && self.complementary(x[1], y[1]) =>
+            {
+                Some(x[0])
+            }
+            _ => None,
+        }
+    }
+
+    pub fn and(&mut self, args: &[TermId]) -> Result<TermId, TermError> {
+        self.junction(true, args)
+    }
+
+    pub fn or(&mut self, args: &[TermId]) -> Result<TermId, TermError> {
+        self.junction(false, args)
+    }
+
+    /// `c ? a : b`.
+    pub fn ite(&mut self, c: TermId, a: TermId, b: TermId) -> Result<TermId, TermError> {
+        if let Some(v) = self.constant(c) {
+            return Ok(if v != 0 { a } else { b });
+        }
+        if a == b {
+            return Ok(a);
+        }
+        if (a, b) == (TRUE, FALSE) {
+            return Ok(c);
+        }
+        if (a, b) == (FALSE, TRUE) {
+            return self.not(c);
+        }
+        let mut vals: BTreeSet<i64> = BTreeSet::new();
+        if self.values[c].iter().any(|&v| v != 0) {
+            vals.extend(&self.values[a]);
+        }
+        if self.values[c].contains(&0) {
+            vals.extend(&self.values[b]);
+        }
+        let vals: Vec<i64> = vals.into_iter().collect();
+        self.intern(Term::Op(SymOp::Ite, vec![c, a, b]), || vals)
+    }
+
+    /// A value operation (`Alu`, `Compare`, `Convert`, `Stored`) of `args`:
+    /// folded when they are constants, else its value set by evaluation.
+    pub fn op(&mut self, op: SymOp, args: Vec<TermId>) -> Result<TermId, TermError> {
+        if let Some(consts) = args.iter().map(|&a| self.constant(a)).collect::<Option<Vec<i64>>>() {
+            let v = op.eval(&consts).map_err(TermError::NoValue)?;
+            return Ok(self.konst(v));
+        }
+        if matches!(op, SymOp::Alu(AluOp::Mov, None, None)) && args.len() == 1 {
+            return Ok(args[0]);
+        }
+        let sets: Vec<&Vec<i64>> = args.iter().map(|&a| &self.values[a]).collect();
+        let vals = combine(&sets, |v| op.eval(v))?;
+        self.intern(Term::Op(op, args), || vals)
+    }
+}
+
+/// Evaluate `f` on every combination of values of `sets`; the distinct results, sorted.
+pub fn combine(sets: &[&Vec<i64>], mut f: impl FnMut(&[i64]) -> Result<i64, NoValue>) -> Result<Vec<i64>, TermError> {
+    let mut count: usize = 1;
+    for s in sets {
+        count = count.saturating_mul(s.len());
+    }
+    if count > MAX_COMBINATIONS {
+        return Err(TermError::TooManyValues);
+    }
+    let mut out = BTreeSet::new();
+    let mut pick = vec![0usize; sets.len()];
+    let mut args = vec![0i64; sets.len()];
+    for _ in 0..count {
+        for (i, s) in sets.iter().enumerate() {
+            args[i] = s[pick[i]];
+        }
+        out.insert(f(&args).map_err(TermError::NoValue)?);
+        if out.len() > MAX_VALUES {
+            return Err(TermError::TooManyValues);
+        }
+        // The next combination, the last argument fastest.
+        for i in (0..sets.len()).rev() {
+            pick[i] += 1;
+            if pick[i] < sets[i].len() {
+                break;
+            }
+            pick[i] = 0;
+        }
+    }
+    Ok(out.into_iter().collect())
+}
+
+/// The value of term `t` of `facts` where each read `e` returns `read(e)`
+/// (`None`: not performed) and each choice `k` is `choice(k)`; `None` when
+/// the value needs a read that is not performed. `And`, `Or` and `Ite` look
+/// only at the arguments that decide them, in order.
+pub fn evaluate(
+    facts: &SymFacts,
+    t: TermId,
+    read: &dyn Fn(EventId) -> Option<i64>,
+    choice: &dyn Fn(usize) -> i64,
+) -> Option<i64> {
+    match &facts.terms[t] {
+        Term::Const(c) => Some(*c),
+        Term::Read(e) => read(*e),
+        Term::Choice(k) => Some(choice(*k)),
+        Term::Op(SymOp::And, args) | Term::Op(SymOp::Or, args) => {
+            let and = matches!(facts.terms[t], Term::Op(SymOp::And, _));
+            for &a in args {
+                let v = evaluate(facts, a, read, choice)? != 0;
+                if v != and {
+                    return Some(i64::from(v));
+                }
+            }
+            Some(i64::from(and))
+        }
+        Term::Op(SymOp::Ite, args) => {
+            let c = evaluate(facts, args[0], read, choice)?;
+            evaluate(facts, if c != 0 { args[1] } else { args[2] }, read, choice)
+        }
+        Term::Op(op, args) => {
+            let vals: Option<Vec<i64>> = args.iter().map(|&a| evaluate(facts, a, read, choice)).collect();
+            op.eval(&vals?).ok()
+        }
+    }
+}
+
+fn sorted(mut v: Vec<i64>) -> Vec<i64> {
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+fn values_len_hint(t: &Term) -> u64 {
+    match t {
+        Term::Op(_, args) => args.len() as u64 + 4,
+        _ => 2,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ast::{Cmp, IntTy};
+
+    const U32: Option<IntTy> = Some(IntTy { bits: 32, signed: false });
+
+    #[test]
+    fn operations_on_constants_fold_to_the_arith_result() {
+        let mut t = Terms::default();
+        let (a, b) = (t.konst(0xffff_ffff), t.konst(1));
+        // add.u32 wraps at 32 bits: 0xffffffff + 1 = 0 (arith::alu).
+        let sum = t.op(SymOp::Alu(AluOp::Add, U32, None), vec![a, b]).unwrap();
+        assert_eq!(t.terms[sum], Term::Const(0));
+        assert_eq!(sum, FALSE, "constants are hash-consed: 0 is term 0");
+        let div = t.op(SymOp::Alu(AluOp::Div, U32, None), vec![b, FALSE]);
+        assert_eq!(div, Err(TermError::NoValue(NoValue::DivByZero)));
+    }
+
+    #[test]
+    fn value_sets_combine_every_argument_value() {
+        let mut t = Terms::default();
+        let r = t.read(7, vec![2, 0, 1]).unwrap();
+        let one = t.konst(1);
+        let sum = t.op(SymOp::Alu(AluOp::Add, None, None), vec![r, one]).unwrap();
+        assert_eq!(t.values[sum], vec![1, 2, 3]);
+        let eq = t.op(SymOp::Compare(Cmp::Eq, None), vec![r, one]).unwrap();
+        assert_eq!(t.values[eq], vec![0, 1]);
+        // Hash-consing: the same term again is the same id.
+        assert_eq!(t.op(SymOp::Compare(Cmp::Eq, None), vec![r, one]).unwrap(), eq);
+        let ne = t.not(eq).unwrap();
+        assert_eq!(t.not(ne).unwrap(), eq, "double negation folds");
+        let g = t.and(&[TRUE, eq, eq]).unwrap();
+        assert_eq!(g, eq, "neutral constants and repeats drop out");
+        assert_eq!(t.and(&[eq, FALSE]).unwrap(), FALSE);
+        assert_eq!(t.ite(eq, TRUE, FALSE).unwrap(), eq);
+        let both = t.ite(eq, r, sum).unwrap();
+        assert_eq!(t.values[both], vec![0, 1, 2, 3]);
+        let big = t.read(8, (0..300).collect()).unwrap();
+        let huge = t.read(9, (0..300).collect()).unwrap();
+        let product = t.op(SymOp::Alu(AluOp::Mul, None, None), vec![big, huge]);
+        assert_eq!(product, Err(TermError::TooManyValues), "90,000 combinations exceed the cap");
+    }
+
+    #[test]
+    fn evaluation_short_circuits_on_reads_not_performed() {
+        let mut t = Terms::default();
+        let (r0, r1) = (t.read(0, vec![0, 1]).unwrap(), t.read(1, vec![0, 1]).unwrap());
+        let g = t.and(&[r0, r1]).unwrap();
+        let facts = SymFacts { terms: t.terms.clone(), values: t.values.clone(), ..Default::default() };
+        let only_first = |v: i64| move |e: EventId| (e == 0).then_some(v);
+        assert_eq!(evaluate(&facts, g, &only_first(0), &|_| 0), Some(0));
+        assert_eq!(evaluate(&facts, g, &only_first(1), &|_| 0), None);
+    }
+}

@@ -1,0 +1,194 @@
+//! The symbolic builder on small tests, each result argued from the code.
+
+use super::*;
+use crate::program::symbolic::SymOp;
+
+fn sym(src: &str, unroll: u32) -> SymbolicBuild {
+    let lit = crate::parse::parse_litmus(src).expect("the test parses");
+    build_symbolic(&lit, &BuildOptions { unroll, ..BuildOptions::default() }).expect("no error")
+}
+
+fn built(src: &str) -> (Program, SymFacts) {
+    built_at(src, 2)
+}
+
+fn built_at(src: &str, unroll: u32) -> (Program, SymFacts) {
+    match sym(src, unroll) {
+        SymbolicBuild::Built(mut p) => {
+            let facts = *p.symbolic.take().expect("a symbolic program has facts");
+            (p, facts)
+        }
+        SymbolicBuild::Outside(why) => panic!("refused: {}", why),
+    }
+}
+
+/// The thread's events, in its one trace.
+fn events(p: &Program, t: usize) -> Vec<EventId> {
+    assert_eq!(p.threads[t].traces.len(), 1, "one trace per thread");
+    p.traces[p.threads[t].traces[0]].events.clone()
+}
+
+/// The thread's events that perform the instruction of `line`.
+fn at_line(p: &Program, t: usize, line: usize) -> Vec<EventId> {
+    events(p, t).into_iter().filter(|&e| p.events[e].line == line).collect()
+}
+
+const MP: &str = "PTX MP
+{ x = 0; y = 0; }
+ P0@cta 0,gpu 0         | P1@cta 1,gpu 0          ;
+ st.relaxed.gpu x, 1    | ld.relaxed.gpu r1, y    ;
+ st.relaxed.gpu y, 1    | ld.relaxed.gpu r2, x    ;
+exists (P1:r1 == 1 /\\ P1:r2 == 0)
+";
+
+#[test]
+fn straight_line_code_is_one_trace_performed_unconditionally() {
+    let (p, f) = built(MP);
+    for t in 0..2 {
+        let evs = events(&p, t);
+        assert_eq!(evs.len(), 2);
+        assert!(evs.iter().all(|&e| f.guard[e] == TRUE), "no branch: every event is performed");
+        let keys: Vec<Instance> = evs.iter().map(|&e| p.events[e].instance.unwrap()).collect();
+        assert!(keys.windows(2).all(|w| w[0] < w[1]), "instance order");
+    }
+    let r1 = f.regs[1]["r1"];
+    assert_eq!(f.terms[r1], Term::Read(events(&p, 1)[0]), "r1 is what the first load reads");
+    // y holds its initial 0 or P0's 1 (the path builder's domain).
+    assert_eq!(f.values[r1], vec![0, 1]);
+    assert!(f.write.is_empty() && f.deps.is_empty() && f.assume.is_empty());
+    assert_eq!(f.cut, vec![FALSE, FALSE]);
+    assert!(!p.flags.unroll_bound_hit);
+    assert!(p.traces.iter().all(|t| t.regs.is_empty() && t.deps.is_empty()), "the facts carry registers");
+}
+
+const IF_ELSE: &str = "PTX if-else
+{ x = 0; y = 0; }
+ P0@cta 0,gpu 0     | P1@cta 1,gpu 0   ;
+ ld.relaxed.gpu r1, x | st.relaxed.gpu x, 1 ;
+ beq r1, 0, ELSE    |                  ;
+ mov r2, 7          |                  ;
+ bra END            |                  ;
+ ELSE:              |                  ;
+ mov r2, 9          |                  ;
+ END:               |                  ;
+ st.relaxed.gpu y, r2 |                ;
+exists (y == 7)
+";
+
+#[test]
+fn an_if_else_merges_at_the_join() {
+    let (p, f) = built(IF_ELSE);
+    // Line 11 is the store after END: one instance, performed on both sides.
+    let store = at_line(&p, 0, 11);
+    assert_eq!(store.len(), 1, "one instance after the join");
+    assert_eq!(f.guard[store[0]], TRUE, "the join's guard is the disjunction of both sides: true");
+    let w = f.write[&store[0]];
+    assert!(matches!(f.terms[w], Term::Op(SymOp::Ite, _)), "r2 is an Ite of the two sides");
+    assert_eq!(f.values[w], vec![7, 9]);
+    // The store depends on the load through control (8.10.4), on both sides.
+    let load = at_line(&p, 0, 4)[0];
+    let deps: Vec<_> = f.deps.iter().filter(|d| d.0 == load && d.1 == store[0]).collect();
+    assert_eq!(deps.len(), 1);
+    assert_eq!(deps[0].2, TRUE, "both sides carry the control dependency");
+    assert_eq!(f.terms[f.regs[0]["r2"]], f.terms[w]);
+}
+
+const SPIN: &str = "PTX spin
+{ x = 0; }
+ P0@cta 0,gpu 0       | P1@cta 1,gpu 0       ;
+ LOOP:                | st.relaxed.gpu x, 1  ;
+ ld.relaxed.gpu r1, x |                      ;
+ beq r1, 0, LOOP      |                      ;
+exists (P0:r1 == 1)
+";
+
+#[test]
+fn a_spin_loop_unrolls_to_the_bound_and_cuts_the_rest() {
+    let (p, f) = built_at(SPIN, 2);
+    // The loop head runs at most unroll + 1 = 3 times: three loads, the
+    // fourth visit is cut, under "all three loads read 0".
+    let loads = at_line(&p, 0, 5);
+    assert_eq!(loads.len(), 3);
+    let back_edges: Vec<u32> = loads.iter().map(|&e| p.events[e].instance.unwrap().back_edges).collect();
+    assert_eq!(back_edges, vec![0, 1, 2]);
+    assert_eq!(f.guard[loads[0]], TRUE);
+    assert_ne!(f.guard[loads[1]], TRUE, "the second load only after the first read 0");
+    assert_ne!(f.cut[0], FALSE);
+    assert!(p.flags.unroll_bound_hit);
+    let reads = |v: i64| {
+        let loads = loads.clone();
+        move |e: EventId| Some(if loads.contains(&e) { v } else { 0 })
+    };
+    assert_eq!(evaluate(&f, f.cut[0], &reads(0), &|_| 0), Some(1), "cut when every load reads 0");
+    assert_eq!(evaluate(&f, f.cut[0], &reads(1), &|_| 0), Some(0));
+    // At the bound 0 the loop body runs once: one load.
+    let (p0, _) = built_at(SPIN, 0);
+    assert_eq!(at_line(&p0, 0, 5).len(), 1);
+}
+
+const CAS: &str = "PTX cas
+{ x = 0; }
+ P0@cta 0,gpu 0                  | P1@cta 1,gpu 0      ;
+ atom.relaxed.gpu.cas r1, x, 0, 5 | st.relaxed.gpu x, 1 ;
+exists (P0:r1 == 1)
+";
+
+#[test]
+fn a_cas_is_two_events_under_a_choice() {
+    let (p, f) = built(CAS);
+    let evs = events(&p, 0);
+    assert_eq!(evs.len(), 2, "success and failure");
+    let (ok, fail) = (&p.events[evs[0]], &p.events[evs[1]]);
+    assert_eq!(ok.instance.unwrap().sub, 0);
+    assert_eq!(fail.instance.unwrap().sub, 1);
+    let (a_ok, a_fail) = (ok.access().unwrap(), fail.access().unwrap());
+    assert!(a_ok.reads && a_ok.writes && a_ok.write_value == 5);
+    assert!(a_fail.reads && !a_fail.writes);
+    let (Term::Op(SymOp::And, _) | Term::Choice(_)) = &f.terms[f.guard[evs[0]]] else {
+        panic!("a choice guards success")
+    };
+    assert_eq!(
+        f.guard[evs[1]],
+        f.terms.iter().position(|t| *t == Term::Op(SymOp::Not, vec![f.guard[evs[0]]])).unwrap()
+    );
+    // Success assumes it read 0, failure that it did not.
+    let assumed = |e: EventId, v: i64| {
+        let (_, t) = f.assume.iter().find(|a| a.0 == e).unwrap();
+        evaluate(&f, *t, &|_| Some(v), &|_| 0)
+    };
+    assert_eq!((assumed(evs[0], 0), assumed(evs[0], 1)), (Some(1), Some(0)));
+    assert_eq!((assumed(evs[1], 0), assumed(evs[1], 1)), (Some(0), Some(1)));
+    let r1 = f.regs[0]["r1"];
+    let read = |e: EventId| Some(if e == evs[0] { 0 } else { 1 });
+    assert_eq!(evaluate(&f, r1, &read, &|_| 1), Some(0), "choice 1: what the succeeding event read");
+    assert_eq!(evaluate(&f, r1, &read, &|_| 0), Some(1), "choice 0: what the failing event read");
+}
+
+fn refused(src: &str) -> String {
+    match sym(src, 2) {
+        SymbolicBuild::Outside(why) => why,
+        SymbolicBuild::Built(_) => panic!("built, expected a refusal"),
+    }
+}
+
+/// A one-thread test whose second line (line 4) is `ins`.
+fn one(init: &str, ins: &str) -> String {
+    format!("PTX t\n{{ {} }}\n P0@cta 0,gpu 0 ;\n {} ;\nexists (x == 0)\n", init, ins)
+}
+
+#[test]
+fn each_construct_outside_the_fragment_is_refused_with_its_line() {
+    let cases = [
+        (one("x = 0;", "bar.sync 0"), "barrier"),
+        (one("x = 0; u32 a[2];", "st.relaxed.gpu.u32 [a], 1"), "array"),
+        (one("x = 0;", "st.local.u32 [x], 1"), "private"),
+        (one("x = 0;", "add.f32 %f1, %f2, %f3"), "floating-point"),
+        (one("x = 0; y = 0;", "ld.relaxed.gpu r1, x ;\n ld.relaxed.gpu r2, [r1]"), "address"),
+        (one("x = 0;", "st.relaxed.gpu.u8 [x+1], 1 ;\n st.relaxed.gpu.u32 [x], 1"), "mixed-size"),
+    ];
+    for (src, word) in cases {
+        let why = refused(&src);
+        assert!(why.starts_with("line 4: ") || why.starts_with("line 5: "), "{}: {}", word, why);
+        assert!(why.contains(word), "expected `{}` in: {}", word, why);
+    }
+}

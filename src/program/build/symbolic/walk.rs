@@ -1,0 +1,687 @@
+//! One thread's walk: the work list of states in instance order, merges,
+//! and each covered instruction as the path builder's step performs it,
+//! with terms for values (D181, D183).
+
+use super::*;
+use crate::ast::{AluOp, AtomOp, BranchCond, Cmp, InstrKind, IntTy, Operand, Sem};
+use crate::program::symbolic::SymOp;
+
+/// Most states one thread's work list may hold (a limit, exit 3).
+const MAX_STATES: usize = 100_000;
+
+/// A point of one thread's walk: the paths that reach instruction `pc`
+/// after `back_edges` back edges with these visit counts, as one state.
+#[derive(Clone, Debug)]
+struct SymState {
+    /// The 0/1 term "this state's paths are taken".
+    guard: TermId,
+    regs: BTreeMap<String, SVal>,
+    /// Control dependencies (8.10.4) of the events this state performs next.
+    ctrl: Deps,
+    /// How many times the paths ran each instruction so far: a term, as
+    /// merged paths may differ (D183).
+    visits: BTreeMap<usize, TermId>,
+    back_edges: u32,
+    pc: usize,
+}
+
+/// States merge at the same instruction instance.
+type StateKey = (u32, usize);
+
+pub(super) struct Walk<'c, 'a> {
+    pub ctx: &'c mut Ctx<'a>,
+    pub r: &'c mut Round,
+    pub t: usize,
+}
+
+impl Walk<'_, '_> {
+    /// Walk the thread: its events, its finished states and its cut term
+    /// go into the round.
+    pub fn thread(mut self) -> SResult<()> {
+        let lit = self.ctx.lit;
+        let code = &lit.code[self.t];
+        let labels = self.ctx.labels(self.t)?;
+        let regs = self.initial_regs();
+        let start = SymState { guard: TRUE, regs, ctrl: Deps::new(), visits: BTreeMap::new(), back_edges: 0, pc: 0 };
+        let mut work: BTreeMap<StateKey, SymState> = BTreeMap::new();
+        let mut finished = Vec::new();
+        let mut cut = FALSE;
+        self.enqueue(&mut work, start, code)?;
+        while let Some((_, mut st)) = work.pop_first() {
+            if st.pc >= code.len() {
+                finished.push((st.guard, st.regs));
+                continue;
+            }
+            let ins = &code[st.pc];
+            if !self.within_bound(&mut st, ins, &mut cut)? {
+                continue;
+            }
+            for next in self.step(st, ins, &labels).map_err(|s| s.in_origin(&ins.origin))? {
+                self.enqueue(&mut work, next, code)?;
+            }
+            if work.len() > MAX_STATES {
+                return Err(Stop::Err(Error::limit(format!(
+                    "thread P{} needs more than {} states in the symbolic walk (lower --unroll or simplify the test)",
+                    self.t, MAX_STATES
+                ))));
+            }
+        }
+        if !finished.iter().any(|(g, _)| self.r.terms.may_hold(*g)) {
+            // An error only if the domains are final (a later round may find paths).
+            self.r.every_path_cut.get_or_insert(self.t);
+        }
+        self.r.finals.push(finished);
+        self.r.cut.push(cut);
+        Ok(())
+    }
+
+    /// Count one more run of `ins` (`explore_thread`): the paths that run it
+    /// more than `unroll + 1` times are cut (their guard goes into `cut`);
+    /// whether some paths of `st` go on.
+    fn within_bound(&mut self, st: &mut SymState, ins: &ast::Instr, cut: &mut TermId) -> SResult<bool> {
+        let before = st.visits.get(&st.pc).copied().unwrap_or(FALSE);
+        let (one, most) = (self.r.terms.konst(1), self.r.terms.konst(i64::from(self.ctx.opts.unroll) + 1));
+        let add = SymOp::Alu(crate::ast::AluOp::Add, None, None);
+        let now = self.r.terms.op(add, vec![before, one]).map_err(|e| term_error(e, ins))?;
+        st.visits.insert(st.pc, now);
+        let over = self.r.terms.op(SymOp::Compare(Cmp::Gt, None), vec![now, most]).map_err(|e| term_error(e, ins))?;
+        let cut_here = self.r.terms.and(&[st.guard, over]).map_err(too_many_terms)?;
+        *cut = self.r.terms.or(&[*cut, cut_here]).map_err(too_many_terms)?;
+        // Value sets only grow from round to round: a cut that may hold now
+        // may hold in the last round, where the program is built.
+        if self.r.terms.may_hold(cut_here) && self.ctx.unroll_cut.is_none() {
+            self.ctx.unroll_cut = Some(loop_name(ins, self.t));
+        }
+        let not_over = self.r.terms.not(over).map_err(too_many_terms)?;
+        st.guard = self.r.terms.and(&[st.guard, not_over]).map_err(too_many_terms)?;
+        Ok(st.guard != FALSE)
+    }
+
+    /// The registers the init block gives the thread (`initial_regs`).
+    fn initial_regs(&mut self) -> BTreeMap<String, SVal> {
+        let mut regs = BTreeMap::new();
+        for (name, v) in self.ctx.initial_regs(self.t) {
+            let v = match v.v {
+                V::Addr(n, off) => SV::Addr(n, off),
+                V::Const(c) => SV::T(self.r.terms.konst(c)),
+                V::Free(_) => SV::T(FALSE),
+            };
+            regs.insert(name, SVal { v, deps: Deps::new() });
+        }
+        regs
+    }
+
+    /// Put `st` on the work list, merged with the state of its key if there
+    /// is one. Only a guard that is the constant 0 drops a state: one whose
+    /// value set lacks 1 may still write what makes it hold once the domains
+    /// grow (D183), and the domains only grow from what the walk writes.
+    fn enqueue(&mut self, work: &mut BTreeMap<StateKey, SymState>, st: SymState, code: &[ast::Instr]) -> SResult<()> {
+        if st.guard == FALSE {
+            return Ok(());
+        }
+        let key = (st.back_edges, st.pc);
+        let st = match work.remove(&key) {
+            Some(a) => self.merge(a, st, code.get(key.1))?,
+            None => st,
+        };
+        work.insert(key, st);
+        Ok(())
+    }
+
+    /// Two states of one key as one (their paths are disjoint: every split
+    /// divides a guard by a term and its negation): the guard their
+    /// disjunction, each register and dependency condition `a`'s where
+    /// `a`'s guard holds, `b`'s elsewhere.
+    fn merge(&mut self, a: SymState, b: SymState, at: Option<&ast::Instr>) -> SResult<SymState> {
+        let ga = a.guard;
+        let guard = self.r.terms.or(&[ga, b.guard]).map_err(too_many_terms)?;
+        let names: BTreeSet<&String> = a.regs.keys().chain(b.regs.keys()).collect();
+        let mut regs = BTreeMap::new();
+        for name in names {
+            let va = a.regs.get(name).cloned().unwrap_or_else(SVal::zero);
+            let vb = b.regs.get(name).cloned().unwrap_or_else(SVal::zero);
+            let v = if va.v == vb.v {
+                va.v.clone()
+            } else {
+                match (&va.v, &vb.v) {
+                    (SV::T(x), SV::T(y)) => SV::T(self.r.terms.ite(ga, *x, *y).map_err(too_many_terms)?),
+                    _ => {
+                        let line =
+                            at.map_or_else(|| "the end of the thread".to_string(), |i| format!("line {}", i.span.line));
+                        return Err(Stop::Outside(format!(
+                            "{}: register `{}` holds an address on one path and another value on another, which the symbolic builder does not merge",
+                            line, name
+                        )));
+                    }
+                }
+            };
+            let deps = self.merge_deps(ga, &va.deps, &vb.deps)?;
+            regs.insert(name.clone(), SVal { v, deps });
+        }
+        let ctrl = self.merge_deps(ga, &a.ctrl, &b.ctrl)?;
+        let mut visits = BTreeMap::new();
+        for &pc in a.visits.keys().chain(b.visits.keys()) {
+            let (va, vb) = (a.visits.get(&pc).copied().unwrap_or(FALSE), b.visits.get(&pc).copied().unwrap_or(FALSE));
+            visits.insert(pc, self.r.terms.ite(ga, va, vb).map_err(too_many_terms)?);
+        }
+        Ok(SymState { guard, regs, ctrl, visits, ..a })
+    }
+
+    fn merge_deps(&mut self, ga: TermId, a: &Deps, b: &Deps) -> SResult<Deps> {
+        let mut out = Deps::new();
+        for &read in a.keys().chain(b.keys()) {
+            let (ca, cb) = (a.get(&read).copied().unwrap_or(FALSE), b.get(&read).copied().unwrap_or(FALSE));
+            let c = self.r.terms.ite(ga, ca, cb).map_err(too_many_terms)?;
+            if c != FALSE {
+                out.insert(read, c);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Add `from` to `into`: a read in both is carried when either carries it.
+    fn add_deps(&mut self, into: &mut Deps, from: &Deps) -> SResult<()> {
+        for (&read, &c) in from {
+            let old = into.get(&read).copied().unwrap_or(FALSE);
+            into.insert(read, self.r.terms.or(&[old, c]).map_err(too_many_terms)?);
+        }
+        Ok(())
+    }
+
+    /// The states after `ins` (`step`): one, two after a branch on a term,
+    /// none when `ins` is outside the fragment (refused).
+    fn step(&mut self, mut st: SymState, ins: &ast::Instr, labels: &HashMap<String, usize>) -> SResult<Vec<SymState>> {
+        if let Some(why) = refuse::kind(&ins.kind).or_else(|| refuse::operation(&ins.kind)) {
+            return Err(outside(ins, why));
+        }
+        match &ins.kind {
+            InstrKind::Branch { cond, target } => return self.branch(st, ins, cond, labels[target]),
+            InstrKind::Alu { .. } => self.alu(&mut st, ins)?,
+            InstrKind::Setp { cmp, dst, a, b, ty } => {
+                let (va, vb) = (self.operand(&st, a), self.operand(&st, b));
+                let args = vec![self.term_of(&va), self.term_of(&vb)];
+                let c = self.r.terms.op(SymOp::Compare(*cmp, *ty), args).map_err(|e| term_error(e, ins))?;
+                let mut deps = va.deps;
+                self.add_deps(&mut deps, &vb.deps)?;
+                st.regs.insert(dst.clone(), SVal { v: SV::T(c), deps });
+            }
+            InstrKind::Selp { .. } => self.selp(&mut st, ins)?,
+            InstrKind::Load { .. } => self.load(&mut st, ins)?,
+            InstrKind::Store { .. } => self.store(&mut st, ins)?,
+            InstrKind::Atomic { .. } => self.atomic(&mut st, ins)?,
+            InstrKind::Fence { sem, scope } => {
+                let kind = DraftKind::Other(EventKind::Fence { sem: *sem, scope: *scope });
+                self.push(&st, (0, st.guard), kind, &Deps::new(), ins)?;
+            }
+            InstrKind::ProxyFence { proxy } => {
+                let kind = DraftKind::Other(EventKind::ProxyFence { proxy: *proxy });
+                self.push(&st, (0, st.guard), kind, &Deps::new(), ins)?;
+            }
+            _ => {}
+        }
+        st.pc += 1;
+        Ok(vec![st])
+    }
+
+    fn operand(&mut self, st: &SymState, op: &Operand) -> SVal {
+        match op {
+            Operand::Imm(c) => SVal { v: SV::T(self.r.terms.konst(*c)), deps: Deps::new() },
+            Operand::Reg(r) => st.regs.get(r).cloned().unwrap_or_else(SVal::zero),
+            Operand::Sym(s) => SVal { v: SV::Addr(s.clone(), 0), deps: Deps::new() },
+        }
+    }
+
+    /// A value as a term: an address used as a number is its synthetic
+    /// number (the path builder's `concrete`).
+    fn term_of(&mut self, v: &SVal) -> TermId {
+        match &v.v {
+            SV::T(t) => *t,
+            SV::Addr(name, off) => {
+                let idx = self.ctx.names.keys().position(|n| n == name).unwrap_or(0);
+                self.r.terms.konst(value::address_number(idx, *off))
+            }
+        }
+    }
+
+    /// Converting `v` to `ty` changes none of its values (`Ctx::keeps`).
+    fn keeps(&self, v: &SVal, ty: Option<IntTy>) -> bool {
+        match (&v.v, ty) {
+            (_, None) | (SV::Addr(..), _) => true,
+            (SV::T(t), Some(_)) => self.r.terms.values[*t].iter().all(|&c| arith::convert(ty, c) == c),
+        }
+    }
+
+    /// The 0/1 term "`t` is not 0" (a predicate register used by a branch or `selp`).
+    fn nonzero(&mut self, t: TermId, ins: &ast::Instr) -> SResult<TermId> {
+        if self.r.terms.values[t].iter().all(|&v| v == 0 || v == 1) {
+            return Ok(t);
+        }
+        self.r.terms.op(SymOp::Compare(Cmp::Ne, None), vec![t, FALSE]).map_err(|e| term_error(e, ins))
+    }
+
+    /// `Alu` instructions (`step_alu`).
+    fn alu(&mut self, st: &mut SymState, ins: &ast::Instr) -> SResult<()> {
+        let InstrKind::Alu { op, dst, srcs, ty, src_ty } = &ins.kind else {
+            return Err(Stop::Err(Error::internal("alu on another instruction")));
+        };
+        if *op == AluOp::Mov && srcs.len() == 1 {
+            let v = self.operand(st, &srcs[0]);
+            let address_kept = matches!(v.v, SV::Addr(..)) && [*ty, *src_ty].iter().flatten().all(|t| t.bits >= 32);
+            if self.keeps(&v, *ty) && (src_ty == ty || src_ty.is_none() || address_kept) {
+                st.regs.insert(dst.clone(), v);
+                return Ok(());
+            }
+        }
+        if matches!(op, AluOp::Add | AluOp::Sub) && srcs.len() == 2 {
+            let a = self.operand(st, &srcs[0]);
+            if let SV::Addr(name, off) = &a.v {
+                let b = self.operand(st, &srcs[1]);
+                let bt = self.term_of(&b);
+                let Some(by) = self.r.terms.constant(bt) else {
+                    return Err(outside(ins, "it computes an address from a value read"));
+                };
+                let off = if *op == AluOp::Add { off.wrapping_add(by) } else { off.wrapping_sub(by) };
+                let mut deps = a.deps.clone();
+                self.add_deps(&mut deps, &b.deps)?;
+                st.regs.insert(dst.clone(), SVal { v: SV::Addr(name.clone(), off), deps });
+                return Ok(());
+            }
+        }
+        let mut args = Vec::new();
+        let mut deps = Deps::new();
+        for s in srcs {
+            let v = self.operand(st, s);
+            args.push(self.term_of(&v));
+            self.add_deps(&mut deps, &v.deps)?;
+        }
+        let t = self.r.terms.op(SymOp::Alu(*op, *ty, *src_ty), args).map_err(|e| term_error(e, ins))?;
+        st.regs.insert(dst.clone(), SVal { v: SV::T(t), deps });
+        Ok(())
+    }
+
+    /// `selp d, a, b, p` (`step_selp`): `p ? a : b` converted to the type
+    /// where that changes it; the chosen operand's dependencies under the
+    /// condition that it is chosen, and the predicate's.
+    fn selp(&mut self, st: &mut SymState, ins: &ast::Instr) -> SResult<()> {
+        let InstrKind::Selp { dst, a, b, pred, ty } = &ins.kind else {
+            return Err(Stop::Err(Error::internal("selp on another instruction")));
+        };
+        let p = self.operand(st, pred);
+        let pt = self.term_of(&p);
+        let c = self.nonzero(pt, ins)?;
+        let mut sides = Vec::new();
+        for o in [a, b] {
+            let mut v = self.operand(st, o);
+            if !self.keeps(&v, *ty) {
+                let t = self.term_of(&v);
+                v.v = SV::T(self.r.terms.op(SymOp::Convert(*ty), vec![t]).map_err(|e| term_error(e, ins))?);
+            }
+            sides.push(v);
+        }
+        let (vb, va) = (sides.pop().unwrap_or_else(SVal::zero), sides.pop().unwrap_or_else(SVal::zero));
+        let mut v = match self.r.terms.constant(c) {
+            Some(k) if k != 0 => va,
+            Some(_) => vb,
+            None => {
+                let v = match (&va.v, &vb.v) {
+                    (x, y) if x == y => x.clone(),
+                    (SV::T(x), SV::T(y)) => SV::T(self.r.terms.ite(c, *x, *y).map_err(too_many_terms)?),
+                    _ => return Err(outside(ins, "it chooses between an address and another value by a value read")),
+                };
+                SVal { v, deps: self.merge_deps(c, &va.deps, &vb.deps)? }
+            }
+        };
+        self.add_deps(&mut v.deps, &p.deps)?;
+        st.regs.insert(dst.clone(), v);
+        Ok(())
+    }
+
+    /// `Branch` instructions (`step_branch`): the predicate's dependencies
+    /// become control dependencies of both continuations; a constant
+    /// condition goes one way, a term splits the guard.
+    fn branch(&mut self, mut st: SymState, ins: &ast::Instr, cond: &BranchCond, to: usize) -> SResult<Vec<SymState>> {
+        let c = match cond {
+            BranchCond::Always => TRUE,
+            BranchCond::Pred { reg, negated } => {
+                let p = self.operand(&st, &Operand::Reg(reg.clone()));
+                let mut ctrl = std::mem::take(&mut st.ctrl);
+                self.add_deps(&mut ctrl, &p.deps)?;
+                st.ctrl = ctrl;
+                let pt = self.term_of(&p);
+                let c = self.nonzero(pt, ins)?;
+                if *negated {
+                    self.r.terms.not(c).map_err(too_many_terms)?
+                } else {
+                    c
+                }
+            }
+            BranchCond::Compare { cmp, a, b } => {
+                let (va, vb) = (self.operand(&st, a), self.operand(&st, b));
+                let mut ctrl = std::mem::take(&mut st.ctrl);
+                self.add_deps(&mut ctrl, &va.deps)?;
+                self.add_deps(&mut ctrl, &vb.deps)?;
+                st.ctrl = ctrl;
+                let args = vec![self.term_of(&va), self.term_of(&vb)];
+                self.r.terms.op(SymOp::Compare(*cmp, None), args).map_err(|e| term_error(e, ins))?
+            }
+        };
+        let from = st.pc;
+        let jump = |mut s: SymState| {
+            s.pc = to;
+            s.back_edges += u32::from(to <= from);
+            s
+        };
+        match self.r.terms.constant(c) {
+            Some(k) if k != 0 => Ok(vec![jump(st)]),
+            Some(_) => {
+                st.pc += 1;
+                Ok(vec![st])
+            }
+            None => {
+                let mut taken = st.clone();
+                let not_c = self.r.terms.not(c).map_err(too_many_terms)?;
+                taken.guard = self.r.terms.and(&[st.guard, c]).map_err(too_many_terms)?;
+                st.guard = self.r.terms.and(&[st.guard, not_c]).map_err(too_many_terms)?;
+                st.pc += 1;
+                Ok(vec![jump(taken), st])
+            }
+        }
+    }
+
+    /// The location of an access (`Ctx::address`): static, or refused; the
+    /// memory the symbolic builder does not cover is refused here too.
+    fn address(
+        &mut self,
+        st: &SymState,
+        addr: &ast::Addr,
+        shared: bool,
+        ins: &ast::Instr,
+    ) -> SResult<(LocKey, String, Deps)> {
+        let (name, off, deps) = match &addr.base {
+            ast::AddrBase::Sym(s) => (s.clone(), addr.offset, Deps::new()),
+            ast::AddrBase::Reg(r) => {
+                let v = st.regs.get(r).cloned().unwrap_or_else(SVal::zero);
+                let (name, o) = match &v.v {
+                    SV::Addr(name, o) => (name.clone(), *o),
+                    SV::T(t) => match self.r.terms.constant(*t) {
+                        Some(c) => match self.ctx.numeric_address(c) {
+                            Some(at) => at,
+                            None => return Err(Stop::Err(self.ctx.not_an_address(r, self.t, ins))),
+                        },
+                        None => return Err(outside(ins, "its address is computed from a value read")),
+                    },
+                };
+                (name, o.checked_add(addr.offset).unwrap_or(i64::MAX), v.deps)
+            }
+        };
+        let (key, vaddr) = self.ctx.locate(&name, off, shared, self.t, ins)?;
+        let private = self.ctx.space(&key.root).is_private();
+        if private || matches!(ins.kind, InstrKind::Load { private: true, .. } | InstrKind::Store { private: true, .. })
+        {
+            return Err(outside(ins, "thread-private .local/.param memory is outside the symbolic builder"));
+        }
+        if self.ctx.arrays.decl.contains_key(&key.root) {
+            return Err(outside(ins, "arrays of the init block are outside the symbolic builder"));
+        }
+        let no_init = self.ctx.vars.get(&key.root).is_some_and(|d| d.init.is_none());
+        if no_init && !self.ctx.inits.contains_key(&key.root) {
+            return Err(outside(ins, "a variable without an initial value is outside the symbolic builder"));
+        }
+        self.ctx.space_of(&key.root, false, ins)?;
+        Ok((key, vaddr, deps))
+    }
+
+    /// Push an event of `st` at sub-index and guard `at`: its dependencies
+    /// are `deps` (data and address) and the state's control dependencies.
+    fn push(
+        &mut self,
+        st: &SymState,
+        at: (usize, TermId),
+        kind: DraftKind,
+        deps: &Deps,
+        ins: &ast::Instr,
+    ) -> SResult<usize> {
+        let idx = self.r.events.len();
+        if idx >= self.ctx.opts.max_events {
+            return Err(Stop::Err(too_many_events(self.ctx.opts.max_events)));
+        }
+        let mut value_srcs: BTreeSet<LocKey> = deps.keys().filter_map(|&r| self.key_of(r)).collect();
+        if let DraftKind::Mem { key, access } = &kind {
+            // A read-modify-write's value comes from its own location too (`push_mem`).
+            if access.atomic && access.reads && (access.rmw.is_some() || access.writes && !is_exch(ins)) {
+                value_srcs.insert(key.clone());
+            }
+        }
+        let mut all = deps.clone();
+        self.add_deps(&mut all, &st.ctrl)?;
+        let bytes = 96 + 16 * all.len() as u64 + ins.text.len() as u64;
+        crate::budget::charge(bytes);
+        self.r.charged += bytes;
+        self.r.deps.extend(all.into_iter().map(|(read, c)| (read, idx, c)));
+        let inst = Instance { back_edges: st.back_edges, pc: st.pc, sub: at.0 };
+        let (text, line, value_srcs) = (ins.text.clone(), ins.span.line, value_srcs.into_iter().collect());
+        self.r.events.push(DraftEvent { kind, value_srcs, text, line, deps: BTreeSet::new(), at: inst });
+        self.r.thread_of.push(self.t);
+        self.r.guard.push(at.1);
+        Ok(idx)
+    }
+
+    fn key_of(&self, event: usize) -> Option<LocKey> {
+        match &self.r.events[event].kind {
+            DraftKind::Mem { key, .. } => Some(key.clone()),
+            DraftKind::Other(_) => None,
+        }
+    }
+
+    /// The register value of read `idx` of `key` by `access` (its loaded view).
+    fn read_value(&mut self, idx: usize, key: &LocKey, access: &Access, ins: &ast::Instr) -> SResult<SVal> {
+        let loaded = self.ctx.domain(key).into_iter().map(|v| access.loaded(v)).collect();
+        let t = self.r.terms.read(idx, loaded).map_err(|e| term_error(e, ins))?;
+        Ok(SVal { v: SV::T(t), deps: Deps::from([(idx, TRUE)]) })
+    }
+
+    /// `Load` instructions (`step_load`).
+    fn load(&mut self, st: &mut SymState, ins: &ast::Instr) -> SResult<()> {
+        let InstrKind::Load { sem, scope, proxy, dst, addr, size, ty, shared, .. } = &ins.kind else {
+            return Err(Stop::Err(Error::internal("load on another instruction")));
+        };
+        let (key, vaddr, adeps) = self.address(st, addr, *shared, ins)?;
+        if ty.is_some() {
+            self.ctx.typed_roots.insert(key.root.clone());
+        }
+        self.ctx.mem_cells(&key, *size, ins);
+        let (msem, mscope) = normalize(*sem, *scope, Scope::Sys);
+        let access = Access { reads: true, conv: *ty, ..Access::new(vaddr, *proxy, *size, msem, mscope) };
+        let kind = DraftKind::Mem { key: key.clone(), access: access.clone() };
+        let idx = self.push(st, (0, st.guard), kind, &adeps, ins)?;
+        let v = self.read_value(idx, &key, &access, ins)?;
+        st.regs.insert(dst.clone(), v);
+        Ok(())
+    }
+
+    /// `Store` instructions (`step_store`): a typed store writes its bit
+    /// pattern (`access::stored`, D74).
+    fn store(&mut self, st: &mut SymState, ins: &ast::Instr) -> SResult<()> {
+        let InstrKind::Store { sem, scope, proxy, addr, src, size, ty, shared, .. } = &ins.kind else {
+            return Err(Stop::Err(Error::internal("store on another instruction")));
+        };
+        let (key, vaddr, mut deps) = self.address(st, addr, *shared, ins)?;
+        if ty.is_some() {
+            self.ctx.typed_roots.insert(key.root.clone());
+        }
+        let v = self.operand(st, src);
+        self.add_deps(&mut deps, &v.deps)?;
+        let value = self.stored_term(&v, *ty, *size, ins)?;
+        self.ctx.mem_cells(&key, *size, ins);
+        let (msem, mscope) = normalize(*sem, *scope, Scope::Sys);
+        let constant = self.r.terms.constant(value);
+        let access = Access {
+            writes: true,
+            write_value: constant.unwrap_or(0),
+            ..Access::new(vaddr, *proxy, *size, msem, mscope)
+        };
+        let idx = self.push(st, (0, st.guard), DraftKind::Mem { key, access }, &deps, ins)?;
+        if constant.is_none() {
+            self.r.write.insert(idx, value);
+        }
+        Ok(())
+    }
+
+    /// The bit pattern a write of `v` by an access of `ty` and `size` leaves.
+    fn stored_term(&mut self, v: &SVal, ty: Option<IntTy>, size: u8, ins: &ast::Instr) -> SResult<TermId> {
+        let t = self.term_of(v);
+        match ty {
+            None => Ok(t),
+            Some(_) => self.r.terms.op(SymOp::Stored(ty, size), vec![t]).map_err(|e| term_error(e, ins)),
+        }
+    }
+
+    /// `Atomic` instructions (`Ctx::atomic`): `exch` writes its operand,
+    /// `cas` is two events (`cas`), the others one event whose written value
+    /// the engines compute from what it reads.
+    fn atomic(&mut self, st: &mut SymState, ins: &ast::Instr) -> SResult<()> {
+        let InstrKind::Atomic { sem, scope, proxy, op, dst, addr, operands, size, ty, shared } = &ins.kind else {
+            return Err(Stop::Err(Error::internal("atomic on another instruction")));
+        };
+        let mut vals = Vec::new();
+        let mut deps = Deps::new();
+        for o in operands {
+            let v = self.operand(st, o);
+            vals.push(v.clone());
+            self.add_deps(&mut deps, &v.deps)?;
+        }
+        let (key, vaddr, adeps) = self.address(st, addr, *shared, ins)?;
+        self.add_deps(&mut deps, &adeps)?;
+        if ty.is_some() {
+            self.ctx.typed_roots.insert(key.root.clone());
+        }
+        self.ctx.mem_cells(&key, *size, ins);
+        // atom/red without .sem are .relaxed, without .scope are .gpu.
+        let sem = if *sem == Sem::Weak { Sem::Relaxed } else { *sem };
+        let (msem, mscope) = normalize(sem, *scope, Scope::Gpu);
+        let base = mk_rmw(vaddr, *proxy, *size, msem, mscope, dst.is_none(), None);
+        let base = Access { conv: *ty, ..base };
+        if *op == AtomOp::Exch {
+            let v = vals.first().ok_or_else(|| Error::input("exch needs a value operand", ins.span))?;
+            let w = self.stored_term(v, *ty, *size, ins)?;
+            let constant = self.r.terms.constant(w);
+            let access = Access { writes: true, write_value: constant.unwrap_or(0), ..base };
+            let idx =
+                self.push(st, (0, st.guard), DraftKind::Mem { key: key.clone(), access: access.clone() }, &deps, ins)?;
+            if constant.is_none() {
+                self.r.write.insert(idx, w);
+            }
+            return self.set_read(st, dst, idx, &key, &access, ins);
+        }
+        if arith::rmw(*op, 0, &vec![0; vals.len()], *ty).is_none() {
+            return Err(Stop::Err(Error::input(
+                format!("`{}`: wrong number of operands for atom.{:?}", ins.text, op).to_lowercase(),
+                ins.span,
+            )));
+        }
+        let terms: Vec<TermId> = vals.iter().map(|v| self.term_of(v)).collect();
+        if *op == AtomOp::Cas {
+            return self.cas(st, ins, (key, base), (terms[0], terms[1]), &deps);
+        }
+        let consts: Option<Vec<i64>> = terms.iter().map(|&t| self.r.terms.constant(t)).collect();
+        let rmw = Rmw { op: *op, operands: consts.clone().unwrap_or_else(|| vec![0; terms.len()]), ty: *ty };
+        let access = Access { writes: true, rmw: Some(rmw), ..base };
+        let idx =
+            self.push(st, (0, st.guard), DraftKind::Mem { key: key.clone(), access: access.clone() }, &deps, ins)?;
+        if consts.is_none() {
+            self.r.operands.insert(idx, terms);
+        }
+        self.set_read(st, dst, idx, &key, &access, ins)
+    }
+
+    /// `dst` (when the operation has one) gets what event `idx` reads.
+    fn set_read(
+        &mut self,
+        st: &mut SymState,
+        dst: &Option<String>,
+        idx: usize,
+        key: &LocKey,
+        access: &Access,
+        ins: &ast::Instr,
+    ) -> SResult<()> {
+        if let Some(d) = dst {
+            let v = self.read_value(idx, key, access, ins)?;
+            st.regs.insert(d.clone(), v);
+        }
+        Ok(())
+    }
+
+    /// `atom.cas` (`Ctx::cas`): one event that reads a value equal to
+    /// `cmp` at the operation's type and writes `new`, one that reads
+    /// another value and writes nothing, under a fresh choice (each only
+    /// where the values allow it); the destination gets the one performed.
+    fn cas(
+        &mut self,
+        st: &mut SymState,
+        ins: &ast::Instr,
+        (key, base): (LocKey, Access),
+        (cmp, new): (TermId, TermId),
+        deps: &Deps,
+    ) -> SResult<()> {
+        let InstrKind::Atomic { dst, size, ty, .. } = &ins.kind else {
+            return Err(Stop::Err(Error::internal("cas on another instruction")));
+        };
+        let domain = self.ctx.domain(&key);
+        let cmps = &self.r.terms.values[cmp];
+        let equal = |v: &i64, c: &i64| arith::compare(Cmp::Eq, *v, *c, *ty);
+        let can_succeed = domain.iter().any(|v| cmps.iter().any(|c| equal(v, c)));
+        let can_fail = domain.iter().any(|v| cmps.iter().any(|c| !equal(v, c)));
+        let (g_ok, g_fail, choice) = if can_succeed && can_fail {
+            let k = self.r.choices;
+            self.r.choices += 1;
+            let ch = self.r.terms.choice(k).map_err(too_many_terms)?;
+            let not_ch = self.r.terms.not(ch).map_err(too_many_terms)?;
+            let ok = self.r.terms.and(&[st.guard, ch]).map_err(too_many_terms)?;
+            (ok, self.r.terms.and(&[st.guard, not_ch]).map_err(too_many_terms)?, Some(ch))
+        } else {
+            (st.guard, st.guard, None)
+        };
+        let mut read = Vec::new();
+        let mut sub = 0;
+        for (ok, possible, g) in [(true, can_succeed, g_ok), (false, can_fail, g_fail)] {
+            if !possible {
+                continue;
+            }
+            let mut access = base.clone();
+            let mut written = None;
+            if ok {
+                let w = self.stored_term(&SVal { v: SV::T(new), deps: Deps::new() }, *ty, *size, ins)?;
+                access.writes = true;
+                access.write_value = self.r.terms.constant(w).unwrap_or(0);
+                written = self.r.terms.constant(w).is_none().then_some(w);
+            }
+            let idx =
+                self.push(st, (sub, g), DraftKind::Mem { key: key.clone(), access: access.clone() }, deps, ins)?;
+            sub += 1;
+            if let Some(w) = written {
+                self.r.write.insert(idx, w);
+            }
+            let v = self.read_value(idx, &key, &access, ins)?;
+            let SV::T(rt) = v.v else { continue };
+            let test = if ok { Cmp::Eq } else { Cmp::Ne };
+            let holds = self.r.terms.op(SymOp::Compare(test, *ty), vec![rt, cmp]).map_err(|e| term_error(e, ins))?;
+            self.r.assume.push((idx, holds));
+            read.push((idx, rt));
+        }
+        let Some(d) = dst else { return Ok(()) };
+        let v = match (choice, read.as_slice()) {
+            (Some(ch), [(a, ra), (b, rb)]) => SVal {
+                v: SV::T(self.r.terms.ite(ch, *ra, *rb).map_err(too_many_terms)?),
+                deps: Deps::from([(*a, TRUE), (*b, TRUE)]),
+            },
+            (_, [(a, ra), ..]) => SVal { v: SV::T(*ra), deps: Deps::from([(*a, TRUE)]) },
+            _ => SVal::zero(),
+        };
+        st.regs.insert(d.clone(), v);
+        Ok(())
+    }
+}
+
+fn is_exch(ins: &ast::Instr) -> bool {
+    matches!(ins.kind, InstrKind::Atomic { op: AtomOp::Exch, .. })
+}
