@@ -19,6 +19,18 @@ pub enum Engine {
     Reference,
 }
 
+/// How the threads of a test are encoded (`--encoding`, D188).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ThreadEncoding {
+    /// The path builder; where it stops at its limit of paths per thread,
+    /// the symbolic builder (issue 27).
+    Auto,
+    /// The path builder only.
+    Paths,
+    /// The symbolic builder only (a test it does not cover is a limit).
+    Symbolic,
+}
+
 /// By default at most this many final states are listed (`--states`).
 pub(crate) const DEFAULT_LISTED_STATES: usize = 256;
 
@@ -49,6 +61,8 @@ pub struct CheckOptions {
     /// Encode one event per instruction instance, shared by the paths that
     /// perform it (D65; `--no-merge` encodes each path's copies).
     pub merge_paths: bool,
+    /// Paths, symbolic threads, or paths and symbolic threads past the path limit (D188).
+    pub encoding: ThreadEncoding,
 }
 
 impl Default for CheckOptions {
@@ -65,6 +79,7 @@ impl Default for CheckOptions {
             list_states: Some(DEFAULT_LISTED_STATES),
             symmetry: true,
             merge_paths: true,
+            encoding: ThreadEncoding::Auto,
         }
     }
 }
@@ -110,7 +125,7 @@ pub fn check_source_at(source: &str, base: &Path, opts: &CheckOptions) -> Result
     let start = Instant::now();
     let ast = parse_and_expand(source, base)?;
     let opts = &CheckOptions { ctx: opts.ctx.with_model(model_for(ast.c11.is_some(), opts)?), ..opts.clone() };
-    let program = build(&ast, &opts.build, &opts.ctx.model)?;
+    let program = build_encoded(&ast, opts)?;
     let (program, outcome) = decide(program, opts, crate::budget::deadline())?;
     vacuous_unroll(&program, &outcome, opts.build.unroll)?;
     if let Some(var) = &program.reads_unknown {
@@ -150,6 +165,40 @@ pub fn build(ast: &crate::ast::Litmus, opts: &crate::program::BuildOptions, mode
     build_program(ast, opts)
 }
 
+/// The program `check` decides (D188): the path builder's (`build`), the
+/// symbolic builder's, or with `Auto` the path builder's unless it stops at
+/// its limit of paths per thread, then the symbolic builder's; where that
+/// one does not cover the test, the path builder's limit stands, with why.
+pub fn build_encoded(ast: &crate::ast::Litmus, opts: &CheckOptions) -> Result<Program> {
+    use crate::program::build::{build_symbolic, is_path_limit, SymbolicBuild};
+    let symbolic = || build_symbolic(ast, &opts.build);
+    match opts.encoding {
+        ThreadEncoding::Paths => build(ast, &opts.build, &opts.ctx.model),
+        ThreadEncoding::Symbolic => match symbolic()? {
+            SymbolicBuild::Built(p) => Ok(p),
+            SymbolicBuild::Outside(why) => {
+                Err(Error::limit(format!("the symbolic encoding does not cover this test: {}", why)))
+            }
+        },
+        ThreadEncoding::Auto => match build(ast, &opts.build, &opts.ctx.model) {
+            Err(e) if is_path_limit(&e) => match symbolic() {
+                Ok(SymbolicBuild::Built(p)) => Ok(p),
+                Ok(SymbolicBuild::Outside(why)) => Err(Error {
+                    message: format!("{} (the symbolic encoding does not cover this test: {})", e.message, why),
+                    ..e
+                }),
+                // A limit of the symbolic builder too: the path builder's stands, with both reasons.
+                Err(s) if s.kind == ErrorKind::Limit => Err(Error {
+                    message: format!("{} (the symbolic encoding stopped too: {})", e.message, s.message),
+                    ..e
+                }),
+                Err(s) => Err(s),
+            },
+            other => other,
+        },
+    }
+}
+
 /// The model a test is decided under (D102): a C test under rc11 unless a C
 /// model is asked for; a PTX test under `opts.ctx.model`. A PTX model for a C
 /// test, or a C model for a PTX test, is an input error.
@@ -182,7 +231,7 @@ fn same_for_other_unknown_bytes(
     opts: &CheckOptions,
 ) -> Result<()> {
     let filled = crate::program::BuildOptions { unknown_fill: 0xa5, ..opts.build.clone() };
-    let other = build(ast, &filled, &opts.ctx.model)?;
+    let other = build_encoded(ast, &CheckOptions { build: filled, ..opts.clone() })?;
     let (other, o2) = decide(other, opts, crate::budget::deadline())?;
     let states = |o: &Outcome| o.states.keys().cloned().collect::<std::collections::BTreeSet<_>>();
     if states(o) == states(&o2) && o.summary(p).verdict == o2.summary(&other).verdict {

@@ -345,6 +345,7 @@ fn run_check(a: CheckArgs) -> i32 {
         self_check: !a.no_self_check,
         symmetry: !a.no_symmetry,
         merge_paths: !a.no_merge,
+        encoding: opts::encoding(a.encoding),
         list_states: a.states.0,
         ..Default::default()
     };

@@ -67,6 +67,26 @@ pub enum EngineArg {
     Reference,
 }
 
+/// `--encoding`: the command line's names for `check::ThreadEncoding`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum EncodingArg {
+    /// Each thread's paths (default), and the symbolic encoding where the path builder stops at its limit of paths.
+    Auto,
+    /// Each thread's paths only, as before the symbolic encoding (issue 27).
+    Paths,
+    /// Each thread's code encoded once, with symbolic values (issue 27; SAT engine only).
+    Symbolic,
+}
+
+pub fn encoding(encoding: EncodingArg) -> ptx_litmus::check::ThreadEncoding {
+    use ptx_litmus::check::ThreadEncoding;
+    match encoding {
+        EncodingArg::Auto => ThreadEncoding::Auto,
+        EncodingArg::Paths => ThreadEncoding::Paths,
+        EncodingArg::Symbolic => ThreadEncoding::Symbolic,
+    }
+}
+
 /// `--model NAME|FILE.cat`: the model that decides (None: ptx, or rc11 for
 /// a C test), and whether it was given; a bad file is reported (`file:line:col`,
 /// the line, a caret) and gives exit 2.

@@ -113,6 +113,8 @@ pub struct Shown {
     pub more_witnesses: bool,
     pub forbidden: Vec<ForbiddenState>,
     pub more_forbidden: bool,
+    /// Why forbidden states are not explained, where they are asked for but cannot be.
+    pub no_forbidden: Option<String>,
 }
 
 impl Shown {
@@ -143,7 +145,11 @@ pub fn show(r: &TestResult, opts: &ShowOptions) -> Result<Shown> {
             out.witnesses.push(shown_exec(p, &x, &opts.ctx.model, ExecKind::Witness, s.clone(), i + 1, 1));
         }
     }
-    if opts.forbidden {
+    if opts.forbidden && p.projected {
+        out.no_forbidden = Some(
+            "not explained for a test decided by the symbolic encoding (its candidate executions are not enumerated per path)".into(),
+        );
+    } else if opts.forbidden {
         let mut cands = Candidates::new(p, &opts.ctx.model)?;
         // The test's own deadline (crate::budget) covers explanations too.
         cands.deadline = opts.ctx.deadline.or(crate::budget::deadline());

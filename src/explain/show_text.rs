@@ -97,7 +97,9 @@ pub fn text(p: &Program, s: &Shown) -> String {
     }
     if s.want_forbidden {
         let what = if p.quantifier == Quantifier::Forall { "violates" } else { "satisfies" };
-        if s.forbidden.is_empty() {
+        if let Some(why) = &s.no_forbidden {
+            out.push_str(&format!("Forbidden: {}\n", why));
+        } else if s.forbidden.is_empty() {
             out.push_str(&format!(
                 "Forbidden: no candidate execution reaches a forbidden final state that {} the proposition\n",
                 what

@@ -28,6 +28,7 @@ mod symbolic;
 mod warp;
 
 use assemble::place_threads;
+pub use explore::is_path_limit;
 pub use symbolic::{build_symbolic, evaluate as evaluate_symbolic, SymbolicBuild};
 
 /// Limits on the size of what is built; each has a flag on the command line.

@@ -178,6 +178,11 @@ pub struct Program {
     /// holds all its instruction instances, performed under these guards.
     /// `None` from the path builder.
     pub symbolic: Option<Box<symbolic::SymFacts>>,
+    /// Made by `symbolic::Projection` (D186): each thread has only the paths
+    /// of the executions the SAT engine found, so candidate executions
+    /// enumerated on it are not all the test has (explanations of forbidden
+    /// states are not given).
+    pub projected: bool,
     /// A C test: the C order of each access and fence (`crate::c11`).
     pub c11: Option<std::sync::Arc<crate::c11::Orders>>,
     /// A variable without an initial value (8.2.6) whose bytes some path

@@ -19,3 +19,4 @@ mod playground;
 mod robust;
 mod robustness;
 mod serve;
+mod symbolic;

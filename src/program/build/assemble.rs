@@ -382,6 +382,7 @@ impl Ctx<'_> {
             loc_parts,
             guards: None,
             symbolic: None,
+            projected: false,
             c11: lit.c11.clone(),
             reads_unknown,
         };

@@ -5,6 +5,19 @@ use crate::ast::{Cmp, InstrKind, IntTy, Operand, Span};
 use crate::error::{Error, Result};
 use std::collections::{BTreeSet, HashMap};
 
+/// How the limit of paths per thread ends its message: what tells it from
+/// every other limit ([`is_path_limit`]).
+const PATH_LIMIT_ADVICE: &str = " paths (lower --unroll or simplify the test)";
+
+/// `e` is the path builder's refusal of a thread with more paths than
+/// `BuildOptions::max_traces` (where `--encoding auto` tries the symbolic
+/// builder, D188).
+pub fn is_path_limit(e: &Error) -> bool {
+    e.kind == crate::error::ErrorKind::Limit
+        && e.message.starts_with("thread P")
+        && e.message.ends_with(PATH_LIMIT_ADVICE)
+}
+
 impl Ctx<'_> {
     /// Every thread's paths, with the value domains of the locations at a fixpoint.
     pub(super) fn explore_all(&mut self) -> Result<(Vec<Vec<FinishedPath>>, bool)> {
@@ -153,8 +166,8 @@ impl Ctx<'_> {
                 done.push(FinishedPath { events: st.events, regs: st.regs });
                 if done.len() > self.opts.max_traces {
                     return Err(Error::limit(format!(
-                        "thread P{} has more than {} paths (lower --unroll or simplify the test)",
-                        t, self.opts.max_traces
+                        "thread P{} has more than {}{}",
+                        t, self.opts.max_traces, PATH_LIMIT_ADVICE
                     )));
                 }
                 continue;

@@ -49,6 +49,7 @@ impl Projection {
         }
         program.symbolic = None;
         program.guards = None;
+        program.projected = true;
         Projection { program, seen: HashMap::new() }
     }
 
