@@ -262,7 +262,7 @@ impl Terms {
                     Node::Op(op, args) => {
                         vals.clear();
                         vals.extend(args.iter().map(|&a| slots[a]));
-                        eval(op, &vals)?
+                        op.eval(&vals)?
                     }
                     Node::Const(c) => *c,
                     Node::Leaf => {
