@@ -1,7 +1,7 @@
 //! `--encoding` (issue 27, D188): a test past the path builder's limit of
-//! paths is decided by the symbolic encoding under `auto` (the default),
-//! refused as before under `paths`, and refused clearly by the reference
-//! engine, which enumerates paths.
+//! paths is decided by the symbolic encoding under `auto`, refused as before
+//! under `paths` (the default), and refused clearly by the reference engine,
+//! which enumerates paths.
 
 use crate::robust::{run_stdin, Run};
 
@@ -51,7 +51,7 @@ fn check(args: &[&str], source: &str) -> Run {
 #[test]
 fn a_test_past_the_path_limit_is_decided_symbolically_under_auto() {
     let forbidden = counted_mp("exists (P1:r0 == 1 /\\ ~(P1:r20 == 13))");
-    let r = check(&["--states", "all"], &forbidden);
+    let r = check(&["--states", "all", "--encoding", "auto"], &forbidden);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert!(r.stdout.lines().any(|l| l == "No"), "{}", r.stdout);
     assert!(r.stdout.contains("Never"), "{}", r.stdout);
@@ -60,7 +60,7 @@ fn a_test_past_the_path_limit_is_decided_symbolically_under_auto() {
     assert!(r.stdout.contains("States 15\n"), "{}", r.stdout);
     assert!(r.stdout.contains("1:r0=1; 1:r20=13;") && r.stdout.contains("1:r0=0; 1:r20=7;"), "{}", r.stdout);
     let allowed = counted_mp("exists (P1:r0 == 0 /\\ P1:r20 == 13)");
-    let r = check(&[], &allowed);
+    let r = check(&["--encoding", "auto"], &allowed);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert!(r.stdout.lines().any(|l| l == "Ok"), "{}", r.stdout);
     let none = counted_mp("exists (P1:r0 == 0 /\\ P1:r20 == 0)");
@@ -68,16 +68,18 @@ fn a_test_past_the_path_limit_is_decided_symbolically_under_auto() {
     assert!(r.stdout.lines().any(|l| l == "Ok"), "{}", r.stdout);
 }
 
-/// `--encoding paths` keeps the path builder's limit (exit 3, the thread and
-/// the limit named); the reference engine refuses a test only the symbolic
-/// encoding decides, saying so.
+/// `--encoding paths` (and the default) keeps the path builder's limit (exit
+/// 3, the thread and the limit named); the reference engine refuses a test
+/// only the symbolic encoding decides, saying so.
 #[test]
 fn paths_and_the_reference_engine_refuse_it() {
     let source = counted_mp("exists (P1:r0 == 1 /\\ ~(P1:r20 == 13))");
     let r = check(&["--encoding", "paths"], &source);
     assert_eq!(r.code, 3, "{}{}", r.stdout, r.stderr);
     assert!(r.stderr.contains("thread P1 has more than 4096 paths"), "{}", r.stderr);
-    let r = check(&["--engine", "reference"], &source);
+    let r = check(&[], &source);
+    assert_eq!(r.code, 3, "the default is paths: {}{}", r.stdout, r.stderr);
+    let r = check(&["--engine", "reference", "--encoding", "auto"], &source);
     assert_eq!(r.code, 3, "{}{}", r.stdout, r.stderr);
     assert!(r.stderr.contains("reference engine enumerates"), "{}", r.stderr);
 }
