@@ -143,6 +143,8 @@ struct Round {
     cut: Vec<TermId>,
     /// The first thread none of whose paths may finish within the bound.
     every_path_cut: Option<usize>,
+    /// Instruction instances so far (`--max-events`).
+    instances: usize,
     /// Choices made so far (`Term::Choice` numbers, unique in the program).
     choices: usize,
     /// Bytes charged to the budget for the events (credited when dropped).

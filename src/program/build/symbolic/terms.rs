@@ -38,11 +38,13 @@ pub struct Terms {
     pub terms: Vec<Term>,
     pub values: Vec<Vec<i64>>,
     index: HashMap<Term, TermId>,
+    /// Bytes charged to the memory budget for the table.
+    charged: u64,
 }
 
 impl Default for Terms {
     fn default() -> Self {
-        let mut t = Terms { terms: Vec::new(), values: Vec::new(), index: HashMap::new() };
+        let mut t = Terms { terms: Vec::new(), values: Vec::new(), index: HashMap::new(), charged: 0 };
         t.konst(0);
         t.konst(1);
         t
@@ -58,16 +60,20 @@ impl Terms {
             return Err(TermError::TooManyTerms);
         }
         let id = self.terms.len();
-        crate::budget::charge(64 + 8 * values_len_hint(&term));
-        self.values.push(values());
+        let values = values();
+        // The term, its arguments, its value set and its index entry.
+        let bytes = 96 + 8 * (args_len(&term) + values.len()) as u64;
+        crate::budget::charge(bytes);
+        self.charged += bytes;
+        self.values.push(values);
         self.index.insert(term.clone(), id);
         self.terms.push(term);
         Ok(id)
     }
 
-    /// The bytes a term table of this size is charged (credited when dropped).
+    /// The bytes this table was charged (credited when it is dropped).
     pub fn bytes(&self) -> u64 {
-        self.terms.iter().map(|t| 64 + 8 * values_len_hint(t)).sum()
+        self.charged
     }
 
     pub fn konst(&mut self, c: i64) -> TermId {
@@ -390,10 +396,10 @@ fn sorted(mut v: Vec<i64>) -> Vec<i64> {
     v
 }
 
-fn values_len_hint(t: &Term) -> u64 {
+fn args_len(t: &Term) -> usize {
     match t {
-        Term::Op(_, args) => args.len() as u64 + 4,
-        _ => 2,
+        Term::Op(_, args) => args.len(),
+        _ => 0,
     }
 }
 

@@ -219,3 +219,14 @@ fn private_memory_gives_back_the_value_stored_whole_and_its_bytes_in_pieces() {
     // Bytes no store wrote are the variable's initial bytes (8.2.6).
     assert_eq!(f.terms[f.regs[0]["%r2"]], Term::Const(0));
 }
+
+#[test]
+fn max_events_counts_instruction_instances() {
+    let lit = crate::parse::parse_litmus(SPIN).expect("the test parses");
+    // Three loads of P0 and P1's store: four instances.
+    let at = |max_events| build_symbolic(&lit, &BuildOptions { max_events, ..BuildOptions::default() });
+    assert!(matches!(at(4), Ok(SymbolicBuild::Built(_))));
+    let err = at(3).expect_err("past the limit");
+    assert_eq!(err.kind, crate::error::ErrorKind::Limit);
+    assert!(err.message.contains("more than 3 instruction instances"), "{}", err.message);
+}

@@ -462,7 +462,9 @@ impl Walk<'_, '_> {
         ins: &ast::Instr,
     ) -> SResult<usize> {
         let idx = self.r.events.len();
-        if idx >= self.ctx.opts.max_events {
+        // --max-events counts instruction instances: a cas's two events are one.
+        self.r.instances += usize::from(at.0 == 0);
+        if self.r.instances > self.ctx.opts.max_events {
             return Err(Stop::Err(too_many_events(self.ctx.opts.max_events)));
         }
         let mut value_srcs: BTreeSet<LocKey> = deps.keys().filter_map(|&r| self.key_of(r)).collect();
