@@ -25,6 +25,10 @@ use crate::error::{Error, Result};
 use crate::program::symbolic::{SymFacts, Term, TermId, FALSE, TRUE};
 use terms::{TermError, Terms};
 
+/// Most values one location's domain may hold in a symbolic build (the path
+/// builder's 64 bounds its enumeration; here a value is a literal, D184).
+const MAX_DOMAIN: usize = 256;
+
 /// What [`build_symbolic`] made of a test (made once per test: the size of
 /// the program beside a sentence costs nothing).
 #[derive(Debug)]
@@ -211,10 +215,11 @@ impl Ctx<'_> {
                 return Ok(round);
             }
             crate::budget::credit(round.bytes());
-            if self.domains.values().any(|d| d.len() > 64) {
-                return Err(Stop::Err(Error::limit(
-                    "a location can hold more than 64 distinct values; the test computes too many values to enumerate",
-                )));
+            if self.domains.values().any(|d| d.len() > MAX_DOMAIN) {
+                return Err(Stop::Err(Error::limit(format!(
+                    "a location can hold more than {} distinct values; the test computes too many values to encode",
+                    MAX_DOMAIN
+                ))));
             }
         }
     }

@@ -527,13 +527,16 @@ impl Walk<'_, '_> {
         Ok(())
     }
 
-    /// The bit pattern a write of `v` by an access of `ty` and `size` leaves.
+    /// The bit pattern a write of `v` by an access of `ty` and `size` leaves,
+    /// its value set exact over its reads (it feeds the domains, D184).
     fn stored_term(&mut self, v: &SVal, ty: Option<IntTy>, size: u8, ins: &ast::Instr) -> SResult<TermId> {
         let t = self.term_of(v);
-        match ty {
-            None => Ok(t),
-            Some(_) => self.r.terms.op(SymOp::Stored(ty, size), vec![t]).map_err(|e| term_error(e, ins)),
-        }
+        let w = match ty {
+            None => t,
+            Some(_) => self.r.terms.op(SymOp::Stored(ty, size), vec![t]).map_err(|e| term_error(e, ins))?,
+        };
+        self.r.terms.refine(w);
+        Ok(w)
     }
 
     /// `Atomic` instructions (`Ctx::atomic`): `exch` writes its operand,
@@ -589,6 +592,7 @@ impl Walk<'_, '_> {
         let idx =
             self.push(st, (0, st.guard), DraftKind::Mem { key: key.clone(), access: access.clone() }, &deps, ins)?;
         if consts.is_none() {
+            terms.iter().for_each(|&t| self.r.terms.refine(t));
             self.r.operands.insert(idx, terms);
         }
         self.set_read(st, dst, idx, &key, &access, ins)
