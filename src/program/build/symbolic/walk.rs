@@ -553,6 +553,7 @@ impl Walk<'_, '_> {
         let idx = self.push(st, (0, st.guard), DraftKind::Mem { key, access }, &deps, ins)?;
         if constant.is_none() {
             self.r.write.insert(idx, value);
+            self.r.write_conds.insert(idx, deps.values().copied().collect());
         }
         Ok(())
     }
@@ -610,6 +611,7 @@ impl Walk<'_, '_> {
                 self.push(st, (0, st.guard), DraftKind::Mem { key: key.clone(), access: access.clone() }, &deps, ins)?;
             if constant.is_none() {
                 self.r.write.insert(idx, w);
+                self.r.write_conds.insert(idx, deps.values().copied().collect());
             }
             return self.set_read(st, dst, idx, &key, &access, ins);
         }
