@@ -93,7 +93,7 @@ impl PrivateMem {
 }
 
 /// Byte `i` (little-endian) of the 64-bit two's complement `v`, sign bytes past the eighth.
-fn byte_of(v: i64, i: u8) -> u8 {
+pub(crate) fn byte_of(v: i64, i: u8) -> u8 {
     if i < 8 {
         (v >> (8 * i as u32)) as u8
     } else if v < 0 {

@@ -51,14 +51,30 @@ fn csv_rows(dir: &Path, name: &str) -> Vec<(PathBuf, Vec<String>)> {
         .collect()
 }
 
-/// `litmus/symbolic/past-path-limit.csv`: tests whose threads have more paths
-/// than the path builder enumerates (issue 27), each with its verdict argued in
-/// its doc string and the refusal the path builder gives.
-fn past_path_limit() -> Vec<(PathBuf, String, String)> {
+/// A row of `litmus/symbolic/past-path-limit.csv`: a test whose threads have
+/// more paths than the path builder enumerates (issue 27), the verdict its
+/// doc string argues from chapter 8, its smaller twin of the same shape (which
+/// both engines decide) and the refusal the path builder gives.
+struct PastPathLimit {
+    test: PathBuf,
+    expected: String,
+    twin: PathBuf,
+    refusal: String,
+}
+
+fn past_path_limit() -> Vec<PastPathLimit> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("litmus/symbolic");
     csv_rows(&dir, "past-path-limit.csv")
         .into_iter()
-        .map(|(t, c)| (t, c.first().cloned().unwrap_or_default(), c.get(1).cloned().unwrap_or_default()))
+        .map(|(test, c)| {
+            let (twin, refusal) = c.get(1).and_then(|r| r.split_once(',')).expect("test,expected,twin,refusal");
+            PastPathLimit {
+                expected: c.first().cloned().unwrap_or_default(),
+                twin: dir.join(twin),
+                refusal: refusal.to_string(),
+                test,
+            }
+        })
         .collect()
 }
 
@@ -114,7 +130,7 @@ fn run_corpus_with(csv: &Path, dir: &Path, engine: Engine, unroll: u32, over: &O
         }
     }
     // Tests past the path builder's limit have their own test (`tests_past_the_path_limit_*` below).
-    let past_limit: Vec<PathBuf> = past_path_limit().into_iter().map(|(t, _, _)| t).collect();
+    let past_limit: Vec<PathBuf> = past_path_limit().into_iter().map(|r| r.test).collect();
     files.retain(|f| !past_limit.contains(f));
     assert!(!files.is_empty(), "no litmus files under {}", dir.display());
     if engine == Engine::Reference {
@@ -234,31 +250,24 @@ fn compiled_corpus_matches_expectations_with_the_reference_engine() {
 /// Every test of `litmus/symbolic/past-path-limit.csv` is past the path
 /// builder's limit (its refusal is the one recorded), or, once the symbolic
 /// encoding decides it, decided with the verdict its doc string argues from
-/// chapter 8. Each has a smaller twin of the same shape in `litmus/symbolic/`
-/// (or, for the locks, `litmus/scale/`) that both engines decide today.
+/// chapter 8. Each names a smaller twin of the same shape, in `litmus/symbolic/`
+/// or (the locks) `litmus/scale/`, which `expected.csv` holds.
 #[test]
 fn tests_past_the_path_limit_are_refused_or_decided_as_argued() {
     let rows = past_path_limit();
     assert!(rows.len() >= 10, "only {} tests past the path limit", rows.len());
     let opts = CheckOptions { engine: Engine::Sat, ..CheckOptions::default() };
-    for (test, expected, refusal) in &rows {
-        let name = test.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
-        let twin = test.with_file_name(format!("{}-twin.litmus", name));
-        let family = name.rsplit_once('-').map(|(f, _)| f.to_string()).unwrap_or_default();
-        let scale = Path::new(env!("CARGO_MANIFEST_DIR")).join("litmus/scale");
-        let lock_twin = std::fs::read_dir(&scale)
-            .map(|d| d.flatten().any(|e| e.file_name().to_string_lossy().starts_with(&format!("{}-", family))))
-            .unwrap_or(false);
-        assert!(twin.is_file() || lock_twin, "{} has no smaller twin", test.display());
-        let report = check_file(test, &opts);
+    for row in &rows {
+        assert!(row.twin.is_file(), "{}: its twin {} does not exist", row.test.display(), row.twin.display());
+        let report = check_file(&row.test, &opts);
         match &report.result {
             Ok(r) => {
                 let verdict = format!("{:?}", r.summary.verdict);
-                assert_eq!(&verdict, expected, "{} is decided, against its argued verdict", test.display());
+                assert_eq!(verdict, row.expected, "{} is decided, against its argued verdict", row.test.display());
             }
             Err(e) => {
                 let text = e.to_string();
-                assert!(text.contains(refusal.as_str()), "{}: `{}` is not `{}`", test.display(), text, refusal);
+                assert!(text.contains(&row.refusal), "{}: `{}` is not `{}`", row.test.display(), text, row.refusal);
             }
         }
     }

@@ -248,6 +248,12 @@ fn compare(path: &Path) -> Result<usize, String> {
     if names(&p) != names(&q) || p.loc_names != q.loc_names || p.observables != q.observables {
         return Err("locations, their names or the observables differ".into());
     }
+    // Reads take values from the domains: the symbolic ones may only be larger (D184).
+    for (mine, theirs) in p.locations.iter().zip(&q.locations) {
+        if let Some(v) = theirs.values.iter().find(|v| !mine.values.contains(v)) {
+            return Err(format!("location {} lacks the value {} the path builder's domain has", mine.name, v));
+        }
+    }
     if p.flags.unroll_bound_hit != q.flags.unroll_bound_hit {
         return Err(format!(
             "unroll bound hit: symbolic {}, paths {}",

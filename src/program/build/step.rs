@@ -314,7 +314,7 @@ impl Ctx<'_> {
     }
 
     /// A private variable's declared bytes bound its accesses (8.2).
-    fn check_private_bounds(&self, key: &LocKey, size: u8, ins: &ast::Instr) -> Result<()> {
+    pub(super) fn check_private_bounds(&self, key: &LocKey, size: u8, ins: &ast::Instr) -> Result<()> {
         let Some(d) = self.vars.get(&key.root) else { return Ok(()) };
         if d.size == 0 || (key.offset >= 0 && key.offset as u64 + u64::from(size) <= d.size) {
             return Ok(());

@@ -135,6 +135,10 @@ struct Round {
     thread_of: Vec<usize>,
     guard: Vec<TermId>,
     write: BTreeMap<usize, TermId>,
+    /// For a plain write of a term (a store, `exch`): the conditions of the
+    /// reads whose values flow into it (its `value_srcs`, each under the
+    /// condition that the path carries it).
+    write_conds: BTreeMap<usize, Vec<TermId>>,
     operands: BTreeMap<usize, Vec<TermId>>,
     assume: Vec<(usize, TermId)>,
     deps: Vec<(usize, usize, TermId)>,
@@ -143,6 +147,8 @@ struct Round {
     cut: Vec<TermId>,
     /// The first thread none of whose paths may finish within the bound.
     every_path_cut: Option<usize>,
+    /// Instruction instances so far (`--max-events`).
+    instances: usize,
     /// Choices made so far (`Term::Choice` numbers, unique in the program).
     choices: usize,
     /// Bytes charged to the budget for the events (credited when dropped).
@@ -240,33 +246,23 @@ impl Ctx<'_> {
         let (mut changed, mut new_constant) = (false, false);
         for (g, e) in r.events.iter().enumerate() {
             let DraftKind::Mem { key, access } = &e.kind else { continue };
-            let term = r.write.get(&g);
-            let constant = e.value_srcs.is_empty() && access.rmw.is_none() && term.is_none();
-            let bound = bounds.get(key).copied().unwrap_or(0);
-            let this_round = if e.value_srcs.is_empty() {
-                constant || rounds == 0
-            } else {
-                (1..=*last_new_constant + bound).contains(&rounds)
-            };
-            if !access.writes || !this_round {
+            if !access.writes {
                 continue;
             }
+            let bound = bounds.get(key).copied().unwrap_or(0);
+            let window = (1..=*last_new_constant + bound).contains(&rounds);
             let init = BTreeSet::from([self.key_init(key)]);
-            let written = match (&access.rmw, term) {
-                (None, Some(&t)) => r.terms.values[t].clone(),
-                (None, None) => vec![access.write_value],
-                (Some(op), _) => {
-                    let known: Vec<i64> = before.get(key).unwrap_or(&init).iter().copied().collect();
-                    rmw_images(op, known, r.operands.get(&g), &r.terms).map_err(|why| {
-                        Stop::Outside(format!("line {}: `{}`: {}", r.events[g].line, r.events[g].text, why))
-                    })?
-                }
-            };
+            let (every_round, windowed) = self.written_values(r, g, (e, access), (&before, &init))?;
             let d = self.domains.entry(key.clone()).or_insert_with(|| init.clone());
-            for v in written {
+            for v in every_round {
                 if d.insert(v) {
                     changed = true;
-                    new_constant |= constant;
+                    new_constant = true;
+                }
+            }
+            if window || (e.value_srcs.is_empty() && rounds == 0) {
+                for v in windowed {
+                    changed |= d.insert(v);
                 }
             }
         }
@@ -274,6 +270,39 @@ impl Ctx<'_> {
             *last_new_constant = rounds;
         }
         Ok(changed)
+    }
+
+    /// What write `g` of the round writes: the values the path builder would
+    /// see as constants (written on paths where no read's value flows into
+    /// the write: every round) and the others (the rounds a chain needs).
+    #[allow(clippy::type_complexity)]
+    fn written_values(
+        &self,
+        r: &Round,
+        g: usize,
+        (e, access): (&DraftEvent, &Access),
+        (before, init): (&HashMap<LocKey, BTreeSet<i64>>, &BTreeSet<i64>),
+    ) -> SResult<(Vec<i64>, Vec<i64>)> {
+        let DraftKind::Mem { key, .. } = &e.kind else { return Ok((Vec::new(), Vec::new())) };
+        let refused = |why: &str| Stop::Outside(format!("line {}: `{}`: {}", e.line, e.text, why));
+        Ok(match (&access.rmw, r.write.get(&g)) {
+            (None, None) if e.value_srcs.is_empty() => (vec![access.write_value], Vec::new()),
+            (None, None) => (Vec::new(), vec![access.write_value]),
+            (None, Some(&t)) if e.value_srcs.is_empty() => (r.terms.values[t].clone(), Vec::new()),
+            (None, Some(&t)) => {
+                let constant = match r.write_conds.get(&g) {
+                    Some(conds) => r.terms.where_none_holds(t, conds).ok_or_else(|| {
+                        refused("the values it writes on paths where no read flows into it take too long to tell apart")
+                    })?,
+                    None => Vec::new(),
+                };
+                (constant, r.terms.values[t].clone())
+            }
+            (Some(op), _) => {
+                let known: Vec<i64> = before.get(key).unwrap_or(init).iter().copied().collect();
+                (Vec::new(), rmw_images(op, known, r.operands.get(&g), &r.terms).map_err(refused)?)
+            }
+        })
     }
 
     /// Cells the accesses would split (accesses of different sizes that

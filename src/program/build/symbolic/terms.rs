@@ -37,11 +37,13 @@ pub struct Terms {
     pub terms: Vec<Term>,
     pub values: Vec<Vec<i64>>,
     index: HashMap<Term, TermId>,
+    /// Bytes charged to the memory budget for the table.
+    charged: u64,
 }
 
 impl Default for Terms {
     fn default() -> Self {
-        let mut t = Terms { terms: Vec::new(), values: Vec::new(), index: HashMap::new() };
+        let mut t = Terms { terms: Vec::new(), values: Vec::new(), index: HashMap::new(), charged: 0 };
         t.konst(0);
         t.konst(1);
         t
@@ -57,16 +59,20 @@ impl Terms {
             return Err(TermError::TooManyTerms);
         }
         let id = self.terms.len();
-        crate::budget::charge(64 + 8 * values_len_hint(&term));
-        self.values.push(values());
+        let values = values();
+        // The term, its arguments, its value set and its index entry.
+        let bytes = 96 + 8 * (args_len(&term) + values.len()) as u64;
+        crate::budget::charge(bytes);
+        self.charged += bytes;
+        self.values.push(values);
         self.index.insert(term.clone(), id);
         self.terms.push(term);
         Ok(id)
     }
 
-    /// The bytes a term table of this size is charged (credited when dropped).
+    /// The bytes this table was charged (credited when it is dropped).
     pub fn bytes(&self) -> u64 {
-        self.terms.iter().map(|t| 64 + 8 * values_len_hint(t)).sum()
+        self.charged
     }
 
     pub fn konst(&mut self, c: i64) -> TermId {
@@ -227,7 +233,34 @@ impl Terms {
     /// (`(r0 + n) * 3 - 3 * n - 2 * r0` is `r0`, not 80 values). Left as it
     /// is when that takes too many evaluations or some assignment has no value.
     pub fn refine(&mut self, t: TermId) {
-        let order = self.post_order(t);
+        let mut exact = BTreeSet::new();
+        if self.tabulate(&[t], |v| {
+            exact.insert(v[0]);
+        }) {
+            self.values[t] = exact.into_iter().collect();
+        }
+    }
+
+    /// The values `t` takes where every term of `conds` is 0 (a written
+    /// value on the paths where no read's value flows into it, D184);
+    /// `None` when that takes too many evaluations.
+    pub fn where_none_holds(&self, t: TermId, conds: &[TermId]) -> Option<Vec<i64>> {
+        let mut out = BTreeSet::new();
+        let roots: Vec<TermId> = std::iter::once(t).chain(conds.iter().copied()).collect();
+        let done = self.tabulate(&roots, |v| {
+            if v[1..].iter().all(|&c| c == 0) {
+                out.insert(v[0]);
+            }
+        });
+        done.then(|| out.into_iter().collect())
+    }
+
+    /// Call `visit` with the values of `roots` on every assignment of values
+    /// to the reads and choices they mention; false (having visited
+    /// nothing or part) when that takes too many evaluations or some
+    /// assignment has no value.
+    fn tabulate(&self, roots: &[TermId], mut visit: impl FnMut(&[i64])) -> bool {
+        let order = self.post_order(roots);
         // The reads and choices, in the order the evaluation meets them.
         let sets: Vec<&Vec<i64>> = order
             .iter()
@@ -236,7 +269,7 @@ impl Terms {
             .collect();
         let count = sets.iter().try_fold(1usize, |n, s| n.checked_mul(s.len()));
         if count.is_none_or(|n| n > MAX_COMBINATIONS || n.saturating_mul(order.len()) > MAX_REFINE_WORK) {
-            return;
+            return false;
         }
         let position: HashMap<TermId, usize> = order.iter().enumerate().map(|(i, &x)| (x, i)).collect();
         // Each node: its operation and its arguments' positions, a constant, or the next leaf.
@@ -253,8 +286,10 @@ impl Terms {
                 _ => Node::Leaf,
             })
             .collect();
+        let root_at: Vec<usize> = roots.iter().map(|r| position[r]).collect();
         let mut slots = vec![0i64; order.len()];
         let mut vals = Vec::new();
+        let mut out = vec![0i64; roots.len()];
         let assign = |leaf_values: &[i64]| -> Result<i64, NoValue> {
             let mut next_leaf = 0;
             for (i, node) in nodes.iter().enumerate() {
@@ -271,18 +306,18 @@ impl Terms {
                     }
                 };
             }
-            Ok(slots[order.len() - 1])
+            root_at.iter().zip(out.iter_mut()).for_each(|(&at, o)| *o = slots[at]);
+            visit(&out);
+            Ok(0)
         };
-        if let Ok(exact) = combine(&sets, assign) {
-            self.values[t] = exact;
-        }
+        combine(&sets, assign).is_ok()
     }
 
-    /// The terms `t` is made of, each after its arguments, `t` last.
-    fn post_order(&self, t: TermId) -> Vec<TermId> {
+    /// The terms `roots` are made of, each after its arguments.
+    fn post_order(&self, roots: &[TermId]) -> Vec<TermId> {
         let mut out = Vec::new();
         let mut seen = std::collections::HashSet::new();
-        let mut stack = vec![(t, false)];
+        let mut stack: Vec<(TermId, bool)> = roots.iter().rev().map(|&r| (r, false)).collect();
         while let Some((x, done)) = stack.pop() {
             if done {
                 out.push(x);
@@ -373,10 +408,10 @@ fn sorted(mut v: Vec<i64>) -> Vec<i64> {
     v
 }
 
-fn values_len_hint(t: &Term) -> u64 {
+fn args_len(t: &Term) -> usize {
     match t {
-        Term::Op(_, args) => args.len() as u64 + 4,
-        _ => 2,
+        Term::Op(_, args) => args.len(),
+        _ => 0,
     }
 }
 

@@ -180,8 +180,7 @@ fn one(init: &str, ins: &str) -> String {
 fn each_construct_outside_the_fragment_is_refused_with_its_line() {
     let cases = [
         (one("x = 0;", "bar.sync 0"), "barrier"),
-        (one("x = 0; u32 a[2];", "st.relaxed.gpu.u32 [a], 1"), "array"),
-        (one("x = 0;", "st.local.u32 [x], 1"), "private"),
+        (one("x = 0;", "atom.relaxed.gpu.add.f32 %f1, [x], 1"), "floating-point"),
         (one("x = 0;", "add.f32 %f1, %f2, %f3"), "floating-point"),
         (one("x = 0; y = 0;", "ld.relaxed.gpu r1, x ;\n ld.relaxed.gpu r2, [r1]"), "address"),
         (one("x = 0;", "st.relaxed.gpu.u8 [x+1], 1 ;\n st.relaxed.gpu.u32 [x], 1"), "mixed-size"),
@@ -191,4 +190,43 @@ fn each_construct_outside_the_fragment_is_refused_with_its_line() {
         assert!(why.starts_with("line 4: ") || why.starts_with("line 5: "), "{}: {}", word, why);
         assert!(why.contains(word), "expected `{}` in: {}", word, why);
     }
+}
+
+const PRIVATE: &str = "PTX private
+{ buf = 0; x = 0; }
+ P0@cta 0,gpu 0                 | P1@cta 1,gpu 0      ;
+ ld.relaxed.gpu.u32 %r0, [x]    | st.relaxed.gpu x, 1 ;
+ st.local.u32 [buf], %r0        |                     ;
+ ld.local.u32 %r1, [buf]        |                     ;
+ ld.local.u8 %r2, [buf+4]       |                     ;
+ st.relaxed.gpu.u32 [x], %r1    |                     ;
+exists (P0:%r1 == 1)
+";
+
+#[test]
+fn private_memory_gives_back_the_value_stored_whole_and_its_bytes_in_pieces() {
+    let (p, f) = built(PRIVATE);
+    // Private accesses are no events (5.1.5: no other thread sees them): a
+    // load of x and a store of x.
+    let evs = events(&p, 0);
+    assert_eq!(evs.len(), 2);
+    let read = f.regs[0]["%r0"];
+    assert_eq!(f.terms[read], Term::Read(evs[0]));
+    assert_eq!(f.regs[0]["%r1"], read, "read back whole: the value stored, still the read");
+    let stored = Term::Op(SymOp::Stored(Some(crate::ast::IntTy { bits: 32, signed: false }), 4), vec![read]);
+    assert_eq!(f.terms[f.write[&evs[1]]], stored, "so the store of x writes the bit pattern of what the load read");
+    assert!(f.deps.iter().any(|d| (d.0, d.1) == (evs[0], evs[1])));
+    // Bytes no store wrote are the variable's initial bytes (8.2.6).
+    assert_eq!(f.terms[f.regs[0]["%r2"]], Term::Const(0));
+}
+
+#[test]
+fn max_events_counts_instruction_instances() {
+    let lit = crate::parse::parse_litmus(SPIN).expect("the test parses");
+    // Three loads of P0 and P1's store: four instances.
+    let at = |max_events| build_symbolic(&lit, &BuildOptions { max_events, ..BuildOptions::default() });
+    assert!(matches!(at(4), Ok(SymbolicBuild::Built(_))));
+    let err = at(3).expect_err("past the limit");
+    assert_eq!(err.kind, crate::error::ErrorKind::Limit);
+    assert!(err.message.contains("more than 3 instruction instances"), "{}", err.message);
 }

@@ -6,6 +6,8 @@ use super::*;
 use crate::ast::{AluOp, AtomOp, BranchCond, Cmp, InstrKind, IntTy, Operand, Sem};
 use crate::program::symbolic::SymOp;
 
+mod private;
+
 /// Most states one thread's work list may hold (a limit, exit 3).
 const MAX_STATES: usize = 100_000;
 
@@ -18,6 +20,8 @@ struct SymState {
     regs: BTreeMap<String, SVal>,
     /// Control dependencies (8.10.4) of the events this state performs next.
     ctrl: Deps,
+    /// The private (`.local`, `.param`) bytes written so far.
+    private: private::Bytes,
     /// How many times the paths ran each instruction so far: a term, as
     /// merged paths may differ (D183).
     visits: BTreeMap<usize, TermId>,
@@ -42,7 +46,15 @@ impl Walk<'_, '_> {
         let code = &lit.code[self.t];
         let labels = self.ctx.labels(self.t)?;
         let regs = self.initial_regs();
-        let start = SymState { guard: TRUE, regs, ctrl: Deps::new(), visits: BTreeMap::new(), back_edges: 0, pc: 0 };
+        let start = SymState {
+            guard: TRUE,
+            regs,
+            ctrl: Deps::new(),
+            private: private::Bytes::new(),
+            visits: BTreeMap::new(),
+            back_edges: 0,
+            pc: 0,
+        };
         let mut work: BTreeMap<StateKey, SymState> = BTreeMap::new();
         let mut finished = Vec::new();
         let mut cut = FALSE;
@@ -140,23 +152,14 @@ impl Walk<'_, '_> {
         for name in names {
             let va = a.regs.get(name).cloned().unwrap_or_else(SVal::zero);
             let vb = b.regs.get(name).cloned().unwrap_or_else(SVal::zero);
-            let v = if va.v == vb.v {
-                va.v.clone()
-            } else {
-                match (&va.v, &vb.v) {
-                    (SV::T(x), SV::T(y)) => SV::T(self.r.terms.ite(ga, *x, *y).map_err(too_many_terms)?),
-                    _ => {
-                        let line =
-                            at.map_or_else(|| "the end of the thread".to_string(), |i| format!("line {}", i.span.line));
-                        return Err(Stop::Outside(format!(
-                            "{}: register `{}` holds an address on one path and another value on another, which the symbolic builder does not merge",
-                            line, name
-                        )));
-                    }
-                }
+            let Some(v) = self.merge_value(ga, &va, &vb)? else {
+                return Err(Stop::Outside(format!(
+                    "{}: register `{}` holds an address on one path and another value on another, which the symbolic builder does not merge",
+                    place(at),
+                    name
+                )));
             };
-            let deps = self.merge_deps(ga, &va.deps, &vb.deps)?;
-            regs.insert(name.clone(), SVal { v, deps });
+            regs.insert(name.clone(), v);
         }
         let ctrl = self.merge_deps(ga, &a.ctrl, &b.ctrl)?;
         let mut visits = BTreeMap::new();
@@ -164,7 +167,19 @@ impl Walk<'_, '_> {
             let (va, vb) = (a.visits.get(&pc).copied().unwrap_or(FALSE), b.visits.get(&pc).copied().unwrap_or(FALSE));
             visits.insert(pc, self.r.terms.ite(ga, va, vb).map_err(too_many_terms)?);
         }
-        Ok(SymState { guard, regs, ctrl, visits, ..a })
+        let private = self.merge_private(ga, &a.private, &b.private, at)?;
+        Ok(SymState { guard, regs, ctrl, private, visits, ..a })
+    }
+
+    /// `a` where `ga` holds, `b` elsewhere; `None` when one is an address
+    /// and the other is not the same address.
+    fn merge_value(&mut self, ga: TermId, a: &SVal, b: &SVal) -> SResult<Option<SVal>> {
+        let v = match (&a.v, &b.v) {
+            (x, y) if x == y => x.clone(),
+            (SV::T(x), SV::T(y)) => SV::T(self.r.terms.ite(ga, *x, *y).map_err(too_many_terms)?),
+            _ => return Ok(None),
+        };
+        Ok(Some(SVal { v, deps: self.merge_deps(ga, &a.deps, &b.deps)? }))
     }
 
     fn merge_deps(&mut self, ga: TermId, a: &Deps, b: &Deps) -> SResult<Deps> {
@@ -415,20 +430,25 @@ impl Walk<'_, '_> {
             }
         };
         let (key, vaddr) = self.ctx.locate(&name, off, shared, self.t, ins)?;
-        let private = self.ctx.space(&key.root).is_private();
-        if private || matches!(ins.kind, InstrKind::Load { private: true, .. } | InstrKind::Store { private: true, .. })
-        {
-            return Err(outside(ins, "thread-private .local/.param memory is outside the symbolic builder"));
-        }
-        if self.ctx.arrays.decl.contains_key(&key.root) {
-            return Err(outside(ins, "arrays of the init block are outside the symbolic builder"));
-        }
+        Ok((key, vaddr, deps))
+    }
+
+    /// `key` is accessed as global or shared memory: what the symbolic
+    /// builder refuses there, and the state-space check (D17).
+    fn shared_memory(&mut self, key: &LocKey, ins: &ast::Instr) -> SResult<()> {
         let no_init = self.ctx.vars.get(&key.root).is_some_and(|d| d.init.is_none());
         if no_init && !self.ctx.inits.contains_key(&key.root) {
             return Err(outside(ins, "a variable without an initial value is outside the symbolic builder"));
         }
         self.ctx.space_of(&key.root, false, ins)?;
-        Ok((key, vaddr, deps))
+        Ok(())
+    }
+
+    /// The access `ins` is to thread-private memory (ISA 5.1.5, 5.1.6): its
+    /// own flag, or a `.local`/`.param` variable however it is reached.
+    fn is_private(&self, key: &LocKey, ins: &ast::Instr) -> bool {
+        let flag = matches!(ins.kind, InstrKind::Load { private: true, .. } | InstrKind::Store { private: true, .. });
+        flag || self.ctx.space(&key.root).is_private()
     }
 
     /// Push an event of `st` at sub-index and guard `at`: its dependencies
@@ -442,7 +462,9 @@ impl Walk<'_, '_> {
         ins: &ast::Instr,
     ) -> SResult<usize> {
         let idx = self.r.events.len();
-        if idx >= self.ctx.opts.max_events {
+        // --max-events counts instruction instances: a cas's two events are one.
+        self.r.instances += usize::from(at.0 == 0);
+        if self.r.instances > self.ctx.opts.max_events {
             return Err(Stop::Err(too_many_events(self.ctx.opts.max_events)));
         }
         let mut value_srcs: BTreeSet<LocKey> = deps.keys().filter_map(|&r| self.key_of(r)).collect();
@@ -489,6 +511,10 @@ impl Walk<'_, '_> {
         if ty.is_some() {
             self.ctx.typed_roots.insert(key.root.clone());
         }
+        if self.is_private(&key, ins) {
+            return self.private_load(st, ins, &key, adeps);
+        }
+        self.shared_memory(&key, ins)?;
         self.ctx.mem_cells(&key, *size, ins);
         let (msem, mscope) = normalize(*sem, *scope, Scope::Sys);
         let access = Access { reads: true, conv: *ty, ..Access::new(vaddr, *proxy, *size, msem, mscope) };
@@ -509,6 +535,10 @@ impl Walk<'_, '_> {
         if ty.is_some() {
             self.ctx.typed_roots.insert(key.root.clone());
         }
+        if self.is_private(&key, ins) {
+            return self.private_store(st, ins, &key, deps);
+        }
+        self.shared_memory(&key, ins)?;
         let v = self.operand(st, src);
         self.add_deps(&mut deps, &v.deps)?;
         let value = self.stored_term(&v, *ty, *size, ins)?;
@@ -523,6 +553,7 @@ impl Walk<'_, '_> {
         let idx = self.push(st, (0, st.guard), DraftKind::Mem { key, access }, &deps, ins)?;
         if constant.is_none() {
             self.r.write.insert(idx, value);
+            self.r.write_conds.insert(idx, deps.values().copied().collect());
         }
         Ok(())
     }
@@ -554,6 +585,13 @@ impl Walk<'_, '_> {
             self.add_deps(&mut deps, &v.deps)?;
         }
         let (key, vaddr, adeps) = self.address(st, addr, *shared, ins)?;
+        if self.ctx.space(&key.root).is_private() {
+            return Err(Stop::Err(Error::input(
+                "atomic operations take .global or .shared memory, not a thread's private .local/.param memory",
+                ins.span,
+            )));
+        }
+        self.shared_memory(&key, ins)?;
         self.add_deps(&mut deps, &adeps)?;
         if ty.is_some() {
             self.ctx.typed_roots.insert(key.root.clone());
@@ -573,6 +611,7 @@ impl Walk<'_, '_> {
                 self.push(st, (0, st.guard), DraftKind::Mem { key: key.clone(), access: access.clone() }, &deps, ins)?;
             if constant.is_none() {
                 self.r.write.insert(idx, w);
+                self.r.write_conds.insert(idx, deps.values().copied().collect());
             }
             return self.set_read(st, dst, idx, &key, &access, ins);
         }
@@ -684,6 +723,11 @@ impl Walk<'_, '_> {
         st.regs.insert(d.clone(), v);
         Ok(())
     }
+}
+
+/// Where two states merge, for a message: the instruction's line, or the end.
+fn place(at: Option<&ast::Instr>) -> String {
+    at.map_or_else(|| "the end of the thread".to_string(), |i| format!("line {}", i.span.line))
 }
 
 fn is_exch(ins: &ast::Instr) -> bool {
