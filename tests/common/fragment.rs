@@ -86,12 +86,12 @@ fn ins() -> impl Strategy<Value = Ins> {
     ]
 }
 
-/// 2 or 3 threads of a load and 1 to 3 more instructions, and in half the tests one loop.
-pub fn fragment_strategy() -> impl Strategy<Value = FragmentTest> {
+/// 2 or 3 threads of a load and 1 to `more` further instructions, and in half the tests one loop.
+pub fn fragment_strategy(more: usize) -> impl Strategy<Value = FragmentTest> {
     // Each thread starts with a load, so the registers its later instructions
     // read (predicates, operands, stored values) mostly hold read values.
     let load = (0..3usize, 0..REGS, 0..2usize).prop_map(|(sem, reg, loc)| Ins::Ld { sem, reg, loc });
-    let thread = (load, proptest::collection::vec(ins(), 1..=3)).prop_map(|(l, mut rest)| {
+    let thread = (load, proptest::collection::vec(ins(), 1..=more)).prop_map(|(l, mut rest)| {
         rest.insert(0, l);
         rest
     });

@@ -3,7 +3,7 @@
 //! parse and match; a test file without an expectation is a failure too.
 
 use ptx_litmus::batch::check_file;
-use ptx_litmus::check::{collect_files, CheckOptions, Engine};
+use ptx_litmus::check::{collect_files, CheckOptions, Engine, ThreadEncoding};
 use ptx_litmus::report::expect::{compare, load};
 use std::path::{Path, PathBuf};
 
@@ -248,27 +248,38 @@ fn compiled_corpus_matches_expectations_with_the_reference_engine() {
 }
 
 /// Every test of `litmus/symbolic/past-path-limit.csv` is past the path
-/// builder's limit (its refusal is the one recorded), or, once the symbolic
-/// encoding decides it, decided with the verdict its doc string argues from
-/// chapter 8. Each names a smaller twin of the same shape, in `litmus/symbolic/`
-/// or (the locks) `litmus/scale/`, which `expected.csv` holds.
+/// builder's limit (`--encoding paths` refuses it as recorded) and
+/// `--encoding auto` decides it (the symbolic encoding, D188) with the verdict
+/// its doc string argues from chapter 8; its twin, the same shape with fewer
+/// reads or threads, gets that verdict from the path encoding.
 #[test]
-fn tests_past_the_path_limit_are_refused_or_decided_as_argued() {
+fn tests_past_the_path_limit_are_decided_by_the_symbolic_encoding() {
     let rows = past_path_limit();
     assert!(rows.len() >= 10, "only {} tests past the path limit", rows.len());
-    let opts = CheckOptions { engine: Engine::Sat, ..CheckOptions::default() };
+    let paths = CheckOptions { encoding: ThreadEncoding::Paths, ..CheckOptions::default() };
+    let auto = CheckOptions { encoding: ThreadEncoding::Auto, ..CheckOptions::default() };
+    let mut decided = 0;
     for row in &rows {
-        assert!(row.twin.is_file(), "{}: its twin {} does not exist", row.test.display(), row.twin.display());
-        let report = check_file(&row.test, &opts);
-        match &report.result {
+        let name = row.test.display();
+        match &check_file(&row.test, &paths).result {
+            Err(e) => assert!(e.to_string().contains(&row.refusal), "{}: `{}` is not `{}`", name, e, row.refusal),
+            Ok(_) => panic!("{} is no longer past the path limit", name),
+        }
+        match &check_file(&row.test, &auto).result {
             Ok(r) => {
-                let verdict = format!("{:?}", r.summary.verdict);
-                assert_eq!(verdict, row.expected, "{} is decided, against its argued verdict", row.test.display());
+                assert_eq!(format!("{:?}", r.summary.verdict), row.expected, "{}: against its argued verdict", name);
+                decided += 1;
             }
+            // The symbolic builder may leave a test outside; the path builder's refusal then stands.
             Err(e) => {
-                let text = e.to_string();
-                assert!(text.contains(&row.refusal), "{}: `{}` is not `{}`", row.test.display(), text, row.refusal);
+                assert!(e.to_string().contains(&row.refusal), "{}: {}", name, e);
+                eprintln!("{}: not decided: {}", name, e);
             }
         }
+        let twin = check_file(&row.twin, &paths).result.unwrap_or_else(|e| panic!("{}: {}", row.twin.display(), e));
+        assert_eq!(format!("{:?}", twin.summary.verdict), row.expected, "{}: the twin's verdict", row.twin.display());
     }
+    // All 16 were decided when written; since D184's last change the symbolic builder leaves
+    // cascounter-reread-3 and caslock-waiters-3 outside (their stored back-offs): a floor, not a target.
+    assert!(decided >= 14, "only {} of {} tests past the path limit decided by --encoding auto", decided, rows.len());
 }

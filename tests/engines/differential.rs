@@ -16,7 +16,7 @@ use crate::common;
 use common::gen::{test_strategy, Test};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestError, TestRunner};
-use ptx_litmus::check::{check_source, CheckOptions, Engine, TestResult};
+use ptx_litmus::check::{check_source, CheckOptions, Engine, TestResult, ThreadEncoding};
 use ptx_litmus::context::Ctx;
 use ptx_litmus::error::ErrorKind;
 use ptx_litmus::program::BuildOptions;
@@ -187,16 +187,57 @@ fn engines_agree_on_spin_loops() {
 fn engines_agree_on_the_symbolic_fragment() {
     property(
         "engines_agree_on_the_symbolic_fragment",
-        common::fragment::fragment_strategy(),
+        common::fragment::fragment_strategy(3),
         |t| t.render("fragment"),
         |t| {
             let text = t.render("fragment");
             let (Some(s), Some(r)) = (run(&text, Engine::Sat), run(&text, Engine::Reference)) else { return Ok(false) };
             same_answers(&s, &r, &text)?;
             prop_assert_eq!(&s.outcome.flags, &r.outcome.flags, "flags differ on:\n{}", text);
+            let Some(y) = run_symbolic(&text) else { return Ok(false) };
+            same_answers(&s, &y, &text)?;
+            prop_assert_eq!(&s.outcome.flags, &y.outcome.flags, "symbolic flags differ on:\n{}", text);
             Ok(true)
         },
     );
+}
+
+/// Larger tests of the same fragment (up to 7 instructions per thread, past
+/// what the reference engine enumerates within its budget): the symbolic
+/// encoding's listing and flags are the path encoding's.
+#[test]
+fn encodings_agree_on_larger_fragment_tests() {
+    property(
+        "encodings_agree_on_larger_fragment_tests",
+        common::fragment::fragment_strategy(6),
+        |t| t.render("fragment"),
+        |t| {
+            let text = t.render("fragment");
+            let (Some(s), Some(y)) = (run(&text, Engine::Sat), run_symbolic(&text)) else { return Ok(false) };
+            same_answers(&s, &y, &text)?;
+            prop_assert_eq!(&s.outcome.flags, &y.outcome.flags, "symbolic flags differ on:\n{}", text);
+            Ok(true)
+        },
+    );
+}
+
+/// `text` decided by the symbolic encoding (issue 27, `--encoding symbolic`),
+/// every state listed: `None` when the symbolic builder leaves the test
+/// outside its fragment or a budget stops it (both are limits).
+fn run_symbolic(text: &str) -> Option<TestResult> {
+    let opts = CheckOptions {
+        encoding: ThreadEncoding::Symbolic,
+        list_states: None,
+        max_states: MAX_STATES,
+        build: BuildOptions { max_events: MAX_EVENTS, ..Default::default() },
+        ctx: Ctx::default().with_timeout(Some(TIMEOUT)),
+        ..Default::default()
+    };
+    match check_source(text, &opts) {
+        Ok(r) => Some(r),
+        Err(e) if e.kind == ErrorKind::Limit => None,
+        Err(e) => panic!("symbolic encoding failed: {}\n{}", e, text),
+    }
 }
 
 /// `change` never adds allowed final states.
