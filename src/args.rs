@@ -123,10 +123,11 @@ pub struct CheckArgs {
     /// verdicts, states and flags never depend on it, see README).
     #[arg(long)]
     pub no_merge: bool,
-    /// How threads are encoded: `paths` (default: each thread's paths), `auto` (paths; past the path
-    /// builder's limit of paths, the symbolic encoding), `symbolic` (each thread's code once, with symbolic
-    /// values; SAT engine only). Verdicts and states do not depend on it where both decide (see README).
-    #[arg(long, value_enum, default_value = "paths", value_name = "auto|paths|symbolic")]
+    /// How threads are encoded: `auto` (default: each thread's paths; past the path builder's limit of
+    /// paths, the symbolic encoding), `paths` (paths only: past the limit, exit 3), `symbolic` (each thread's
+    /// code once, with symbolic values; SAT engine only). Verdicts and states do not depend on it where both
+    /// decide (see README).
+    #[arg(long, value_enum, default_value = "auto", value_name = "auto|paths|symbolic")]
     pub encoding: opts::EncodingArg,
     #[command(flatten)]
     pub limits: opts::Limits,

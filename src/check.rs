@@ -79,9 +79,9 @@ impl Default for CheckOptions {
             list_states: Some(DEFAULT_LISTED_STATES),
             symmetry: true,
             merge_paths: true,
-            // Not `Auto` yet (D188): without counting facts and symmetry the
-            // symbolic encoding takes minutes on counters the path builder refuses.
-            encoding: ThreadEncoding::Paths,
+            // The path builder first, so every test it decides is decided as
+            // before; the symbolic encoding only where it gives up (D188).
+            encoding: ThreadEncoding::Auto,
         }
     }
 }

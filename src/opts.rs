@@ -70,9 +70,9 @@ pub enum EngineArg {
 /// `--encoding`: the command line's names for `check::ThreadEncoding`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum EncodingArg {
-    /// Each thread's paths, and the symbolic encoding where the path builder stops at its limit of paths.
+    /// Each thread's paths, and the symbolic encoding where the path builder stops at its limit of paths (default).
     Auto,
-    /// Each thread's paths only (default), as before the symbolic encoding (issue 27).
+    /// Each thread's paths only, as before the symbolic encoding (issue 27).
     Paths,
     /// Each thread's code encoded once, with symbolic values (issue 27; SAT engine only).
     Symbolic,

@@ -263,7 +263,8 @@ pub fn emit_source_at(
     opts: &EmitOptions,
 ) -> Result<Result<Module, String>, crate::error::Error> {
     let lit = crate::check::parse_and_expand(source, base)?;
-    // Built as `check` builds it (D113): a spin lock's failed iterations need not be enumerated to emit it.
-    let program = crate::check::build(&lit, &Default::default(), &crate::context::Ctx::default().model)?;
+    // Built as `check` builds it (D113, D188): a spin lock's failed iterations need not be enumerated to
+    // emit it, and a test past the path builder's limit is emitted from its symbolic program.
+    let program = crate::check::build_encoded(&lit, &Default::default())?;
     Ok(emit_module(&lit, &program.observables, &program, opts))
 }
