@@ -26,6 +26,7 @@
 //! path per thread by `SymFacts::project`, which every report, the
 //! reference engine's re-check and the explanations then read.
 
+pub mod check;
 pub mod from_paths;
 pub mod project;
 

@@ -13,7 +13,8 @@ pub mod symmetry;
 
 use crate::context::Ctx;
 use crate::error::{Error, Result};
-use crate::outcome::{Execution, Flags, Outcome, Reach};
+use crate::outcome::{Execution, Flags, Outcome, Reach, State};
+use crate::program::symbolic::SymModel;
 use crate::program::{EventId, Program};
 use crate::reference::verify::Verifier;
 use encode::Encoding;
@@ -87,6 +88,22 @@ impl Session<'_, '_> {
     /// One allowed execution also satisfying `extra`, decoded and (self-check)
     /// verified; None when there is none.
     fn find(&mut self, extra: &[B]) -> Result<Option<Execution>> {
+        match self.find_decoded(extra)? {
+            Some((x, Some(m))) => self.project(&x, &m).map(Some),
+            Some((x, None)) => {
+                if self.opts.self_check {
+                    self.verifier.verify(&x)?;
+                }
+                Ok(Some(x))
+            }
+            None => Ok(None),
+        }
+    }
+
+    /// [`Session::find`]'s execution as decoded: of the builder's program, or
+    /// for a symbolic one of the symbolic program, with what the model says of
+    /// its terms (not verified yet).
+    fn find_decoded(&mut self, extra: &[B]) -> Result<Option<(Execution, Option<SymModel>)>> {
         let mut assume = self.base.clone();
         assume.extend_from_slice(extra);
         let sat = self.enc.f.solve_assuming(&assume)?;
@@ -99,18 +116,27 @@ impl Session<'_, '_> {
         if let Some(m) = self.merged {
             x = m.concrete(self.orig, &x);
         }
-        if let Some(proj) = &mut self.projection {
-            x = proj.add(self.orig, &x, &self.enc.symbolic_model(&model));
-            if self.opts.self_check {
-                // The projection grows with every execution: checked against it as it is now.
-                Verifier::new(&proj.program, self.opts.model()).verify(&x)?;
-            }
-            return Ok(Some(x));
-        }
+        let symbolic = self.projection.is_some().then(|| self.enc.symbolic_model(&model));
+        Ok(Some((x, symbolic)))
+    }
+
+    /// An execution of the symbolic program with its model, as an execution
+    /// of the projection (D186), verified against the projection as it is now
+    /// (it grows with every execution), its model against the terms (D192).
+    fn project(&mut self, x: &Execution, m: &SymModel) -> Result<Execution> {
+        let Some(proj) = &mut self.projection else {
+            return Err(Error::internal("projecting an execution of a program that is not symbolic"));
+        };
         if self.opts.self_check {
-            self.verifier.verify(&x)?;
+            // The projection reads the term values as constants: they must be
+            // what the terms mean (D192; a renamed model is made, not solved).
+            m.check(self.orig, x).map_err(|why| Error::internal(format!("self-check: {}", why)))?;
         }
-        Ok(Some(x))
+        let x = proj.add(self.orig, x, m);
+        if self.opts.self_check {
+            Verifier::new(&proj.program, self.opts.model()).verify(&x)?;
+        }
+        Ok(x)
     }
 
     /// The program the executions `find` returns belong to: the builder's,
@@ -173,10 +199,9 @@ fn decide(p: &Program, opts: &SolveOptions) -> Result<(Outcome, Option<Program>)
     };
     let cond = enc.prop_literal(&p.condition);
     // Every query below that assumes `sym` asks a question that renaming
-    // symmetric threads does not change (D70); the listing adds orbits.
-    // Not for a symbolic program: renaming threads would need the other
-    // thread's projected path, which the projection may not hold yet (D186).
-    let classes = if opts.symmetry && !symbolic { symmetry::classes_merged(p, q) } else { Vec::new() };
+    // symmetric threads does not change (D70, for symbolic threads D192); the
+    // listing adds orbits.
+    let classes = if opts.symmetry { symmetry::classes_merged(p, q) } else { Vec::new() };
     let guard = symmetry::break_symmetry(&mut enc, &classes);
     let sym = guard.unwrap_or(B::T);
     if opts.ctx.debug {
@@ -239,10 +264,18 @@ fn list_states(s: &mut Session, out: &mut Outcome, sym: Option<(&[Vec<usize>], B
     let blocking = s.enc.f.fresh();
     loop {
         let query: Vec<B> = std::iter::once(blocking).chain(sym.map(|x| x.1)).collect();
-        let Some(x) = s.find(&query)? else { break };
         let found = match sym {
-            Some((classes, _)) => symmetry::orbit(s.orig, classes, x, room.saturating_sub(out.states.len()) + 1),
-            None => vec![(x.state(s.concrete()), x)],
+            Some((classes, _)) => {
+                let room = room.saturating_sub(out.states.len()) + 1;
+                match orbit(s, classes, &query, room)? {
+                    Some(found) => found,
+                    None => break,
+                }
+            }
+            None => match s.find(&query)? {
+                Some(x) => vec![(x.state(s.concrete()), x)],
+                None => break,
+            },
         };
         for (k, (state, x)) in found.into_iter().enumerate() {
             if out.states.len() >= limit {
@@ -258,9 +291,10 @@ fn list_states(s: &mut Session, out: &mut Outcome, sym: Option<(&[Vec<usize>], B
                     s.opts.max_states
                 )));
             }
-            // The solver's own execution was verified by `find`; a renamed one
-            // is verified here, which checks the symmetry itself.
-            if k > 0 && s.opts.self_check {
+            // The solver's own execution was verified by `find`, and so is a
+            // renamed one of a symbolic program (`project`); a renamed one of
+            // another is verified here, which checks the symmetry itself.
+            if k > 0 && s.opts.self_check && s.projection.is_none() {
                 s.verifier.verify(&x)?;
             }
             s.enc.block_state(blocking, &state);
@@ -271,6 +305,30 @@ fn list_states(s: &mut Session, out: &mut Outcome, sym: Option<(&[Vec<usize>], B
         }
     }
     Ok(())
+}
+
+/// The states of the orbit of an execution satisfying `query` (D70), each
+/// with an execution; `None` when no execution satisfies it. A symbolic
+/// program's executions are renamed as the symbolic program's, with their
+/// models, and each image projected (D192).
+fn orbit(s: &mut Session, classes: &[Vec<usize>], query: &[B], room: usize) -> Result<Option<Vec<(State, Execution)>>> {
+    let Some((x, m)) = s.find_decoded(query)? else { return Ok(None) };
+    let Some(m) = m else {
+        if s.opts.self_check {
+            s.verifier.verify(&x)?;
+        }
+        return Ok(Some(symmetry::orbit(s.orig, classes, x, room)));
+    };
+    let p = s.orig;
+    let rename = |(x, m): &(Execution, SymModel), a: usize, b: usize| {
+        symmetry::swap_symbolic(p, x, m, a, b)
+            .ok_or_else(|| Error::internal("symmetry: two threads of a class have facts that do not correspond"))
+    };
+    let show = |(x, m): &(Execution, SymModel)| {
+        let x = s.project(x, m)?;
+        Ok((x.state(s.concrete()), x))
+    };
+    symmetry::closure(classes, (x, m), room, rename, show).map(Some)
 }
 
 /// Read the execution out of a model.

@@ -15,6 +15,9 @@ use crate::outcome::{Execution, State};
 use crate::program::{EventId, Program, RegValue};
 use std::collections::{BTreeMap, BTreeSet};
 
+mod symbolic;
+pub use symbolic::swap_symbolic;
+
 /// Classes of interchangeable threads (each sorted, at least two threads),
 /// sorted by their first thread.
 pub fn classes(p: &Program) -> Vec<Vec<usize>> {
@@ -22,7 +25,12 @@ pub fn classes(p: &Program) -> Vec<Vec<usize>> {
     // class's first thread: if (a b) and (a c) are symmetries so is (b c), so
     // one representative decides membership.
     let mut by_code: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    // A symbolic thread is renamed only with choices of its own (D192).
+    let private = p.symbolic.as_deref().map(|f| symbolic::private_threads(p, f));
     for t in 0..p.threads.len() {
+        if private.as_ref().is_some_and(|x| !x[t]) {
+            continue;
+        }
         if let Some(sig) = signature(p, t) {
             by_code.entry(sig).or_default().push(t);
         }
@@ -65,8 +73,10 @@ pub fn classes_merged(p: &Program, q: &Program) -> Vec<Vec<usize>> {
 
 /// The thread's code as the program built it, with event and trace ids made
 /// local (positions in the thread): equal signatures mean the two threads'
-/// events, paths, register values and dependencies correspond one to one.
-/// `None` for a thread with no events.
+/// events, paths, register values and dependencies correspond one to one,
+/// and for a symbolic program the terms of their facts too (D192).
+/// `None` for a thread with no events, or whose symbolic facts mention
+/// another thread's events.
 fn signature(p: &Program, t: usize) -> Option<String> {
     let events = thread_events(p, t);
     if events.is_empty() {
@@ -107,6 +117,9 @@ fn signature(p: &Program, t: usize) -> Option<String> {
             })
             .collect();
         s.push_str(&format!("t {:?} {:?} {:?}\n", evs, deps, regs));
+    }
+    if let Some(facts) = p.symbolic.as_deref() {
+        s.push_str(&symbolic::thread_terms(facts, t, &events)?.text);
     }
     Some(s)
 }
@@ -325,21 +338,38 @@ pub fn swap(p: &Program, x: &Execution, a: usize, b: usize) -> Execution {
 /// at most `limit` of them (the closure of its state under swapping adjacent
 /// threads of a class, which generate every permutation).
 pub(crate) fn orbit(p: &Program, classes: &[Vec<usize>], x: Execution, limit: usize) -> Vec<(State, Execution)> {
+    let found = closure(classes, x, limit, |x, a, b| Ok(swap(p, x, a, b)), |x| Ok((x.state(p), x.clone())));
+    found.unwrap_or_default()
+}
+
+/// [`orbit`] over any form `T` of an execution: `swap` renames two threads of
+/// a class, `show` gives a form's final state and the execution listed with
+/// it. The images are kept in `T` form, as later swaps start from them.
+pub(crate) fn closure<T>(
+    classes: &[Vec<usize>],
+    x: T,
+    limit: usize,
+    swap: impl Fn(&T, usize, usize) -> crate::error::Result<T>,
+    mut show: impl FnMut(&T) -> crate::error::Result<(State, Execution)>,
+) -> crate::error::Result<Vec<(State, Execution)>> {
+    let first = show(&x)?;
     let mut seen: BTreeSet<State> = BTreeSet::new();
-    seen.insert(x.state(p));
-    let mut out = vec![(x.state(p), x)];
+    seen.insert(first.0.clone());
+    let mut out = vec![first];
+    let mut forms = vec![x];
     let mut next = 0;
-    while next < out.len() && out.len() < limit {
+    while next < forms.len() && out.len() < limit {
         for class in classes {
             for pair in class.windows(2) {
-                let y = swap(p, &out[next].1, pair[0], pair[1]);
-                let s = y.state(p);
+                let y = swap(&forms[next], pair[0], pair[1])?;
+                let (s, shown) = show(&y)?;
                 if out.len() < limit && seen.insert(s.clone()) {
-                    out.push((s, y));
+                    out.push((s, shown));
+                    forms.push(y);
                 }
             }
         }
         next += 1;
     }
-    out
+    Ok(out)
 }

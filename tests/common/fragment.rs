@@ -205,26 +205,51 @@ impl FragmentTest {
 
     /// The test in litmus syntax; every register and location is observed.
     pub fn render(&self, name: &str) -> String {
-        let n = self.threads.len();
-        let mut s = format!("PTX {}\n{{\nx = 0; y = 0;\n", name);
-        for i in 0..n {
-            let regs: Vec<String> = (0..REGS).map(|r| format!("P{}:r{} = 0;", i, r)).collect();
-            s.push_str(&format!("{}\n", regs.join(" ")));
-        }
-        s.push_str("}\n");
-        let header: Vec<String> =
-            self.ctas.iter().enumerate().map(|(i, c)| format!("P{}@cta {},gpu 0,tid {}", i, c, i)).collect();
-        s.push_str(&format!(" {} ;\n", header.join(" | ")));
-        let cells: Vec<Vec<String>> = (0..n).map(|t| self.cells(t)).collect();
-        let rows = cells.iter().map(Vec::len).max().unwrap_or(0);
-        for r in 0..rows {
-            let row: Vec<String> = cells.iter().map(|c| c.get(r).cloned().unwrap_or_default()).collect();
-            s.push_str(&format!(" {} ;\n", row.join(" | ")));
-        }
-        let mut obs = vec!["x".to_string(), "y".to_string()];
-        obs.extend((0..n).flat_map(|i| (0..REGS).map(move |r| format!("P{}:r{}", i, r))));
-        s.push_str(&format!("locations [{};]\n", obs.join("; ")));
-        s.push_str("exists (x == 1 /\\ P0:r0 == 0)\n");
-        s
+        let cells: Vec<Vec<String>> = (0..self.threads.len()).map(|t| self.cells(t)).collect();
+        render_cells(name, &cells, &self.ctas)
     }
+
+    /// The test with `copies` more threads running thread `which`'s code
+    /// (thread `which % n`), placed in its CTA, or with every thread in a CTA
+    /// of its own when `apart`: the copies have the same code and the same
+    /// placement relations to every other thread, so the copies (and `which`
+    /// unless it is P0, which the condition names) are interchangeable.
+    pub fn render_with_copies(&self, name: &str, which: usize, copies: usize, apart: bool) -> String {
+        let which = which % self.threads.len();
+        let mut cells: Vec<Vec<String>> = (0..self.threads.len()).map(|t| self.cells(t)).collect();
+        let mut ctas = self.ctas.clone();
+        for _ in 0..copies {
+            cells.push(self.cells(which));
+            ctas.push(self.ctas[which]);
+        }
+        if apart {
+            ctas = (0..cells.len() as u32).collect();
+        }
+        render_cells(name, &cells, &ctas)
+    }
+}
+
+/// A test of the threads `cells` (lines per thread) placed in `ctas`, every
+/// register and location observed.
+fn render_cells(name: &str, cells: &[Vec<String>], ctas: &[u32]) -> String {
+    let n = cells.len();
+    let mut s = format!("PTX {}\n{{\nx = 0; y = 0;\n", name);
+    for i in 0..n {
+        let regs: Vec<String> = (0..REGS).map(|r| format!("P{}:r{} = 0;", i, r)).collect();
+        s.push_str(&format!("{}\n", regs.join(" ")));
+    }
+    s.push_str("}\n");
+    let header: Vec<String> =
+        ctas.iter().enumerate().map(|(i, c)| format!("P{}@cta {},gpu 0,tid {}", i, c, i)).collect();
+    s.push_str(&format!(" {} ;\n", header.join(" | ")));
+    let rows = cells.iter().map(Vec::len).max().unwrap_or(0);
+    for r in 0..rows {
+        let row: Vec<String> = cells.iter().map(|c| c.get(r).cloned().unwrap_or_default()).collect();
+        s.push_str(&format!(" {} ;\n", row.join(" | ")));
+    }
+    let mut obs = vec!["x".to_string(), "y".to_string()];
+    obs.extend((0..n).flat_map(|i| (0..REGS).map(move |r| format!("P{}:r{}", i, r))));
+    s.push_str(&format!("locations [{};]\n", obs.join("; ")));
+    s.push_str("exists (x == 1 /\\ P0:r0 == 0)\n");
+    s
 }
