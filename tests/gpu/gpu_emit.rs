@@ -22,22 +22,12 @@ fn litmus_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The two tests of `litmus/symbolic/` past the path limit that the symbolic
-/// builder does not cover yet (D184): no program, so nothing to emit (exit 3
-/// with the reason, as `tests/cli/herd_log.rs` lists them too).
-const REFUSED: [&str; 2] = ["cascounter-reread-3.litmus", "caslock-waiters-3.litmus"];
-
 /// (file, AST with calls inlined, module or skip reason) for every test under `dir`.
 fn emitted(dir: &Path) -> Vec<(PathBuf, Litmus, Result<Module, String>)> {
     let mut files = Vec::new();
     litmus_files(dir, &mut files);
-    let refused = |f: &PathBuf| {
-        f.parent().is_some_and(|d| d.ends_with("symbolic"))
-            && f.file_name().is_some_and(|n| REFUSED.iter().any(|r| n == *r))
-    };
     files
         .into_iter()
-        .filter(|f| !refused(f))
         .map(|f| {
             let src = std::fs::read_to_string(&f).unwrap();
             let base = f.parent().unwrap();

@@ -3,10 +3,10 @@
 //! reference engine's re-check of that path sees its relations and axioms but
 //! not whether a final register or a written value is what the thread's terms
 //! compute. A model the solver returns satisfies the term clauses by
-//! construction; one renamed by thread symmetry (`sat::symmetry`) is checked
-//! here (with every model the solver returns, under the self-check) against the terms' meaning, as the encoding states it
-//! (`sat::encode::symbolic`): every term has the value its definition gives
-//! on the execution, or none exactly when the definition gives none.
+//! construction, one renamed by thread symmetry (`sat::symmetry`) need not:
+//! under the self-check both are checked here against the terms' meaning as
+//! the encoding states it (`sat::encode::symbolic`): every term has the value
+//! its definition gives on the execution, or none exactly when it gives none.
 
 use super::{SymFacts, SymModel, SymOp, Term};
 use crate::outcome::Execution;

@@ -241,12 +241,32 @@ impl Terms {
         }
     }
 
+    /// No assignment of values to the reads and choices `conds` mention makes
+    /// every term of `conds` nonzero; false also where that takes too many
+    /// evaluations or some assignment has no value (it may not be so).
+    pub fn never_all_hold(&self, conds: &[TermId]) -> bool {
+        if conds.contains(&FALSE) {
+            return true;
+        }
+        let mut some = false;
+        let done = self.tabulate(conds, |v| some |= v.iter().all(|&c| c != 0));
+        done && !some
+    }
+
     /// The values `t` takes where every term of `conds` is 0 (a written
     /// value on the paths where no read's value flows into it, D184);
-    /// `None` when that takes too many evaluations.
+    /// `None` when that takes too many evaluations. A condition whose value
+    /// set lacks 0 holds on every assignment, so no assignment qualifies; one
+    /// whose value set is {0} holds on none and constrains nothing (D195):
+    /// both are read off the value sets, which over-approximate what a
+    /// term takes, without evaluating anything.
     pub fn where_none_holds(&self, t: TermId, conds: &[TermId]) -> Option<Vec<i64>> {
+        if conds.iter().any(|&c| !self.values[c].contains(&0)) {
+            return Some(Vec::new());
+        }
+        let open = conds.iter().copied().filter(|&c| self.values[c] != [0]);
         let mut out = BTreeSet::new();
-        let roots: Vec<TermId> = std::iter::once(t).chain(conds.iter().copied()).collect();
+        let roots: Vec<TermId> = std::iter::once(t).chain(open).collect();
         let done = self.tabulate(&roots, |v| {
             if v[1..].iter().all(|&c| c == 0) {
                 out.insert(v[0]);
@@ -479,6 +499,44 @@ mod tests {
         assert!(t.values[v].len() > 2, "combined as independent: an over-approximation");
         t.refine(v);
         assert_eq!(t.values[v], vec![0, 1]);
+    }
+
+    /// A sum of five reads of 16 values each: 2^20 assignments, past what
+    /// `tabulate` enumerates.
+    fn wide_sum(t: &mut Terms) -> TermId {
+        let add = SymOp::Alu(AluOp::Add, U32, None);
+        let mut sum = t.read(10, (0..16).collect()).unwrap();
+        for e in 11..15 {
+            let r = t.read(e, (0..16).collect()).unwrap();
+            sum = t.op(add.clone(), vec![sum, r]).unwrap();
+        }
+        sum
+    }
+
+    #[test]
+    fn constant_written_values_are_read_off_conditions_that_cannot_vary() {
+        let mut t = Terms::default();
+        let wide = wide_sum(&mut t);
+        let r0 = t.read(0, vec![0, 1, 2]).unwrap();
+        let two = t.konst(2);
+        let r0_is_2 = t.op(SymOp::Compare(Cmp::Eq, None), vec![r0, two]).unwrap();
+        // Where r0 is not 2, wide + r0 still spans 2^20 assignments: too many to tell.
+        let written = t.op(SymOp::Alu(AluOp::Add, U32, None), vec![wide, r0]).unwrap();
+        assert_eq!(t.where_none_holds(written, &[r0_is_2]), None);
+        // A condition whose value set lacks 0 holds everywhere: no assignment
+        // leaves every condition 0, whatever the rest costs to evaluate.
+        assert_eq!(t.where_none_holds(written, &[r0_is_2, TRUE]), Some(vec![]));
+        let nonzero = t.op(SymOp::Alu(AluOp::Add, U32, None), vec![r0, two]).unwrap();
+        assert_eq!(t.values[nonzero], vec![2, 3, 4]);
+        assert_eq!(t.where_none_holds(written, &[nonzero]), Some(vec![]));
+        // A condition that is 0 everywhere (the sum never reaches 100) constrains
+        // nothing: only r0's three values are evaluated, exactly.
+        let hundred = t.konst(100);
+        let never = t.op(SymOp::Compare(Cmp::Gt, U32), vec![wide, hundred]).unwrap();
+        assert_eq!(t.values[never], vec![0]);
+        let ten = t.konst(10);
+        let r0_plus_10 = t.op(SymOp::Alu(AluOp::Add, U32, None), vec![r0, ten]).unwrap();
+        assert_eq!(t.where_none_holds(r0_plus_10, &[never, r0_is_2]), Some(vec![10, 11]));
     }
 
     #[test]
