@@ -14,13 +14,16 @@ use crate::program::Program;
 
 impl SymModel {
     /// `Err` with the first term or event whose value in `self` is not what
-    /// execution `x` of symbolic program `q` gives it.
+    /// execution `x` of symbolic program `q` gives it. Only terms the facts
+    /// reach are checked: the builder leaves others behind (a register value
+    /// overwritten), which nothing reads and a renaming does not move.
     pub fn check(&self, q: &Program, x: &Execution) -> Result<(), String> {
         let Some(facts) = q.symbolic.as_deref() else { return Ok(()) };
         if self.terms.len() != facts.terms.len() || self.performed.len() != q.events.len() {
             return Err("the model does not fit the program".into());
         }
-        for (t, term) in facts.terms.iter().enumerate() {
+        let live = live_terms(facts);
+        for (t, term) in facts.terms.iter().enumerate().filter(|&(t, _)| live[t]) {
             // A choice is free, but always made (0 or 1).
             let expected = match term {
                 Term::Choice(_) => self.terms[t].filter(|v| *v == 0 || *v == 1).or(Some(0)),
@@ -87,4 +90,29 @@ impl SymModel {
         }
         Ok(())
     }
+}
+
+/// Per term: some fact reaches it (a guard, a written value, an operand, an
+/// assumption, a dependency's condition, a final register, a cut).
+fn live_terms(facts: &SymFacts) -> Vec<bool> {
+    let mut live = vec![false; facts.terms.len()];
+    let roots = facts.guard.iter().chain(facts.write.values()).chain(facts.operands.values().flatten());
+    let roots = roots.chain(facts.assume.iter().map(|x| &x.1)).chain(facts.deps.iter().map(|x| &x.2));
+    let roots = roots.chain(facts.regs.iter().flat_map(|r| r.values())).chain(&facts.cut);
+    for &t in roots {
+        if let Some(x) = live.get_mut(t) {
+            *x = true;
+        }
+    }
+    // Arguments have smaller ids than their terms: one pass downwards.
+    for t in (0..facts.terms.len()).rev() {
+        if let (true, Term::Op(_, args)) = (live[t], &facts.terms[t]) {
+            for &a in args {
+                if let Some(x) = live.get_mut(a) {
+                    *x = true;
+                }
+            }
+        }
+    }
+    live
 }

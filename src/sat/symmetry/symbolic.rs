@@ -152,12 +152,16 @@ pub(super) fn thread_terms(facts: &SymFacts, t: usize, events: &[EventId]) -> Op
 }
 
 /// Per thread: whether its facts' choices are its own (no other thread's
-/// facts reach them) and its facts mention no other thread's event. Only
-/// such threads are renamed: then the terms that mention a read or a choice
-/// of one thread belong to it alone, and a renaming moves them whole.
+/// facts reach them). Only such threads are renamed, and none when some
+/// thread's facts mention another thread's event: then the terms that
+/// mention a read or a choice of one thread belong to it alone, and a
+/// renaming moves them whole.
 pub(super) fn private_threads(p: &Program, facts: &SymFacts) -> Vec<bool> {
     let walks: Vec<Option<ThreadTerms>> =
         (0..p.threads.len()).map(|t| thread_terms(facts, t, &super::thread_events(p, t))).collect();
+    if walks.iter().any(Option::is_none) {
+        return vec![false; walks.len()];
+    }
     let mut owners: HashMap<TermId, usize> = HashMap::new();
     for w in walks.iter().flatten() {
         for &c in &w.choices {
