@@ -147,24 +147,58 @@ pub fn build(ast: &crate::ast::Litmus, opts: &crate::program::BuildOptions, mode
     if !model.is_builtin() {
         return build_program(ast, opts);
     }
-    let (p, left_out) = crate::program::build_leaving_out_spins(ast, opts)?;
-    let exact = |p: &Program, l: &Option<Vec<_>>| l.as_ref().is_some_and(|l| crate::sat::spin::left_out_is_exact(p, l));
-    if exact(&p, &left_out) {
-        return Ok(p);
+    leaving_out_spins_exactly(opts, |o| crate::program::build_leaving_out_spins(ast, o), |p| Some(p))
+}
+
+/// The symbolic builder's program under `model`, as [`build`] has the path
+/// builder's: failed spin iterations left out of the walk (D189) where that
+/// is exact, every iteration kept otherwise.
+fn build_symbolic_exactly(
+    ast: &crate::ast::Litmus,
+    opts: &crate::program::BuildOptions,
+    model: &Model,
+) -> Result<crate::program::SymbolicBuild> {
+    use crate::program::build::{build_symbolic, build_symbolic_leaving_out_spins, SymbolicBuild};
+    if !model.is_builtin() {
+        return build_symbolic(ast, opts);
+    }
+    let program: fn(&SymbolicBuild) -> Option<&Program> = |b| match b {
+        SymbolicBuild::Built(p) => Some(p),
+        SymbolicBuild::Outside(_) => None,
+    };
+    leaving_out_spins_exactly(opts, |o| build_symbolic_leaving_out_spins(ast, o), program)
+}
+
+/// Build with `opts` (failed spin iterations left out, D113/D189) and keep
+/// the result where what it left out is exact (`sat::spin::left_out_is_exact`;
+/// a build with no program, `program` giving `None`, is kept as it is); else
+/// again without silent read-modify-writes left out (D116), else with every
+/// iteration kept.
+fn leaving_out_spins_exactly<T>(
+    opts: &crate::program::BuildOptions,
+    build: impl Fn(&crate::program::BuildOptions) -> Result<(T, Option<Vec<crate::program::LeftOutEvent>>)>,
+    program: fn(&T) -> Option<&Program>,
+) -> Result<T> {
+    let exact = |b: &T, l: &Option<Vec<_>>| {
+        program(b).is_none_or(|p| l.as_ref().is_some_and(|l| crate::sat::spin::left_out_is_exact(p, l)))
+    };
+    let (b, left_out) = build(opts)?;
+    if exact(&b, &left_out) {
+        return Ok(b);
     }
     let silent_rmws = left_out.iter().flatten().any(|l| l.event.access().is_some_and(|a| a.writes));
     if opts.prune_silent_rmws && silent_rmws {
         let reads_only = crate::program::BuildOptions { prune_silent_rmws: false, ..opts.clone() };
-        drop(p);
-        let (p, left_out) = crate::program::build_leaving_out_spins(ast, &reads_only)?;
-        if exact(&p, &left_out) {
-            return Ok(p);
+        drop(b);
+        let (b, left_out) = build(&reads_only)?;
+        if exact(&b, &left_out) {
+            return Ok(b);
         }
     }
     if crate::out::tracing() {
         eprintln!("build: leaving out failed spin iterations is not exact here: built again with every iteration kept");
     }
-    build_program(ast, opts)
+    Ok(build(&crate::program::BuildOptions { prune_spins: false, ..opts.clone() })?.0)
 }
 
 /// The program `check` decides (D188): the path builder's (`build`), the
@@ -172,8 +206,8 @@ pub fn build(ast: &crate::ast::Litmus, opts: &crate::program::BuildOptions, mode
 /// its limit of paths per thread, then the symbolic builder's; where that
 /// one does not cover the test, the path builder's limit stands, with why.
 pub fn build_encoded(ast: &crate::ast::Litmus, opts: &CheckOptions) -> Result<Program> {
-    use crate::program::build::{build_symbolic, is_path_limit, SymbolicBuild};
-    let symbolic = || build_symbolic(ast, &opts.build);
+    use crate::program::build::{is_path_limit, SymbolicBuild};
+    let symbolic = || build_symbolic_exactly(ast, &opts.build, &opts.ctx.model);
     match opts.encoding {
         ThreadEncoding::Paths => build(ast, &opts.build, &opts.ctx.model),
         ThreadEncoding::Symbolic => match symbolic()? {

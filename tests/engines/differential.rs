@@ -221,15 +221,51 @@ fn encodings_agree_on_larger_fragment_tests() {
     );
 }
 
+/// D189: fragment tests with a loop (a spin loop or a `cas` loop) decided by
+/// the symbolic encoding with failed iterations left out of the walk and with
+/// every iteration kept: the same listing (states, verdict, every flag, the
+/// unroll flag included: a dropped state is cut as the bound would cut it).
+/// The two properties above compare the pruned walk (`run_symbolic`) with
+/// the path encoding and the reference engine.
+#[test]
+fn leaving_out_failed_iterations_of_the_symbolic_walk_changes_no_listing() {
+    let looped = common::fragment::fragment_strategy(4).prop_filter("a loop", |t| t.back_edge.is_some());
+    let fewer = AtomicUsize::new(0);
+    property(
+        "leaving_out_failed_iterations_of_the_symbolic_walk_changes_no_listing",
+        looped,
+        |t| t.render("fragment"),
+        |t| {
+            let text = t.render("fragment");
+            let (Some(y), Some(k)) = (run_symbolic_pruned(&text, true), run_symbolic_pruned(&text, false)) else {
+                return Ok(false);
+            };
+            same_answers(&y, &k, &text)?;
+            prop_assert_eq!(&y.outcome.flags, &k.outcome.flags, "flags differ (D189) on:\n{}", text);
+            fewer.fetch_add(usize::from(y.program.events.len() < k.program.events.len()), Ordering::Relaxed);
+            Ok(true)
+        },
+    );
+    // A property whose walks never left anything out would compare a build with itself.
+    let fewer = fewer.into_inner();
+    eprintln!("{} cases with fewer events", fewer);
+    assert!(fewer * 10 >= cases() as usize, "only {} of {} cases left a failed iteration out", fewer, cases());
+}
+
 /// `text` decided by the symbolic encoding (issue 27, `--encoding symbolic`),
 /// every state listed: `None` when the symbolic builder leaves the test
 /// outside its fragment or a budget stops it (both are limits).
 fn run_symbolic(text: &str) -> Option<TestResult> {
+    run_symbolic_pruned(text, true)
+}
+
+/// [`run_symbolic`], failed spin iterations left out of the walk (D189) or not.
+fn run_symbolic_pruned(text: &str, prune_spins: bool) -> Option<TestResult> {
     let opts = CheckOptions {
         encoding: ThreadEncoding::Symbolic,
         list_states: None,
         max_states: MAX_STATES,
-        build: BuildOptions { max_events: MAX_EVENTS, ..Default::default() },
+        build: BuildOptions { max_events: MAX_EVENTS, prune_spins, ..Default::default() },
         ctx: Ctx::default().with_timeout(Some(TIMEOUT)),
         ..Default::default()
     };

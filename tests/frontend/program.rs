@@ -298,3 +298,58 @@ fn a_counter_stored_before_the_loop_does_not_keep_failed_polls() {
     let full = build_program(&ptx_litmus::parse::parse_litmus(t).expect("parses"), &build).expect("builds");
     assert!(full.threads[1].traces.len() > 3, "{} paths without D113", full.threads[1].traces.len());
 }
+
+/// A message-passing consumer that polls `flag` in a loop, with `ld.weak`
+/// (`weak`) or `ld.relaxed.gpu`, and then reads `data`.
+fn polling_consumer(poll: &str) -> String {
+    format!("PTX poll\n{{ data = 0; flag = 0; }}\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.gpu data, 1 | LOOP: ;\n st.release.gpu flag, 1 | {} r0, flag ;\n | setp.eq.u32 p0, r0, 0 ;\n | @p0 bra LOOP ;\n | ld.relaxed.gpu r1, data ;\nexists (P1:r1 == 0)\n", poll)
+}
+
+/// D189's condition, checked after the symbolic build as D113's is after the
+/// path build: a failed poll left out must race with nothing. A relaxed
+/// `.gpu` poll is morally strong with P0's `st.release.gpu` (8.7: both
+/// strong, each scope includes the other thread): the pruned walk stands,
+/// fewer events than every iteration kept. A weak poll is not morally strong
+/// with it (8.7), so a left-out poll could race (8.7.1): the program is built
+/// again with every iteration kept (the same events as `build_symbolic`'s).
+/// Either way the answer is the one every iteration kept gives, and the spec's:
+/// the poll is no acquire, so reading flag = 1 orders nothing and P1 may read
+/// data = 0 (8.10.6 needs a release pattern observed by an acquire pattern):
+/// `exists (P1:r1 == 0)` holds (Ok); with the weak poll the listing has a data race.
+#[test]
+fn a_racing_left_out_poll_rebuilds_the_symbolic_program_with_every_iteration() {
+    use ptx_litmus::check::{build_encoded, parse_and_expand, ThreadEncoding};
+    let symbolic = |prune_spins: bool| CheckOptions {
+        encoding: ThreadEncoding::Symbolic,
+        build: BuildOptions { prune_spins, ..Default::default() },
+        list_states: None,
+        ..Default::default()
+    };
+    for (poll, races) in [("ld.relaxed.gpu", false), ("ld.weak", true)] {
+        let t = polling_consumer(poll);
+        let ast = parse_and_expand(&t, std::path::Path::new(".")).expect("parses");
+        let full = match ptx_litmus::program::build_symbolic(&ast, &BuildOptions::default()).expect("builds") {
+            ptx_litmus::program::SymbolicBuild::Built(p) => p,
+            ptx_litmus::program::SymbolicBuild::Outside(why) => panic!("refused: {}", why),
+        };
+        let pruned = ptx_litmus::program::build::build_symbolic_leaving_out_spins(&ast, &BuildOptions::default());
+        let Ok((ptx_litmus::program::SymbolicBuild::Built(pruned), Some(left_out))) = pruned else {
+            panic!("{}: the pruned walk builds", poll)
+        };
+        assert!(!left_out.is_empty() && pruned.events.len() < full.events.len(), "{}: polls left out", poll);
+        let decided = build_encoded(&ast, &symbolic(true)).expect("builds");
+        if races {
+            assert_eq!(decided.events.len(), full.events.len(), "{}: every iteration kept", poll);
+        } else {
+            assert!(decided.events.len() < full.events.len(), "{}: failed polls left out", poll);
+        }
+        let (a, b) =
+            (check_source(&t, &symbolic(true)).expect("checks"), check_source(&t, &symbolic(false)).expect("checks"));
+        assert_eq!(a.summary.verdict, Verdict::Ok, "{}: the exists holds", poll);
+        assert_eq!(a.outcome.flags, b.outcome.flags, "{}", poll);
+        assert_eq!(a.outcome.flags.data_race, races, "{}", poll);
+        assert_eq!(a.outcome.states.keys().collect::<Vec<_>>(), b.outcome.states.keys().collect::<Vec<_>>());
+        let paths = check_source(&t, &CheckOptions { list_states: None, ..Default::default() }).expect("checks");
+        assert_eq!(a.outcome.states.keys().collect::<Vec<_>>(), paths.outcome.states.keys().collect::<Vec<_>>());
+    }
+}

@@ -75,6 +75,11 @@ impl LoopHeads {
         self.live.contains_key(&pc)
     }
 
+    /// The registers that matter at loop head `pc` (D115), in a fixed order.
+    pub(super) fn live_at(&self, pc: usize) -> &[String] {
+        self.live.get(&pc).map_or(&[], |v| v.as_slice())
+    }
+
     pub(super) fn snapshot(&self, st: &PathState) -> HeadSnapshot {
         HeadSnapshot {
             events: st.events.len(),

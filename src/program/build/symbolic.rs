@@ -153,6 +153,8 @@ struct Round {
     choices: usize,
     /// Bytes charged to the budget for the events (credited when dropped).
     charged: u64,
+    /// The reads of the failed spin iterations left out (D189).
+    left_out: BTreeSet<usize>,
 }
 
 impl Round {
@@ -163,16 +165,27 @@ impl Round {
 
 /// Build the symbolic program of a parsed litmus test (issue 27): every
 /// thread walked once, as the path builder would walk all its paths
-/// (`BuildOptions::unroll`, `max_events`; `max_traces` and the spin options
-/// do not apply). `Outside` for a test it does not cover.
+/// (`BuildOptions::unroll`, `max_events`; `max_traces` does not apply),
+/// every failed spin iteration kept. `Outside` for a test it does not cover.
 pub fn build_symbolic(lit: &Litmus, opts: &BuildOptions) -> Result<SymbolicBuild> {
+    Ok(build_symbolic_leaving_out_spins(lit, &BuildOptions { prune_spins: false, ..opts.clone() })?.0)
+}
+
+/// [`build_symbolic`]; with `opts.prune_spins`, failed spin iterations left
+/// out of the walk (D189) and their reads returned (events of the program),
+/// which the caller must check race with nothing (`sat::spin`) before using
+/// the program, as `build_leaving_out_spins`' (D113).
+pub fn build_symbolic_leaving_out_spins(
+    lit: &Litmus,
+    opts: &BuildOptions,
+) -> Result<(SymbolicBuild, Option<Vec<LeftOutEvent>>)> {
     if let Some(why) = refuse::upfront(lit) {
-        return Ok(SymbolicBuild::Outside(why));
+        return Ok((SymbolicBuild::Outside(why), None));
     }
     let ctx = Ctx::new(lit, opts)?;
     match build(ctx) {
-        Ok(p) => Ok(SymbolicBuild::Built(p)),
-        Err(Stop::Outside(why)) => Ok(SymbolicBuild::Outside(why)),
+        Ok((p, left_out)) => Ok((SymbolicBuild::Built(p), Some(left_out))),
+        Err(Stop::Outside(why)) => Ok((SymbolicBuild::Outside(why), None)),
         Err(Stop::Err(e)) => Err(e),
     }
 }
@@ -181,7 +194,7 @@ pub fn build_symbolic(lit: &Litmus, opts: &BuildOptions) -> Result<SymbolicBuild
 /// until the value domains settle, again (at most 8 times) while typed
 /// accesses change initial values (D74); cells that would split (mixed
 /// sizes, D18) are refused.
-fn build(mut ctx: Ctx) -> SResult<Program> {
+fn build(mut ctx: Ctx) -> SResult<(Program, Vec<LeftOutEvent>)> {
     for _ in 0..8 {
         ctx.foot.clear();
         ctx.widest0.clear();
@@ -343,8 +356,9 @@ fn rmw_images(
 }
 
 /// Number the last round's events into a program (the path builder's
-/// `assemble`, one path per thread) and attach its facts.
-fn finish(ctx: Ctx, mut r: Round) -> SResult<Program> {
+/// `assemble`, one path per thread) and attach its facts; the failed spin
+/// iterations' reads it left out, each access profile once.
+fn finish(ctx: Ctx, mut r: Round) -> SResult<(Program, Vec<LeftOutEvent>)> {
     let regs = final_registers(&ctx, &mut r)?;
     let nthreads = ctx.lit.threads.len();
     let mut paths: Vec<Vec<FinishedPath>> = (0..nthreads).map(|_| Vec::new()).collect();
@@ -368,6 +382,12 @@ fn finish(ctx: Ctx, mut r: Round) -> SResult<Program> {
             next[t] += 1;
             trace.events[next[t] - 1]
         })
+        .collect();
+    let mut profiles = BTreeSet::new();
+    let left_out = (r.left_out.iter())
+        .map(|&g| &program.events[id[g]])
+        .filter(|e| profiles.insert(format!("{:?}|{:?}", e.thread, e.kind)))
+        .map(|e| LeftOutEvent { event: e.clone(), after_waits: Vec::new() })
         .collect();
     let mut guard = vec![TRUE; program.events.len()];
     for (g, &e) in id.iter().enumerate() {
@@ -393,7 +413,7 @@ fn finish(ctx: Ctx, mut r: Round) -> SResult<Program> {
         regs,
         cut: r.cut,
     }));
-    Ok(program)
+    Ok((program, left_out))
 }
 
 /// Each thread's registers at its end: the finished states' values, each

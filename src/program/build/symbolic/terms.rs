@@ -241,6 +241,18 @@ impl Terms {
         }
     }
 
+    /// No assignment of values to the reads and choices `conds` mention makes
+    /// every term of `conds` nonzero; false also where that takes too many
+    /// evaluations or some assignment has no value (it may not be so).
+    pub fn never_all_hold(&self, conds: &[TermId]) -> bool {
+        if conds.contains(&FALSE) {
+            return true;
+        }
+        let mut some = false;
+        let done = self.tabulate(conds, |v| some |= v.iter().all(|&c| c != 0));
+        done && !some
+    }
+
     /// The values `t` takes where every term of `conds` is 0 (a written
     /// value on the paths where no read's value flows into it, D184);
     /// `None` when that takes too many evaluations. A condition whose value

@@ -279,3 +279,109 @@ fn paths_that_used_a_barrier_a_different_number_of_times_are_not_merged() {
     let why = refused(&src);
     assert!(why.contains("used a barrier a different number of times"), "{}", why);
 }
+
+/// Build `src` with failed spin iterations left out (D189).
+fn pruned(src: &str) -> (Program, SymFacts, Vec<crate::program::LeftOutEvent>) {
+    let lit = crate::parse::parse_litmus(src).expect("the test parses");
+    match build_symbolic_leaving_out_spins(&lit, &BuildOptions::default()).expect("no error") {
+        (SymbolicBuild::Built(mut p), Some(left_out)) => {
+            let facts = *p.symbolic.take().expect("a symbolic program has facts");
+            (p, facts, left_out)
+        }
+        (SymbolicBuild::Built(_), None) => panic!("a program without its left-out reads"),
+        (SymbolicBuild::Outside(why), _) => panic!("refused: {}", why),
+    }
+}
+
+const TICKET_SETP: &str = "PTX ticket
+{ t = 0; s = 0; c = 0; }
+ P0@cta 0,gpu 0                | P1@cta 1,gpu 0                ;
+ atom.relaxed.gpu.add r1, t, 1 | atom.relaxed.gpu.add r1, t, 1 ;
+ LOOP:                         | LOOP:                         ;
+ ld.acquire.gpu r2, s          | ld.acquire.gpu r2, s          ;
+ setp.ne.u32 p1, r2, r1        | setp.ne.u32 p1, r2, r1        ;
+ @p1 bra LOOP                  | @p1 bra LOOP                  ;
+ ld.weak r3, c                 | ld.weak r3, c                 ;
+ add r3, r3, 1                 | add r3, r3, 1                 ;
+ st.weak c, r3                 | st.weak c, r3                 ;
+ add r4, r1, 1                 | add r4, r1, 1                 ;
+ st.release.gpu s, r4          | st.release.gpu s, r4          ;
+forall (c == 2)
+";
+
+/// D189 on a ticket lock spelled with `setp`: at the loop head only `r1`
+/// (the ticket) matters (D115); a failed iteration reads `s` into `r2` and
+/// `p1`, which the next iteration writes before reading, and comes back with
+/// `r1` the same term. So the second visit of the head is dropped: one poll
+/// per thread instead of unroll + 1 = 3, and the rest of the thread runs once
+/// (its instances after the first failed poll are gone). The dropped guard
+/// (the poll read another ticket) is cut, so the unroll flag stays set; the
+/// poll is the read left out.
+#[test]
+fn a_ticket_lock_keeps_one_poll_per_thread() {
+    let (full, full_facts) = built(TICKET_SETP);
+    let (p, f, left_out) = pruned(TICKET_SETP);
+    for t in 0..2 {
+        assert_eq!(at_line(&full, t, 6).len(), 3, "every failed poll kept: unroll + 1 polls");
+        assert_eq!(at_line(&p, t, 6).len(), 1, "one poll");
+        assert_eq!(at_line(&p, t, 13).len(), 1, "one release store: after the one poll that succeeds");
+        assert!(at_line(&full, t, 13).len() == 3);
+        assert_ne!(f.cut[t], FALSE);
+        assert_ne!(full_facts.cut[t], FALSE);
+    }
+    // Per thread, two polls and two more runs of the three accesses after the loop are gone.
+    assert_eq!(full.events.len() - p.events.len(), 2 * (2 + 2 * 3));
+    assert!(p.flags.unroll_bound_hit);
+    let polls: Vec<EventId> = (0..2).flat_map(|t| at_line(&p, t, 6)).collect();
+    assert_eq!(left_out.len(), 2, "one poll profile per thread");
+    assert!(left_out.iter().all(|l| polls.contains(&l.event.id)), "the left-out reads are the polls");
+    // The cut is the poll reading another ticket: r2 != r1.
+    let poll = at_line(&p, 0, 6)[0];
+    let add = at_line(&p, 0, 4)[0];
+    let reads = |v: i64| {
+        move |e: EventId| {
+            Some(if e == poll {
+                v
+            } else if e == add {
+                1
+            } else {
+                0
+            })
+        }
+    };
+    assert_eq!(evaluate(&f, f.cut[0], &reads(0), &|_| 0), Some(1), "s = 0, ticket 1: a failed poll");
+    assert_eq!(evaluate(&f, f.cut[0], &reads(1), &|_| 0), Some(0), "s = 1, ticket 1: it enters");
+}
+
+const CAS_LOCK: &str = "PTX caslock
+{ l = 0; c = 0; }
+ P0@cta 0,gpu 0                   | P1@cta 1,gpu 0                   ;
+ LOOP:                            | LOOP:                            ;
+ atom.acquire.gpu.cas r1, l, 0, 1 | atom.acquire.gpu.cas r1, l, 0, 1 ;
+ setp.ne.u32 p1, r1, 0            | setp.ne.u32 p1, r1, 0            ;
+ @p1 bra LOOP                     | @p1 bra LOOP                     ;
+ ld.weak r3, c                    | ld.weak r3, c                    ;
+ add r3, r3, 1                    | add r3, r3, 1                    ;
+ st.weak c, r3                    | st.weak c, r3                    ;
+ st.release.gpu l, 0              | st.release.gpu l, 0              ;
+forall (c == 2)
+";
+
+/// D189 through a cas: the state back at the head carries both the cas that
+/// succeeded (a write) and the one that failed (a read), merged under a
+/// choice. Only the failing one goes on to the back edge: the succeeding one
+/// assumes it read 0, and `r1 != 0` then cannot hold. The check finds that
+/// no values of the choice and the two reads make "back at the head", "the
+/// success was performed" and the assumptions hold together, so the state
+/// is dropped: one cas instance (two events) per thread, not three.
+#[test]
+fn a_cas_lock_keeps_one_attempt_per_thread() {
+    let (full, _) = built(CAS_LOCK);
+    let (p, _, left_out) = pruned(CAS_LOCK);
+    for t in 0..2 {
+        assert_eq!(at_line(&full, t, 5).len(), 6, "three attempts of two events");
+        assert_eq!(at_line(&p, t, 5).len(), 2, "one attempt");
+    }
+    assert!(left_out.iter().all(|l| l.event.access().is_some_and(|a| a.reads && !a.writes)), "the failing cas");
+    assert_eq!(left_out.len(), 2);
+}

@@ -8,6 +8,7 @@ use crate::program::symbolic::SymOp;
 
 mod barrier;
 mod private;
+mod spin;
 
 /// Most states one thread's work list may hold (a limit, exit 3).
 const MAX_STATES: usize = 100_000;
@@ -31,6 +32,9 @@ struct SymState {
     visits: BTreeMap<usize, TermId>,
     back_edges: u32,
     pc: usize,
+    /// The state at each loop head the last time its paths stood there,
+    /// with what they did since (D189).
+    spins: spin::Snapshots,
 }
 
 /// States merge at the same instruction instance.
@@ -59,7 +63,9 @@ impl Walk<'_, '_> {
             visits: BTreeMap::new(),
             back_edges: 0,
             pc: 0,
+            spins: spin::Snapshots::new(),
         };
+        let heads = self.ctx.loop_heads(self.t, &labels);
         let mut work: BTreeMap<StateKey, SymState> = BTreeMap::new();
         let mut finished = Vec::new();
         let mut cut = FALSE;
@@ -70,11 +76,16 @@ impl Walk<'_, '_> {
                 continue;
             }
             let ins = &code[st.pc];
+            if heads.is_head(st.pc) {
+                self.snapshot(&heads, &mut st);
+            }
             if !self.within_bound(&mut st, ins, &mut cut)? {
                 continue;
             }
             for next in self.step(st, ins, &labels).map_err(|s| s.in_origin(&ins.origin))? {
-                self.enqueue(&mut work, next, code)?;
+                if !self.only_failed_iteration(&heads, &next, code, &mut cut)? {
+                    self.enqueue(&mut work, next, code)?;
+                }
             }
             if work.len() > MAX_STATES {
                 return Err(Stop::Err(Error::limit(format!(
@@ -110,7 +121,7 @@ impl Walk<'_, '_> {
             self.ctx.unroll_cut = Some(loop_name(ins, self.t));
         }
         let not_over = self.r.terms.not(over).map_err(too_many_terms)?;
-        st.guard = self.r.terms.and(&[st.guard, not_over]).map_err(too_many_terms)?;
+        self.restrict(st, not_over)?;
         Ok(st.guard != FALSE)
     }
 
@@ -179,7 +190,8 @@ impl Walk<'_, '_> {
                 place(at)
             )));
         }
-        Ok(SymState { guard, regs, ctrl, private, visits, ..a })
+        let spins = self.merge_snapshots(&a.spins, &b.spins)?;
+        Ok(SymState { guard, regs, ctrl, private, visits, spins, ..a })
     }
 
     /// `a` where `ga` holds, `b` elsewhere; `None` when one is an address
@@ -238,11 +250,11 @@ impl Walk<'_, '_> {
             InstrKind::Barrier { .. } => self.barrier(&mut st, ins)?,
             InstrKind::Fence { sem, scope } => {
                 let kind = DraftKind::Other(EventKind::Fence { sem: *sem, scope: *scope });
-                self.push(&st, (0, st.guard), kind, &Deps::new(), ins)?;
+                self.push(&mut st, (0, TRUE), kind, &Deps::new(), ins)?;
             }
             InstrKind::ProxyFence { proxy } => {
                 let kind = DraftKind::Other(EventKind::ProxyFence { proxy: *proxy });
-                self.push(&st, (0, st.guard), kind, &Deps::new(), ins)?;
+                self.push(&mut st, (0, TRUE), kind, &Deps::new(), ins)?;
             }
             _ => {}
         }
@@ -407,8 +419,8 @@ impl Walk<'_, '_> {
             None => {
                 let mut taken = st.clone();
                 let not_c = self.r.terms.not(c).map_err(too_many_terms)?;
-                taken.guard = self.r.terms.and(&[st.guard, c]).map_err(too_many_terms)?;
-                st.guard = self.r.terms.and(&[st.guard, not_c]).map_err(too_many_terms)?;
+                self.restrict(&mut taken, c)?;
+                self.restrict(&mut st, not_c)?;
                 st.pc += 1;
                 Ok(vec![jump(taken), st])
             }
@@ -463,11 +475,12 @@ impl Walk<'_, '_> {
         flag || self.ctx.space(&key.root).is_private()
     }
 
-    /// Push an event of `st` at sub-index and guard `at`: its dependencies
-    /// are `deps` (data and address) and the state's control dependencies.
+    /// Push an event of `st` at sub-index `at.0`, performed where the
+    /// state's guard and `at.1` hold: its dependencies are `deps` (data and
+    /// address) and the state's control dependencies.
     fn push(
         &mut self,
-        st: &SymState,
+        st: &mut SymState,
         at: (usize, TermId),
         kind: DraftKind,
         deps: &Deps,
@@ -494,9 +507,11 @@ impl Walk<'_, '_> {
         self.r.deps.extend(all.into_iter().map(|(read, c)| (read, idx, c)));
         let inst = Instance { back_edges: st.back_edges, pc: st.pc, sub: at.0 };
         let (text, line, value_srcs) = (ins.text.clone(), ins.span.line, value_srcs.into_iter().collect());
+        let performed = self.r.terms.and(&[st.guard, at.1]).map_err(too_many_terms)?;
+        self.note_event(st, idx, &kind, at.1)?;
         self.r.events.push(DraftEvent { kind, value_srcs, text, line, deps: BTreeSet::new(), at: inst });
         self.r.thread_of.push(self.t);
-        self.r.guard.push(at.1);
+        self.r.guard.push(performed);
         Ok(idx)
     }
 
@@ -531,7 +546,7 @@ impl Walk<'_, '_> {
         let (msem, mscope) = normalize(*sem, *scope, Scope::Sys);
         let access = Access { reads: true, conv: *ty, ..Access::new(vaddr, *proxy, *size, msem, mscope) };
         let kind = DraftKind::Mem { key: key.clone(), access: access.clone() };
-        let idx = self.push(st, (0, st.guard), kind, &adeps, ins)?;
+        let idx = self.push(st, (0, TRUE), kind, &adeps, ins)?;
         let v = self.read_value(idx, &key, &access, ins)?;
         st.regs.insert(dst.clone(), v);
         Ok(())
@@ -562,7 +577,7 @@ impl Walk<'_, '_> {
             write_value: constant.unwrap_or(0),
             ..Access::new(vaddr, *proxy, *size, msem, mscope)
         };
-        let idx = self.push(st, (0, st.guard), DraftKind::Mem { key, access }, &deps, ins)?;
+        let idx = self.push(st, (0, TRUE), DraftKind::Mem { key, access }, &deps, ins)?;
         if constant.is_none() {
             self.r.write.insert(idx, value);
             self.r.write_conds.insert(idx, deps.values().copied().collect());
@@ -620,7 +635,7 @@ impl Walk<'_, '_> {
             let constant = self.r.terms.constant(w);
             let access = Access { writes: true, write_value: constant.unwrap_or(0), ..base };
             let idx =
-                self.push(st, (0, st.guard), DraftKind::Mem { key: key.clone(), access: access.clone() }, &deps, ins)?;
+                self.push(st, (0, TRUE), DraftKind::Mem { key: key.clone(), access: access.clone() }, &deps, ins)?;
             if constant.is_none() {
                 self.r.write.insert(idx, w);
                 self.r.write_conds.insert(idx, deps.values().copied().collect());
@@ -640,8 +655,7 @@ impl Walk<'_, '_> {
         let consts: Option<Vec<i64>> = terms.iter().map(|&t| self.r.terms.constant(t)).collect();
         let rmw = Rmw { op: *op, operands: consts.clone().unwrap_or_else(|| vec![0; terms.len()]), ty: *ty };
         let access = Access { writes: true, rmw: Some(rmw), ..base };
-        let idx =
-            self.push(st, (0, st.guard), DraftKind::Mem { key: key.clone(), access: access.clone() }, &deps, ins)?;
+        let idx = self.push(st, (0, TRUE), DraftKind::Mem { key: key.clone(), access: access.clone() }, &deps, ins)?;
         if consts.is_none() {
             terms.iter().for_each(|&t| self.r.terms.refine(t));
             self.r.operands.insert(idx, terms);
@@ -686,15 +700,14 @@ impl Walk<'_, '_> {
         let equal = |v: &i64, c: &i64| arith::compare(Cmp::Eq, *v, *c, *ty);
         let can_succeed = domain.iter().any(|v| cmps.iter().any(|c| equal(v, c)));
         let can_fail = domain.iter().any(|v| cmps.iter().any(|c| !equal(v, c)));
+        // Where each event is performed, besides the state's guard.
         let (g_ok, g_fail, choice) = if can_succeed && can_fail {
             let k = self.r.choices;
             self.r.choices += 1;
             let ch = self.r.terms.choice(k).map_err(too_many_terms)?;
-            let not_ch = self.r.terms.not(ch).map_err(too_many_terms)?;
-            let ok = self.r.terms.and(&[st.guard, ch]).map_err(too_many_terms)?;
-            (ok, self.r.terms.and(&[st.guard, not_ch]).map_err(too_many_terms)?, Some(ch))
+            (ch, self.r.terms.not(ch).map_err(too_many_terms)?, Some(ch))
         } else {
-            (st.guard, st.guard, None)
+            (TRUE, TRUE, None)
         };
         let mut read = Vec::new();
         let mut sub = 0;
@@ -720,7 +733,7 @@ impl Walk<'_, '_> {
             let SV::T(rt) = v.v else { continue };
             let test = if ok { Cmp::Eq } else { Cmp::Ne };
             let holds = self.r.terms.op(SymOp::Compare(test, *ty), vec![rt, cmp]).map_err(|e| term_error(e, ins))?;
-            self.r.assume.push((idx, holds));
+            self.assume(st, (idx, g), holds)?;
             read.push((idx, rt));
         }
         let Some(d) = dst else { return Ok(()) };

@@ -64,7 +64,7 @@ impl Walk<'_, '_> {
                 result: None,
                 assumed: Vec::new(),
             };
-            self.push(st, (sub, st.guard), DraftKind::Other(EventKind::Sync(sync)), &Deps::new(), ins)?;
+            self.push(st, (sub, TRUE), DraftKind::Other(EventKind::Sync(sync)), &Deps::new(), ins)?;
         }
         Ok(())
     }
