@@ -353,3 +353,46 @@ fn a_racing_left_out_poll_rebuilds_the_symbolic_program_with_every_iteration() {
         assert_eq!(a.outcome.states.keys().collect::<Vec<_>>(), paths.outcome.states.keys().collect::<Vec<_>>());
     }
 }
+
+/// D189 on the library and the corpus: every test of `litmus/` and
+/// `tests/conformance/litmus` the symbolic builder covers, decided by the
+/// symbolic encoding with failed spin iterations left out of the walk,
+/// gives the final states, verdict and flags of the same encoding with every
+/// iteration kept. Not `litmus/scale/`: without symmetry (D186) their 8- and
+/// 16-thread locks take minutes with every iteration kept. A test either
+/// build cannot decide within its limits is counted, not compared.
+#[test]
+fn leaving_out_failed_iterations_of_the_symbolic_walk_changes_no_library_listing() {
+    use ptx_litmus::check::ThreadEncoding;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dirs: Vec<std::path::PathBuf> = ["litmus", "tests/conformance/litmus"].iter().map(|d| root.join(d)).collect();
+    let files: Vec<std::path::PathBuf> = ptx_litmus::check::collect_files(&dirs)
+        .into_iter()
+        .filter(|f| !f.components().any(|c| c.as_os_str() == "scale"))
+        .collect();
+    let with = |prune_spins: bool| CheckOptions {
+        encoding: ThreadEncoding::Symbolic,
+        build: BuildOptions { prune_spins, ..Default::default() },
+        list_states: None,
+        ctx: ptx_litmus::context::Ctx::default().with_timeout(Some(std::time::Duration::from_secs(5))),
+        ..Default::default()
+    };
+    let (mut compared, mut pruned, mut undecided) = (0, 0, 0);
+    for f in &files {
+        let text = std::fs::read_to_string(f).expect("readable");
+        let base = f.parent().expect("in a folder");
+        let (Ok(a), Ok(b)) = (check_source_at(&text, base, &with(true)), check_source_at(&text, base, &with(false)))
+        else {
+            undecided += 1;
+            continue;
+        };
+        let states = |r: &ptx_litmus::check::TestResult| r.outcome.states.keys().cloned().collect::<Vec<_>>();
+        assert_eq!(states(&a), states(&b), "{}: states differ", f.display());
+        assert_eq!(a.summary.verdict, b.summary.verdict, "{}: verdicts differ", f.display());
+        assert_eq!(a.outcome.flags, b.outcome.flags, "{}: flags differ", f.display());
+        compared += 1;
+        pruned += usize::from(a.program.events.len() < b.program.events.len());
+    }
+    println!("{} tests compared ({} with fewer events), {} not decided symbolically", compared, pruned, undecided);
+    assert!(compared > 100 && pruned > 10, "too few loops compared: {} ({} pruned)", compared, pruned);
+}
