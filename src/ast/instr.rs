@@ -489,84 +489,63 @@ pub enum InstrKind {
 impl InstrKind {
     /// The registers this instruction reads and those it writes (predicates
     /// included), for liveness (`program::build::liveness`). Every variant is
-    /// listed, with no catch-all: a new instruction must say what it touches.
+    /// listed in both halves, with no catch-all: a new instruction must say
+    /// what it touches.
     pub fn register_effects(&self) -> (Vec<&str>, Vec<&str>) {
-        fn op<'a>(o: &'a Operand, into: &mut Vec<&'a str>) {
-            if let Operand::Reg(r) = o {
-                into.push(r);
-            }
-        }
-        fn base<'a>(a: &'a Addr, into: &mut Vec<&'a str>) {
-            if let AddrBase::Reg(r) = &a.base {
-                into.push(r);
-            }
-        }
-        let (mut reads, mut writes): (Vec<&str>, Vec<&str>) = (Vec::new(), Vec::new());
+        (self.registers_read(), self.registers_written())
+    }
+
+    /// The registers read: sources, address bases, predicates, barrier ids and counts.
+    fn registers_read(&self) -> Vec<&str> {
+        let mut reads = Vec::new();
+        let r = &mut reads;
         match self {
-            InstrKind::Load { dst, addr, .. } => {
-                base(addr, &mut reads);
-                writes.push(dst);
-            }
+            InstrKind::Load { addr, .. } => base_reg(addr, r),
             InstrKind::Store { addr, src, .. } => {
-                base(addr, &mut reads);
-                op(src, &mut reads);
+                base_reg(addr, r);
+                reg(src, r);
             }
-            InstrKind::Atomic { dst, addr, operands, .. } => {
-                base(addr, &mut reads);
-                operands.iter().for_each(|o| op(o, &mut reads));
-                writes.extend(dst.as_deref());
+            InstrKind::Atomic { addr, operands, .. } => {
+                base_reg(addr, r);
+                operands.iter().for_each(|o| reg(o, r));
             }
             InstrKind::Barrier { id, logical, count, red, .. } => {
-                op(id, &mut reads);
-                logical.iter().for_each(|o| op(o, &mut reads));
+                reg(id, r);
+                logical.iter().for_each(|o| reg(o, r));
                 if let BarrierCount::Count(c) = count {
-                    op(c, &mut reads);
+                    reg(c, r);
                 }
-                if let Some((dst, pred, _)) = red {
-                    op(pred, &mut reads);
-                    writes.push(dst);
+                if let Some((_, pred, _)) = red {
+                    reg(pred, r);
                 }
             }
-            InstrKind::Mbarrier { dst, addr, operand, .. } => {
-                addr.iter().for_each(|a| base(a, &mut reads));
-                op(operand, &mut reads);
-                writes.extend(dst.as_deref());
+            InstrKind::Mbarrier { addr, operand, .. } => {
+                addr.iter().for_each(|a| base_reg(a, r));
+                reg(operand, r);
             }
-            InstrKind::Alu { dst, srcs, .. } => {
-                srcs.iter().for_each(|o| op(o, &mut reads));
-                writes.push(dst);
+            InstrKind::Alu { srcs, .. } => srcs.iter().for_each(|o| reg(o, r)),
+            InstrKind::Setp { a, b, .. } => {
+                reg(a, r);
+                reg(b, r);
             }
-            InstrKind::Setp { dst, a, b, .. } => {
-                op(a, &mut reads);
-                op(b, &mut reads);
-                writes.push(dst);
-            }
-            InstrKind::Selp { dst, a, b, pred, .. } => {
-                [a, b, pred].into_iter().for_each(|o| op(o, &mut reads));
-                writes.push(dst);
-            }
+            InstrKind::Selp { a, b, pred, .. } => [a, b, pred].into_iter().for_each(|o| reg(o, r)),
             InstrKind::Branch { cond, .. } => match cond {
                 BranchCond::Always => {}
-                BranchCond::Pred { reg, .. } => reads.push(reg),
+                BranchCond::Pred { reg: p, .. } => r.push(p),
                 BranchCond::Compare { a, b, .. } => {
-                    op(a, &mut reads);
-                    op(b, &mut reads);
+                    reg(a, r);
+                    reg(b, r);
                 }
             },
-            InstrKind::Warp { dst, pred, srcs, mask, .. } => {
-                srcs.iter().for_each(|o| op(o, &mut reads));
-                op(mask, &mut reads);
-                writes.push(dst);
-                writes.extend(pred.as_deref());
+            InstrKind::Warp { srcs, mask, .. } => {
+                srcs.iter().for_each(|o| reg(o, r));
+                reg(mask, r);
             }
-            InstrKind::ActiveMask { dst } => writes.push(dst),
-            InstrKind::Timer { dst, .. } => writes.push(dst),
-            InstrKind::IsSpace { dst, addr, .. } => {
-                op(addr, &mut reads);
-                writes.push(dst);
-            }
-            InstrKind::Call { args, .. } => args.iter().for_each(|o| op(o, &mut reads)),
-            InstrKind::Fence { .. }
+            InstrKind::IsSpace { addr, .. } => reg(addr, r),
+            InstrKind::Call { args, .. } => args.iter().for_each(|o| reg(o, r)),
+            InstrKind::ActiveMask { .. }
+            | InstrKind::Timer { .. }
+            | InstrKind::Fence { .. }
             | InstrKind::ProxyFence { .. }
             | InstrKind::ClusterBarrier { .. }
             | InstrKind::Label(_)
@@ -575,6 +554,48 @@ impl InstrKind {
             | InstrKind::Skip(_)
             | InstrKind::Refused(_) => {}
         }
-        (reads, writes)
+        reads
+    }
+
+    /// The registers written: destinations, and the predicates that
+    /// `bar.red`, `shfl.sync`/`match.sync` and `elect.sync` set.
+    fn registers_written(&self) -> Vec<&str> {
+        match self {
+            InstrKind::Load { dst, .. }
+            | InstrKind::Alu { dst, .. }
+            | InstrKind::Setp { dst, .. }
+            | InstrKind::Selp { dst, .. }
+            | InstrKind::ActiveMask { dst }
+            | InstrKind::Timer { dst, .. }
+            | InstrKind::IsSpace { dst, .. } => vec![dst.as_str()],
+            InstrKind::Atomic { dst, .. } | InstrKind::Mbarrier { dst, .. } => dst.iter().map(String::as_str).collect(),
+            InstrKind::Barrier { red, .. } => red.iter().map(|(dst, _, _)| dst.as_str()).collect(),
+            InstrKind::Warp { dst, pred, .. } => std::iter::once(dst).chain(pred).map(String::as_str).collect(),
+            InstrKind::Store { .. }
+            | InstrKind::Branch { .. }
+            | InstrKind::Call { .. }
+            | InstrKind::Fence { .. }
+            | InstrKind::ProxyFence { .. }
+            | InstrKind::ClusterBarrier { .. }
+            | InstrKind::Label(_)
+            | InstrKind::Nop
+            | InstrKind::Choose(_)
+            | InstrKind::Skip(_)
+            | InstrKind::Refused(_) => Vec::new(),
+        }
+    }
+}
+
+/// `o`'s register, if it is one, into `into`.
+fn reg<'a>(o: &'a Operand, into: &mut Vec<&'a str>) {
+    if let Operand::Reg(r) = o {
+        into.push(r);
+    }
+}
+
+/// `a`'s base register, if it has one, into `into`.
+fn base_reg<'a>(a: &'a Addr, into: &mut Vec<&'a str>) {
+    if let AddrBase::Reg(r) = &a.base {
+        into.push(r);
     }
 }

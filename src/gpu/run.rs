@@ -97,16 +97,47 @@ struct Counts {
     skipped: usize,
 }
 
+/// One `run` over its files: the options every test shares, the GPU once
+/// opened, and what the run has done so far.
+struct Session<'a> {
+    args: &'a RunArgs,
+    check: CheckOptions,
+    emit_opts: EmitOptions,
+    /// Opened for the first test that runs on it (`--emit` needs none).
+    gpu: Option<Gpu>,
+    counts: Counts,
+    /// Kernel files written so far: two tests of one name get `name-2.ptx`, ...
+    written: std::collections::BTreeSet<String>,
+}
+
+/// `ptx-litmus run PATH...`: the exit status is the highest any test leaves.
 pub fn run(a: &RunArgs) -> i32 {
-    let emit_opts = EmitOptions { loc_stride: a.loc_stride, spin_limit: a.spin_limit };
-    let model = match a.model.as_deref().map(crate::model::rows::model_arg).transpose() {
-        Ok(m) => m,
-        Err(e) => {
-            eprintln!("{}", e.render(a.model.as_deref().unwrap_or_default(), ""));
-            return e.exit_code();
-        }
+    let check = match check_options(a) {
+        Ok(c) => c,
+        Err(code) => return code,
     };
-    let check = CheckOptions {
+    let emit_opts = EmitOptions { loc_stride: a.loc_stride, spin_limit: a.spin_limit };
+    let mut session =
+        Session { args: a, check, emit_opts, gpu: None, counts: Counts::default(), written: Default::default() };
+    let mut worst = EXIT_OK;
+    for path in crate::check::collect_files(&a.paths) {
+        match session.file(&path) {
+            Ok(code) => worst = worst.max(code),
+            // No GPU to run on: the run stops there.
+            Err(code) => return code,
+        }
+    }
+    worst.max(nothing_ran(a, &session.counts))
+}
+
+/// The checking options of `--model` and `--unroll`; a bad `--model` is
+/// printed, and its exit status returned.
+fn check_options(a: &RunArgs) -> Result<CheckOptions, i32> {
+    let model = a.model.as_deref().map(crate::model::rows::model_arg).transpose().map_err(|e| {
+        eprintln!("{}", e.render(a.model.as_deref().unwrap_or_default(), ""));
+        e.exit_code()
+    })?;
+    Ok(CheckOptions {
         build: crate::program::BuildOptions { unroll: a.unroll, ..Default::default() },
         ctx: crate::context::Ctx::of_command(
             model.clone().unwrap_or_else(|| crate::model::ModelKind::Ptx.shared()),
@@ -114,73 +145,80 @@ pub fn run(a: &RunArgs) -> i32 {
             crate::budget::Limits::default(),
         ),
         ..Default::default()
-    };
-    let mut gpu: Option<Gpu> = None;
-    let mut worst = EXIT_OK;
-    let mut counts = Counts::default();
-    // Kernel files written so far: two tests of one name get `name-2.ptx`, ...
-    let mut written = std::collections::BTreeSet::new();
-    for path in crate::check::collect_files(&a.paths) {
+    })
+}
+
+impl Session<'_> {
+    /// Check one test file, then emit its kernel (`--emit`) or run it: the
+    /// exit status it leaves, or `Err` with the run's when no GPU opens.
+    fn file(&mut self, path: &std::path::Path) -> Result<i32, i32> {
+        let a = self.args;
         let shown = path.display().to_string();
-        let source = match std::fs::read_to_string(&path) {
+        let source = match std::fs::read_to_string(path) {
             Ok(s) => s,
             Err(e) => {
                 eprintln!("{}: error: cannot read the file: {}", shown, e);
-                worst = worst.max(EXIT_INPUT);
-                continue;
+                return Ok(EXIT_INPUT);
             }
         };
         // `ptx "FILE";` paths are relative to the test's own folder.
         let base = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
-        let (res, module) = match prepare(&source, base, &check, &emit_opts) {
+        let (res, module) = match prepare(&source, base, &self.check, &self.emit_opts) {
             Ok(x) => x,
             Err(e) => {
                 eprintln!("{}", e.render(&shown, &source));
-                worst = worst.max(if e.kind == ErrorKind::Input { EXIT_INPUT } else { EXIT_INTERNAL });
-                continue;
+                return Ok(if e.kind == ErrorKind::Input { EXIT_INPUT } else { EXIT_INTERNAL });
             }
         };
         let m = match module {
             Ok(m) => m,
             Err(why) => {
                 report_skip(a, &shown, &res.program.name, &why);
-                counts.skipped += 1;
-                continue;
+                self.counts.skipped += 1;
+                return Ok(EXIT_OK);
             }
         };
         if let Some(dir) = &a.emit {
-            let code = write_module(a, dir, &shown, &m, &mut written);
-            counts.ran += usize::from(code == EXIT_OK);
-            worst = worst.max(code);
-            continue;
+            let code = write_module(a, dir, &shown, &m, &mut self.written);
+            self.counts.ran += usize::from(code == EXIT_OK);
+            return Ok(code);
         }
-        if gpu.is_none() {
-            match driver::open(a.device) {
-                Ok(g) => gpu = Some(g),
-                Err(why) => {
-                    eprintln!("error: cannot run on a GPU: {}", why);
-                    eprintln!("(use --emit DIR to write the kernels without a GPU)");
-                    return EXIT_INTERNAL;
-                }
-            }
-        }
-        let g = gpu.as_ref().expect("opened above");
+        self.open_gpu()?;
+        let g = self.gpu.as_ref().expect("opened above");
         // A module this device or driver cannot load says so and is skipped (D120).
         if let Some(why) = g.cannot_run(&m) {
             report_skip(a, &shown, &res.program.name, &why);
-            counts.skipped += 1;
-            continue;
+            self.counts.skipped += 1;
+            return Ok(EXIT_OK);
         }
-        counts.ran += 1;
+        self.counts.ran += 1;
         match execute(a, g, &m, &res) {
-            Ok(t) => worst = worst.max(report(a, g, &shown, &m, &res, &t)),
+            Ok(t) => Ok(report(a, g, &shown, &m, &res, &t)),
             Err(e) => {
                 eprintln!("{}: error: {}", shown, e);
-                worst = worst.max(EXIT_INTERNAL);
+                Ok(EXIT_INTERNAL)
             }
         }
     }
-    worst.max(nothing_ran(a, &counts))
+
+    /// Open the GPU for the first test that runs on it; when none opens, say
+    /// why and return the run's exit status.
+    fn open_gpu(&mut self) -> Result<(), i32> {
+        if self.gpu.is_some() {
+            return Ok(());
+        }
+        match driver::open(self.args.device) {
+            Ok(g) => {
+                self.gpu = Some(g);
+                Ok(())
+            }
+            Err(why) => {
+                eprintln!("error: cannot run on a GPU: {}", why);
+                eprintln!("(use --emit DIR to write the kernels without a GPU)");
+                Err(EXIT_INTERNAL)
+            }
+        }
+    }
 }
 
 /// A run that ran (or emitted) no test says so and exits 3: skipping every

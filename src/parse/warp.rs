@@ -88,11 +88,15 @@ fn source(op: &RawOperand, names: &Names) -> Result<crate::ast::Operand> {
     }
 }
 
+/// The words naming each collective's operation, as its ISA syntax lists them.
+const SHFL_MODES: [&str; 4] = ["up", "down", "bfly", "idx"];
+const VOTE_MODES: [&str; 4] = ["all", "any", "uni", "ballot"];
+const MATCH_MODES: [&str; 2] = ["any", "all"];
+const REDUX_OPS: [&str; 6] = ["add", "min", "max", "and", "or", "xor"];
+
 /// The operation its qualifiers name and its type; `.sync` is required.
 fn op_and_type(raw: &RawInstr) -> Result<(WarpOp, IntTy)> {
-    let words: Vec<&str> = raw.quals.iter().map(|q| q.text.as_str()).collect();
-    let has = |w: &str| words.contains(&w);
-    if !has("sync") {
+    if !raw.quals.iter().any(|q| q.text == "sync") {
         return Err(Error::input(
             format!(
                 "`{}` without `.sync` is not supported (deprecated before sm_70): write `{}.sync`",
@@ -101,11 +105,29 @@ fn op_and_type(raw: &RawInstr) -> Result<(WarpOp, IntTy)> {
             raw.opcode_span,
         ));
     }
-    let pick = |options: &[&str]| -> Option<String> { options.iter().find(|o| has(o)).map(|o| o.to_string()) };
-    let (op, types): (Option<WarpOp>, &[&str]) = match raw.opcode.as_str() {
+    let (op, types) = named_op(raw);
+    let Some(op) = op else {
+        return Err(Error::input(format!("`{}`: the operation is missing", raw.mnemonic), raw.opcode_span));
+    };
+    let word = type_word(raw, mode_words(op), types)?;
+    // ISA redux.sync: `.and`/`.or`/`.xor` take `.b32`, `.add`/`.min`/`.max` `.u32`/`.s32`.
+    let bitwise = matches!(op, WarpOp::Redux(ReduxOp::And | ReduxOp::Or | ReduxOp::Xor));
+    if matches!(op, WarpOp::Redux(_)) && bitwise != (word == "b32") {
+        let want = if bitwise { ".b32" } else { ".u32 or .s32" };
+        return Err(Error::input(format!("`{}`: this operation takes {}", raw.mnemonic, want), raw.opcode_span));
+    }
+    let ty = if word == "pred" { PRED } else { super::alu::type_of(word).map_or(B32, |x| x.0) };
+    Ok((op, ty))
+}
+
+/// The operation the first of its opcode's mode words among `raw`'s
+/// qualifiers names (`None`: none is written), and the types it takes.
+fn named_op(raw: &RawInstr) -> (Option<WarpOp>, &'static [&'static str]) {
+    let pick = |options: &[&'static str]| options.iter().copied().find(|o| raw.quals.iter().any(|q| q.text == *o));
+    match raw.opcode.as_str() {
         "shfl" => (
-            pick(&["up", "down", "bfly", "idx"]).map(|m| {
-                WarpOp::Shfl(match m.as_str() {
+            pick(&SHFL_MODES).map(|m| {
+                WarpOp::Shfl(match m {
                     "up" => ShflMode::Up,
                     "down" => ShflMode::Down,
                     "bfly" => ShflMode::Bfly,
@@ -115,22 +137,21 @@ fn op_and_type(raw: &RawInstr) -> Result<(WarpOp, IntTy)> {
             &["b32"],
         ),
         "vote" => {
-            let mode = pick(&["all", "any", "uni", "ballot"]);
-            let ballot = mode.as_deref() == Some("ballot");
+            let mode = pick(&VOTE_MODES);
             let op = mode.map(|m| {
-                WarpOp::Vote(match m.as_str() {
+                WarpOp::Vote(match m {
                     "all" => VoteMode::All,
                     "any" => VoteMode::Any,
                     "uni" => VoteMode::Uni,
                     _ => VoteMode::Ballot,
                 })
             });
-            (op, if ballot { &["b32"] } else { &["pred"] })
+            (op, if mode == Some("ballot") { &["b32"] } else { &["pred"] })
         }
-        "match" => (pick(&["any", "all"]).map(|m| WarpOp::Match { all: m == "all" }), &["b32", "b64"]),
+        "match" => (pick(&MATCH_MODES).map(|m| WarpOp::Match { all: m == "all" }), &["b32", "b64"]),
         _ => (
-            pick(&["add", "min", "max", "and", "or", "xor"]).map(|m| {
-                WarpOp::Redux(match m.as_str() {
+            pick(&REDUX_OPS).map(|m| {
+                WarpOp::Redux(match m {
                     "add" => ReduxOp::Add,
                     "min" => ReduxOp::Min,
                     "max" => ReduxOp::Max,
@@ -141,17 +162,23 @@ fn op_and_type(raw: &RawInstr) -> Result<(WarpOp, IntTy)> {
             }),
             &["u32", "s32", "b32"],
         ),
-    };
-    let Some(op) = op else {
-        return Err(Error::input(format!("`{}`: the operation is missing", raw.mnemonic), raw.opcode_span));
-    };
-    let mode_words: &[&str] = match op {
-        WarpOp::Shfl(_) => &["up", "down", "bfly", "idx"],
-        WarpOp::Vote(_) => &["all", "any", "uni", "ballot"],
-        WarpOp::Match { .. } => &["any", "all"],
-        WarpOp::Redux(_) => &["add", "min", "max", "and", "or", "xor"],
+    }
+}
+
+/// The words that may name `op`'s operation.
+fn mode_words(op: WarpOp) -> &'static [&'static str] {
+    match op {
+        WarpOp::Shfl(_) => &SHFL_MODES,
+        WarpOp::Vote(_) => &VOTE_MODES,
+        WarpOp::Match { .. } => &MATCH_MODES,
+        WarpOp::Redux(_) => &REDUX_OPS,
         WarpOp::Elect => &[],
-    };
+    }
+}
+
+/// The type `raw` is written with, one of `types`: besides `.sync` and one
+/// mode word, its qualifiers hold that type once and nothing else.
+fn type_word<'r>(raw: &'r RawInstr, mode_words: &[&str], types: &[&str]) -> Result<&'r str> {
     let mut ty: Option<&str> = None;
     let mut modes = 0;
     for q in &raw.quals {
@@ -167,18 +194,10 @@ fn op_and_type(raw: &RawInstr) -> Result<(WarpOp, IntTy)> {
             return Err(raw.bad_qual(q));
         }
     }
-    let word = ty.ok_or_else(|| {
+    ty.ok_or_else(|| {
         Error::input(
             format!("`{}`: the type is missing (one of .{})", raw.mnemonic, types.join(", .")),
             raw.opcode_span,
         )
-    })?;
-    // ISA redux.sync: `.and`/`.or`/`.xor` take `.b32`, `.add`/`.min`/`.max` `.u32`/`.s32`.
-    let bitwise = matches!(op, WarpOp::Redux(ReduxOp::And | ReduxOp::Or | ReduxOp::Xor));
-    if matches!(op, WarpOp::Redux(_)) && bitwise != (word == "b32") {
-        let want = if bitwise { ".b32" } else { ".u32 or .s32" };
-        return Err(Error::input(format!("`{}`: this operation takes {}", raw.mnemonic, want), raw.opcode_span));
-    }
-    let ty = if word == "pred" { PRED } else { super::alu::type_of(word).map_or(B32, |x| x.0) };
-    Ok((op, ty))
+    })
 }

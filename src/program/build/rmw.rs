@@ -35,18 +35,7 @@ impl Ctx<'_> {
             Err(i) => return Ok(self.fork_read(st, i)),
         };
         deps.extend(adeps);
-        if self.space(&key.root).is_private() {
-            return Err(Error::input(
-                "atomic operations take .global or .shared memory, not a thread's private .local/.param memory",
-                ins.span,
-            ));
-        }
-        if ty.is_some() {
-            self.typed_roots.insert(key.root.clone());
-        }
-        if self.mem_cells(&key, size, ins).len() > 1 {
-            return Err(Error::input("an atomic operation over bytes that differently-sized accesses also touch (mixed-size) is not supported", ins.span));
-        }
+        self.check_atomic_location(&key, size, ty, ins)?;
         // atom/red without .sem are .relaxed, without .scope are .gpu.
         let sem = if sem == Sem::Weak { Sem::Relaxed } else { sem };
         let (msem, mscope) = normalize(sem, scope, Scope::Gpu);
@@ -56,11 +45,7 @@ impl Ctx<'_> {
             let value = *vals.first().ok_or_else(|| Error::input("exch needs a value operand", ins.span))?;
             let mut access = mk_rmw(vaddr, proxy, size, msem, mscope, is_red, Some(stored(ty, size, value)));
             access.conv = ty;
-            let idx = self.push_mem(st, key, access, deps, ins);
-            if let Some(d) = dst {
-                st.regs.insert(d.clone(), Val::free(idx));
-            }
-            return Ok(Step::Next);
+            return Ok(self.push_rmw(st, key, access, deps, ins, dst));
         }
         if arith::rmw(op, 0, &vals, ty).is_none() {
             return Err(Error::input(
@@ -88,11 +73,45 @@ impl Ctx<'_> {
         let mut access = mk_rmw(vaddr, proxy, size, msem, mscope, is_red, Some(0));
         access.rmw = Some(Rmw { op, operands: vals, ty });
         access.conv = ty;
+        Ok(self.push_rmw(st, key, access, deps, ins, dst))
+    }
+
+    /// An atomic operation's location: in `.global` or `.shared` memory, not
+    /// one of a thread's private variables, and not a byte range that
+    /// differently-sized accesses also touch (mixed-size, not supported). A
+    /// typed operation marks its root as typed.
+    fn check_atomic_location(&mut self, key: &LocKey, size: u8, ty: Option<IntTy>, ins: &ast::Instr) -> Result<()> {
+        if self.space(&key.root).is_private() {
+            return Err(Error::input(
+                "atomic operations take .global or .shared memory, not a thread's private .local/.param memory",
+                ins.span,
+            ));
+        }
+        if ty.is_some() {
+            self.typed_roots.insert(key.root.clone());
+        }
+        if self.mem_cells(key, size, ins).len() > 1 {
+            return Err(Error::input("an atomic operation over bytes that differently-sized accesses also touch (mixed-size) is not supported", ins.span));
+        }
+        Ok(())
+    }
+
+    /// Push a read-modify-write's one event; `atom`'s destination register
+    /// gets the value it reads (`red` has none).
+    fn push_rmw(
+        &mut self,
+        st: &mut PathState,
+        key: LocKey,
+        access: Access,
+        deps: BTreeSet<usize>,
+        ins: &ast::Instr,
+        dst: &Option<String>,
+    ) -> Step {
         let idx = self.push_mem(st, key, access, deps, ins);
         if let Some(d) = dst {
             st.regs.insert(d.clone(), Val::free(idx));
         }
-        Ok(Step::Next)
+        Step::Next
     }
 
     /// `atom.cas`: it writes only when it succeeds. One path per stored value

@@ -133,70 +133,21 @@ impl Ctx<'_> {
             WarpOp::Elect => i64::from(lane),
             _ => arith::convert(Some(*ty), vals[0]),
         };
-        let (reads, pval) = match op {
-            WarpOp::Shfl(mode) => {
-                let (j, pval) = warp::shfl_source(*mode, lane, vals[1], vals[2]);
-                src_deps[1..].iter().for_each(|d| deps.extend(d.iter().copied()));
-                if j == lane {
-                    deps.extend(src_deps[0].iter().copied());
-                }
-                let Some(&source) = members.iter().find(|(l, _)| *l == j) else {
-                    let why = if m as u32 & 1 << j == 0 {
-                        format!("which the member mask {:#x} does not name", m as u32)
-                    } else {
-                        "which holds no thread of the launch (past %ntid.x, D164)".to_string()
-                    };
-                    let msg = format!("`shfl.sync` reads lane {}, {}: the ISA leaves that value undefined", j, why);
-                    return Err(Error::input(msg, ins.span));
-                };
-                (if j == lane { vec![] } else { vec![source] }, pval)
-            }
-            // The leader depends on which lanes are members, which the path
-            // knows: no other lane's register value is read.
-            WarpOp::Elect => (Vec::new(), true),
-            _ => {
-                src_deps.iter().for_each(|d| deps.extend(d.iter().copied()));
-                (members.iter().copied().filter(|&(l, _)| l != lane).collect(), true)
-            }
-        };
+        let (reads, pval) = lanes_read(*op, (lane, m), &vals, &src_deps, &members, &mut deps, ins)?;
         let threads = members.iter().map(|x| x.1).collect();
         let object =
             (SyncKind::WarpCollective(*op), self.placements[t].cta, -1 - self.seats[t].0, Some(m as u32 as i64));
         let at =
             SyncUse { expected: Expected::Threads(threads), orders_memory: false, value: Some(own), by_role: false };
         self.push_sync(st, ins, object, &[SyncRole::Arrive, SyncRole::Wait], at);
-        let Some(DraftKind::Other(EventKind::Sync(wait))) = st.events.last().map(|e| &e.kind) else {
-            return Err(Error::internal("a warp collective without its wait"));
-        };
-        let key = wait.key.clone();
-        // The arrive carries `own`: it depends on what `own` was computed from
-        // (8.10.4 "chains of instruction dependencies", D164).
-        let (arrive, wait) = (st.events.len() - 2, st.events.len() - 1);
-        let own_deps = src_deps.first().cloned().unwrap_or_default();
-        st.events[arrive].deps.extend(own_deps.iter().copied());
-        let srcs = self.value_sources(st, &own_deps);
-        self.exchanged_srcs.entry((key.clone(), t)).or_default().extend(srcs);
-        self.exchanged.entry((key.clone(), t)).or_default().insert(own);
+        let (key, wait) = self.contribute(t, st, own, src_deps.first().cloned().unwrap_or_default())?;
         if !reads.is_empty() {
             deps.insert(wait); // the result carries other lanes' values
         }
-        let domains: Vec<Vec<i64>> = reads
-            .iter()
-            .map(|&(_, u)| self.exchanged.get(&(key.clone(), u)).map_or(vec![0], |d| d.iter().copied().collect()))
-            .collect();
-        if domains.iter().try_fold(1usize, |n, d| n.checked_mul(d.len()).filter(|&n| n <= MAX_EXCHANGES)).is_none() {
-            let msg = format!("`{}` can receive more than {} combinations of values", ins.text, MAX_EXCHANGES);
-            return Err(Error::limit(msg));
-        }
+        let domains = self.received_domains(&key, &reads, ins)?;
         let mut children = Vec::new();
         for combo in combinations(&domains) {
-            let mut values: Vec<(u32, i64)> = reads.iter().zip(&combo).map(|(&(l, _), &v)| (l, v)).collect();
-            if let WarpOp::Elect = op {
-                values = members.iter().map(|&(l, _)| (l, i64::from(l))).collect();
-            } else if !matches!(op, WarpOp::Shfl(_)) || reads.is_empty() {
-                values.push((lane, own));
-            }
-            values.sort_unstable();
+            let values = lane_values(*op, &members, &reads, &combo, (lane, own));
             let (d, p) = warp::collect(*op, *ty, (lane, m as u32), &values, pval);
             let mut c = st.clone();
             if let Some(DraftKind::Other(EventKind::Sync(wait))) = c.events.last_mut().map(|e| &mut e.kind) {
@@ -211,6 +162,106 @@ impl Ctx<'_> {
         }
         Ok(Step::Continue(children))
     }
+
+    /// The collective just pushed: its arrive carries `own`, so it depends on
+    /// what `own` was computed from (8.10.4 "chains of instruction
+    /// dependencies", D164), and `own` with the locations it was read from is
+    /// what `t` contributes at this use. Returns the use's key and its wait.
+    fn contribute(
+        &mut self,
+        t: usize,
+        st: &mut PathState,
+        own: i64,
+        own_deps: BTreeSet<usize>,
+    ) -> Result<(SyncKey, usize)> {
+        let Some(DraftKind::Other(EventKind::Sync(wait))) = st.events.last().map(|e| &e.kind) else {
+            return Err(Error::internal("a warp collective without its wait"));
+        };
+        let key = wait.key.clone();
+        let (arrive, wait) = (st.events.len() - 2, st.events.len() - 1);
+        st.events[arrive].deps.extend(own_deps.iter().copied());
+        let srcs = self.value_sources(st, &own_deps);
+        self.exchanged_srcs.entry((key.clone(), t)).or_default().extend(srcs);
+        self.exchanged.entry((key.clone(), t)).or_default().insert(own);
+        Ok((key, wait))
+    }
+
+    /// The values each lane of `reads` may contribute at the use `key`: those
+    /// learned so far (0 before any); more than `MAX_EXCHANGES` combinations
+    /// is a limit.
+    fn received_domains(&self, key: &SyncKey, reads: &[(u32, usize)], ins: &ast::Instr) -> Result<Vec<Vec<i64>>> {
+        let domains: Vec<Vec<i64>> = reads
+            .iter()
+            .map(|&(_, u)| self.exchanged.get(&(key.clone(), u)).map_or(vec![0], |d| d.iter().copied().collect()))
+            .collect();
+        if domains.iter().try_fold(1usize, |n, d| n.checked_mul(d.len()).filter(|&n| n <= MAX_EXCHANGES)).is_none() {
+            let msg = format!("`{}` can receive more than {} combinations of values", ins.text, MAX_EXCHANGES);
+            return Err(Error::limit(msg));
+        }
+        Ok(domains)
+    }
+}
+
+/// The (lane, thread) pairs whose values a collective's result reads, other
+/// than the executing `lane`, and the predicate value a `shfl.sync` gives
+/// (true for the other operations). `deps` gains the dependencies of the
+/// sources the result is computed from. A `shfl.sync` reading a lane that the
+/// mask `m` does not name or the launch does not hold is refused.
+fn lanes_read(
+    op: WarpOp,
+    (lane, m): (u32, i64),
+    vals: &[i64],
+    src_deps: &[BTreeSet<usize>],
+    members: &[(u32, usize)],
+    deps: &mut BTreeSet<usize>,
+    ins: &ast::Instr,
+) -> Result<(Vec<(u32, usize)>, bool)> {
+    match op {
+        WarpOp::Shfl(mode) => {
+            let (j, pval) = warp::shfl_source(mode, lane, vals[1], vals[2]);
+            src_deps[1..].iter().for_each(|d| deps.extend(d.iter().copied()));
+            if j == lane {
+                deps.extend(src_deps[0].iter().copied());
+            }
+            let Some(&source) = members.iter().find(|(l, _)| *l == j) else {
+                let why = if m as u32 & 1 << j == 0 {
+                    format!("which the member mask {:#x} does not name", m as u32)
+                } else {
+                    "which holds no thread of the launch (past %ntid.x, D164)".to_string()
+                };
+                let msg = format!("`shfl.sync` reads lane {}, {}: the ISA leaves that value undefined", j, why);
+                return Err(Error::input(msg, ins.span));
+            };
+            Ok((if j == lane { vec![] } else { vec![source] }, pval))
+        }
+        // The leader depends on which lanes are members, which the path
+        // knows: no other lane's register value is read.
+        WarpOp::Elect => Ok((Vec::new(), true)),
+        _ => {
+            src_deps.iter().for_each(|d| deps.extend(d.iter().copied()));
+            Ok((members.iter().copied().filter(|&(l, _)| l != lane).collect(), true))
+        }
+    }
+}
+
+/// The (lane, value) pairs one combination `combo` of the values of `reads`
+/// gives the collective, in lane order: with this lane's `own` value unless a
+/// `shfl.sync` reads another lane; `elect.sync` sees each member's lane.
+fn lane_values(
+    op: WarpOp,
+    members: &[(u32, usize)],
+    reads: &[(u32, usize)],
+    combo: &[i64],
+    (lane, own): (u32, i64),
+) -> Vec<(u32, i64)> {
+    let mut values: Vec<(u32, i64)> = reads.iter().zip(combo).map(|(&(l, _), &v)| (l, v)).collect();
+    if let WarpOp::Elect = op {
+        values = members.iter().map(|&(l, _)| (l, i64::from(l))).collect();
+    } else if !matches!(op, WarpOp::Shfl(_)) || reads.is_empty() {
+        values.push((lane, own));
+    }
+    values.sort_unstable();
+    values
 }
 
 /// Every choice of one value from each domain, the first domain varying slowest.
