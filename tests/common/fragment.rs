@@ -3,9 +3,11 @@
 //! `exch`, `cas` with register or constant operands), `add`/`and`/`xor`,
 //! `setp`/`selp`, `@p` guards, forward branches (if-then with a join) and at
 //! most one bounded back-edge loop per test (a spin loop or a `cas` loop,
-//! which the unroll bound cuts). Register values flow into stores, operands
-//! and predicates, so reads fork the path builder's paths and the symbolic
-//! builder's terms carry data, control and `Ite` dependencies.
+//! which the unroll bound cuts), and in some tests a `bar.sync` in every
+//! thread (D196). Register
+//! values flow into stores, operands and predicates, so reads fork the path
+//! builder's paths and the symbolic builder's terms carry data, control and
+//! `Ite` dependencies.
 
 #![allow(dead_code)]
 
@@ -58,6 +60,10 @@ pub struct FragmentTest {
     /// Each thread's CTA (threads in one CTA share it).
     pub ctas: Vec<u32>,
     pub back_edge: Option<Loop>,
+    /// In some tests every thread passes `bar.sync 0` (its CTA's threads), each
+    /// before its instruction of this index (at its end past the last): after
+    /// a loop it is performed under the loop's exit (D196).
+    pub barrier_at: Option<Vec<usize>>,
 }
 
 fn val() -> impl Strategy<Value = Val> {
@@ -98,7 +104,8 @@ pub fn fragment_strategy(more: usize) -> impl Strategy<Value = FragmentTest> {
     let threads = proptest::collection::vec(thread, 2..=3);
     let ctas = proptest::collection::vec(0..2u32, 3);
     let back_edge = proptest::option::of((0..3usize, 0..5usize, 0..2usize, 0..3usize, any::<bool>()));
-    (threads, ctas, back_edge).prop_map(|(threads, ctas, back_edge)| {
+    let barrier_at = proptest::option::weighted(0.3, proptest::collection::vec(0..8usize, 3));
+    (threads, ctas, back_edge, barrier_at).prop_map(|(threads, ctas, back_edge, barrier_at)| {
         let n = threads.len();
         let back_edge = back_edge.map(|(thread, at, loc, sem, cas)| Loop {
             thread: thread % n,
@@ -107,7 +114,8 @@ pub fn fragment_strategy(more: usize) -> impl Strategy<Value = FragmentTest> {
             sem,
             cas,
         });
-        FragmentTest { ctas: ctas[..n].to_vec(), threads, back_edge }
+        let barrier_at = barrier_at.map(|at| (0..n).map(|t| at[t].min(threads[t].len())).collect());
+        FragmentTest { ctas: ctas[..n].to_vec(), threads, back_edge, barrier_at }
     })
 }
 
@@ -186,19 +194,28 @@ impl FragmentTest {
     fn cells(&self, t: usize) -> Vec<String> {
         let mut label = 0;
         let mut v = Vec::new();
-        for (i, ins) in self.threads[t].iter().enumerate() {
-            if let Some(l) = self.back_edge.as_ref().filter(|l| l.thread == t && l.at == i) {
+        let len = self.threads[t].len();
+        // The next thread stores 1 where a spin loop waits, so the loop can end
+        // (a test whose every execution the unroll bound cuts is a limit): at
+        // its end, or before its barrier, which the spinning thread may pass
+        // only after the loop.
+        let release = self.back_edge.as_ref().filter(|l| !l.cas && (l.thread + 1) % self.threads.len() == t);
+        let release = release.map(|l| format!("st.relaxed.gpu.u32 [{}], 1", LOCS[l.loc]));
+        let barrier = self.barrier_at.as_ref().map(|at| at[t]);
+        for i in 0..=len {
+            if barrier == Some(i) {
+                v.extend(release.clone());
+                v.push("bar.sync 0".to_string());
+            }
+            if let Some(l) = self.back_edge.as_ref().filter(|l| l.thread == t && l.at.min(len) == i) {
                 v.extend(loop_lines(l));
             }
-            v.extend(ins_lines(ins, &mut label));
+            if let Some(ins) = self.threads[t].get(i) {
+                v.extend(ins_lines(ins, &mut label));
+            }
         }
-        if let Some(l) = self.back_edge.as_ref().filter(|l| l.thread == t && l.at >= self.threads[t].len()) {
-            v.extend(loop_lines(l));
-        }
-        // The next thread ends by storing 1 where a spin loop waits, so the loop
-        // can end (a test whose every execution the unroll bound cuts is a limit).
-        if let Some(l) = self.back_edge.as_ref().filter(|l| !l.cas && (l.thread + 1) % self.threads.len() == t) {
-            v.push(format!("st.relaxed.gpu.u32 [{}], 1", LOCS[l.loc]));
+        if barrier.is_none() {
+            v.extend(release);
         }
         v
     }

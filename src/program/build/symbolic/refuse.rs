@@ -28,10 +28,9 @@ pub(super) fn kind(k: &InstrKind) -> Option<&'static str> {
         | InstrKind::Store { .. }
         | InstrKind::Atomic { .. }
         | InstrKind::Fence { .. }
-        | InstrKind::ProxyFence { .. } => return None,
-        InstrKind::Barrier { .. } | InstrKind::ClusterBarrier { .. } => {
-            "barriers are outside the symbolic builder (their phases are counted per path)"
-        }
+        | InstrKind::ProxyFence { .. }
+        | InstrKind::Barrier { .. } => return None,
+        InstrKind::ClusterBarrier { .. } => "cluster barriers are outside the symbolic builder",
         InstrKind::Mbarrier { .. } => "mbarrier operations are outside the symbolic builder",
         InstrKind::Warp { .. } | InstrKind::ActiveMask { .. } => "warp collectives are outside the symbolic builder",
         InstrKind::Timer { .. } => "timer reads are outside the symbolic builder",

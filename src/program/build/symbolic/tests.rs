@@ -179,7 +179,9 @@ fn one(init: &str, ins: &str) -> String {
 #[test]
 fn each_construct_outside_the_fragment_is_refused_with_its_line() {
     let cases = [
-        (one("x = 0;", "bar.sync 0"), "barrier"),
+        (one("x = 0;", "barrier.cluster.arrive"), "cluster barriers"),
+        (one("x = 0;", "bar.red.popc.u32 r1, 0, 1"), "`bar.red`"),
+        (one("x = 0;", "ld.relaxed.gpu r1, x ;\n bar.sync r1"), "barrier operand computed from a value read"),
         (one("x = 0;", "atom.relaxed.gpu.add.f32 %f1, [x], 1"), "floating-point"),
         (one("x = 0;", "add.f32 %f1, %f2, %f3"), "floating-point"),
         (one("x = 0; y = 0;", "ld.relaxed.gpu r1, x ;\n ld.relaxed.gpu r2, [r1]"), "address"),
@@ -229,6 +231,53 @@ fn max_events_counts_instruction_instances() {
     let err = at(3).expect_err("past the limit");
     assert_eq!(err.kind, crate::error::ErrorKind::Limit);
     assert!(err.message.contains("more than 3 instruction instances"), "{}", err.message);
+}
+
+const BARRIERS: &str = "PTX barriers
+{ x = 0; }
+ P0@cta 0,gpu 0       | P1@cta 0,gpu 0      ;
+ LOOP:                | st.relaxed.gpu x, 1 ;
+ ld.relaxed.gpu r1, x | bar.sync 0          ;
+ beq r1, 0, LOOP      | bar.sync 0          ;
+ bar.sync 0           |                     ;
+ bar.sync 0           |                     ;
+exists (P0:r1 == 1)
+";
+
+/// The (phase, role) of each barrier event of thread `t` at `line`, with its guard.
+fn barrier_uses(p: &Program, f: &SymFacts, t: usize, line: usize) -> Vec<(usize, crate::program::SyncRole, TermId)> {
+    let sync = |e: EventId| p.events[e].sync().map(|s| (s.key.phase, s.role, f.guard[e]));
+    at_line(p, t, line).into_iter().filter_map(sync).collect()
+}
+
+#[test]
+fn a_barrier_use_is_an_arrive_and_a_wait_at_the_phase_its_paths_reached() {
+    use crate::program::SyncRole::{Arrive, Wait};
+    let (p, f) = built(BARRIERS);
+    // P1 passes each barrier once, unconditionally: phases 0 and 1 (8.9.4: the
+    // k-th use of a barrier meets the others' k-th use).
+    let firm = |line| barrier_uses(&p, &f, 1, line);
+    assert_eq!(firm(5), vec![(0, Arrive, TRUE), (0, Wait, TRUE)]);
+    assert_eq!(firm(6), vec![(1, Arrive, TRUE), (1, Wait, TRUE)]);
+    // P0 reaches its first barrier after 1, 2 or 3 loads: one instance per
+    // number of back edges, each performed only where the spin ended there,
+    // and each the barrier's first use.
+    for (line, phase) in [(7, 0), (8, 1)] {
+        let uses = barrier_uses(&p, &f, 0, line);
+        assert_eq!(uses.len(), 6, "line {}: three instances of an arrive and a wait", line);
+        assert!(uses.iter().all(|u| u.0 == phase && u.2 != TRUE), "line {}: {:?}", line, uses);
+    }
+    let waits: Vec<_> = events(&p, 0).into_iter().filter(|&e| p.events[e].is_sync_wait()).collect();
+    let expected = |e: EventId| p.events[e].sync().map(|s| s.expected.clone());
+    assert!(waits.iter().all(|&w| expected(w) == Some(crate::program::Expected::Count(2))), "the CTA's two threads");
+}
+
+#[test]
+fn paths_that_used_a_barrier_a_different_number_of_times_are_not_merged() {
+    let src =
+        one("x = 0;", "ld.relaxed.gpu r1, x ;\n setp.eq.u32 p1, r1, 0 ;\n @p1 bar.sync 0 ;\n st.relaxed.gpu x, 1");
+    let why = refused(&src);
+    assert!(why.contains("used a barrier a different number of times"), "{}", why);
 }
 
 /// Build `src` with failed spin iterations left out (D189).

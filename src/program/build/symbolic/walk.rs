@@ -6,6 +6,7 @@ use super::*;
 use crate::ast::{AluOp, AtomOp, BranchCond, Cmp, InstrKind, IntTy, Operand, Sem};
 use crate::program::symbolic::SymOp;
 
+mod barrier;
 mod private;
 mod spin;
 
@@ -23,6 +24,9 @@ struct SymState {
     ctrl: Deps,
     /// The private (`.local`, `.param`) bytes written so far.
     private: private::Bytes,
+    /// How many times the paths used each CTA barrier so far (the same on
+    /// every path of the state: a merge of different counts is refused).
+    phases: barrier::Phases,
     /// How many times the paths ran each instruction so far: a term, as
     /// merged paths may differ (D183).
     visits: BTreeMap<usize, TermId>,
@@ -55,6 +59,7 @@ impl Walk<'_, '_> {
             regs,
             ctrl: Deps::new(),
             private: private::Bytes::new(),
+            phases: barrier::Phases::new(),
             visits: BTreeMap::new(),
             back_edges: 0,
             pc: 0,
@@ -179,6 +184,12 @@ impl Walk<'_, '_> {
             visits.insert(pc, self.r.terms.ite(ga, va, vb).map_err(too_many_terms)?);
         }
         let private = self.merge_private(ga, &a.private, &b.private, at)?;
+        if a.phases != b.phases {
+            return Err(Stop::Outside(format!(
+                "{}: paths that used a barrier a different number of times meet, which the symbolic builder does not merge",
+                place(at)
+            )));
+        }
         let spins = self.merge_snapshots(&a.spins, &b.spins)?;
         Ok(SymState { guard, regs, ctrl, private, visits, spins, ..a })
     }
@@ -236,6 +247,7 @@ impl Walk<'_, '_> {
             InstrKind::Load { .. } => self.load(&mut st, ins)?,
             InstrKind::Store { .. } => self.store(&mut st, ins)?,
             InstrKind::Atomic { .. } => self.atomic(&mut st, ins)?,
+            InstrKind::Barrier { .. } => self.barrier(&mut st, ins)?,
             InstrKind::Fence { sem, scope } => {
                 let kind = DraftKind::Other(EventKind::Fence { sem: *sem, scope: *scope });
                 self.push(&mut st, (0, TRUE), kind, &Deps::new(), ins)?;
