@@ -353,3 +353,77 @@ fn a_racing_left_out_poll_rebuilds_the_symbolic_program_with_every_iteration() {
         assert_eq!(a.outcome.states.keys().collect::<Vec<_>>(), paths.outcome.states.keys().collect::<Vec<_>>());
     }
 }
+
+/// D189 on the library and the corpus: every test of `litmus/` and
+/// `tests/conformance/litmus` the symbolic builder covers, decided by the
+/// symbolic encoding with failed spin iterations left out of the walk,
+/// gives the final states, verdict and flags of the same encoding with every
+/// iteration kept. Not `litmus/scale/`: without symmetry (D186) their 8- and
+/// 16-thread locks take minutes with every iteration kept. A test either
+/// build cannot decide within its limits is counted, not compared.
+#[test]
+fn leaving_out_failed_iterations_of_the_symbolic_walk_changes_no_library_listing() {
+    use ptx_litmus::check::ThreadEncoding;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dirs: Vec<std::path::PathBuf> = ["litmus", "tests/conformance/litmus"].iter().map(|d| root.join(d)).collect();
+    let files: Vec<std::path::PathBuf> = ptx_litmus::check::collect_files(&dirs)
+        .into_iter()
+        .filter(|f| !f.components().any(|c| c.as_os_str() == "scale"))
+        .collect();
+    let with = |prune_spins: bool| CheckOptions {
+        encoding: ThreadEncoding::Symbolic,
+        build: BuildOptions { prune_spins, ..Default::default() },
+        list_states: None,
+        ctx: ptx_litmus::context::Ctx::default().with_timeout(Some(std::time::Duration::from_secs(5))),
+        ..Default::default()
+    };
+    let (mut compared, mut pruned, mut undecided) = (0, 0, 0);
+    for f in &files {
+        let text = std::fs::read_to_string(f).expect("readable");
+        let base = f.parent().expect("in a folder");
+        let (Ok(a), Ok(b)) = (check_source_at(&text, base, &with(true)), check_source_at(&text, base, &with(false)))
+        else {
+            undecided += 1;
+            continue;
+        };
+        let states = |r: &ptx_litmus::check::TestResult| r.outcome.states.keys().cloned().collect::<Vec<_>>();
+        assert_eq!(states(&a), states(&b), "{}: states differ", f.display());
+        assert_eq!(a.summary.verdict, b.summary.verdict, "{}: verdicts differ", f.display());
+        assert_eq!(a.outcome.flags, b.outcome.flags, "{}: flags differ", f.display());
+        compared += 1;
+        pruned += usize::from(a.program.events.len() < b.program.events.len());
+    }
+    println!("{} tests compared ({} with fewer events), {} not decided symbolically", compared, pruned, undecided);
+    assert!(compared > 100 && pruned > 10, "too few loops compared: {} ({} pruned)", compared, pruned);
+}
+
+/// D189 with D116: the semaphore loops of the two tests above, decided by the
+/// symbolic encoding. Where only P0 writes `sem`, a failed `atom.exch [sem], 0`
+/// that read 0 wrote back what it read: the walk leaves the failed
+/// iterations out (fewer events than with every iteration kept). Where P2
+/// reads `sem`, the copy could be what P2 reads, so the check after the
+/// build fails, and the walk made again with reads only left out keeps the
+/// exchange (an effect): every event is kept. Both answers are the path
+/// encoding's, argued above (No; with P2, No as well: P1's last exchange
+/// still acquires P0's release before it reads `data`).
+#[test]
+fn a_silent_exchange_spin_in_the_symbolic_walk() {
+    use ptx_litmus::check::{build_encoded, parse_and_expand, ThreadEncoding};
+    let alone = "PTX sem\n{ data = 0; sem = 0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak data, 42 | LOOP: ;\n st.release.gpu sem, 1 | atom.exch.acquire.gpu r0, sem, 0 ;\n | setp.ne.u32 p0, r0, 1 ;\n | @p0 bra LOOP ;\n | ld.weak r1, data ;\nexists (P1:r1 == 0)\n";
+    let seen = "PTX sem-seen\n{ data = 0; sem = 0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 | P2@cta 2,gpu 0 ;\n st.weak data, 42 | LOOP: | ld.relaxed.gpu r2, sem ;\n st.release.gpu sem, 1 | atom.exch.acquire.gpu r0, sem, 0 | ;\n | setp.ne.u32 p0, r0, 1 | ;\n | @p0 bra LOOP | ;\n | ld.weak r1, data | ;\nexists (P1:r1 == 0)\n";
+    let symbolic = CheckOptions { encoding: ThreadEncoding::Symbolic, list_states: None, ..Default::default() };
+    for (t, left_out) in [(alone, true), (seen, false)] {
+        let ast = parse_and_expand(t, std::path::Path::new(".")).expect("parses");
+        let full = match ptx_litmus::program::build_symbolic(&ast, &BuildOptions::default()).expect("builds") {
+            ptx_litmus::program::SymbolicBuild::Built(p) => p,
+            ptx_litmus::program::SymbolicBuild::Outside(why) => panic!("refused: {}", why),
+        };
+        let decided = build_encoded(&ast, &symbolic).expect("builds");
+        assert_eq!(decided.events.len() < full.events.len(), left_out, "{}", t);
+        let y = check_source(t, &symbolic).expect("checks");
+        let paths = check_source(t, &CheckOptions { list_states: None, ..Default::default() }).expect("checks");
+        assert_eq!(y.summary.verdict, Verdict::No, "{}", t);
+        assert_eq!(y.outcome.states.keys().collect::<Vec<_>>(), paths.outcome.states.keys().collect::<Vec<_>>());
+        assert_eq!(y.outcome.flags, paths.outcome.flags, "{}", t);
+    }
+}

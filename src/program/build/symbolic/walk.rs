@@ -486,6 +486,20 @@ impl Walk<'_, '_> {
         deps: &Deps,
         ins: &ast::Instr,
     ) -> SResult<usize> {
+        self.push_event(st, at, kind, deps, ins, None)
+    }
+
+    /// [`Self::push`] for an exchange that writes the constant `writes`
+    /// (`None`: another event), silent where it reads that value (D116).
+    fn push_event(
+        &mut self,
+        st: &mut SymState,
+        at: (usize, TermId),
+        kind: DraftKind,
+        deps: &Deps,
+        ins: &ast::Instr,
+        writes: Option<i64>,
+    ) -> SResult<usize> {
         let idx = self.r.events.len();
         // --max-events counts instruction instances: a cas's two events are one.
         self.r.instances += usize::from(at.0 == 0);
@@ -508,7 +522,7 @@ impl Walk<'_, '_> {
         let inst = Instance { back_edges: st.back_edges, pc: st.pc, sub: at.0 };
         let (text, line, value_srcs) = (ins.text.clone(), ins.span.line, value_srcs.into_iter().collect());
         let performed = self.r.terms.and(&[st.guard, at.1]).map_err(too_many_terms)?;
-        self.note_event(st, idx, &kind, at.1)?;
+        self.note_event(st, (idx, at.1), &kind, writes, ins)?;
         self.r.events.push(DraftEvent { kind, value_srcs, text, line, deps: BTreeSet::new(), at: inst });
         self.r.thread_of.push(self.t);
         self.r.guard.push(performed);
@@ -634,8 +648,8 @@ impl Walk<'_, '_> {
             let w = self.stored_term(v, *ty, *size, ins)?;
             let constant = self.r.terms.constant(w);
             let access = Access { writes: true, write_value: constant.unwrap_or(0), ..base };
-            let idx =
-                self.push(st, (0, TRUE), DraftKind::Mem { key: key.clone(), access: access.clone() }, &deps, ins)?;
+            let kind = DraftKind::Mem { key: key.clone(), access: access.clone() };
+            let idx = self.push_event(st, (0, TRUE), kind, &deps, ins, constant)?;
             if constant.is_none() {
                 self.r.write.insert(idx, w);
                 self.r.write_conds.insert(idx, deps.values().copied().collect());

@@ -7,9 +7,10 @@
 //! descendants carry the snapshot with what their paths did since: their
 //! guard relative to the snapshot's (`rel`: the state's guard is the
 //! snapshot state's guard and `rel`), where they performed an event other
-//! than a read that writes nothing (`effects`), what the events they
-//! performed assume (`assumed`, a cas's read equal or not to its operand)
-//! and the reads they performed. A state about to come back to the head
+//! than a read that writes nothing or an exchange that writes back the value
+//! it read (D116: `effects`), what the events they performed assume
+//! (`assumed`, a cas's read equal or not to its operand) and the reads (and
+//! such exchanges) they performed. A state about to come back to the head
 //! (before it merges with anything there) whose registers, dependencies and
 //! private bytes are the snapshot's on the slice, and none of whose
 //! executions performed anything but such reads since (`rel ∧ effects ∧
@@ -70,18 +71,52 @@ impl Walk<'_, '_> {
         Ok(())
     }
 
-    /// `st` performs event `idx` of `kind` where its guard and `extra` hold:
-    /// a read that writes nothing may be a failed iteration's, anything else
-    /// is an effect its snapshots must see.
-    pub(super) fn note_event(&mut self, st: &mut SymState, idx: usize, kind: &DraftKind, extra: TermId) -> SResult<()> {
-        let reads_only = matches!(kind, DraftKind::Mem { access, .. } if access.reads && !access.writes);
-        for snap in st.spins.values_mut() {
-            if reads_only {
-                snap.reads.insert(idx);
-            } else {
-                let here = self.r.terms.and(&[snap.rel, extra]).map_err(too_many_terms)?;
-                snap.effects = self.r.terms.or(&[snap.effects, here]).map_err(too_many_terms)?;
+    /// `st` performs event `at.0` of `kind` where its guard and `at.1` hold:
+    /// a read that writes nothing may be a failed iteration's; so may an
+    /// exchange of the constant `exchanged` where it reads that value (a
+    /// silent read-modify-write, D116, unless `prune_silent_rmws` is off);
+    /// anything else is an effect its snapshots must see.
+    pub(super) fn note_event(
+        &mut self,
+        st: &mut SymState,
+        at: (usize, TermId),
+        kind: &DraftKind,
+        exchanged: Option<i64>,
+        ins: &ast::Instr,
+    ) -> SResult<()> {
+        if st.spins.is_empty() {
+            return Ok(());
+        }
+        let DraftKind::Mem { key, access } = kind else { return self.note_effect(st, at.1) };
+        if access.reads && !access.writes {
+            for snap in st.spins.values_mut() {
+                snap.reads.insert(at.0);
             }
+            return Ok(());
+        }
+        let Some(c) = exchanged.filter(|_| self.ctx.opts.prune_silent_rmws && access.reads) else {
+            return self.note_effect(st, at.1);
+        };
+        // Its read's value as the register sees it: compared with `c` only where that is the value read.
+        if self.ctx.domain(key).into_iter().any(|v| access.loaded(v) != v) {
+            return self.note_effect(st, at.1);
+        }
+        let read = self.read_value(at.0, key, access, ins)?;
+        let konst = self.r.terms.konst(c);
+        let args = vec![self.term_of(&read), konst];
+        let other = self.r.terms.op(SymOp::Compare(Cmp::Ne, None), args).map_err(|e| term_error(e, ins))?;
+        let noisy = self.r.terms.and(&[at.1, other]).map_err(too_many_terms)?;
+        for snap in st.spins.values_mut() {
+            snap.reads.insert(at.0);
+        }
+        self.note_effect(st, noisy)
+    }
+
+    /// `st` performs an effect where its guard and `extra` hold.
+    fn note_effect(&mut self, st: &mut SymState, extra: TermId) -> SResult<()> {
+        for snap in st.spins.values_mut() {
+            let here = self.r.terms.and(&[snap.rel, extra]).map_err(too_many_terms)?;
+            snap.effects = self.r.terms.or(&[snap.effects, here]).map_err(too_many_terms)?;
         }
         Ok(())
     }
