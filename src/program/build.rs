@@ -93,6 +93,10 @@ struct Ctx<'a> {
     placements: Vec<Placement>,
     /// Values each physical location key may hold (fixpoint).
     domains: HashMap<LocKey, BTreeSet<i64>>,
+    /// The values constant writes (and the initial value) wrote to each key
+    /// so far: a constant starts new chains of value-dependent writes even
+    /// when such a write put the same value into the domain first (D197).
+    constants: HashMap<LocKey, BTreeSet<i64>>,
     /// `u32 out[4];` arrays of the init block.
     arrays: arrays::Arrays,
     /// Variables of PTX modules and of the calls inlined from them (D71-D73).
@@ -223,6 +227,7 @@ pub fn build_leaving_out_spins(
         crate::budget::credit(held);
         ctx.cells = cells;
         ctx.domains.clear();
+        ctx.constants.clear();
     }
     Err(Error::limit("the byte ranges the accesses touch keep changing with the values read (mixed-size addresses computed from loaded values)"))
 }
@@ -275,6 +280,7 @@ impl<'a> Ctx<'a> {
             inits,
             placements,
             domains: HashMap::new(),
+            constants: HashMap::new(),
             unroll_cut: None,
             private_roots: BTreeMap::new(),
             global_roots: BTreeMap::new(),
@@ -330,6 +336,17 @@ impl<'a> Ctx<'a> {
     /// value). A test's own scalar read whole keeps its value as written (the
     /// untyped corpus convention, D15) unless typed accesses make it a bit
     /// pattern; every other cell holds its bytes, unsigned (D18, D74).
+    /// Record that a constant write (on some path) writes `v` to `key`:
+    /// whether `v` is a constant new to `key` (D197). Whether the domain
+    /// already holds `v` does not matter: a value-dependent write may have
+    /// put it there in the same or an earlier round, and the chains of
+    /// value-dependent writes that start from the constant still need their
+    /// rounds.
+    fn new_constant(&mut self, key: &LocKey, v: i64) -> bool {
+        let init = self.key_init(key);
+        self.constants.entry(key.clone()).or_insert_with(|| BTreeSet::from([init])).insert(v)
+    }
+
     fn key_init(&self, key: &LocKey) -> i64 {
         let len = self.cell_len.get(key).copied().unwrap_or(8);
         let scalar = !self.vars.contains_key(&key.root) && !self.arrays.decl.contains_key(&key.root);

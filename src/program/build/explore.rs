@@ -86,7 +86,8 @@ impl Ctx<'_> {
                                 let d = ctx.domains.entry(key.clone()).or_insert_with(|| init.clone());
                                 match &access.rmw {
                                     None if constant => {
-                                        if d.insert(access.write_value) {
+                                        changed |= d.insert(access.write_value);
+                                        if ctx.new_constant(key, access.write_value) {
                                             changed = true;
                                             new_constant = true;
                                         }

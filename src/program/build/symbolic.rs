@@ -210,6 +210,7 @@ fn build(mut ctx: Ctx) -> SResult<(Program, Vec<LeftOutEvent>)> {
         }
         crate::budget::credit(round.bytes());
         ctx.domains.clear();
+        ctx.constants.clear();
     }
     Err(Stop::Err(Error::limit("the initial values of the locations keep changing with the types of their accesses")))
 }
@@ -266,12 +267,15 @@ impl Ctx<'_> {
             let window = (1..=*last_new_constant + bound).contains(&rounds);
             let init = BTreeSet::from([self.key_init(key)]);
             let (every_round, windowed) = self.written_values(r, g, (e, access), (&before, &init))?;
-            let d = self.domains.entry(key.clone()).or_insert_with(|| init.clone());
-            for v in every_round {
-                if d.insert(v) {
+            for &v in &every_round {
+                if self.new_constant(key, v) {
                     changed = true;
                     new_constant = true;
                 }
+            }
+            let d = self.domains.entry(key.clone()).or_insert_with(|| init.clone());
+            for v in every_round {
+                changed |= d.insert(v);
             }
             if window || (e.value_srcs.is_empty() && rounds == 0) {
                 for v in windowed {
