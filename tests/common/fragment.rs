@@ -3,8 +3,10 @@
 //! `exch`, `cas` with register or constant operands), `add`/`and`/`xor`,
 //! `setp`/`selp`, `@p` guards, forward branches (if-then with a join) and at
 //! most one bounded back-edge loop per test (a spin loop or a `cas` loop,
-//! which the unroll bound cuts), and in some tests a `bar.sync` in every
-//! thread (D196). Register
+//! which the unroll bound cuts), and in some tests a synchronizing
+//! instruction in every thread (D196, D210, D211): `bar.sync`, a warp
+//! collective over the lanes `activemask` gives (`vote.sync`, `shfl.sync`,
+//! `redux.sync`, `match.any.sync`), `bar.warp.sync` or `bar.red`. Register
 //! values flow into stores, operands and predicates, so reads fork the path
 //! builder's paths and the symbolic builder's terms carry data, control and
 //! `Ite` dependencies.
@@ -43,6 +45,47 @@ pub enum Ins {
     IfThen { pred: usize, negated: bool, body: Vec<Ins> },
 }
 
+/// What every thread of a test performs at its synchronization point: the
+/// same instruction in every thread, so the warp collectives meet (each
+/// CTA's threads are one warp, their lanes their `tid`s).
+#[derive(Clone, Debug, PartialEq)]
+pub enum SyncOp {
+    /// `bar.sync 0`.
+    BarSync,
+    /// `vote.sync.ballot.b32 r{dst}, p{pred}, r9`.
+    Ballot { dst: usize, pred: usize },
+    /// `vote.sync.{all,any,uni}.pred p{dst}, {!}p{pred}, r9`.
+    Vote { mode: usize, dst: usize, pred: usize, negated: bool },
+    /// `shfl.sync.idx.b32 r{dst}, r{src}, L, 31, r9`: the value of the lowest lane of the CTA.
+    ShflFirst { dst: usize, src: usize },
+    /// `redux.sync.{add,max}.u32 r{dst}, r{src}, r9`.
+    Redux { max: bool, dst: usize, src: usize },
+    /// `match.any.sync.b32 r{dst}, r{src}, r9`.
+    MatchAny { dst: usize, src: usize },
+    /// `bar.warp.sync r9`.
+    WarpSync,
+    /// `bar.red.popc.u32 r{dst}, 1, p{pred}`.
+    RedPopc { dst: usize, pred: usize },
+    /// `bar.red.{and,or}.pred p{dst}, 1, {!}p{pred}`.
+    RedPred { or: bool, dst: usize, pred: usize, negated: bool },
+}
+
+fn sync_op() -> impl Strategy<Value = SyncOp> {
+    prop_oneof![
+        3 => Just(SyncOp::BarSync),
+        1 => (0..REGS, 0..PREDS).prop_map(|(dst, pred)| SyncOp::Ballot { dst, pred }),
+        1 => (0..3usize, 0..PREDS, 0..PREDS, any::<bool>())
+            .prop_map(|(mode, dst, pred, negated)| SyncOp::Vote { mode, dst, pred, negated }),
+        1 => (0..REGS, 0..REGS).prop_map(|(dst, src)| SyncOp::ShflFirst { dst, src }),
+        1 => (any::<bool>(), 0..REGS, 0..REGS).prop_map(|(max, dst, src)| SyncOp::Redux { max, dst, src }),
+        1 => (0..REGS, 0..REGS).prop_map(|(dst, src)| SyncOp::MatchAny { dst, src }),
+        1 => Just(SyncOp::WarpSync),
+        1 => (0..REGS, 0..PREDS).prop_map(|(dst, pred)| SyncOp::RedPopc { dst, pred }),
+        1 => (any::<bool>(), 0..PREDS, 0..PREDS, any::<bool>())
+            .prop_map(|(or, dst, pred, negated)| SyncOp::RedPred { or, dst, pred, negated }),
+    ]
+}
+
 /// The one back-edge loop of a test: spin until a read of `loc` is not 0
 /// (`cas == false`), or a `cas` loop incrementing `loc` (`cas == true`).
 #[derive(Clone, Debug, PartialEq)]
@@ -60,10 +103,12 @@ pub struct FragmentTest {
     /// Each thread's CTA (threads in one CTA share it).
     pub ctas: Vec<u32>,
     pub back_edge: Option<Loop>,
-    /// In some tests every thread passes `bar.sync 0` (its CTA's threads), each
-    /// before its instruction of this index (at its end past the last): after
-    /// a loop it is performed under the loop's exit (D196).
+    /// In some tests every thread performs `sync_op` (over its CTA's
+    /// threads), each before its instruction of this index (at its end past
+    /// the last): after a loop it is performed under the loop's exit (D196).
     pub barrier_at: Option<Vec<usize>>,
+    /// What the threads perform there.
+    pub sync_op: SyncOp,
 }
 
 fn val() -> impl Strategy<Value = Val> {
@@ -94,6 +139,18 @@ fn ins() -> impl Strategy<Value = Ins> {
 
 /// 2 or 3 threads of a load and 1 to `more` further instructions, and in half the tests one loop.
 pub fn fragment_strategy(more: usize) -> impl Strategy<Value = FragmentTest> {
+    strategy(more, 0.3)
+}
+
+/// [`fragment_strategy`] where every test has a synchronization point that
+/// is a warp collective, `bar.warp.sync` or `bar.red` (D210, D211).
+pub fn collective_strategy(more: usize) -> impl Strategy<Value = FragmentTest> {
+    let synced = |t: &FragmentTest| t.barrier_at.is_some() && t.sync_op != SyncOp::BarSync;
+    strategy(more, 0.99).prop_filter("a warp operation or a reduction", synced)
+}
+
+/// The tests, with a synchronization point in a `synced` fraction of them.
+fn strategy(more: usize, synced: f64) -> impl Strategy<Value = FragmentTest> {
     // Each thread starts with a load, so the registers its later instructions
     // read (predicates, operands, stored values) mostly hold read values.
     let load = (0..3usize, 0..REGS, 0..2usize).prop_map(|(sem, reg, loc)| Ins::Ld { sem, reg, loc });
@@ -104,8 +161,8 @@ pub fn fragment_strategy(more: usize) -> impl Strategy<Value = FragmentTest> {
     let threads = proptest::collection::vec(thread, 2..=3);
     let ctas = proptest::collection::vec(0..2u32, 3);
     let back_edge = proptest::option::of((0..3usize, 0..5usize, 0..2usize, 0..3usize, any::<bool>()));
-    let barrier_at = proptest::option::weighted(0.3, proptest::collection::vec(0..8usize, 3));
-    (threads, ctas, back_edge, barrier_at).prop_map(|(threads, ctas, back_edge, barrier_at)| {
+    let barrier_at = proptest::option::weighted(synced, proptest::collection::vec(0..8usize, 3));
+    (threads, ctas, back_edge, barrier_at, sync_op()).prop_map(|(threads, ctas, back_edge, barrier_at, sync_op)| {
         let n = threads.len();
         let back_edge = back_edge.map(|(thread, at, loc, sem, cas)| Loop {
             thread: thread % n,
@@ -115,7 +172,7 @@ pub fn fragment_strategy(more: usize) -> impl Strategy<Value = FragmentTest> {
             cas,
         });
         let barrier_at = barrier_at.map(|at| (0..n).map(|t| at[t].min(threads[t].len())).collect());
-        FragmentTest { ctas: ctas[..n].to_vec(), threads, back_edge, barrier_at }
+        FragmentTest { ctas: ctas[..n].to_vec(), threads, back_edge, barrier_at, sync_op }
     })
 }
 
@@ -205,7 +262,7 @@ impl FragmentTest {
         for i in 0..=len {
             if barrier == Some(i) {
                 v.extend(release.clone());
-                v.push("bar.sync 0".to_string());
+                v.extend(self.sync_lines(t));
             }
             if let Some(l) = self.back_edge.as_ref().filter(|l| l.thread == t && l.at.min(len) == i) {
                 v.extend(loop_lines(l));
@@ -218,6 +275,35 @@ impl FragmentTest {
             v.extend(release);
         }
         v
+    }
+
+    /// Thread `t`'s synchronization point: a warp operation's member mask is
+    /// the lanes of its CTA's threads (`activemask`, into `r9`, which nothing observes).
+    fn sync_lines(&self, t: usize) -> Vec<String> {
+        let not = |n: bool| if n { "!" } else { "" };
+        let line = match &self.sync_op {
+            SyncOp::BarSync => return vec!["bar.sync 0".to_string()],
+            SyncOp::RedPopc { dst, pred } => return vec![format!("bar.red.popc.u32 r{}, 1, p{}", dst, pred)],
+            SyncOp::RedPred { or, dst, pred, negated } => {
+                let op = if *or { "or" } else { "and" };
+                return vec![format!("bar.red.{}.pred p{}, 1, {}p{}", op, dst, not(*negated), pred)];
+            }
+            SyncOp::Ballot { dst, pred } => format!("vote.sync.ballot.b32 r{}, p{}, r9", dst, pred),
+            SyncOp::Vote { mode, dst, pred, negated } => {
+                let mode = ["all", "any", "uni"][*mode];
+                format!("vote.sync.{}.pred p{}, {}p{}, r9", mode, dst, not(*negated), pred)
+            }
+            SyncOp::ShflFirst { dst, src } => {
+                let first = (0..self.threads.len()).find(|&u| self.ctas[u] == self.ctas[t]).unwrap_or(t);
+                format!("shfl.sync.idx.b32 r{}, r{}, {}, 31, r9", dst, src, first)
+            }
+            SyncOp::Redux { max, dst, src } => {
+                format!("redux.sync.{}.u32 r{}, r{}, r9", if *max { "max" } else { "add" }, dst, src)
+            }
+            SyncOp::MatchAny { dst, src } => format!("match.any.sync.b32 r{}, r{}, r9", dst, src),
+            SyncOp::WarpSync => "bar.warp.sync r9".to_string(),
+        };
+        vec!["activemask.b32 r9".to_string(), line]
     }
 
     /// The test in litmus syntax; every register and location is observed.

@@ -202,6 +202,29 @@ fn engines_agree_on_the_symbolic_fragment() {
     );
 }
 
+/// Fragment tests where every thread performs a warp collective over its
+/// CTA's lanes, `bar.warp.sync` or `bar.red` (D210, D211: the symbolic
+/// builder's waits per assumed combination): the SAT engine on paths, the
+/// reference engine and the symbolic encoding give one listing.
+#[test]
+fn engines_agree_on_fragment_tests_with_collectives() {
+    property(
+        "engines_agree_on_fragment_tests_with_collectives",
+        common::fragment::collective_strategy(3),
+        |t| t.render("fragment"),
+        |t| {
+            let text = t.render("fragment");
+            let (Some(s), Some(r)) = (run(&text, Engine::Sat), run(&text, Engine::Reference)) else { return Ok(false) };
+            same_answers(&s, &r, &text)?;
+            prop_assert_eq!(&s.outcome.flags, &r.outcome.flags, "flags differ on:\n{}", text);
+            let Some(y) = run_symbolic(&text) else { return Ok(false) };
+            same_answers(&s, &y, &text)?;
+            prop_assert_eq!(&s.outcome.flags, &y.outcome.flags, "symbolic flags differ on:\n{}", text);
+            Ok(true)
+        },
+    );
+}
+
 /// Larger tests of the same fragment (up to 7 instructions per thread, past
 /// what the reference engine enumerates within its budget): the symbolic
 /// encoding's listing and flags are the path encoding's.

@@ -22,7 +22,6 @@ impl Ctx<'_> {
     /// Every thread's paths, with the value domains of the locations at a fixpoint.
     pub(super) fn explore_all(&mut self) -> Result<(Vec<Vec<FinishedPath>>, bool)> {
         let ctx = self;
-        let lit = ctx.lit;
         let mut unroll_hit;
         let mut paths: Vec<Vec<FinishedPath>> = Vec::new();
         // Values each location may hold: a value read in an execution comes from a
@@ -33,38 +32,18 @@ impl Ctx<'_> {
         // writes from it is complete k rounds later.
         let mut last_new_constant = 0;
         loop {
+            let exchanged_before = exchanged_count(ctx);
             // The last round's paths are dropped.
             crate::budget::credit(paths_bytes(&paths));
-            paths = Vec::new();
             // Per thread, its finished paths followed by the writes of the paths
             // the unroll bound cut (see `explore_thread`); `finished[t]` counts the former.
-            let mut finished = Vec::new();
-            unroll_hit = false;
-            ctx.spin_left_out.clear();
-            let exchanged_before: usize = ctx.exchanged.values().map(|d| d.len()).sum();
-            for t in 0..lit.threads.len() {
-                let t0 = std::time::Instant::now();
-                let (mut p, cut_writes, hit) = ctx.explore_thread(t)?;
-                if crate::out::tracing() {
-                    eprintln!(
-                        "explore round {} P{}: {} paths, {} cut writes, {:?}",
-                        rounds,
-                        t,
-                        p.len(),
-                        cut_writes.len(),
-                        t0.elapsed()
-                    );
-                }
-                unroll_hit |= hit;
-                finished.push(p.len());
-                p.extend(cut_writes);
-                paths.push(p);
-            }
+            let finished;
+            (paths, finished, unroll_hit) = ctx.explore_until_exchanges_settle(rounds)?;
             let bounds = chain_bounds(&paths);
             // RMWs extend the values known at the start of the round, so that a
             // round adds one link to every chain, as for the other writes.
             let before = ctx.domains.clone();
-            let mut changed = ctx.exchanged.values().map(|d| d.len()).sum::<usize>() != exchanged_before;
+            let mut changed = exchanged_count(ctx) != exchanged_before;
             let mut new_constant = false;
             for tp in &paths {
                 for p in tp {
@@ -397,6 +376,52 @@ impl Ctx<'_> {
 /// reach it through value dependencies.
 fn is_write(e: &DraftEvent) -> bool {
     matches!(&e.kind, DraftKind::Mem { access, .. } if access.writes)
+}
+
+impl Ctx<'_> {
+    /// Every thread's paths with the round's domains (per thread: the
+    /// finished paths, then the cut paths' writes; how many finished; whether
+    /// the unroll bound cut some). A warp collective's lanes contribute values
+    /// learned while the threads are walked, so a thread walked before another
+    /// used the other's contributions of the last walk: the threads are walked
+    /// again until the contributions settle, so that every exchange of the
+    /// round sees the round's domains and a chain of writes through exchanges
+    /// is complete within the rounds it counts (D212).
+    #[allow(clippy::type_complexity)]
+    fn explore_until_exchanges_settle(&mut self, round: usize) -> Result<(Vec<Vec<FinishedPath>>, Vec<usize>, bool)> {
+        loop {
+            let walk_start = exchanged_count(self);
+            let (mut paths, mut finished, mut unroll_hit) = (Vec::new(), Vec::new(), false);
+            self.spin_left_out.clear();
+            for t in 0..self.lit.threads.len() {
+                let t0 = std::time::Instant::now();
+                let (mut p, cut_writes, hit) = self.explore_thread(t)?;
+                if crate::out::tracing() {
+                    eprintln!(
+                        "explore round {} P{}: {} paths, {} cut writes, {:?}",
+                        round,
+                        t,
+                        p.len(),
+                        cut_writes.len(),
+                        t0.elapsed()
+                    );
+                }
+                unroll_hit |= hit;
+                finished.push(p.len());
+                p.extend(cut_writes);
+                paths.push(p);
+            }
+            if exchanged_count(self) == walk_start {
+                return Ok((paths, finished, unroll_hit));
+            }
+            crate::budget::credit(paths_bytes(&paths));
+        }
+    }
+}
+
+/// How many values the warp collectives' lanes contributed so far, over all uses.
+pub(super) fn exchanged_count(ctx: &Ctx) -> usize {
+    ctx.exchanged.values().map(|d| d.len()).sum()
 }
 
 pub(super) fn chain_bounds(paths: &[Vec<FinishedPath>]) -> HashMap<LocKey, usize> {

@@ -222,10 +222,7 @@ impl Ctx<'_> {
         let mut rounds = 0;
         let mut last_new_constant = 0;
         loop {
-            let mut round = Round::default();
-            for t in 0..self.lit.threads.len() {
-                walk::Walk { ctx: self, r: &mut round, t }.thread()?;
-            }
+            let round = self.walk_until_exchanges_settle()?;
             let changed = self.extend_domains(&round, rounds, &mut last_new_constant)?;
             rounds += 1;
             if !changed && rounds > 1 {
@@ -241,6 +238,22 @@ impl Ctx<'_> {
                     MAX_DOMAIN
                 ))));
             }
+        }
+    }
+
+    /// Walk every thread, again while the warp collectives' contributions
+    /// grow (as `explore_all` does, D210): the last walk's round.
+    fn walk_until_exchanges_settle(&mut self) -> SResult<Round> {
+        loop {
+            let start = explore::exchanged_count(self);
+            let mut round = Round::default();
+            for t in 0..self.lit.threads.len() {
+                walk::Walk { ctx: self, r: &mut round, t }.thread()?;
+            }
+            if explore::exchanged_count(self) == start {
+                return Ok(round);
+            }
+            crate::budget::credit(round.bytes());
         }
     }
 

@@ -40,7 +40,7 @@ impl Ctx<'_> {
     }
 
     /// The lanes of `t`'s warp that the test's threads occupy, as a mask.
-    fn occupied_lanes(&self, t: usize) -> u32 {
+    pub(super) fn occupied_lanes(&self, t: usize) -> u32 {
         let (warp, _) = self.seats[t];
         (0..self.seats.len())
             .filter(|&u| self.placements[u].cta == self.placements[t].cta && self.seats[u].0 == warp)
@@ -189,7 +189,12 @@ impl Ctx<'_> {
     /// The values each lane of `reads` may contribute at the use `key`: those
     /// learned so far (0 before any); more than `MAX_EXCHANGES` combinations
     /// is a limit.
-    fn received_domains(&self, key: &SyncKey, reads: &[(u32, usize)], ins: &ast::Instr) -> Result<Vec<Vec<i64>>> {
+    pub(super) fn received_domains(
+        &self,
+        key: &SyncKey,
+        reads: &[(u32, usize)],
+        ins: &ast::Instr,
+    ) -> Result<Vec<Vec<i64>>> {
         let domains: Vec<Vec<i64>> = reads
             .iter()
             .map(|&(_, u)| self.exchanged.get(&(key.clone(), u)).map_or(vec![0], |d| d.iter().copied().collect()))
@@ -207,7 +212,7 @@ impl Ctx<'_> {
 /// (true for the other operations). `deps` gains the dependencies of the
 /// sources the result is computed from. A `shfl.sync` reading a lane that the
 /// mask `m` does not name or the launch does not hold is refused.
-fn lanes_read(
+pub(super) fn lanes_read(
     op: WarpOp,
     (lane, m): (u32, i64),
     vals: &[i64],
@@ -247,7 +252,7 @@ fn lanes_read(
 /// The (lane, value) pairs one combination `combo` of the values of `reads`
 /// gives the collective, in lane order: with this lane's `own` value unless a
 /// `shfl.sync` reads another lane; `elect.sync` sees each member's lane.
-fn lane_values(
+pub(super) fn lane_values(
     op: WarpOp,
     members: &[(u32, usize)],
     reads: &[(u32, usize)],
@@ -265,7 +270,7 @@ fn lane_values(
 }
 
 /// Every choice of one value from each domain, the first domain varying slowest.
-fn combinations(domains: &[Vec<i64>]) -> Vec<Vec<i64>> {
+pub(super) fn combinations(domains: &[Vec<i64>]) -> Vec<Vec<i64>> {
     domains.iter().fold(vec![Vec::new()], |acc, d| {
         acc.iter().flat_map(|prefix| d.iter().map(move |&v| [prefix.as_slice(), &[v]].concat())).collect()
     })

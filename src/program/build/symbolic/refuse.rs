@@ -29,10 +29,11 @@ pub(super) fn kind(k: &InstrKind) -> Option<&'static str> {
         | InstrKind::Atomic { .. }
         | InstrKind::Fence { .. }
         | InstrKind::ProxyFence { .. }
-        | InstrKind::Barrier { .. } => return None,
+        | InstrKind::Barrier { .. }
+        | InstrKind::Warp { .. }
+        | InstrKind::ActiveMask { .. } => return None,
         InstrKind::ClusterBarrier { .. } => "cluster barriers are outside the symbolic builder",
         InstrKind::Mbarrier { .. } => "mbarrier operations are outside the symbolic builder",
-        InstrKind::Warp { .. } | InstrKind::ActiveMask { .. } => "warp collectives are outside the symbolic builder",
         InstrKind::Timer { .. } => "timer reads are outside the symbolic builder",
         InstrKind::IsSpace { .. } => "`isspacep` is outside the symbolic builder",
         InstrKind::Choose(_) | InstrKind::Skip(_) => {

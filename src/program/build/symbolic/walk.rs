@@ -7,6 +7,7 @@ use crate::ast::{AluOp, AtomOp, BranchCond, Cmp, InstrKind, IntTy, Operand, Sem}
 use crate::program::symbolic::SymOp;
 
 mod barrier;
+mod collective;
 mod private;
 mod spin;
 
@@ -248,6 +249,8 @@ impl Walk<'_, '_> {
             InstrKind::Store { .. } => self.store(&mut st, ins)?,
             InstrKind::Atomic { .. } => self.atomic(&mut st, ins)?,
             InstrKind::Barrier { .. } => self.barrier(&mut st, ins)?,
+            InstrKind::Warp { .. } => self.warp_collective(&mut st, ins)?,
+            InstrKind::ActiveMask { .. } => self.activemask(&mut st, ins)?,
             InstrKind::Fence { sem, scope } => {
                 let kind = DraftKind::Other(EventKind::Fence { sem: *sem, scope: *scope });
                 self.push(&mut st, (0, TRUE), kind, &Deps::new(), ins)?;
@@ -506,7 +509,7 @@ impl Walk<'_, '_> {
         if self.r.instances > self.ctx.opts.max_events {
             return Err(Stop::Err(too_many_events(self.ctx.opts.max_events)));
         }
-        let mut value_srcs: BTreeSet<LocKey> = deps.keys().filter_map(|&r| self.key_of(r)).collect();
+        let mut value_srcs: BTreeSet<LocKey> = self.value_sources(deps);
         if let DraftKind::Mem { key, access } = &kind {
             // A read-modify-write's value comes from its own location too (`push_mem`).
             if access.atomic && access.reads && (access.rmw.is_some() || access.writes && !is_exch(ins)) {
@@ -527,13 +530,6 @@ impl Walk<'_, '_> {
         self.r.thread_of.push(self.t);
         self.r.guard.push(performed);
         Ok(idx)
-    }
-
-    fn key_of(&self, event: usize) -> Option<LocKey> {
-        match &self.r.events[event].kind {
-            DraftKind::Mem { key, .. } => Some(key.clone()),
-            DraftKind::Other(_) => None,
-        }
     }
 
     /// The register value of read `idx` of `key` by `access` (its loaded view).

@@ -17,17 +17,11 @@ impl Walk<'_, '_> {
     /// A CTA barrier use (`step_barrier`): an arrive and, but for
     /// `bar.arrive`, a wait, at the barrier's next phase.
     pub(super) fn barrier(&mut self, st: &mut SymState, ins: &ast::Instr) -> SResult<()> {
-        let InstrKind::Barrier { op, id, logical, count, red: _ } = &ins.kind else {
+        let InstrKind::Barrier { op, id, logical, count, .. } = &ins.kind else {
             return Err(Stop::Err(Error::internal("barrier on another instruction")));
         };
-        match op {
-            BarrierOp::Sync | BarrierOp::Arrive => {}
-            BarrierOp::Red(_) => {
-                let why =
-                    "`bar.red` is outside the symbolic builder (its result forks on the other threads' predicates)";
-                return Err(outside(ins, why));
-            }
-            BarrierOp::Warp => return Err(outside(ins, "`bar.warp.sync` is outside the symbolic builder")),
+        if *op == BarrierOp::Warp {
+            return self.warp_sync(st, ins);
         }
         let idv = self.constant_operand(st, id, ins)?;
         let logical_v = logical.as_ref().map(|l| self.constant_operand(st, l, ins)).transpose()?;
@@ -48,10 +42,19 @@ impl Walk<'_, '_> {
             return Err(Stop::Err(Error::input(why, ins.span)));
         }
         let cta = self.ctx.placements[self.t].cta;
-        let base = SyncKey { kind: SyncKind::CtaBarrier, unit: cta, id: idv, logical: logical_v, phase: 0 };
-        let uses = st.phases.entry(base.clone()).or_insert(0);
-        let key = SyncKey { phase: *uses, ..base };
-        *uses += 1;
+        let kind = match op {
+            BarrierOp::Red(r) => SyncKind::CtaReduction(*r),
+            _ => SyncKind::CtaBarrier,
+        };
+        let key = collective::next_use(st, SyncKey { kind, unit: cta, id: idv, logical: logical_v, phase: 0 });
+        if let BarrierOp::Red(r) = op {
+            let mut deps = self.operand(st, id).deps;
+            if let Some(l) = logical {
+                let l = self.operand(st, l);
+                self.add_deps(&mut deps, &l.deps)?;
+            }
+            return self.reduction(st, ins, (key, expected), *r, deps);
+        }
         let roles: &[SyncRole] =
             if *op == BarrierOp::Arrive { &[SyncRole::Arrive] } else { &[SyncRole::Arrive, SyncRole::Wait] };
         for (sub, &role) in roles.iter().enumerate() {
