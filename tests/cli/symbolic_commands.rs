@@ -42,7 +42,7 @@ fn explain_json(path: &Path) -> Value {
 /// The path builder refuses the test (so only the symbolic encoding decides it).
 fn assert_past_the_path_limit(source: &str) {
     let paths = CheckOptions { encoding: ptx_litmus::check::ThreadEncoding::Paths, ..Default::default() };
-    let e = check_source(source, &paths).err().expect("the path builder refuses it");
+    let e = check_source(source, &paths).expect_err("the path builder refuses it");
     assert!(e.message.contains("more than 4096 paths"), "{}", e.message);
 }
 
