@@ -84,18 +84,3 @@ fn paths_and_the_reference_engine_refuse_it() {
     assert_eq!(r.code, 3, "{}{}", r.stdout, r.stderr);
     assert!(r.stderr.contains("reference engine enumerates"), "{}", r.stderr);
 }
-
-/// D212 (argued in the file): P2's second load may read the 3 that P0's
-/// `match.any.sync` result writes, which P0 computes from P2's contribution
-/// of a value P2 read; the symbolic encoding (whose reads return only their
-/// location's domain) must list it as the default encoding does.
-#[test]
-fn a_value_computed_through_a_warp_exchange_is_readable_symbolically() {
-    let source = include_str!("../../litmus/regressions/warp-exchange-within-a-round.litmus");
-    for encoding in ["symbolic", "auto"] {
-        let r = check(&["--states", "all", "--encoding", encoding], source);
-        assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-        assert!(r.stdout.lines().any(|l| l == "Ok"), "{}: {}", encoding, r.stdout);
-        assert!(r.stdout.lines().any(|l| l == "2:r1=3;"), "{}: {}", encoding, r.stdout);
-    }
-}

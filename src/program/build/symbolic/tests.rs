@@ -180,7 +180,10 @@ fn one(init: &str, ins: &str) -> String {
 fn each_construct_outside_the_fragment_is_refused_with_its_line() {
     let cases = [
         (one("x = 0;", "barrier.cluster.arrive"), "cluster barriers"),
-        (one("x = 0;", "bar.red.popc.u32 r1, 0, 1"), "`bar.red`"),
+        (
+            one("x = 0;", "ld.relaxed.gpu r1, x ;\n vote.sync.any.pred p1, 1, r1"),
+            "member mask computed from a value read",
+        ),
         (one("x = 0;", "ld.relaxed.gpu r1, x ;\n bar.sync r1"), "barrier operand computed from a value read"),
         (one("x = 0;", "atom.relaxed.gpu.add.f32 %f1, [x], 1"), "floating-point"),
         (one("x = 0;", "add.f32 %f1, %f2, %f3"), "floating-point"),
