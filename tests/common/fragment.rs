@@ -318,6 +318,13 @@ impl FragmentTest {
     /// placement relations to every other thread, so the copies (and `which`
     /// unless it is P0, which the condition names) are interchangeable.
     pub fn render_with_copies(&self, name: &str, which: usize, copies: usize, apart: bool) -> String {
+        // Copies move threads to other lanes and CTAs: a warp operation's
+        // mask and lanes would name other threads, so the copies' tests
+        // synchronize with `bar.sync` there instead.
+        if !matches!(self.sync_op, SyncOp::BarSync | SyncOp::RedPopc { .. } | SyncOp::RedPred { .. }) {
+            let barrier = FragmentTest { sync_op: SyncOp::BarSync, ..self.clone() };
+            return barrier.render_with_copies(name, which, copies, apart);
+        }
         let which = which % self.threads.len();
         let mut cells: Vec<Vec<String>> = (0..self.threads.len()).map(|t| self.cells(t)).collect();
         let mut ctas = self.ctas.clone();
