@@ -7,6 +7,7 @@ use crate::ast::{AluOp, AtomOp, BranchCond, Cmp, InstrKind, IntTy, Operand, Sem}
 use crate::program::symbolic::SymOp;
 
 mod barrier;
+mod cas;
 mod private;
 mod spin;
 
@@ -40,6 +41,9 @@ struct SymState {
 /// States merge at the same instruction instance.
 type StateKey = (u32, usize);
 
+/// A walk's finished states: each one's guard and registers.
+type Finished = Vec<(TermId, BTreeMap<String, SVal>)>;
+
 pub(super) struct Walk<'c, 'a> {
     pub ctx: &'c mut Ctx<'a>,
     pub r: &'c mut Round,
@@ -50,6 +54,23 @@ impl Walk<'_, '_> {
     /// Walk the thread: its events, its finished states and its cut term
     /// go into the round.
     pub fn thread(mut self) -> SResult<()> {
+        let mark = self.mark();
+        let (mut finished, mut cut) = self.walk()?;
+        if self.failures_cut(cut)? {
+            (finished, cut) = self.walk_again(mark)?;
+        }
+        if !finished.iter().any(|(g, _)| self.r.terms.may_hold(*g)) {
+            // An error only if the domains are final (a later round may find paths).
+            self.r.every_path_cut.get_or_insert(self.t);
+        }
+        self.r.finals.push(finished);
+        self.r.cut.push(cut);
+        Ok(())
+    }
+
+    /// One walk of the thread: its events go into the round; its finished
+    /// states (guard, registers) and its cut term are returned.
+    fn walk(&mut self) -> SResult<(Finished, TermId)> {
         let lit = self.ctx.lit;
         let code = &lit.code[self.t];
         let labels = self.ctx.labels(self.t)?;
@@ -94,13 +115,7 @@ impl Walk<'_, '_> {
                 ))));
             }
         }
-        if !finished.iter().any(|(g, _)| self.r.terms.may_hold(*g)) {
-            // An error only if the domains are final (a later round may find paths).
-            self.r.every_path_cut.get_or_insert(self.t);
-        }
-        self.r.finals.push(finished);
-        self.r.cut.push(cut);
-        Ok(())
+        Ok((finished, cut))
     }
 
     /// Count one more run of `ins` (`explore_thread`): the paths that run it
@@ -715,7 +730,9 @@ impl Walk<'_, '_> {
         let can_succeed = domain.iter().any(|v| cmps.iter().any(|c| equal(v, c)));
         let can_fail = domain.iter().any(|v| cmps.iter().any(|c| !equal(v, c)));
         // Where each event is performed, besides the state's guard.
-        let (g_ok, g_fail, choice) = if can_succeed && can_fail {
+        let (g_ok, g_fail, choice) = if can_succeed && can_fail && self.succeeds_only(st) {
+            (TRUE, FALSE, Some(TRUE))
+        } else if can_succeed && can_fail {
             let k = self.r.choices;
             self.r.choices += 1;
             let ch = self.r.terms.choice(k).map_err(too_many_terms)?;
@@ -730,6 +747,7 @@ impl Walk<'_, '_> {
                 continue;
             }
             let mut access = base.clone();
+            access.read_not = self.cas_excluded(&key, &access, cmp, *ty, ok);
             let mut written = None;
             if ok {
                 let w = self.stored_term(&SVal { v: SV::T(new), deps: Deps::new() }, *ty, *size, ins)?;
@@ -748,6 +766,9 @@ impl Walk<'_, '_> {
             let test = if ok { Cmp::Eq } else { Cmp::Ne };
             let holds = self.r.terms.op(SymOp::Compare(test, *ty), vec![rt, cmp]).map_err(|e| term_error(e, ins))?;
             self.assume(st, (idx, g), holds)?;
+            if !ok && choice.is_some_and(|ch| ch != TRUE) {
+                self.note_failure(st, idx, holds);
+            }
             read.push((idx, rt));
         }
         let Some(d) = dst else { return Ok(()) };
