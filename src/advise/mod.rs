@@ -129,7 +129,8 @@ pub fn advise_source(source: &str, opts: &AdviseOptions) -> Result<Advice> {
             m.span,
         ));
     }
-    let p = crate::check::build(&lit, &opts.check.build, &opts.check.ctx.model)?;
+    // The program `check` decides (D188): past the path builder's limit, the symbolic one (D217).
+    let p = crate::check::build_encoded(&lit, &opts.check)?;
     let reachable = budgeted(&opts.check, deadline, || oracle::reachable(&p, &opts.check.ctx.model))?;
     let first = budgeted(&opts.check, deadline, || oracle::confirm(source, &opts.check, false))?;
     if first.reachable != reachable {

@@ -76,19 +76,32 @@ impl<'a> Decider<'a> {
         }
         let lit = edit::variant_ast(self.lit, self.sites, levels);
         let (opts, deadline) = (self.opts, self.deadline);
-        let p = super::budgeted(opts, deadline, || crate::check::build(&lit, &opts.build, &opts.ctx.model))?;
-        let key = self.structure(levels);
-        let known = self.witnesses.entry(key).or_default();
-        let r = if known.iter().rev().take(16).any(|x| super::oracle::still_witness(&p, x, &opts.ctx.model)) {
-            self.reused += 1;
-            true
+        let p = super::budgeted(opts, deadline, || crate::check::build_encoded(&lit, opts))?;
+        let r = if p.symbolic.is_some() {
+            // The reference engine re-checks concrete paths, not a symbolic
+            // program's executions (D217): every such variant is a SAT query.
+            super::budgeted(opts, deadline, || super::oracle::reachable(&p, &opts.ctx.model))?
         } else {
-            let w = super::budgeted(opts, deadline, || super::oracle::witness(&p, &opts.ctx.model))?;
-            let r = w.is_some();
-            known.extend(w);
-            r
+            self.reachable_reusing(&p, levels)?
         };
         self.cache.insert(levels.to_vec(), r);
+        Ok(r)
+    }
+
+    /// Is the outcome reachable in ordinary program `p` (the variant with
+    /// `levels`)? An earlier witness of a variant with the same fences is
+    /// re-checked first; a SAT query only when none still reaches it.
+    fn reachable_reusing(&mut self, p: &crate::program::Program, levels: &[Level]) -> Result<bool> {
+        let (opts, deadline) = (self.opts, self.deadline);
+        let key = self.structure(levels);
+        let known = self.witnesses.entry(key).or_default();
+        if known.iter().rev().take(16).any(|x| super::oracle::still_witness(p, x, &opts.ctx.model)) {
+            self.reused += 1;
+            return Ok(true);
+        }
+        let w = super::budgeted(opts, deadline, || super::oracle::witness(p, &opts.ctx.model))?;
+        let r = w.is_some();
+        known.extend(w);
         Ok(r)
     }
 

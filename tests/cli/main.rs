@@ -20,3 +20,4 @@ mod robust;
 mod robustness;
 mod serve;
 mod symbolic;
+mod symbolic_commands;

@@ -37,7 +37,9 @@ pub fn explain_source(source: &str, base: &std::path::Path, opts: &CheckOptions)
 pub fn explanation_of_source(source: &str, base: &std::path::Path, opts: &CheckOptions) -> Result<Explanation> {
     let ast = crate::check::parse_and_expand(source, base)?;
     let model = crate::check::model_for(ast.c11.is_some(), opts)?;
-    let p = crate::check::build(&ast, &opts.build, &model)?;
+    // The program `check` decides (D188): past the path builder's limit, the symbolic one (D216).
+    let opts = CheckOptions { ctx: opts.ctx.with_model(model.clone()), ..opts.clone() };
+    let p = crate::check::build_encoded(&ast, &opts)?;
     explanation(&p, &model)
 }
 
@@ -57,13 +59,17 @@ pub struct Explanation {
     /// A C test: no moral strength or patterns (PTX notions), operations in C terms.
     #[serde(skip)]
     pub c_test: bool,
+    /// `paths` (each thread's paths) or `symbolic` (a thread has more paths than the path builder's limit: every
+    /// thread is one trace of its instruction instances, D216).
+    pub encoding: &'static str,
 }
 
 #[derive(serde::Serialize)]
 pub struct ThreadRow {
     pub thread: usize,
     pub placement: String,
-    pub paths: usize,
+    /// Control-flow paths of the thread; `None` for a symbolic thread, whose paths are not enumerated.
+    pub paths: Option<usize>,
 }
 
 #[derive(serde::Serialize)]
@@ -107,10 +113,15 @@ pub fn explanation(p: &Program, model: &crate::model::Model) -> Result<Explanati
     let names: BTreeMap<EventId, String> = ids.iter().copied().zip(event_names(p, &ids)).collect();
     let n = |e: EventId| names.get(&e).cloned().unwrap_or_default();
     let c_test = p.c11.is_some();
+    let symbolic = p.symbolic.is_some();
     let threads = p
         .threads
         .iter()
-        .map(|t| ThreadRow { thread: t.id, placement: placement(p, t.id), paths: t.traces.len() })
+        .map(|t| ThreadRow {
+            thread: t.id,
+            placement: placement(p, t.id),
+            paths: (!symbolic).then_some(t.traces.len()),
+        })
         .collect();
     let operations = ids
         .iter()
@@ -173,5 +184,6 @@ pub fn explanation(p: &Program, model: &crate::model::Model) -> Result<Explanati
         acquire_patterns,
         synchronization,
         c_test,
+        encoding: if symbolic { "symbolic" } else { "paths" },
     })
 }

@@ -3,14 +3,26 @@
 
 use super::Explanation;
 
+/// What changes in the explanation of a test decided by the symbolic encoding (D216).
+const SYMBOLIC_NOTE: &str = "Encoding: symbolic (a thread has more paths than the path builder's limit): each \
+instruction instance is one operation, whichever paths perform it; two operations of one thread are paired even \
+where no path performs both\n";
+
 impl Explanation {
     /// The text `explain` prints.
     pub fn text(&self) -> String {
         let mut out = String::new();
         out.push_str(&format!("Test {}\n", self.name));
+        if self.encoding == "symbolic" {
+            out.push_str(SYMBOLIC_NOTE);
+        }
         out.push_str("Threads\n");
         for t in &self.threads {
-            let paths = if t.paths > 1 { format!(" ({} paths)", t.paths) } else { String::new() };
+            let paths = match t.paths {
+                Some(n) if n > 1 => format!(" ({} paths)", n),
+                Some(_) => String::new(),
+                None => " (symbolic)".to_string(),
+            };
             out.push_str(&format!("  P{}: {}{}\n", t.thread, t.placement, paths));
         }
         out.push_str("Operations\n");
