@@ -225,7 +225,8 @@ fn forbidden_explanations_agree_between_the_encodings() {
 #[test]
 fn the_playground_answers_tests_past_the_path_limit() {
     use crate::common::http::{post, Server};
-    let s = Server::start(&["-j", "2"]);
+    // The advice decides one variant per candidate change: more than the default 10 s on a loaded machine.
+    let s = Server::start(&["-j", "2", "--timeout", "300"]);
     let source = read(&symbolic_test("MP+rel+acq+noise.litmus"));
     let v = post(&s.addr, "/api/check", &serde_json::json!({ "source": source })).json();
     assert_eq!(v["check"]["verdict"], "No", "{}", v);
