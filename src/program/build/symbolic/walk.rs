@@ -7,8 +7,10 @@ use crate::ast::{AluOp, AtomOp, BranchCond, Cmp, InstrKind, IntTy, Operand, Sem}
 use crate::program::symbolic::SymOp;
 
 mod barrier;
+mod isspace;
 mod private;
 mod spin;
+mod timer;
 
 /// Most states one thread's work list may hold (a limit, exit 3).
 const MAX_STATES: usize = 100_000;
@@ -248,6 +250,8 @@ impl Walk<'_, '_> {
             InstrKind::Store { .. } => self.store(&mut st, ins)?,
             InstrKind::Atomic { .. } => self.atomic(&mut st, ins)?,
             InstrKind::Barrier { .. } => self.barrier(&mut st, ins)?,
+            InstrKind::Timer { .. } => self.timer(&mut st, ins)?,
+            InstrKind::IsSpace { .. } => self.isspace(&mut st, ins)?,
             InstrKind::Fence { sem, scope } => {
                 let kind = DraftKind::Other(EventKind::Fence { sem: *sem, scope: *scope });
                 self.push(&mut st, (0, TRUE), kind, &Deps::new(), ins)?;
@@ -457,13 +461,10 @@ impl Walk<'_, '_> {
         Ok((key, vaddr, deps))
     }
 
-    /// `key` is accessed as global or shared memory: what the symbolic
-    /// builder refuses there, and the state-space check (D17).
+    /// `key` is accessed as global or shared memory: the state-space check
+    /// (D17). A variable without an initial value is read as the path
+    /// builder reads it (the fill of `BuildOptions::unknown_fill`, D71).
     fn shared_memory(&mut self, key: &LocKey, ins: &ast::Instr) -> SResult<()> {
-        let no_init = self.ctx.vars.get(&key.root).is_some_and(|d| d.init.is_none());
-        if no_init && !self.ctx.inits.contains_key(&key.root) {
-            return Err(outside(ins, "a variable without an initial value is outside the symbolic builder"));
-        }
         self.ctx.space_of(&key.root, false, ins)?;
         Ok(())
     }
