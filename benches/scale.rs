@@ -2,13 +2,14 @@
 //! reads-from fan (8 writers x 8 loads = 9^8 > 10^7 reads-from combinations),
 //! atomic counters, and the targets of issue 14 (`target/...`: each to be
 //! decided in under 1 s; verdict only, `--states none`, unless the name says
-//! `listing`, the default of at most 256 listed states).
+//! `listing`, the default of at most 256 listed states); issue 27's lock and
+//! counter families on both thread encodings (`scale-symbolic/...`).
 //! Run with `cargo bench --features bench --bench scale` (about three minutes).
 //! The whole curve (2..32 threads) and the encode/solve split: `cargo run --release
 //! --features plot --example scale_plot` (see paper-notes/performance.md).
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use ptx_litmus::check::{check_source, CheckOptions};
+use ptx_litmus::check::{check_source, CheckOptions, ThreadEncoding};
 use ptx_litmus::gen::{shape_test, FenceOpt, SemOpt, Variant};
 use std::time::Duration;
 
@@ -164,5 +165,32 @@ fn scale(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, scale);
+/// Issue 27's lock and counter families of `litmus/scale/` (8 and 16
+/// threads, the corpus `bne` and the compilers' `setp` + `@p bra` spellings),
+/// verdict only, on the path encoding and forced onto the symbolic one
+/// (each to be decided in under 1 s). Run alone with
+/// `cargo bench --features bench --bench scale -- scale-symbolic`.
+fn scale_symbolic(c: &mut Criterion) {
+    let mut g = c.benchmark_group("scale-symbolic");
+    g.sample_size(10).warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(2));
+    for (name, encoding) in [("paths", ThreadEncoding::Paths), ("symbolic", ThreadEncoding::Symbolic)] {
+        let o = CheckOptions { list_states: Some(0), encoding, ..CheckOptions::default() };
+        for family in ["ticketlock", "caslock", "cascounter"] {
+            for n in [8, 16] {
+                for spelling in ["bne", "setp"] {
+                    let test = format!("{}-{}-{}", family, n, spelling);
+                    let path = format!("{}/litmus/scale/{}.litmus", env!("CARGO_MANIFEST_DIR"), test);
+                    let src = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {}", path, e));
+                    assert!(check_source(&src, &o).is_ok(), "{} does not check on {}", test, name);
+                    g.bench_with_input(BenchmarkId::new(name, &test), &src, |b, s| {
+                        b.iter(|| check_source(s, &o).map(|r| r.outcome.states.len()).unwrap_or(0))
+                    });
+                }
+            }
+        }
+    }
+    g.finish();
+}
+
+criterion_group!(benches, scale, scale_symbolic);
 criterion_main!(benches);

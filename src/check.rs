@@ -107,7 +107,12 @@ impl Default for ShowOptions {
 /// The result of checking one test.
 #[derive(Clone, Debug)]
 pub struct TestResult {
+    /// The program the outcome's executions belong to: for a test decided on
+    /// its symbolic program, the projection of those executions (D186).
     pub program: Program,
+    /// The symbolic program a projected `program` came from (`None` for an
+    /// ordinary one): forbidden states are explained from its candidates (D218).
+    pub symbolic: Option<Arc<Program>>,
     pub outcome: Outcome,
     pub summary: Summary,
     pub time: Duration,
@@ -128,13 +133,14 @@ pub fn check_source_at(source: &str, base: &Path, opts: &CheckOptions) -> Result
     let ast = parse_and_expand(source, base)?;
     let opts = &CheckOptions { ctx: opts.ctx.with_model(model_for(ast.c11.is_some(), opts)?), ..opts.clone() };
     let program = build_encoded(&ast, opts)?;
+    let symbolic = program.symbolic.is_some().then(|| Arc::new(program.clone()));
     let (program, outcome) = decide(program, opts, crate::budget::deadline())?;
     vacuous_unroll(&program, &outcome, opts.build.unroll)?;
     if let Some(var) = &program.reads_unknown {
         same_for_other_unknown_bytes(&ast, &program, &outcome, var, opts)?;
     }
     let summary = outcome.summary(&program);
-    Ok(TestResult { program, outcome, summary, time: start.elapsed() })
+    Ok(TestResult { program, symbolic, outcome, summary, time: start.elapsed() })
 }
 
 /// The program of a parsed test as the commands that decide it under `model`

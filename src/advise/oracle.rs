@@ -81,9 +81,8 @@ pub(crate) fn confirm(source: &str, opts: &CheckOptions, explain_it: bool) -> Re
         let v = x.violations.first()?;
         Some(format!("{}: {}", v.axiom, v.text))
     });
-    // A symbolic program's forbidden states are not explained (D217): no candidate was looked at.
-    let unnamed = "the model (the axiom is not named for a test decided by the symbolic encoding)";
-    let reason = reason.or_else(|| shown.no_forbidden.as_ref().map(|_| unnamed.to_string()));
+    // Where forbidden states are not explained, no candidate was looked at: say why instead.
+    let reason = reason.or_else(|| shown.no_forbidden.as_ref().map(|why| format!("the model (axiom {})", why)));
     let reason = reason.or_else(|| Some("no candidate execution reaches the outcome".to_string()));
     Ok(Confirmed { reachable, reason })
 }

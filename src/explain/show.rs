@@ -145,37 +145,53 @@ pub fn show(r: &TestResult, opts: &ShowOptions) -> Result<Shown> {
             out.witnesses.push(shown_exec(p, &x, &opts.ctx.model, ExecKind::Witness, s.clone(), i + 1, 1));
         }
     }
-    if opts.forbidden && p.projected {
-        out.no_forbidden = Some(
-            "not explained for a test decided by the symbolic encoding (its candidate executions are not enumerated per path)".into(),
-        );
-    } else if opts.forbidden {
-        let mut cands = Candidates::new(p, &opts.ctx.model)?;
-        // The test's own deadline (crate::budget) covers explanations too.
-        cands.deadline = opts.ctx.deadline.or(crate::budget::deadline());
-        let allowed: BTreeSet<State> = r.outcome.states.keys().cloned().collect();
-        let prop = if p.quantifier == Quantifier::Forall {
-            Prop::Not(Box::new(p.condition.clone()))
-        } else {
-            p.condition.clone()
-        };
-        let want = match &p.filter {
-            Some(f) => Prop::And(Box::new(prop), Box::new(f.clone())),
-            None => prop,
-        };
-        let (states, more) = cands.forbidden_states(&allowed, &want, |s| forbidden_matches(p, s), opts.max)?;
-        out.more_forbidden = more;
-        for (i, s) in states.into_iter().enumerate() {
-            let (xs, more) = cands.executions(&s, opts.max)?;
-            let candidates = xs
-                .iter()
-                .enumerate()
-                .map(|(k, x)| shown_exec(p, x, &opts.ctx.model, ExecKind::Forbidden, s.clone(), i + 1, k + 1))
-                .collect();
-            out.forbidden.push(ForbiddenState { index: i + 1, state: s, candidates, more });
+    if opts.forbidden {
+        // A projected program's candidates are the symbolic program's (D218).
+        match (p.projected, r.symbolic.as_deref()) {
+            (true, None) => out.no_forbidden = Some(NOT_EXPLAINED.into()),
+            (_, q) => explain_forbidden(r, q.unwrap_or(p), opts, &mut out)?,
         }
     }
     Ok(out)
+}
+
+/// Why a projected program without its symbolic program has no forbidden states explained.
+const NOT_EXPLAINED: &str = "not explained: the symbolic program this test was decided on is not kept with its result";
+
+/// The forbidden states of checked test `r` satisfying its condition, each
+/// with its candidate executions (of `q`: the program `r` was decided on, or
+/// for a symbolic one projected as `r.program`'s executions are, D218) and
+/// the axiom each violates.
+fn explain_forbidden(r: &TestResult, q: &Program, opts: &ShowOptions, out: &mut Shown) -> Result<()> {
+    let p = &r.program;
+    let mut cands = Candidates::new(q, &opts.ctx.model)?;
+    // The test's own deadline (crate::budget) covers explanations too.
+    cands.deadline = opts.ctx.deadline.or(crate::budget::deadline());
+    let allowed: BTreeSet<State> = r.outcome.states.keys().cloned().collect();
+    let prop =
+        if p.quantifier == Quantifier::Forall { Prop::Not(Box::new(p.condition.clone())) } else { p.condition.clone() };
+    let want = match &p.filter {
+        Some(f) => Prop::And(Box::new(prop), Box::new(f.clone())),
+        None => prop,
+    };
+    let (states, more) = cands.forbidden_states(&allowed, &want, |s| forbidden_matches(p, s), opts.max)?;
+    out.more_forbidden = more;
+    let mut found = Vec::new();
+    for s in states {
+        let (xs, more) = cands.executions(&s, opts.max)?;
+        found.push((s, xs, more));
+    }
+    // Rendered once every candidate is decoded: a projection only grows.
+    let q = cands.program();
+    for (i, (s, xs, more)) in found.into_iter().enumerate() {
+        let candidates = xs
+            .iter()
+            .enumerate()
+            .map(|(k, x)| shown_exec(q, x, &opts.ctx.model, ExecKind::Forbidden, s.clone(), i + 1, k + 1))
+            .collect();
+        out.forbidden.push(ForbiddenState { index: i + 1, state: s, candidates, more });
+    }
+    Ok(())
 }
 
 /// A witness with the least coherence order that keeps it allowed: the initial

@@ -131,8 +131,10 @@ pub fn run(a: &RunArgs) -> i32 {
 }
 
 /// The checking options of `--model` and `--unroll`; a bad `--model` is
-/// printed, and its exit status returned.
-fn check_options(a: &RunArgs) -> Result<CheckOptions, i32> {
+/// printed, and its exit status returned. Every allowed state is listed: an
+/// observed state is judged by whether the listing has it (`report`), so a
+/// listing cut at `check`'s default length would judge the rest forbidden.
+pub fn check_options(a: &RunArgs) -> Result<CheckOptions, i32> {
     let model = a.model.as_deref().map(crate::model::rows::model_arg).transpose().map_err(|e| {
         eprintln!("{}", e.render(a.model.as_deref().unwrap_or_default(), ""));
         e.exit_code()
@@ -144,6 +146,7 @@ fn check_options(a: &RunArgs) -> Result<CheckOptions, i32> {
             model.is_some(),
             crate::budget::Limits::default(),
         ),
+        list_states: None,
         ..Default::default()
     })
 }
@@ -242,8 +245,10 @@ fn nothing_ran(a: &RunArgs, c: &Counts) -> i32 {
 
 /// The model's allowed states and the kernel (or why the test is skipped).
 /// Calls into PTX modules are inlined first (`module::expand`), so a harness
-/// of compiled code runs as the code the model checked.
-fn prepare(
+/// of compiled code runs as the code the model checked. The test is decided
+/// as `check` decides it (`check_source_at`: past the path builder's limit,
+/// on its symbolic program, D188), and the kernel emitted from its source.
+pub fn prepare(
     source: &str,
     base: &std::path::Path,
     check: &CheckOptions,

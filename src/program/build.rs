@@ -29,6 +29,7 @@ mod warp;
 
 use assemble::place_threads;
 pub use explore::is_path_limit;
+pub(crate) use step::timer_view;
 pub use symbolic::{build_symbolic, build_symbolic_leaving_out_spins, evaluate as evaluate_symbolic, SymbolicBuild};
 
 /// Limits on the size of what is built; each has a flag on the command line.

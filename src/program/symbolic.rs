@@ -57,6 +57,9 @@ pub enum SymOp {
     Convert(Option<IntTy>),
     /// `access::stored(ty, size, a)`: the bit pattern a store leaves in memory.
     Stored(Option<IntTy>, u8),
+    /// `build::timer_view(now, shift, bits)`: what a `mov` from a timer
+    /// register shows of the counter's value (D81).
+    TimerView(u8, u8),
     /// Boolean negation of a 0/1 term.
     Not,
     /// Conjunction of 0/1 terms, short-circuit: false as soon as one argument
@@ -78,7 +81,8 @@ pub enum Term {
     /// meaningful when `e` is performed.
     Read(EventId),
     /// A free 0/1 choice of a thread (which way a `cas` goes, which order a
-    /// strong vector access performs its elements in): the assumptions
+    /// strong vector access performs its elements in, whether time passed
+    /// before a timer read): the assumptions
     /// attached to the events it guards rule out the choices that do not hold.
     Choice(usize),
     Op(SymOp, Vec<TermId>),
@@ -131,6 +135,7 @@ impl SymOp {
             SymOp::Compare(c, ty) => Ok(arith::compare(*c, arg(0)?, arg(1)?, *ty) as i64),
             SymOp::Convert(ty) => Ok(arith::convert(*ty, arg(0)?)),
             SymOp::Stored(ty, size) => Ok(super::access::stored(*ty, *size, arg(0)?)),
+            SymOp::TimerView(shift, bits) => Ok(super::build::timer_view(arg(0)?, *shift, *bits)),
             SymOp::Not => Ok((arg(0)? == 0) as i64),
             SymOp::And => Ok(args.iter().all(|&v| v != 0) as i64),
             SymOp::Or => Ok(args.iter().any(|&v| v != 0) as i64),

@@ -24,6 +24,7 @@ use crate::ast::Prop;
 use crate::error::{Error, Result};
 use crate::model::strong::morally_strong;
 use crate::outcome::{Execution, State};
+use crate::program::symbolic::Projection;
 use crate::program::{EventId, Program};
 use std::collections::BTreeSet;
 use std::time::Instant;
@@ -35,6 +36,9 @@ pub(crate) const SCAN_LIMIT: usize = 64;
 pub struct Candidates<'p> {
     pub enc: Encoding<'p>,
     pub deadline: Option<Instant>,
+    /// For a symbolic program: the ordinary program its decoded candidates are
+    /// projected to (D186), as the listing's executions are (D218).
+    projection: Option<Projection>,
 }
 
 impl<'p> Candidates<'p> {
@@ -42,7 +46,25 @@ impl<'p> Candidates<'p> {
     pub fn new(p: &'p Program, model: &crate::model::Model) -> Result<Self> {
         let mut enc = Encoding::new(p, model)?;
         enc.ground_rmw_chains();
-        Ok(Candidates { enc, deadline: None })
+        if p.symbolic.is_some() {
+            performed_writes_have_values(&mut enc);
+        }
+        let projection = p.symbolic.is_some().then(|| Projection::new(p));
+        Ok(Candidates { enc, deadline: None, projection })
+    }
+
+    /// The program the executions `forbidden_states` and `executions` decode
+    /// belong to: `p`, or for a symbolic one its projection so far (which only
+    /// grows: an execution decoded earlier stays one of it).
+    pub fn program(&self) -> &Program {
+        self.projection.as_ref().map_or(self.enc.p, |x| &x.program)
+    }
+
+    /// The candidate execution of the solver's model `m`, of [`Candidates::program`].
+    fn decoded(&mut self, m: &crate::sat::formula::Model) -> Execution {
+        let x = decode(&self.enc, m);
+        let Some(proj) = &mut self.projection else { return x };
+        proj.add(self.enc.p, &x, &self.enc.symbolic_model(m))
     }
 
     /// Assumptions: every axiom off, barrier progress and reductions on.
@@ -84,7 +106,6 @@ impl<'p> Candidates<'p> {
         keep: impl Fn(&State) -> bool,
         max: usize,
     ) -> Result<(Vec<State>, bool)> {
-        let p = self.enc.p;
         let want = self.prop_literal(want);
         let guard = self.enc.f.fresh();
         for s in allowed {
@@ -94,11 +115,16 @@ impl<'p> Candidates<'p> {
         assume.push(guard);
         assume.push(want);
         let mut found = BTreeSet::new();
+        let mut seen = BTreeSet::new();
         let mut more = false;
         while self.enc.f.solve_assuming(&assume)? {
             self.check_time()?;
             let m = self.enc.f.model()?;
-            let s = decode(&self.enc, &m).state(p);
+            let s = self.decoded(&m).state(self.program());
+            // Blocked states are not found again: one decoded twice would loop.
+            if !seen.insert(s.clone()) {
+                return Err(Error::internal("explaining: a candidate's decoded state is one already blocked"));
+            }
             self.block_state(guard, &s);
             if keep(&s) && !allowed.contains(&s) {
                 found.insert(s);
@@ -116,7 +142,6 @@ impl<'p> Candidates<'p> {
     /// Candidate executions (in least form, sorted) ending in final state `s`:
     /// at most `max`; the flag tells whether more exist.
     pub fn executions(&mut self, s: &State, max: usize) -> Result<(Vec<Execution>, bool)> {
-        let p = self.enc.p;
         let mut assume = self.axioms_off();
         for (i, &v) in s.iter().enumerate() {
             if self.value_lit(i, v) == B::F {
@@ -138,8 +163,9 @@ impl<'p> Candidates<'p> {
         while self.enc.f.solve_assuming(&assume)? {
             self.check_time()?;
             let m = self.enc.f.model()?;
-            let x = least_orders(p, &decode(&self.enc, &m));
-            if x.state(p) == *s {
+            let x = self.decoded(&m);
+            let x = least_orders(self.program(), &x);
+            if x.state(self.program()) == *s {
                 found.insert(ExecKey(x));
             }
             let mut clause = vec![!guard];
@@ -182,6 +208,24 @@ impl<'p> Candidates<'p> {
         let mut assume = self.enc.all_acts();
         assume.push(lit);
         self.enc.f.solve_assuming(&assume)
+    }
+}
+
+/// A symbolic program's candidate executions (axioms off) must still give
+/// every performed write a value, as every path does (D218): a term's value
+/// literals are only forced along reads-from, so a cycle of reads and the
+/// writes computed from them (which the axioms forbid: 8.10.4, 8.10.5) could
+/// otherwise leave them all without one, an execution of no path. A cycle
+/// whose values agree stays a candidate, as it is one of the paths'.
+fn performed_writes_have_values(enc: &mut Encoding) {
+    let p = enc.p;
+    for e in p.events.iter().filter(|e| e.thread.is_some() && e.access().is_some_and(|a| a.writes)) {
+        let mut some_value: Vec<B> = enc.values.wval[e.id].iter().map(|x| x.1).collect();
+        if some_value.is_empty() {
+            continue;
+        }
+        some_value.push(!enc.exec(e.id));
+        enc.f.clause(&some_value);
     }
 }
 

@@ -75,6 +75,10 @@ struct Session<'p, 'o> {
     /// A symbolic program (`orig`, D186): the concrete program of every
     /// execution found so far, which the executions returned refer to.
     projection: Option<crate::program::symbolic::Projection>,
+    /// Executions of the projection not verified yet: the self-check verifies
+    /// them on the last projection, which only grows, with one `Verifier`
+    /// that prepares each combination of traces once (D200).
+    unverified: Vec<Execution>,
 }
 
 impl Session<'_, '_> {
@@ -134,7 +138,7 @@ impl Session<'_, '_> {
         }
         let x = proj.add(self.orig, x, m);
         if self.opts.self_check {
-            Verifier::new(&proj.program, self.opts.model()).verify(&x)?;
+            self.unverified.push(x.clone());
         }
         Ok(x)
     }
@@ -212,7 +216,8 @@ fn decide(p: &Program, opts: &SolveOptions) -> Result<(Outcome, Option<Program>)
     base.push(filter);
     let projection = symbolic.then(|| crate::program::symbolic::Projection::new(p));
     let verifier = Verifier::new(p, opts.model());
-    let mut s = Session { enc, base, opts, orig: p, merged: merged.as_ref(), verifier, projection };
+    let unverified = Vec::new();
+    let mut s = Session { enc, base, opts, orig: p, merged: merged.as_ref(), verifier, projection, unverified };
     crate::budget::phase("the verdict queries");
     let positive = s.find(&[cond, sym])?;
     let negative = s.find(&[!cond, sym])?;
@@ -249,7 +254,12 @@ fn decide(p: &Program, opts: &SolveOptions) -> Result<(Outcome, Option<Program>)
         unroll_bound_hit: p.flags.unroll_bound_hit,
         mixed_size: p.flags.mixed_size,
     };
-    Ok((out, s.projection.map(|x| x.program)))
+    let projected = s.projection.map(|x| x.program);
+    if let Some(q) = &projected {
+        let mut verifier = Verifier::new(q, opts.model());
+        s.unverified.iter().try_for_each(|x| verifier.verify(x))?;
+    }
+    Ok((out, projected))
 }
 
 /// List allowed final states (filter assumed) up to `opts.list`, blocking each.

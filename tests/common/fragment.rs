@@ -1,8 +1,10 @@
 //! Random tests inside the fragment the symbolic encoding covers (issue 27):
 //! global scalars `x`, `y` at static addresses; `ld`/`st`, `atom` (`add`,
-//! `exch`, `cas` with register or constant operands), `add`/`and`/`xor`,
+//! `exch`, `cas` with register or constant operands, `add.f32`),
+//! `add`/`and`/`xor`, floating-point `add`/`mul`/`cvt`/`setp` (D204),
 //! `setp`/`selp`, `@p` guards, forward branches (if-then with a join) and at
-//! most one bounded back-edge loop per test (a spin loop or a `cas` loop,
+//! most one bounded back-edge loop per test (a spin loop, a `cas` loop, or a
+//! timed wait that reads `%globaltimer` through a module function, D81, D204,
 //! which the unroll bound cuts), and in some tests a synchronizing
 //! instruction in every thread (D196, D210, D211): `bar.sync`, a warp
 //! collective over the lanes `activemask` gives (`vote.sync`, `shfl.sync`,
@@ -31,10 +33,14 @@ pub enum Ins {
     Ld { sem: usize, reg: usize, loc: usize },
     /// `st.{weak,relaxed.gpu,release.gpu}`.
     St { sem: usize, loc: usize, val: Val },
-    /// `atom.{relaxed,acquire,release,acq_rel}.gpu.{add,exch,cas}`; `b` is the cas's new value.
+    /// `atom.{relaxed,acquire,release,acq_rel}.gpu.{add,exch,cas,add.f32}`; `b` is the cas's new value.
     Atom { sem: usize, op: usize, reg: usize, loc: usize, a: Val, b: Val },
     /// `add`/`and`/`xor` at `.u32`/`.b32`.
     Alu { op: usize, dst: usize, a: usize, b: Val },
+    /// `add.f32`, `mul.f32` (`dst`, `a`, `b`), `cvt.rn.f32.u32` (`dst`, `a`)
+    /// or `setp.lt.f32` (predicate `dst % PREDS`, `a`, `b`): IEEE 754 on the
+    /// registers' bit patterns.
+    Float { op: usize, dst: usize, a: usize, b: Val },
     /// `setp.{eq,ne,lt}.u32`.
     Setp { cmp: usize, pred: usize, a: usize, b: Val },
     /// `selp.u32 dst, a, b, pred`.
@@ -87,7 +93,11 @@ fn sync_op() -> impl Strategy<Value = SyncOp> {
 }
 
 /// The one back-edge loop of a test: spin until a read of `loc` is not 0
-/// (`cas == false`), or a `cas` loop incrementing `loc` (`cas == true`).
+/// (`cas == false`), or a `cas` loop incrementing `loc` (`cas == true`); a
+/// spin loop is `timed` in some tests: `try_wait` of
+/// `litmus/regressions/special-registers.ptx`, which polls `loc` until it
+/// is 1 or the `%globaltimer` deadline passes, storing 1 or 2 to the other
+/// location.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Loop {
     pub thread: usize,
@@ -95,6 +105,7 @@ pub struct Loop {
     pub loc: usize,
     pub sem: usize,
     pub cas: bool,
+    pub timed: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -119,11 +130,12 @@ fn plain() -> impl Strategy<Value = Ins> {
     prop_oneof![
         3 => (0..3usize, 0..REGS, 0..2usize).prop_map(|(sem, reg, loc)| Ins::Ld { sem, reg, loc }),
         3 => (0..3usize, 0..2usize, val()).prop_map(|(sem, loc, val)| Ins::St { sem, loc, val }),
-        2 => (0..4usize, 0..3usize, 0..REGS, 0..2usize, val(), val())
+        2 => (0..4usize, 0..4usize, 0..REGS, 0..2usize, val(), val())
             .prop_map(|(sem, op, reg, loc, a, b)| Ins::Atom { sem, op, reg, loc, a, b }),
         2 => (0..3usize, 0..REGS, 0..REGS, val()).prop_map(|(op, dst, a, b)| Ins::Alu { op, dst, a, b }),
         2 => (0..3usize, 0..PREDS, 0..REGS, val()).prop_map(|(cmp, pred, a, b)| Ins::Setp { cmp, pred, a, b }),
         1 => (0..REGS, val(), val(), 0..PREDS).prop_map(|(dst, a, b, pred)| Ins::Selp { dst, a, b, pred }),
+        1 => (0..4usize, 0..REGS, 0..REGS, val()).prop_map(|(op, dst, a, b)| Ins::Float { op, dst, a, b }),
     ]
 }
 
@@ -160,16 +172,17 @@ fn strategy(more: usize, synced: f64) -> impl Strategy<Value = FragmentTest> {
     });
     let threads = proptest::collection::vec(thread, 2..=3);
     let ctas = proptest::collection::vec(0..2u32, 3);
-    let back_edge = proptest::option::of((0..3usize, 0..5usize, 0..2usize, 0..3usize, any::<bool>()));
+    let back_edge = proptest::option::of((0..3usize, 0..5usize, 0..2usize, 0..3usize, any::<bool>(), 0..4u8));
     let barrier_at = proptest::option::weighted(synced, proptest::collection::vec(0..8usize, 3));
     (threads, ctas, back_edge, barrier_at, sync_op()).prop_map(|(threads, ctas, back_edge, barrier_at, sync_op)| {
         let n = threads.len();
-        let back_edge = back_edge.map(|(thread, at, loc, sem, cas)| Loop {
+        let back_edge = back_edge.map(|(thread, at, loc, sem, cas, timed)| Loop {
             thread: thread % n,
             at: at.min(threads[thread % n].len()),
             loc,
             sem,
             cas,
+            timed: !cas && timed == 0,
         });
         let barrier_at = barrier_at.map(|at| (0..n).map(|t| at[t].min(threads[t].len())).collect());
         FragmentTest { ctas: ctas[..n].to_vec(), threads, back_edge, barrier_at, sync_op }
@@ -177,6 +190,9 @@ fn strategy(more: usize, synced: f64) -> impl Strategy<Value = FragmentTest> {
 }
 
 const LOCS: [&str; 2] = ["x", "y"];
+
+/// The module whose `try_wait` a timed loop calls.
+pub const TIMED_WAIT_MODULE: &str = "litmus/regressions/special-registers.ptx";
 
 fn val_text(v: &Val) -> String {
     match v {
@@ -196,7 +212,7 @@ fn ins_lines(i: &Ins, label: &mut usize) -> Vec<String> {
         }
         Ins::Atom { sem, op, reg, loc, a, b } => {
             let sem = ["relaxed", "acquire", "release", "acq_rel"][*sem];
-            let (op, ty) = [("add", "u32"), ("exch", "b32"), ("cas", "b32")][*op];
+            let (op, ty) = [("add", "u32"), ("exch", "b32"), ("cas", "b32"), ("add", "f32")][*op];
             let operands = if op == "cas" { format!("{}, {}", val_text(a), val_text(b)) } else { val_text(a) };
             vec![format!("atom.{}.gpu.{}.{} r{}, [{}], {}", sem, op, ty, reg, LOCS[*loc], operands)]
         }
@@ -204,6 +220,12 @@ fn ins_lines(i: &Ins, label: &mut usize) -> Vec<String> {
             let op = ["add.u32", "and.b32", "xor.b32"][*op];
             vec![format!("{} r{}, r{}, {}", op, dst, a, val_text(b))]
         }
+        Ins::Float { op, dst, a, b } => vec![match op {
+            0 => format!("add.f32 r{}, r{}, {}", dst, a, val_text(b)),
+            1 => format!("mul.f32 r{}, r{}, {}", dst, a, val_text(b)),
+            2 => format!("cvt.rn.f32.u32 r{}, r{}", dst, a),
+            _ => format!("setp.lt.f32 p{}, r{}, {}", dst % PREDS, a, val_text(b)),
+        }],
         Ins::Setp { cmp, pred, a, b } => {
             vec![format!("setp.{}.u32 p{}, r{}, {}", ["eq", "ne", "lt"][*cmp], pred, a, val_text(b))]
         }
@@ -228,6 +250,9 @@ fn ins_lines(i: &Ins, label: &mut usize) -> Vec<String> {
 
 fn loop_lines(l: &Loop) -> Vec<String> {
     let x = LOCS[l.loc];
+    if l.timed {
+        return vec![format!("call try_wait, ({}, {})", x, LOCS[1 - l.loc])];
+    }
     if l.cas {
         vec![
             "CAS:".into(),
@@ -349,6 +374,10 @@ fn render_cells(name: &str, cells: &[Vec<String>], ctas: &[u32]) -> String {
         s.push_str(&format!("{}\n", regs.join(" ")));
     }
     s.push_str("}\n");
+    if cells.iter().flatten().any(|l| l.starts_with("call ")) {
+        // Relative to the repository root, where the tests run.
+        s.push_str(&format!("ptx \"{}\";\n", TIMED_WAIT_MODULE));
+    }
     let header: Vec<String> =
         ctas.iter().enumerate().map(|(i, c)| format!("P{}@cta {},gpu 0,tid {}", i, c, i)).collect();
     s.push_str(&format!(" {} ;\n", header.join(" | ")));

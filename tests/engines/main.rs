@@ -17,4 +17,5 @@ mod models;
 mod self_check;
 mod symbolic;
 mod symbolic_build;
+mod symbolic_values;
 mod symmetry;

@@ -106,14 +106,21 @@ fn path_behaviours(q: &Program, t: usize) -> Option<BTreeSet<Behaviour>> {
     Some(out)
 }
 
-/// The choices term `t` of `f` mentions.
-fn choices_in(f: &SymFacts, t: TermId, out: &mut BTreeSet<usize>) {
-    match &f.terms[t] {
-        Term::Choice(k) => {
-            out.insert(*k);
+/// The choices the terms `roots` of `f` mention (each shared term visited once).
+fn choices_in(f: &SymFacts, roots: &[TermId], out: &mut BTreeSet<usize>) {
+    let mut seen = BTreeSet::new();
+    let mut stack = roots.to_vec();
+    while let Some(t) = stack.pop() {
+        if !seen.insert(t) {
+            continue;
         }
-        Term::Op(_, args) => args.iter().for_each(|&a| choices_in(f, a, out)),
-        _ => {}
+        match &f.terms[t] {
+            Term::Choice(k) => {
+                out.insert(*k);
+            }
+            Term::Op(_, args) => stack.extend(args),
+            _ => {}
+        }
     }
 }
 
@@ -127,8 +134,17 @@ fn symbolic_behaviours(
 ) -> Option<Result<BTreeSet<Behaviour>, String>> {
     let events = p.traces[p.threads[t].traces[0]].events.clone();
     let reads: Vec<EventId> = events.iter().copied().filter(|&e| p.events[e].read_loc().is_some()).collect();
+    // The choices the thread's facts mention: a cas's in its guards, a timer
+    // read's (D204) in the values it computes.
     let mut choice_ids = BTreeSet::new();
-    events.iter().for_each(|&e| choices_in(f, f.guard[e], &mut choice_ids));
+    let mine = |e: &EventId| events.contains(e);
+    let mut roots: Vec<TermId> = events.iter().map(|&e| f.guard[e]).collect();
+    roots.extend(f.write.iter().filter(|(e, _)| mine(e)).map(|(_, &w)| w));
+    roots.extend(f.operands.iter().filter(|(e, _)| mine(e)).flat_map(|(_, ts)| ts.iter().copied()));
+    roots.extend(f.assume.iter().filter(|(e, _)| mine(e)).map(|&(_, a)| a));
+    roots.extend(f.deps.iter().filter(|(_, e, _)| mine(e)).map(|&(_, _, c)| c));
+    roots.extend(f.regs[t].values().copied().chain([f.cut[t]]));
+    choices_in(f, &roots, &mut choice_ids);
     let choice_ids: Vec<usize> = choice_ids.into_iter().collect();
     let mut lists: Vec<Vec<i64>> = reads.iter().map(|&r| domain(p, q, p.events[r].read_loc().unwrap())).collect();
     lists.extend(choice_ids.iter().map(|_| vec![0, 1]));

@@ -187,3 +187,47 @@ fn memory_image_holds_array_elements() {
     }
     assert!(m.sources.contains(&Source::Mem { offset: out + 12, size: 4 }));
 }
+
+/// `run` on a test only the symbolic encoding decides (MP+rel+acq+noise: its
+/// P2 has 2^13 paths, past the path builder's 4096): the test is decided as
+/// `check` decides it, its kernel emitted, and observed states judged. The
+/// release on y synchronizes with the acquire that reads its 1 (8.8, 8.9.4),
+/// so the store of x precedes the read of x in causality order and the read
+/// cannot return the initial 0 (8.10.6): `P1:r0=1; P1:r1=0` is FORBIDDEN
+/// (exit 1 when observed), the other three pairs of values are allowed.
+#[test]
+fn run_judges_the_states_of_a_test_past_the_path_limit() {
+    use clap::Parser;
+    #[derive(clap::Parser)]
+    struct Cmd {
+        #[command(flatten)]
+        run: ptx_litmus::gpu::run::RunArgs,
+    }
+    let rel = "litmus/symbolic/MP+rel+acq+noise.litmus";
+    let a = Cmd::try_parse_from(["run", rel]).unwrap().run;
+    let check = ptx_litmus::gpu::run::check_options(&a).unwrap();
+    let base = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("litmus/symbolic");
+    let (res, m) = ptx_litmus::gpu::run::prepare(&read(rel), &base, &check, &EmitOptions::default()).unwrap();
+    let m = m.expect("the kernel is emitted");
+    assert!(res.program.projected, "decided by the symbolic encoding");
+    let names: Vec<String> = res.program.observables.iter().map(|o| o.to_string()).collect();
+    assert_eq!(names, ["P1:r0", "P1:r1"]);
+    let finished = |r0: u64, r1: u64| {
+        let mut rec = vec![1u64; m.out_slots];
+        for (s, v) in m.sources.iter().zip([r0, r1]) {
+            let Source::Out(j) = s else { panic!("a register is an output slot: {:?}", s) };
+            rec[*j] = v;
+        }
+        rec
+    };
+    let judge = |states: &[(u64, u64)]| {
+        let out: Vec<u64> = states.iter().flat_map(|&(r0, r1)| finished(r0, r1)).collect();
+        let mem = memory_image(&m, states.len());
+        let mut t = Tally::default();
+        tally(&m, &res, a.unroll, &out, &mem, &mut t);
+        assert_eq!(t.states.values().sum::<u64>(), states.len() as u64);
+        ptx_litmus::gpu::report::print(true, "no device (test)", rel, &m, &res, &t, &a)
+    };
+    assert_eq!(judge(&[(0, 0), (0, 1), (1, 1)]), ptx_litmus::error::EXIT_OK);
+    assert_eq!(judge(&[(1, 1), (1, 0)]), ptx_litmus::error::EXIT_MISMATCH);
+}

@@ -235,14 +235,12 @@ pub fn map_source(text: &str, base: &Path, s: &MapSetup) -> Result<Mapped> {
 /// The C test compiled by the mapping table and decided (soundness not yet known).
 fn by_table(c_ast: &crate::ast::Litmus, source: TestResult, base: &Path, s: &MapSetup) -> Result<Mapped> {
     let ptx_ast = super::mapping::compile(c_ast, &s.mapping)?;
-    let program = crate::program::build_program(&ptx_ast, &s.opts.build)?;
+    // Built as `check` builds it (D188): the compiled test's locations, whichever builder decides it.
+    let ptx_opts = CheckOptions { ctx: s.opts.ctx.with_model(s.target.shared()), ..s.opts.clone() };
+    let program = crate::check::build_encoded(&ptx_ast, &ptx_opts)?;
     let doc = format!("{} compiled by the mapping {}", c_ast.name, s.mapping.name);
     let ptx_text = super::emit::litmus_text(&ptx_ast, &program, &doc);
-    let target = check_source_at(
-        &ptx_text,
-        base,
-        &CheckOptions { ctx: s.opts.ctx.with_model(s.target.shared()), ..s.opts.clone() },
-    )?;
+    let target = check_source_at(&ptx_text, base, &ptx_opts)?;
     if source.program.observables != target.program.observables {
         return Err(Error::internal("the compiled test observes other registers or locations than its source"));
     }

@@ -47,6 +47,23 @@ pub(super) struct SyncUse {
     pub by_role: bool,
 }
 
+/// How far a timer read may be later than the thread's previous read of its
+/// counter (D81): far past any deadline a loop may set, in both the 32-bit and
+/// the 64-bit views.
+pub(super) const TIMER_LATER: i64 = (1 << 40) | (1 << 31);
+
+/// The hidden register holding the thread's last reading of counter `timer` (D81).
+pub(super) fn timer_register(timer: &str) -> String {
+    format!("%__timer#{}", timer)
+}
+
+/// What a `mov` from a timer register shows of counter value `now`: its
+/// `bits` bits from bit `shift` (`%globaltimer_hi` is the high 32 bits).
+pub(crate) fn timer_view(now: i64, shift: u8, bits: u8) -> i64 {
+    let mask = if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 };
+    (((now as u64) >> shift) & mask) as i64
+}
+
 impl Ctx<'_> {
     pub(super) fn step(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
         match &ins.kind {
@@ -152,19 +169,16 @@ impl Ctx<'_> {
         let InstrKind::Timer { dst, timer, shift, bits } = &ins.kind else {
             return Err(Error::internal("step_timer on another instruction"));
         };
-        // Far past any deadline a loop may set, in both the 32-bit and the 64-bit views.
-        const LATER: i64 = (1 << 40) | (1 << 31);
-        let hidden = format!("%__timer#{}", timer);
+        let hidden = timer_register(timer);
         let last = match st.regs.get(&hidden).map(|v| &v.v) {
             Some(V::Const(c)) => *c,
             _ => 0,
         };
         let mut out = Vec::new();
-        for now in [last, last.wrapping_add(LATER)] {
+        for now in [last, last.wrapping_add(TIMER_LATER)] {
             let mut c = st.clone();
-            let view = ((now as u64) >> shift) & if *bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 };
             c.regs.insert(hidden.clone(), Val::konst(now));
-            c.regs.insert(dst.clone(), Val::konst(view as i64));
+            c.regs.insert(dst.clone(), Val::konst(timer_view(now, *shift, *bits)));
             c.pc += 1;
             out.push(c);
         }

@@ -155,6 +155,13 @@ struct Round {
     charged: u64,
     /// The reads of the failed spin iterations left out (D189).
     left_out: BTreeSet<usize>,
+    /// D198 (`walk/cas.rs`): the cas instances (thread, back edges, pc)
+    /// walked succeeding only, the cas instances of the thread being walked
+    /// that chose (with their failure's guard), and whether the cut term of
+    /// a walk done again may hold.
+    success_only: BTreeSet<(usize, u32, usize)>,
+    failures: Vec<(u32, usize, TermId, TermId)>,
+    cut_walked_again: bool,
 }
 
 impl Round {
@@ -386,7 +393,7 @@ fn finish(ctx: Ctx, mut r: Round) -> SResult<(Program, Vec<LeftOutEvent>)> {
     for (t, events) in evs.into_iter().enumerate() {
         paths[t].push(FinishedPath { events, regs: HashMap::new() });
     }
-    let unroll_hit = r.cut.iter().any(|&c| r.terms.may_hold(c));
+    let unroll_hit = r.cut_walked_again || r.cut.iter().any(|&c| r.terms.may_hold(c));
     let (mut program, _) = ctx.assemble(paths, unroll_hit)?;
     crate::budget::credit(r.charged);
     // The g-th event of the round is the next event of its thread's one trace.

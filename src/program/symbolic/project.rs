@@ -31,7 +31,7 @@ pub struct Projection {
     pub program: Program,
     /// Per (thread, the path's content): its trace and its events, by the
     /// symbolic program's event ids.
-    seen: HashMap<(usize, String), (TraceId, HashMap<EventId, EventId>)>,
+    seen: HashMap<(usize, PathKey), (TraceId, HashMap<EventId, EventId>)>,
 }
 
 impl Projection {
@@ -115,8 +115,7 @@ impl Projection {
             .filter(|&&(r, e, c)| m.performed[r] && m.performed[e] && m.terms[c] == Some(1))
             .map(|&(r, e, _)| (r, e))
             .collect();
-        let key =
-            format!("{:?}|{:?}|{:?}|{:?}", performed, events.iter().map(|e| &e.kind).collect::<Vec<_>>(), regs, deps);
+        let key = path_key(&performed, &events, &regs, &deps);
         if let Some((t, map)) = self.seen.get(&(thread, key.clone())) {
             return (*t, map.clone());
         }
@@ -141,6 +140,36 @@ impl Projection {
 }
 
 /// Event `e` of `q` with id `id`.
+/// What tells two paths of one thread apart: the events performed, what
+/// each reads, writes and operates on (the rest of a path's event is its
+/// symbolic event's), the final registers and the dependencies (D200: the
+/// fields `path` sets, without printing every event).
+type PathKey = (Vec<EventId>, Vec<(Option<i64>, i64, Option<Vec<i64>>)>, Vec<(String, i64)>, Vec<(EventId, EventId)>);
+
+fn path_key(
+    performed: &[EventId],
+    events: &[crate::program::Event],
+    regs: &std::collections::BTreeMap<String, RegValue>,
+    deps: &[(EventId, EventId)],
+) -> PathKey {
+    let values = events
+        .iter()
+        .map(|e| match &e.kind {
+            EventKind::Mem(a) => (a.read_value, a.write_value, a.rmw.as_ref().map(|op| op.operands.clone())),
+            _ => (None, 0, None),
+        })
+        .collect();
+    let regs = regs
+        .iter()
+        .map(|(name, v)| match v {
+            RegValue::Const(c) => (name.clone(), *c),
+            // Not made by `path` (its registers are constants); `@` is in no register's name.
+            RegValue::ReadOf(e) => (format!("{}@", name), *e as i64),
+        })
+        .collect();
+    (performed.to_vec(), values, regs, deps.to_vec())
+}
+
 fn renumbered(q: &Program, e: EventId, id: EventId) -> crate::program::Event {
     let mut ev = q.events[e].clone();
     ev.id = id;

@@ -1,7 +1,7 @@
 //! What the symbolic builder does not cover (D182): each refusal names the
 //! first construct outside its fragment and its line.
 
-use crate::ast::{AluOp, AtomOp, InstrKind, Litmus};
+use crate::ast::{AtomOp, InstrKind, Litmus};
 
 /// A test the symbolic builder refuses before walking it: a C test.
 pub(super) fn upfront(lit: &Litmus) -> Option<String> {
@@ -30,12 +30,12 @@ pub(super) fn kind(k: &InstrKind) -> Option<&'static str> {
         | InstrKind::Fence { .. }
         | InstrKind::ProxyFence { .. }
         | InstrKind::Barrier { .. }
+        | InstrKind::Timer { .. }
+        | InstrKind::IsSpace { .. }
         | InstrKind::Warp { .. }
         | InstrKind::ActiveMask { .. } => return None,
         InstrKind::ClusterBarrier { .. } => "cluster barriers are outside the symbolic builder",
         InstrKind::Mbarrier { .. } => "mbarrier operations are outside the symbolic builder",
-        InstrKind::Timer { .. } => "timer reads are outside the symbolic builder",
-        InstrKind::IsSpace { .. } => "`isspacep` is outside the symbolic builder",
         InstrKind::Choose(_) | InstrKind::Skip(_) => {
             "the element orders of a vector access (8.2.4) are outside the symbolic builder"
         }
@@ -44,13 +44,11 @@ pub(super) fn kind(k: &InstrKind) -> Option<&'static str> {
     })
 }
 
-/// Why an ALU or atomic operation is outside the fragment (floating point,
-/// `mbarrier` arrivals), if it is.
+/// Why an atomic operation is outside the fragment (`mbarrier` arrivals), if
+/// it is. Floating-point operations are terms like the integer ones: the
+/// same `program::float` functions evaluate them (D204).
 pub(super) fn operation(k: &InstrKind) -> Option<&'static str> {
     match k {
-        InstrKind::Alu { op: AluOp::Float(_), .. } | InstrKind::Atomic { op: AtomOp::FAdd, .. } => {
-            Some("floating-point operations are outside the symbolic builder")
-        }
         InstrKind::Atomic { op: AtomOp::MbarrierArrive | AtomOp::MbarrierArriveDrop, .. } => {
             Some("mbarrier arrivals are outside the symbolic builder")
         }

@@ -75,6 +75,17 @@ impl Terms {
         self.charged
     }
 
+    /// Forget the terms from id `n` on (a thread's walk undone, D198).
+    pub fn truncate(&mut self, n: usize) {
+        let values = self.values.split_off(n.min(self.values.len()));
+        for (term, vals) in self.terms.split_off(n.min(self.terms.len())).into_iter().zip(values) {
+            let bytes = (96 + 8 * (args_len(&term) + vals.len()) as u64).min(self.charged);
+            crate::budget::credit(bytes);
+            self.charged -= bytes;
+            self.index.remove(&term);
+        }
+    }
+
     pub fn konst(&mut self, c: i64) -> TermId {
         // A constant is never refused: the table's first two entries are constants.
         self.intern(Term::Const(c), || vec![c]).unwrap_or(FALSE)

@@ -185,8 +185,6 @@ fn each_construct_outside_the_fragment_is_refused_with_its_line() {
             "member mask computed from a value read",
         ),
         (one("x = 0;", "ld.relaxed.gpu r1, x ;\n bar.sync r1"), "barrier operand computed from a value read"),
-        (one("x = 0;", "atom.relaxed.gpu.add.f32 %f1, [x], 1"), "floating-point"),
-        (one("x = 0;", "add.f32 %f1, %f2, %f3"), "floating-point"),
         (one("x = 0; y = 0;", "ld.relaxed.gpu r1, x ;\n ld.relaxed.gpu r2, [r1]"), "address"),
         (one("x = 0;", "st.relaxed.gpu.u8 [x+1], 1 ;\n st.relaxed.gpu.u32 [x], 1"), "mixed-size"),
     ];
@@ -195,6 +193,26 @@ fn each_construct_outside_the_fragment_is_refused_with_its_line() {
         assert!(why.starts_with("line 4: ") || why.starts_with("line 5: "), "{}: {}", word, why);
         assert!(why.contains(word), "expected `{}` in: {}", word, why);
     }
+}
+
+/// A floating-point operation is a term evaluated by `program::float`
+/// (D204): 1.0 (0x3f800000) plus each value x may hold, rounded to f32.
+#[test]
+fn a_floating_point_add_is_a_term_over_the_read() {
+    let src = "PTX fadd
+{ x = 0; y = 0; }
+ P0@cta 0,gpu 0                      | P1@cta 1,gpu 0                ;
+ ld.relaxed.gpu.u32 r0, [x]          | st.relaxed.gpu.u32 [x], 1065353216 ;
+ add.f32 r1, r0, 1065353216          |                               ;
+ st.relaxed.gpu.u32 [y], r1          |                               ;
+exists (y == 0)
+";
+    let (p, f) = built(src);
+    let evs = events(&p, 0);
+    let written = f.write[&evs[1]];
+    assert!(matches!(&f.terms[written], Term::Op(SymOp::Stored(..), _)), "{:?}", f.terms[written]);
+    // x holds 0.0 or 1.0: y gets 1.0 or 2.0 (0x40000000), not the integer sum 0x7f000000.
+    assert_eq!(f.values[written], vec![0x3f80_0000, 0x4000_0000]);
 }
 
 const PRIVATE: &str = "PTX private

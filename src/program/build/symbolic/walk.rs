@@ -7,9 +7,12 @@ use crate::ast::{AluOp, AtomOp, BranchCond, Cmp, InstrKind, IntTy, Operand, Sem}
 use crate::program::symbolic::SymOp;
 
 mod barrier;
+mod cas;
 mod collective;
+mod isspace;
 mod private;
 mod spin;
+mod timer;
 
 /// Most states one thread's work list may hold (a limit, exit 3).
 const MAX_STATES: usize = 100_000;
@@ -41,6 +44,9 @@ struct SymState {
 /// States merge at the same instruction instance.
 type StateKey = (u32, usize);
 
+/// A walk's finished states: each one's guard and registers.
+type Finished = Vec<(TermId, BTreeMap<String, SVal>)>;
+
 pub(super) struct Walk<'c, 'a> {
     pub ctx: &'c mut Ctx<'a>,
     pub r: &'c mut Round,
@@ -51,6 +57,23 @@ impl Walk<'_, '_> {
     /// Walk the thread: its events, its finished states and its cut term
     /// go into the round.
     pub fn thread(mut self) -> SResult<()> {
+        let mark = self.mark();
+        let (mut finished, mut cut) = self.walk()?;
+        if self.failures_cut(cut)? {
+            (finished, cut) = self.walk_again(mark)?;
+        }
+        if !finished.iter().any(|(g, _)| self.r.terms.may_hold(*g)) {
+            // An error only if the domains are final (a later round may find paths).
+            self.r.every_path_cut.get_or_insert(self.t);
+        }
+        self.r.finals.push(finished);
+        self.r.cut.push(cut);
+        Ok(())
+    }
+
+    /// One walk of the thread: its events go into the round; its finished
+    /// states (guard, registers) and its cut term are returned.
+    fn walk(&mut self) -> SResult<(Finished, TermId)> {
         let lit = self.ctx.lit;
         let code = &lit.code[self.t];
         let labels = self.ctx.labels(self.t)?;
@@ -95,13 +118,7 @@ impl Walk<'_, '_> {
                 ))));
             }
         }
-        if !finished.iter().any(|(g, _)| self.r.terms.may_hold(*g)) {
-            // An error only if the domains are final (a later round may find paths).
-            self.r.every_path_cut.get_or_insert(self.t);
-        }
-        self.r.finals.push(finished);
-        self.r.cut.push(cut);
-        Ok(())
+        Ok((finished, cut))
     }
 
     /// Count one more run of `ins` (`explore_thread`): the paths that run it
@@ -251,6 +268,8 @@ impl Walk<'_, '_> {
             InstrKind::Barrier { .. } => self.barrier(&mut st, ins)?,
             InstrKind::Warp { .. } => self.warp_collective(&mut st, ins)?,
             InstrKind::ActiveMask { .. } => self.activemask(&mut st, ins)?,
+            InstrKind::Timer { .. } => self.timer(&mut st, ins)?,
+            InstrKind::IsSpace { .. } => self.isspace(&mut st, ins)?,
             InstrKind::Fence { sem, scope } => {
                 let kind = DraftKind::Other(EventKind::Fence { sem: *sem, scope: *scope });
                 self.push(&mut st, (0, TRUE), kind, &Deps::new(), ins)?;
@@ -460,13 +479,10 @@ impl Walk<'_, '_> {
         Ok((key, vaddr, deps))
     }
 
-    /// `key` is accessed as global or shared memory: what the symbolic
-    /// builder refuses there, and the state-space check (D17).
+    /// `key` is accessed as global or shared memory: the state-space check
+    /// (D17). A variable without an initial value is read as the path
+    /// builder reads it (the fill of `BuildOptions::unknown_fill`, D71).
     fn shared_memory(&mut self, key: &LocKey, ins: &ast::Instr) -> SResult<()> {
-        let no_init = self.ctx.vars.get(&key.root).is_some_and(|d| d.init.is_none());
-        if no_init && !self.ctx.inits.contains_key(&key.root) {
-            return Err(outside(ins, "a variable without an initial value is outside the symbolic builder"));
-        }
         self.ctx.space_of(&key.root, false, ins)?;
         Ok(())
     }
@@ -711,7 +727,9 @@ impl Walk<'_, '_> {
         let can_succeed = domain.iter().any(|v| cmps.iter().any(|c| equal(v, c)));
         let can_fail = domain.iter().any(|v| cmps.iter().any(|c| !equal(v, c)));
         // Where each event is performed, besides the state's guard.
-        let (g_ok, g_fail, choice) = if can_succeed && can_fail {
+        let (g_ok, g_fail, choice) = if can_succeed && can_fail && self.succeeds_only(st) {
+            (TRUE, FALSE, Some(TRUE))
+        } else if can_succeed && can_fail {
             let k = self.r.choices;
             self.r.choices += 1;
             let ch = self.r.terms.choice(k).map_err(too_many_terms)?;
@@ -726,6 +744,7 @@ impl Walk<'_, '_> {
                 continue;
             }
             let mut access = base.clone();
+            access.read_not = self.cas_excluded(&key, &access, cmp, *ty, ok);
             let mut written = None;
             if ok {
                 let w = self.stored_term(&SVal { v: SV::T(new), deps: Deps::new() }, *ty, *size, ins)?;
@@ -744,6 +763,9 @@ impl Walk<'_, '_> {
             let test = if ok { Cmp::Eq } else { Cmp::Ne };
             let holds = self.r.terms.op(SymOp::Compare(test, *ty), vec![rt, cmp]).map_err(|e| term_error(e, ins))?;
             self.assume(st, (idx, g), holds)?;
+            if !ok && choice.is_some_and(|ch| ch != TRUE) {
+                self.note_failure(st, idx, holds);
+            }
             read.push((idx, rt));
         }
         let Some(d) = dst else { return Ok(()) };

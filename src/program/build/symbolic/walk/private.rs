@@ -106,10 +106,13 @@ impl Walk<'_, '_> {
                     };
                     byte_of(c, p.at)
                 }
-                None if self.ctx.vars.get(&key.root).is_some_and(|d| d.init.is_none()) => {
-                    return Err(outside(ins, "it reads private bytes that have no initial value"));
+                None => {
+                    // 8.2.6: an unknown byte; the check tries two fills (D71), as for paths.
+                    if self.ctx.vars.get(&key.root).is_some_and(|d| d.init.is_none()) {
+                        self.ctx.reads_unknown.get_or_insert_with(|| key.root.clone());
+                    }
+                    self.ctx.init_byte(&key.root, key.offset + i64::from(i))
                 }
-                None => self.ctx.init_byte(&key.root, key.offset + i64::from(i)),
             };
             raw |= i128::from(byte) << (8 * u32::from(i));
         }
