@@ -133,6 +133,27 @@ pub fn timer(name: &str) -> Option<(&'static str, u8, u8)> {
     })
 }
 
+/// Is `name` a special register (ISA 10) of any kind: one the thread header
+/// determines, a timer, or one that depends on the machine?
+pub fn is_special(name: &str) -> bool {
+    const FROM_HEADER: [&str; 13] = [
+        "%tid",
+        "%ntid",
+        "%ctaid",
+        "%nctaid",
+        "%laneid",
+        "%warpid",
+        "%nwarpid",
+        "%gridid",
+        "%lanemask_",
+        "%cluster",
+        "%nclusterid",
+        "%is_explicit_cluster",
+        "%envreg",
+    ];
+    timer(name).is_some() || unsupported(name).is_some() || FROM_HEADER.iter().any(|p| name.starts_with(p))
+}
+
 /// Special registers whose value depends on the machine, the driver or the
 /// launch configuration beyond the thread header: no litmus test fixes them,
 /// so reading one is an input error rather than a guess (issue 23).

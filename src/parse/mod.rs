@@ -432,12 +432,48 @@ fn thread_registers(t: usize, items: &[Item], init: &[InitItem], locs: &HashSet<
     regs
 }
 
+/// A special register in a litmus cell: `mov d, %clock` (or another timer)
+/// is a timer read, as in a module (D81); any other special register is
+/// refused, because a cell has no launch to take its value from and would
+/// otherwise read it as an unwritten register, 0 (D190).
+fn cell_special_register(raw: &RawInstr) -> Result<Option<InstrKind>> {
+    use crate::module::special;
+    use instr::RawKind;
+    if let [dst, src] = raw.operands.as_slice() {
+        if let (RawKind::Name(d), RawKind::Name(t)) = (&dst.kind, &src.kind) {
+            if let Some((timer, shift, bits)) = special::timer(t).filter(|_| raw.opcode == "mov") {
+                return Ok(Some(InstrKind::Timer { dst: d.clone(), timer: timer.to_string(), shift, bits }));
+            }
+        }
+    }
+    let mut operands: Vec<&instr::RawOperand> = raw.operands.iter().collect();
+    while let Some(op) = operands.pop() {
+        let name = match &op.kind {
+            RawKind::Name(n) | RawKind::Addr { base: n, .. } | RawKind::Not(n) => n,
+            RawKind::Vector(ops) | RawKind::List(ops) => {
+                operands.extend(ops);
+                continue;
+            }
+            RawKind::Imm(_) | RawKind::Pair(..) => continue,
+        };
+        if special::is_special(name) {
+            let why = format!(
+                "`{name}` is a special register, which a litmus cell cannot read (only `mov` of a timer); \
+                 read it in a function of a PTX module (`ptx \"...\"`), where the thread header fixes it"
+            );
+            return Err(Error::input(why, op.span));
+        }
+    }
+    Ok(None)
+}
+
 /// A label, or the instruction(s) an item performs (a vector access is one
 /// instruction per element, with the same source text).
 fn decode_item(item: Item, names: &Names) -> Result<Vec<Instr>> {
     match item {
         Item::Label { name, span, text } => Ok(vec![Instr { kind: InstrKind::Label(name), span, text, origin: None }]),
-        Item::Instr(raw) => Ok(instr::decode_all(&raw, names)?
+        Item::Instr(raw) => Ok(cell_special_register(&raw)?
+            .map_or_else(|| instr::decode_all(&raw, names), |timer| Ok(vec![timer]))?
             .into_iter()
             .map(|kind| Instr { kind, span: raw.span, text: raw.text.clone(), origin: None })
             .collect()),

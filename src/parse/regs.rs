@@ -3,7 +3,7 @@
 //! block. herd would show such a register as 0 in every final state, which
 //! silently turns a misspelt name (`P1:r0` for `%r0`) into a wrong verdict.
 
-use crate::ast::{InitItem, Instr, InstrKind, Observable, Prop, Span, Term};
+use crate::ast::{InitItem, Instr, Observable, Prop, Span, Term};
 use crate::error::{Error, Result};
 use std::collections::BTreeSet;
 
@@ -19,25 +19,9 @@ fn known(t: usize, init: &[InitItem], code: &[Instr]) -> BTreeSet<String> {
         }
     }
     for ins in code {
-        out.extend(written(&ins.kind).into_iter().cloned());
+        out.extend(ins.kind.register_effects().1.into_iter().map(str::to_string));
     }
     out
-}
-
-/// The registers one instruction writes.
-pub(crate) fn written(k: &InstrKind) -> Vec<&String> {
-    match k {
-        InstrKind::Load { dst, .. } => vec![dst],
-        InstrKind::Atomic { dst: Some(d), .. } => vec![d],
-        InstrKind::Alu { dst, .. } | InstrKind::Setp { dst, .. } | InstrKind::Selp { dst, .. } => {
-            vec![dst]
-        }
-        InstrKind::Barrier { red: Some((d, _, _)), .. } => vec![d],
-        InstrKind::Mbarrier { dst: Some(d), .. } => vec![d],
-        InstrKind::Warp { dst, pred, .. } => std::iter::once(dst).chain(pred).collect(),
-        InstrKind::ActiveMask { dst } => vec![dst],
-        _ => Vec::new(),
-    }
 }
 
 /// Levenshtein distance, for the "did you mean" suggestion.

@@ -510,6 +510,23 @@ fn error_unknown_instruction() {
 }
 
 #[test]
+fn error_special_register_in_a_cell() {
+    // A cell has no launch: `%laneid` would otherwise read as an unwritten register, 0 (D190).
+    check_err(
+        &format!("{} add.u32 r1, %laneid, 1 | st.weak x, 1 ;\nexists (P0:r1 == 1)", TWO),
+        4,
+        14,
+        "`%laneid` is a special register, which a litmus cell cannot read",
+    );
+    check_err(
+        &format!("{} ld.weak r1, [%ctaid] | st.weak x, 1 ;\nexists (P0:r1 == 1)", TWO),
+        4,
+        14,
+        "`%ctaid` is a special register",
+    );
+}
+
+#[test]
 fn error_wrong_cell_count() {
     check_err(
         &format!("{} nop | nop ;\n ld.weak r0, x | st.weak x, 1 | nop ;\nexists (P0:r0 == 1)", TWO),
