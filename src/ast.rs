@@ -4,6 +4,7 @@
 use std::fmt;
 
 mod instr;
+pub mod special;
 pub use instr::*;
 
 /// A source position: 1-based line and column, plus byte offsets into the file text.

@@ -9,7 +9,7 @@ mod compound;
 mod inline;
 pub mod parse;
 pub mod scaffold;
-pub(crate) mod special;
+mod special;
 
 pub(crate) use special::{cta_thread_counts, thread_ids};
 

@@ -437,7 +437,7 @@ fn thread_registers(t: usize, items: &[Item], init: &[InitItem], locs: &HashSet<
 /// refused, because a cell has no launch to take its value from and would
 /// otherwise read it as an unwritten register, 0 (D190).
 fn cell_special_register(raw: &RawInstr) -> Result<Option<InstrKind>> {
-    use crate::module::special;
+    use crate::ast::special;
     use instr::RawKind;
     if let [dst, src] = raw.operands.as_slice() {
         if let (RawKind::Name(d), RawKind::Name(t)) = (&dst.kind, &src.kind) {
