@@ -179,6 +179,19 @@ fn engines_agree_on_spin_loops() {
     );
 }
 
+/// The SAT engine on paths, the reference engine and the symbolic encoding
+/// give `text` one listing (states, verdict, flags); false when a run is
+/// skipped (a limit).
+fn paths_reference_and_symbolic_agree(text: &str) -> Result<bool, TestCaseError> {
+    let (Some(s), Some(r)) = (run(text, Engine::Sat), run(text, Engine::Reference)) else { return Ok(false) };
+    same_answers(&s, &r, text)?;
+    prop_assert_eq!(&s.outcome.flags, &r.outcome.flags, "flags differ on:\n{}", text);
+    let Some(y) = run_symbolic(text) else { return Ok(false) };
+    same_answers(&s, &y, text)?;
+    prop_assert_eq!(&s.outcome.flags, &y.outcome.flags, "symbolic flags differ on:\n{}", text);
+    Ok(true)
+}
+
 /// Random tests inside the symbolic encoding's fragment (issue 27: `setp`,
 /// `selp`, `@p` guards, forward branches and their joins, `cas`/`exch`, one
 /// bounded loop; `common::fragment`): the SAT engine's listing (every final
@@ -189,16 +202,7 @@ fn engines_agree_on_the_symbolic_fragment() {
         "engines_agree_on_the_symbolic_fragment",
         common::fragment::fragment_strategy(3),
         |t| t.render("fragment"),
-        |t| {
-            let text = t.render("fragment");
-            let (Some(s), Some(r)) = (run(&text, Engine::Sat), run(&text, Engine::Reference)) else { return Ok(false) };
-            same_answers(&s, &r, &text)?;
-            prop_assert_eq!(&s.outcome.flags, &r.outcome.flags, "flags differ on:\n{}", text);
-            let Some(y) = run_symbolic(&text) else { return Ok(false) };
-            same_answers(&s, &y, &text)?;
-            prop_assert_eq!(&s.outcome.flags, &y.outcome.flags, "symbolic flags differ on:\n{}", text);
-            Ok(true)
-        },
+        |t| paths_reference_and_symbolic_agree(&t.render("fragment")),
     );
 }
 
@@ -212,16 +216,7 @@ fn engines_agree_on_fragment_tests_with_collectives() {
         "engines_agree_on_fragment_tests_with_collectives",
         common::fragment::collective_strategy(3),
         |t| t.render("fragment"),
-        |t| {
-            let text = t.render("fragment");
-            let (Some(s), Some(r)) = (run(&text, Engine::Sat), run(&text, Engine::Reference)) else { return Ok(false) };
-            same_answers(&s, &r, &text)?;
-            prop_assert_eq!(&s.outcome.flags, &r.outcome.flags, "flags differ on:\n{}", text);
-            let Some(y) = run_symbolic(&text) else { return Ok(false) };
-            same_answers(&s, &y, &text)?;
-            prop_assert_eq!(&s.outcome.flags, &y.outcome.flags, "symbolic flags differ on:\n{}", text);
-            Ok(true)
-        },
+        |t| paths_reference_and_symbolic_agree(&t.render("fragment")),
     );
 }
 
