@@ -61,6 +61,10 @@ pub struct CheckOptions {
     /// Encode one event per instruction instance, shared by the paths that
     /// perform it (D65; `--no-merge` encodes each path's copies).
     pub merge_paths: bool,
+    /// Drop the paths that only add failed spin iterations (D66; `--no-merge`
+    /// keeps them too). Off only in the tests that compare the reductions
+    /// with their absence; no answer depends on it.
+    pub drop_spin_paths: bool,
     /// Paths, symbolic threads, or paths and symbolic threads past the path limit (D188).
     pub encoding: ThreadEncoding,
 }
@@ -79,6 +83,7 @@ impl Default for CheckOptions {
             list_states: Some(DEFAULT_LISTED_STATES),
             symmetry: true,
             merge_paths: true,
+            drop_spin_paths: true,
             // The path builder first, so every test it decides is decided as
             // before; the symbolic encoding only where it gives up (D188).
             encoding: ThreadEncoding::Auto,
@@ -311,6 +316,7 @@ fn solve_options(opts: &CheckOptions, deadline: Option<Instant>) -> crate::sat::
         self_check: opts.self_check,
         symmetry: opts.symmetry,
         merge_paths: opts.merge_paths,
+        drop_spin_paths: opts.drop_spin_paths,
     }
 }
 

@@ -5,9 +5,58 @@
 //! Only round-to-nearest-even is modelled (the `.rn` default); the decoder
 //! refuses the other rounding modes. Values are computed on each path, like
 //! the integer operations (`arith`), so the engines need nothing new (D168).
+//! A NaN result is the GPU's, never the host's (D237): whether a result is a
+//! NaN is IEEE 754's and the same on every host, its sign and payload are not,
+//! so they are set here from the result's width and the operands.
 
 use super::arith::{norm, widen, NoValue};
 use crate::ast::{Cmp, FloatOp, IntTy};
+
+/// The NaN every single-precision operation returns: "The result of a
+/// single-precision floating-point operation involving one or more input NaNs
+/// is the quiet NaN of bit pattern 0x7fffffff" (CUDA C++ Programming Guide,
+/// Floating-Point Standard); the GPU has no other (D237).
+const F32_NAN: u64 = 0x7fff_ffff;
+/// The NaN a double-precision operation makes from operands that are not NaNs
+/// (`inf - inf`, `0 * inf`): CUDA's `CUDART_NAN` (math_constants.h), D237.
+const F64_NAN: u64 = 0xfff8_0000_0000_0000;
+/// The quiet bit of a double (the fraction's leading bit).
+const F64_QUIET: u64 = 1 << 51;
+
+fn is_nan(bits: u32, v: u64) -> bool {
+    if bits == 32 {
+        f32::from_bits(v as u32).is_nan()
+    } else {
+        f64::from_bits(v).is_nan()
+    }
+}
+
+/// `r`, the `bits`-wide result of an operation on `operands` (each `src`
+/// bits wide), with a NaN made the GPU's (D237): a single-precision NaN is
+/// [`F32_NAN`]; a double-precision one carries the payload and sign of its
+/// first NaN operand, quieted ("NaN payloads are supported for
+/// double-precision instructions", ISA 9.7.3; a single-precision operand's
+/// payload widened as IEEE 754 widens it), or is [`F64_NAN`] when no operand
+/// is a NaN.
+fn gpu_nan(bits: u32, r: u64, src: u32, operands: &[i64]) -> u64 {
+    if !is_nan(bits, r) {
+        return r;
+    }
+    if bits == 32 {
+        return F32_NAN;
+    }
+    for &o in operands {
+        if src == 64 && is_nan(64, o as u64) {
+            return o as u64 | F64_QUIET;
+        }
+        let o = u64::from(o as u32);
+        if src == 32 && is_nan(32, o) {
+            let (sign, payload) = ((o >> 31) << 63, (o & 0x7f_ffff) << 29);
+            return sign | 0x7ff0_0000_0000_0000 | payload | F64_QUIET;
+        }
+    }
+    F64_NAN
+}
 
 /// A float of `bits` (32 or 64) as a host double: exact for both widths.
 fn value(bits: u32, v: i64) -> f64 {
@@ -48,9 +97,9 @@ pub fn eval(op: FloatOp, v: &[i64], ty: IntTy, src: IntTy) -> Result<i64, NoValu
         Ok(if ftz { flush(w, x) } else { x })
     };
     let r: u64 = match op {
-        FloatOp::Add { ftz } => rounded(w, f(0, ftz)? + f(1, ftz)?, ftz),
-        FloatOp::Sub { ftz } => rounded(w, f(0, ftz)? - f(1, ftz)?, ftz),
-        FloatOp::Mul { ftz } => rounded(w, f(0, ftz)? * f(1, ftz)?, ftz),
+        FloatOp::Add { ftz } => gpu_nan(w, rounded(w, f(0, ftz)? + f(1, ftz)?, ftz), w, v),
+        FloatOp::Sub { ftz } => gpu_nan(w, rounded(w, f(0, ftz)? - f(1, ftz)?, ftz), w, v),
+        FloatOp::Mul { ftz } => gpu_nan(w, rounded(w, f(0, ftz)? * f(1, ftz)?, ftz), w, v),
         FloatOp::Setp { cmp, unordered, ftz } => compare(cmp, unordered, f(0, ftz)?, f(1, ftz)?) as u64,
         // cvt.rn.fN.{u,s}M: the integer rounded to the nearest float.
         FloatOp::FromInt => {
@@ -62,7 +111,7 @@ pub fn eval(op: FloatOp, v: &[i64], ty: IntTy, src: IntTy) -> Result<i64, NoValu
             }
         }
         // cvt.fN.fM: a double is exact for a float; a float from a double rounds.
-        FloatOp::Resize => pattern(ty.bits, value(w, arg(0)?)),
+        FloatOp::Resize => gpu_nan(ty.bits, pattern(ty.bits, value(w, arg(0)?)), w, &v[..1]),
     };
     Ok(norm(ty, r as i128))
 }
@@ -103,7 +152,7 @@ pub fn atomic_add(bits: u32, old: i64, b: i64) -> i64 {
     let ty = IntTy { bits, signed: false };
     let ftz = bits == 32;
     let x = |v: i64| if ftz { flush(bits, value(bits, v)) } else { value(bits, v) };
-    norm(ty, rounded(bits, x(old) + x(b), ftz) as i128)
+    norm(ty, gpu_nan(bits, rounded(bits, x(old) + x(b), ftz), bits, &[old, b]) as i128)
 }
 
 #[cfg(test)]
@@ -141,6 +190,31 @@ mod tests {
         // -0.0 == +0.0 as floats, though their bits differ.
         let eq = FloatOp::Setp { cmp: Cmp::Eq, unordered: false, ftz: false };
         assert_eq!(eval(eq, &[f32b(-0.0), f32b(0.0)], PRED, F32), Ok(1));
+    }
+
+    /// D237: a NaN result is the GPU's whatever the host's arithmetic gives:
+    /// 0x7fffffff at single precision (a signalling NaN's payload and a
+    /// negative NaN's sign are not carried); at double precision the first NaN
+    /// operand quieted, or 0xfff8000000000000 when none is a NaN.
+    #[test]
+    fn nan_results_are_the_gpus() {
+        let add = FloatOp::Add { ftz: false };
+        let inf = f32b(f32::INFINITY);
+        let canonical = Ok(0x7fff_ffff);
+        assert_eq!(eval(add, &[inf, f32b(f32::NEG_INFINITY)], F32, F32), canonical);
+        assert_eq!(eval(add, &[0x7f80_0001, f32b(1.0)], F32, F32), canonical);
+        assert_eq!(eval(FloatOp::Mul { ftz: true }, &[0xffc0_0000, f32b(2.0)], F32, F32), canonical);
+        assert_eq!(eval(FloatOp::Resize, &[0x7ff0_0000_0000_0001], F32, F64), canonical);
+        assert_eq!(atomic_add(32, 0xff80_0001, f32b(1.0)), 0x7fff_ffff);
+        let d = |x: f64| x.to_bits() as i64;
+        let made = 0xfff8_0000_0000_0000u64 as i64;
+        assert_eq!(eval(FloatOp::Sub { ftz: false }, &[d(f64::INFINITY), d(f64::INFINITY)], F64, F64), Ok(made));
+        let (first, second) = (0x7ff0_0000_0000_0001i64, 0xfff0_0000_0000_0002u64 as i64);
+        assert_eq!(eval(add, &[d(1.0), first], F64, F64), Ok(0x7ff8_0000_0000_0001));
+        assert_eq!(eval(add, &[second, first], F64, F64), Ok(0xfff8_0000_0000_0002u64 as i64));
+        // cvt.f64.f32 widens the payload: 0x7f800001 has fraction 1, shifted by 29.
+        assert_eq!(eval(FloatOp::Resize, &[0x7f80_0001], F64, F32), Ok(0x7ff8_0000_2000_0000));
+        assert_eq!(atomic_add(64, d(f64::INFINITY), d(f64::NEG_INFINITY)), made);
     }
 
     #[test]

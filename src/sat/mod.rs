@@ -39,6 +39,10 @@ pub struct SolveOptions {
     /// Encode one event per instruction instance (`program::merge`, D65);
     /// off: one event per path's copy, as the builder made them.
     pub merge_paths: bool,
+    /// With `merge_paths`, drop the paths that only add failed spin
+    /// iterations to another path (D66); off only to check that doing so
+    /// changes no answer (tests/engines/reductions.rs), never an approximation.
+    pub drop_spin_paths: bool,
 }
 
 impl SolveOptions {
@@ -56,6 +60,7 @@ impl Default for SolveOptions {
             self_check: true,
             symmetry: true,
             merge_paths: true,
+            drop_spin_paths: true,
         }
     }
 }
@@ -183,7 +188,11 @@ fn decide(p: &Program, opts: &SolveOptions) -> Result<(Outcome, Option<Program>)
     // Paths that only add failed spin iterations are dropped (D66): the
     // argument covers the built-in models' rows, not arbitrary ones.
     let merged = if opts.merge_paths && !symbolic {
-        let gone = if opts.model().is_builtin() { spin::redundant_traces(p) } else { Default::default() };
+        let gone = if opts.drop_spin_paths && opts.model().is_builtin() {
+            spin::redundant_traces(p)
+        } else {
+            Default::default()
+        };
         if opts.ctx.debug && !gone.is_empty() {
             eprintln!("dropped {} paths that only add failed spin iterations (D66)", gone.len());
         }

@@ -86,7 +86,10 @@ fn profile(thread: Option<usize>, a: &Access) -> String {
 }
 
 /// A read that writes nothing (a load, or a failing `cas`) and races with
-/// nothing (see [`races_with_nothing`]), decided once per access profile.
+/// nothing (see [`races_with_nothing`]). Whether it races is decided once per
+/// access profile; whether it writes is not part of the profile (a load and
+/// an `atom.exch` of one thread, location and qualifiers share one), so it is
+/// asked first, of every event: an exchange must never inherit a load's verdict.
 fn can_leave_out(
     p: &Program,
     r: EventId,
@@ -95,6 +98,9 @@ fn can_leave_out(
 ) -> bool {
     let e = &p.events[r];
     let Some(a) = e.access() else { return false };
+    if !reads_only(e) {
+        return false;
+    }
     let key = profile(e.thread, a);
     if let Some(&v) = verdicts.get(&key) {
         return v;

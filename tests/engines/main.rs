@@ -14,6 +14,7 @@ mod counting;
 mod differential;
 mod model_oracle;
 mod models;
+mod reductions;
 mod self_check;
 mod symbolic;
 mod symbolic_build;
