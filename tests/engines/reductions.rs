@@ -117,8 +117,10 @@ fn compare(t: &LoopTest, tally: &mut Tally) -> Result<(), TestCaseError> {
         proptest::prop_assert_eq!(&no_d66, &none, "D66 off vs every reduction off on:\n{}", text);
     }
     if let (Some((sym, _)), Some((sym_none, _))) = (answer(&text, SYMBOLIC), answer(&text, SYMBOLIC_NONE)) {
+        // The walk with and without D189 only: the two encodings' unroll flags
+        // may differ (the path builder also counts cut paths whose reads assume
+        // a value no write gives); differential.rs compares the encodings.
         proptest::prop_assert_eq!(&sym, &sym_none, "the symbolic walk with and without D189 on:\n{}", text);
-        proptest::prop_assert_eq!(&sym, &none, "the symbolic encoding vs paths without reductions on:\n{}", text);
         tally.symbolic += 1;
     }
     tally.compared += 1;
