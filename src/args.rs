@@ -163,6 +163,7 @@ pub fn parse_states(s: &str) -> Result<StatesArg, String> {
 }
 
 #[derive(clap::Args)]
+#[command(mut_arg("timeout", |a| a.help(serve_timeout_help())))]
 pub struct ServeArgs {
     /// TCP port on 127.0.0.1 (the playground listens on the loopback interface only); 0 picks a free port.
     #[arg(long, default_value_t = 8117)]
@@ -174,4 +175,19 @@ pub struct ServeArgs {
     /// -j: requests decided at once (more wait in a queue, past it they are refused).
     #[command(flatten)]
     pub limits: opts::Limits,
+    /// Internal: decide one request read from standard input and exit (the
+    /// server runs each request in such a process, D245).
+    #[arg(long, hide = true)]
+    pub worker: bool,
+}
+
+/// `serve --timeout`: the command's own default, not `check`'s (none).
+fn serve_timeout_help() -> String {
+    format!(
+        "Per-request time limit in seconds (0 < SECONDS <= 604800) [default: {}]; a request may ask for less. \
+         The check and its explanation each run under it; a request still running at twice the limit plus {} s \
+         is stopped",
+        ptx_litmus::serve::DEFAULT_TIMEOUT.as_secs(),
+        ptx_litmus::serve::HARD_LIMIT_GRACE.as_secs()
+    )
 }

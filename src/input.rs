@@ -65,6 +65,63 @@ pub(crate) fn kind_of(m: &std::fs::Metadata) -> &'static str {
 pub struct Inputs {
     pub files: Vec<PathBuf>,
     pub notes: Vec<String>,
+    /// `DIR: note: ...` for the `*.harness` files a walk leaves out, by name (D248).
+    pub skipped: Vec<String>,
+    /// `DIR: error: ...` for each directory given in which no test was found
+    /// (an input error: the command exits 2, D248).
+    pub empty: Vec<String>,
+}
+
+/// What one directory held besides the tests taken from it.
+#[derive(Default)]
+struct Held {
+    tests: usize,
+    harnesses: Vec<String>,
+    others: Vec<String>,
+}
+
+/// At most this many names in one note.
+const NAMES_SHOWN: usize = 5;
+
+/// `a, b, c and 4 more`.
+fn some_names(names: &[String]) -> String {
+    let shown = names.iter().take(NAMES_SHOWN).cloned().collect::<Vec<_>>().join(", ");
+    match names.len().saturating_sub(NAMES_SHOWN) {
+        0 => shown,
+        more => format!("{} and {} more", shown, more),
+    }
+}
+
+fn files(n: usize, what: &str) -> String {
+    format!("{} {} file{}", n, what, if n == 1 { "" } else { "s" })
+}
+
+impl Held {
+    /// `*.harness` files are tests too, but the library keeps in them the
+    /// harnesses its walks must not take (refused ones, ones checked at a lower
+    /// bound: litmus/compiled/README.md); `map --emit` writes them as well. A
+    /// walk leaves them out and says so, by name, so none is skipped silently.
+    fn notes(&self, dir: &Path, out: &mut Inputs) {
+        if !self.harnesses.is_empty() {
+            out.skipped.push(format!(
+                "{}: note: not checked: {} (a directory walk takes *.litmus files; check a harness by naming it): {}",
+                dir.display(),
+                files(self.harnesses.len(), "*.harness"),
+                some_names(&self.harnesses)
+            ));
+        }
+        if self.tests == 0 {
+            let mut held = Vec::new();
+            if !self.harnesses.is_empty() {
+                held.push(format!("{} (named above)", files(self.harnesses.len(), "*.harness")));
+            }
+            if !self.others.is_empty() {
+                held.push(format!("{} that are not tests ({})", files(self.others.len(), "other"), some_names(&self.others)));
+            }
+            let held = if held.is_empty() { "it is empty".to_string() } else { format!("it holds {}", held.join(" and ")) };
+            out.empty.push(format!("{}: error: no test to check in this directory: no *.litmus file; {}", dir.display(), held));
+        }
+    }
 }
 
 /// Files given as such are kept (whatever their name); directories are walked
@@ -86,10 +143,19 @@ pub fn collect(paths: &[PathBuf]) -> Inputs {
             continue;
         }
         let walk = walkdir::WalkDir::new(p).follow_links(true).sort_by_file_name();
+        let mut held = Held::default();
         for entry in walk {
             match entry {
                 Ok(e) if !e.file_type().is_dir() && e.path().extension().is_some_and(|x| x == "litmus") => {
+                    held.tests += 1;
                     keep(e.into_path(), &mut out)
+                }
+                Ok(e) if !e.file_type().is_dir() => {
+                    let name = e.path().strip_prefix(p).unwrap_or(e.path()).display().to_string();
+                    match e.path().extension().is_some_and(|x| x == "harness") {
+                        true => held.harnesses.push(name),
+                        false => held.others.push(name),
+                    }
                 }
                 Ok(_) => {}
                 Err(e) => match e.loop_ancestor() {
@@ -102,6 +168,7 @@ pub fn collect(paths: &[PathBuf]) -> Inputs {
                 },
             }
         }
+        held.notes(p, &mut out);
     }
     out
 }

@@ -28,9 +28,9 @@ pub fn run(a: AdviseArgs) -> i32 {
         CheckOptions { build: BuildOptions { unroll: a.unroll, ..Default::default() }, ctx, ..Default::default() };
     let table = a.paths.iter().any(|p| p.is_dir());
     let opts = AdviseOptions { check, costs, weaken_only: a.weaken, explain: !table || a.json || a.out.is_some() };
-    let files = inputs(&a.paths, None);
+    let (files, empty_dir) = inputs(&a.paths, None);
     let progress = Progress::new(files.len());
-    let mut worst = EXIT_OK;
+    let mut worst = if empty_dir { EXIT_INPUT } else { EXIT_OK };
     if table && !a.json {
         out::println(&render::summary_header());
     }

@@ -171,8 +171,8 @@ pub fn run(a: CheckArgs) -> i32 {
             return EXIT_INPUT;
         }
     };
-    let files = match (&expectations, a.paths.is_empty()) {
-        (Some(e), true) => e.order.clone(),
+    let (files, empty_dir) = match (&expectations, a.paths.is_empty()) {
+        (Some(e), true) => (e.order.clone(), false),
         (None, true) => {
             out::eprintln("error: no input: give litmus files or directories (see --help)");
             return EXIT_INPUT;
@@ -189,7 +189,7 @@ pub fn run(a: CheckArgs) -> i32 {
         summary: Summary::default(),
         tally: Default::default(),
         listing: Vec::new(),
-        worst: EXIT_OK,
+        worst: if empty_dir { EXIT_INPUT } else { EXIT_OK },
     };
     batch::run_ordered(&files, a.limits.jobs(), |f| check_file(f, &opts), |r| em.emit(r));
     em.progress.finish();

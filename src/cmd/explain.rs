@@ -6,7 +6,7 @@ use crate::args::ExplainArgs;
 use crate::opts;
 use ptx_litmus::batch::{self, FileReport};
 use ptx_litmus::check::{guarded, read_source, CheckOptions};
-use ptx_litmus::error::EXIT_OK;
+use ptx_litmus::error::{EXIT_INPUT, EXIT_OK};
 use ptx_litmus::explain;
 use ptx_litmus::out;
 use ptx_litmus::program::BuildOptions;
@@ -20,8 +20,8 @@ pub fn run(a: ExplainArgs) -> i32 {
     };
     let opts =
         CheckOptions { build: BuildOptions { unroll: a.unroll, ..Default::default() }, ctx, ..Default::default() };
-    let files = inputs(&a.files, None);
-    let mut worst = EXIT_OK;
+    let (files, empty_dir) = inputs(&a.files, None);
+    let mut worst = if empty_dir { EXIT_INPUT } else { EXIT_OK };
     let work = |f: &std::path::Path| match read_source(f, opts.max_file_bytes) {
         Ok(src) => {
             let base = f.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));

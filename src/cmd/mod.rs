@@ -11,14 +11,20 @@ use ptx_litmus::batch::Progress;
 use ptx_litmus::out;
 use std::path::PathBuf;
 
-/// The files of a command line, with notes about what the walk skipped.
-fn inputs(paths: &[PathBuf], progress: Option<&Progress>) -> Vec<PathBuf> {
+/// The files of a command line, with notes about what the walk skipped
+/// (the `*.harness` files only without `-q`), and whether a directory given
+/// held no test: an input error, so the command exits 2 (D248).
+fn inputs(paths: &[PathBuf], progress: Option<&Progress>) -> (Vec<PathBuf>, bool) {
     let found = ptx_litmus::input::collect(paths);
-    for n in &found.notes {
+    let skipped = found.skipped.iter().filter(|_| !out::quiet());
+    for n in found.notes.iter().chain(skipped).chain(&found.empty) {
         match progress {
             Some(p) => p.eprintln(n),
             None => out::eprintln(n),
         }
     }
-    found.files
+    if !found.empty.is_empty() {
+        out::note_code(ptx_litmus::error::EXIT_INPUT);
+    }
+    (found.files, !found.empty.is_empty())
 }

@@ -12,7 +12,19 @@ pub fn run(a: &ServeArgs) -> i32 {
         workers: a.limits.jobs(),
         timeout: a.limits.timeout.unwrap_or(serve::DEFAULT_TIMEOUT),
         max_memory: a.limits.max_bytes(),
+        // Each request in a process of its own (D245); without the path to
+        // this program, in the server's threads.
+        worker_exe: std::env::current_exe().ok(),
     };
+    if a.worker {
+        return match serve::worker(&opts) {
+            Ok(()) => EXIT_OK,
+            Err(e) => {
+                out::eprintln(&format!("error: the worker cannot answer: {}", e));
+                EXIT_INTERNAL
+            }
+        };
+    }
     let ready = |url: &str| {
         out::println(&format!("ptx-litmus playground on {} (Ctrl-C stops it)", url));
         if a.open {

@@ -145,6 +145,31 @@ pub fn work(url: &str, body: &[u8], opts: &ServeOptions) -> Reply {
     Reply::json(200, &answer)
 }
 
+/// A request that decides a test and got no answer (its process ended, or
+/// ran past its hard limit): `message` in the endpoint's own shape, so the
+/// page shows it as it shows a failed check or advice.
+pub(crate) fn failure(url: &str, status: u16, kind: &str, message: &str) -> Reply {
+    let error = Error { kind: error_kind(kind), message: message.to_string(), span: None, origin: None };
+    let v = match path_of(url) {
+        "/api/advise" => json!({ "advise": crate::advise::render::failure_json(EDITOR, &error),
+            "sources": [], "error_text": message }),
+        _ => {
+            let check = Reply::error(status, kind, message);
+            let check: Value = serde_json::from_slice(&check.body).unwrap_or(Value::Null);
+            json!({ "check": check, "svg": [], "marked": [], "explain": null, "error_text": message })
+        }
+    };
+    Reply::json(status, &v)
+}
+
+fn error_kind(kind: &str) -> crate::error::ErrorKind {
+    match kind {
+        "input" => crate::error::ErrorKind::Input,
+        "limit" => crate::error::ErrorKind::Limit,
+        _ => crate::error::ErrorKind::Internal,
+    }
+}
+
 /// The command line's options for one request: its model, the budget.
 fn check_options(d: &Decide, opts: &ServeOptions) -> std::result::Result<CheckOptions, String> {
     let model = match &d.model {

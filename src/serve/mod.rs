@@ -8,11 +8,20 @@
 //! (`--timeout`, `--max-memory`) on one of `-j` worker threads; a request body
 //! is capped at `MAX_BODY_BYTES`; at most `QUEUE_PER_WORKER` requests per
 //! worker wait, and a request past that is answered 503 at once. A request
-//! never takes the server down: a panic in a check is the check's internal
-//! error (`check::guarded`), and one outside it is answered 500.
+//! never takes the server down: each check runs in a process of its own
+//! (`isolate`, D245), where a stack overflow or an abort ends that process
+//! only and the request is answered 500; a panic in a check is the check's
+//! internal error (`check::guarded`), and one outside it is answered 500.
+//! A request's line and headers are at most 64 KiB and 100 headers (431,
+//! vendor/tiny_http, D246). Work is accepted only as `application/json` and
+//! from the page's own origin or none (403, D247): a page of another site may
+//! send a form or `text/plain` POST to 127.0.0.1 without asking first.
 
 mod api;
 mod assets;
+mod isolate;
+
+pub use isolate::{worker, HARD_LIMIT_GRACE};
 
 use std::io::Read;
 use std::net::{Ipv4Addr, SocketAddr};
@@ -42,6 +51,10 @@ pub struct ServeOptions {
     pub timeout: Duration,
     /// Memory budget of one request, in bytes (`--max-memory`).
     pub max_memory: u64,
+    /// The program run as `EXE serve --worker` to decide each request in a
+    /// process of its own (D245); `None` decides in the server's threads,
+    /// where a stack overflow ends the server.
+    pub worker_exe: Option<std::path::PathBuf>,
 }
 
 /// A response: status and JSON or page text.
@@ -96,6 +109,10 @@ pub fn serve(opts: ServeOptions, ready: impl FnOnce(&str)) -> std::io::Result<()
             respond(request, reply);
             continue;
         }
+        if let Err(msg) = sent_by_the_page(&request, addr.port()) {
+            respond(request, Reply::error(403, "input", &msg));
+            continue;
+        }
         if let Err(TrySendError::Full(r) | TrySendError::Disconnected(r)) = queue.try_send(request) {
             let msg = "the server is busy: every worker is deciding a test and the queue is full; try again";
             respond(r, Reply::error(503, "limit", msg));
@@ -114,13 +131,40 @@ fn addressed_to_loopback(request: &tiny_http::Request) -> bool {
     })
 }
 
+/// Work comes as JSON from the playground's own page, or from a client that
+/// is no page (no `Origin`, as `curl`). A page of any other site may POST to
+/// 127.0.0.1 without the browser asking first when the body is a form or
+/// `text/plain` (a CORS "simple" request); `application/json` from another
+/// origin needs a preflight, which the server does not grant.
+fn sent_by_the_page(request: &tiny_http::Request, port: u16) -> Result<(), String> {
+    let header = |name: &'static str| request.headers().iter().find(|h| h.field.equiv(name)).map(|h| h.value.as_str());
+    let media = header("Content-Type").map(|v| v.split(';').next().unwrap_or("").trim().to_ascii_lowercase());
+    if media.as_deref() != Some("application/json") {
+        return Err(format!(
+            "the playground takes work as `Content-Type: application/json` only, not {}",
+            header("Content-Type").map_or("a body without a type".to_string(), |t| format!("`{}`", t))
+        ));
+    }
+    let own = [format!("http://127.0.0.1:{}", port), format!("http://localhost:{}", port)];
+    match header("Origin") {
+        Some(o) if !own.iter().any(|x| x.eq_ignore_ascii_case(o.trim())) => Err(format!(
+            "the playground takes work from its own page ({}) only, not from `{}`",
+            own[0], o
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// A worker: take the next waiting request, read its body, answer it.
 fn work(waiting: &Mutex<Receiver<tiny_http::Request>>, opts: &ServeOptions) {
     loop {
         let next = waiting.lock().unwrap_or_else(|p| p.into_inner()).recv();
         let Ok(mut request) = next else { return };
         let reply = match read_body(&mut request) {
-            Ok(body) => answer_guarded(|| api::work(request.url(), &body, opts)),
+            Ok(body) => match &opts.worker_exe {
+                Some(exe) => isolate::decide(exe, request.url(), &body, opts),
+                None => answer_guarded(|| api::work(request.url(), &body, opts)),
+            },
             Err(reply) => reply,
         };
         respond(request, reply);
@@ -147,7 +191,7 @@ fn read_body(request: &mut tiny_http::Request) -> Result<Vec<u8>, Reply> {
 }
 
 /// `answer`, with a panic outside a check's own guard answered 500.
-fn answer_guarded(answer: impl FnOnce() -> Reply) -> Reply {
+pub(crate) fn answer_guarded(answer: impl FnOnce() -> Reply) -> Reply {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(answer))
         .unwrap_or_else(|_| Reply::error(500, "internal", "internal error (please report): the request failed"))
 }

@@ -144,3 +144,54 @@ fn picture_names_are_unique_per_file() {
     assert_eq!(names.len(), 2, "{:?}", names);
     assert!(names.iter().any(|n| n.contains("a__T")) && names.iter().any(|n| n.contains("b__T")), "{:?}", names);
 }
+
+/// Issue 39 (item 8): a directory walk left out the `*.harness` files that
+/// `map --emit` writes without a word, and a directory with no test exited 0
+/// in silence. Now (D248) a walk names the harnesses it leaves out (checked
+/// when named), and a directory given with no `*.litmus` file is an input
+/// error (exit 2) saying what it holds. MP with release/acquire at .gpu is No
+/// (Causality, 8.10.6), so the harness named alone exits 0.
+#[test]
+fn directories_say_what_they_left_out() {
+    let d = temp_dir("held");
+    let mp = fs::read_to_string(root().join(MP)).unwrap();
+    let empty = d.join("empty");
+    fs::create_dir_all(&empty).unwrap();
+    let r = run(&["check", s(&empty)]);
+    r.assert_clean("empty");
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("empty: error: no test to check in this directory: no *.litmus file; it is empty"), "{}", r.stderr);
+    // What `map --emit --nvcc` writes: a .cu, a .ptx and a .harness.
+    let emit = d.join("emit");
+    fs::create_dir_all(&emit).unwrap();
+    write(&emit, "MP.harness", &mp);
+    write(&emit, "MP.cu", "// source\n");
+    write(&emit, "MP.ptx", "// module\n");
+    let r = run(&["check", s(&emit)]);
+    r.assert_clean("emit");
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("not checked: 1 *.harness file (a directory walk takes *.litmus files; check a harness by naming it): MP.harness"), "{}", r.stderr);
+    assert!(r.stderr.contains("it holds 1 *.harness file (named above) and 2 other files that are not tests (MP.cu, MP.ptx)"), "{}", r.stderr);
+    assert!(r.stdout.is_empty(), "{}", r.stdout);
+    let r = run(&["check", s(&emit.join("MP.harness"))]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("Test MP Allowed") && r.stdout.contains("\nNo\n"), "{}", r.stdout);
+    // Beside a test the harness is named and the test checked (exit 0); -q drops the note.
+    write(&emit, "MP2.litmus", &mp.replacen("PTX MP", "PTX MP2", 1));
+    let r = run(&["check", s(&emit)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("Test MP2 Allowed"), "{}", r.stdout);
+    assert!(r.stderr.contains("not checked: 1 *.harness file"), "{}", r.stderr);
+    let r = run(&["check", "-q", s(&emit)]);
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+    // An empty directory beside a test: the test is checked, the exit is 2.
+    let r = run(&["check", s(&emit.join("MP2.litmus")), s(&empty)]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stdout.contains("Test MP2 Allowed"), "{}", r.stdout);
+    // explain and advise walk the same way.
+    for cmd in ["explain", "advise"] {
+        let r = run(&[cmd, s(&empty)]);
+        assert_eq!(r.code, 2, "{}: {}", cmd, r.stderr);
+        assert!(r.stderr.contains("no test to check in this directory"), "{}: {}", cmd, r.stderr);
+    }
+}

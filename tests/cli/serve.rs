@@ -253,3 +253,178 @@ fn a_taken_port_and_bad_options() {
         assert_eq!(cli(bad, root()).status.code(), Some(2), "{:?}", bad);
     }
 }
+
+/// A C test of `n` blocks nested in one another (`{{{...}}}`) in its thread.
+fn nested_blocks(n: usize) -> String {
+    format!("C deep\n{{ x = 0; }}\nP0 (atomic_int* x) {{\n{}{}\n}}\nexists (x == 1)\n", "{".repeat(n), "}".repeat(n))
+}
+
+/// A C test storing `-...-1` (`n` unary minus signs) to x.
+fn unary_minus(n: usize) -> String {
+    format!(
+        "C minus\n{{ x = 0; }}\nP0 (atomic_int* x) {{\n  int r0 = {}1;\n  atomic_store_explicit(x, r0, memory_order_relaxed);\n}}\nexists (x == 1)\n",
+        "-".repeat(n)
+    )
+}
+
+/// The answer to a test the server could not decide is the endpoint's own
+/// shape (the page shows it as a failed check), with an error of `kind`.
+fn failed_check(r: &common::http::Response, kind: &str) {
+    let v = r.json();
+    valid("result.schema.json", &v["check"]);
+    assert_eq!(v["check"]["error"]["kind"], kind, "{}", v);
+    assert!(v["error_text"].is_string(), "{}", v);
+}
+
+/// Issue 39: 50,000 nested blocks (100 KB) overflowed a worker's stack and
+/// aborted the server; 100,000 unary minus signs are the issue's other deep
+/// test. Each is answered (a verdict, an input error, or an internal error
+/// when its process ended) and the server goes on deciding: MP with
+/// release/acquire at .gpu across CTAs is still No (Causality, 8.10.6).
+#[test]
+fn deep_tests_do_not_take_the_server_down() {
+    let mut s = Server::start(&["-j", "1"]);
+    for source in [nested_blocks(50_000), unary_minus(100_000)] {
+        let r = post(&s.addr, "/api/check", &json!({ "source": source }));
+        assert!(matches!(r.status, 200 | 500), "{}: {}", r.status, r.text());
+        let v = r.json();
+        valid("result.schema.json", &v["check"]);
+        if r.status == 500 {
+            failed_check(&r, "internal");
+        }
+        assert!(s.alive(), "the server ended");
+        assert_eq!(get(&s.addr, "/api/info").status, 200);
+    }
+    let mp = std::fs::read_to_string(root().join(MP_REL_ACQ)).unwrap();
+    assert_eq!(post(&s.addr, "/api/check", &json!({ "source": mp })).json()["check"]["verdict"], "No");
+}
+
+/// D245: a check whose process aborts (here on purpose, as a stack overflow
+/// would abort it, whatever the parsers bound) is answered 500 with an
+/// internal error in the endpoint's shape, for `check` and `advise`, and the
+/// server answers the next request.
+#[test]
+fn an_aborting_check_is_answered_and_the_server_goes_on() {
+    let mut s = Server::start_with_env(&["-j", "1"], &[("PTXL_SERVE_WORKER_ABORT", "1")]);
+    let mp = std::fs::read_to_string(root().join(MP_REL_ACQ)).unwrap();
+    for _ in 0..2 {
+        let r = post(&s.addr, "/api/check", &json!({ "source": mp }));
+        assert_eq!(r.status, 500, "{}", r.text());
+        failed_check(&r, "internal");
+        assert!(r.json()["error_text"].as_str().unwrap().contains("signal 6"), "{}", r.text());
+        assert!(s.alive());
+    }
+    let r = post(&s.addr, "/api/advise", &json!({ "source": mp }));
+    assert_eq!(r.status, 500, "{}", r.text());
+    valid("advise.schema.json", &r.json()["advise"]);
+    assert!(r.json()["error_text"].is_string());
+    assert_eq!(get(&s.addr, "/api/info").status, 200);
+    assert!(s.alive());
+}
+
+/// The resident size a process has peaked at, in bytes (`VmHWM`).
+fn peak_resident(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", pid)).unwrap();
+    let kb = status.lines().find_map(|l| l.strip_prefix("VmHWM:")).unwrap();
+    kb.trim().trim_end_matches("kB").trim().parse::<u64>().unwrap() << 10
+}
+
+/// Issue 39: a header line was buffered without bound (two connections of one
+/// 300 MiB line each took the server past 1.1 GB). Now a request's line and
+/// headers are at most 64 KiB and 100 headers (D246): a longer line or more
+/// headers get 431, the server stays small and goes on answering.
+#[test]
+fn request_headers_are_bounded() {
+    let mut s = Server::start(&[]);
+    let long = format!("GET /api/info HTTP/1.1\r\nHost: {}\r\nX-Long: {}", s.addr, "a".repeat(100 << 10));
+    let r = common::http::raw(&s.addr, &long, b"").unwrap();
+    assert_eq!(r.status, 431, "{}", r.text());
+    let many: String = (0..1000).map(|i| format!("\r\nX-{}: 1", i)).collect();
+    let r = common::http::raw(&s.addr, &format!("GET /api/info HTTP/1.1\r\nHost: {}{}", s.addr, many), b"").unwrap();
+    assert_eq!(r.status, 431, "{}", r.text());
+    // Under the bounds a request is answered as before.
+    let fine: String = (0..90).map(|i| format!("\r\nX-{}: {}", i, "b".repeat(500))).collect();
+    let r = common::http::raw(&s.addr, &format!("GET /api/info HTTP/1.1\r\nHost: {}{}", s.addr, fine), b"").unwrap();
+    assert_eq!(r.status, 200, "{}", r.text());
+    // Two connections streaming one 300 MiB header line each: the server
+    // stops reading them, and its resident size stays far below one line.
+    std::thread::scope(|sc| {
+        for _ in 0..2 {
+            sc.spawn(|| {
+                use std::io::Write;
+                let mut c = std::net::TcpStream::connect(&s.addr).unwrap();
+                let chunk = vec![b'a'; 1 << 20];
+                let _ = c.write_all(format!("GET / HTTP/1.1\r\nHost: {}\r\nX-Huge: ", s.addr).as_bytes());
+                for _ in 0..300 {
+                    if c.write_all(&chunk).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+    });
+    let peak = peak_resident(s.pid());
+    assert!(peak < 200 << 20, "the server peaked at {} MiB", peak >> 20);
+    assert!(s.alive());
+    assert_eq!(get(&s.addr, "/api/info").status, 200);
+}
+
+/// Issue 39: any web page could make the browser POST a `text/plain` body to
+/// 127.0.0.1 (a CORS "simple" request, sent without asking first), and it was
+/// decided. Work is taken only as `application/json`, with no `Origin` (curl)
+/// or the page's own (D247); anything else is 403 and decides nothing.
+#[test]
+fn work_is_taken_only_as_json_from_the_page() {
+    let s = Server::start(&[]);
+    let port = s.addr.rsplit(':').next().unwrap();
+    let body = json!({ "source": std::fs::read_to_string(root().join(MP_REL_ACQ)).unwrap() }).to_string();
+    let send = |content_type: Option<&str>, origin: Option<&str>| {
+        let mut head = format!("POST /api/check HTTP/1.1\r\nHost: {}\r\nContent-Length: {}", s.addr, body.len());
+        for (name, value) in [("Content-Type", content_type), ("Origin", origin)] {
+            if let Some(v) = value {
+                head.push_str(&format!("\r\n{}: {}", name, v));
+            }
+        }
+        common::http::raw(&s.addr, &(head + "\r\nConnection: close"), body.as_bytes()).unwrap()
+    };
+    let page = format!("http://127.0.0.1:{}", port);
+    let refused = [
+        (Some("text/plain"), None),
+        (Some("text/plain;charset=UTF-8"), Some(page.as_str())),
+        (Some("application/x-www-form-urlencoded"), None),
+        (Some("multipart/form-data; boundary=x"), None),
+        (None, None),
+        (Some("application/json"), Some("http://evil.example")),
+        (Some("application/json"), Some("null")),
+        (Some("application/json"), Some("http://127.0.0.1:1")),
+    ];
+    for (ct, origin) in refused {
+        let r = send(ct, origin);
+        assert_eq!(r.status, 403, "{:?} {:?}: {}", ct, origin, r.text());
+        valid("result.schema.json", &r.json());
+        assert!(r.json().get("check").is_none(), "decided: {}", r.text());
+    }
+    let localhost = format!("http://localhost:{}", port);
+    let accepted = [
+        (Some("application/json"), None),
+        (Some("application/json; charset=utf-8"), Some(page.as_str())),
+        (Some("Application/JSON"), Some(localhost.as_str())),
+    ];
+    for (ct, origin) in accepted {
+        let r = send(ct, origin);
+        assert_eq!(r.status, 200, "{:?} {:?}: {}", ct, origin, r.text());
+        assert_eq!(r.json()["check"]["verdict"], "No");
+    }
+}
+
+/// `serve --help` gives the request timeout's default, which a request
+/// without `timeout` runs under (the README's "default 10 s").
+#[test]
+fn serve_help_gives_the_default_timeout() {
+    let out = cli(&["serve", "--help"], root());
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(help.contains("[default: 10]"), "{}", help);
+    assert!(!help.contains("--worker"), "{}", help);
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    assert!(readme.contains("`--timeout` (default 10 s)"));
+}

@@ -22,9 +22,15 @@ pub struct Server {
 
 impl Server {
     pub fn start(args: &[&str]) -> Server {
+        Server::start_with_env(args, &[])
+    }
+
+    /// `start` with environment variables set for the server.
+    pub fn start_with_env(args: &[&str], env: &[(&str, &str)]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_ptx-litmus"))
             .args(["serve", "--port", "0"])
             .args(args)
+            .envs(env.iter().copied())
             .stdout(Stdio::piped())
             .spawn()
             .expect("start ptx-litmus serve");
@@ -33,6 +39,11 @@ impl Server {
         let url = line.split_whitespace().find(|w| w.starts_with("http://")).expect("the address").to_string();
         let addr = url.trim_start_matches("http://").trim_end_matches('/').to_string();
         Server { child, addr, url }
+    }
+
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// Whether the process still runs.
@@ -81,6 +92,16 @@ pub fn request_for(addr: &str, host: &str, method: &str, path: &str, body: &[u8]
     );
     s.write_all(head.as_bytes())?;
     // A server refusing a long body may answer before reading it.
+    let _ = s.write_all(body);
+    read_response(&mut s)
+}
+
+/// A request written as given: `head` is the request line and headers
+/// (without the blank line that ends them), then `body`.
+pub fn raw(addr: &str, head: &str, body: &[u8]) -> std::io::Result<Response> {
+    let mut s = TcpStream::connect(addr)?;
+    s.set_read_timeout(Some(Duration::from_secs(120)))?;
+    s.write_all(format!("{}\r\n\r\n", head).as_bytes())?;
     let _ = s.write_all(body);
     read_response(&mut s)
 }
