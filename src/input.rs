@@ -116,10 +116,19 @@ impl Held {
                 held.push(format!("{} (named above)", files(self.harnesses.len(), "*.harness")));
             }
             if !self.others.is_empty() {
-                held.push(format!("{} that are not tests ({})", files(self.others.len(), "other"), some_names(&self.others)));
+                held.push(format!(
+                    "{} that are not tests ({})",
+                    files(self.others.len(), "other"),
+                    some_names(&self.others)
+                ));
             }
-            let held = if held.is_empty() { "it is empty".to_string() } else { format!("it holds {}", held.join(" and ")) };
-            out.empty.push(format!("{}: error: no test to check in this directory: no *.litmus file; {}", dir.display(), held));
+            let held =
+                if held.is_empty() { "it is empty".to_string() } else { format!("it holds {}", held.join(" and ")) };
+            out.empty.push(format!(
+                "{}: error: no test to check in this directory: no *.litmus file; {}",
+                dir.display(),
+                held
+            ));
         }
     }
 }

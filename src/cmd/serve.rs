@@ -5,6 +5,9 @@ use ptx_litmus::error::{EXIT_INTERNAL, EXIT_OK};
 use ptx_litmus::out;
 use ptx_litmus::serve;
 
+/// The stack of a `check` batch worker (`batch::WORKER_STACK`).
+const WORKER_STACK: usize = 64 << 20;
+
 /// `ptx-litmus serve`: print the address, open it if asked, answer until killed.
 pub fn run(a: &ServeArgs) -> i32 {
     let opts = serve::ServeOptions {
@@ -17,12 +20,17 @@ pub fn run(a: &ServeArgs) -> i32 {
         worker_exe: std::env::current_exe().ok(),
     };
     if a.worker {
-        return match serve::worker(&opts) {
-            Ok(()) => EXIT_OK,
-            Err(e) => {
+        // On a thread with a batch worker's stack, so that the playground
+        // decides what `check` decides, however deep (its overflow ends this
+        // process only, D245).
+        let run = std::thread::Builder::new().stack_size(WORKER_STACK).spawn(move || serve::worker(&opts));
+        return match run.map(|t| t.join()) {
+            Ok(Ok(Ok(()))) => EXIT_OK,
+            Ok(Ok(Err(e))) => {
                 out::eprintln(&format!("error: the worker cannot answer: {}", e));
                 EXIT_INTERNAL
             }
+            Ok(Err(_)) | Err(_) => EXIT_INTERNAL,
         };
     }
     let ready = |url: &str| {

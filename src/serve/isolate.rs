@@ -116,8 +116,16 @@ fn crashed(url: &str, st: ExitStatus, stderr: &[u8]) -> Reply {
     } else {
         format!("it exited with status {} without an answer", st.code().unwrap_or(-1))
     };
-    crate::out::eprintln(&format!("serve: the process deciding a request to {} ended: {}; the server goes on", url, why));
-    api::failure(url, 500, "internal", &format!("internal error (please report): the process deciding the request ended: {}", why))
+    crate::out::eprintln(&format!(
+        "serve: the process deciding a request to {} ended: {}; the server goes on",
+        url, why
+    ));
+    api::failure(
+        url,
+        500,
+        "internal",
+        &format!("internal error (please report): the process deciding the request ended: {}", why),
+    )
 }
 
 /// Child side (`serve --worker`): read the request, decide it, write the reply.

@@ -147,10 +147,9 @@ fn sent_by_the_page(request: &tiny_http::Request, port: u16) -> Result<(), Strin
     }
     let own = [format!("http://127.0.0.1:{}", port), format!("http://localhost:{}", port)];
     match header("Origin") {
-        Some(o) if !own.iter().any(|x| x.eq_ignore_ascii_case(o.trim())) => Err(format!(
-            "the playground takes work from its own page ({}) only, not from `{}`",
-            own[0], o
-        )),
+        Some(o) if !own.iter().any(|x| x.eq_ignore_ascii_case(o.trim())) => {
+            Err(format!("the playground takes work from its own page ({}) only, not from `{}`", own[0], o))
+        }
         _ => Ok(()),
     }
 }

@@ -160,7 +160,11 @@ fn directories_say_what_they_left_out() {
     let r = run(&["check", s(&empty)]);
     r.assert_clean("empty");
     assert_eq!(r.code, 2, "{}", r.stderr);
-    assert!(r.stderr.contains("empty: error: no test to check in this directory: no *.litmus file; it is empty"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("empty: error: no test to check in this directory: no *.litmus file; it is empty"),
+        "{}",
+        r.stderr
+    );
     // What `map --emit --nvcc` writes: a .cu, a .ptx and a .harness.
     let emit = d.join("emit");
     fs::create_dir_all(&emit).unwrap();
@@ -171,7 +175,12 @@ fn directories_say_what_they_left_out() {
     r.assert_clean("emit");
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("not checked: 1 *.harness file (a directory walk takes *.litmus files; check a harness by naming it): MP.harness"), "{}", r.stderr);
-    assert!(r.stderr.contains("it holds 1 *.harness file (named above) and 2 other files that are not tests (MP.cu, MP.ptx)"), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("it holds 1 *.harness file (named above) and 2 other files that are not tests (MP.cu, MP.ptx)"),
+        "{}",
+        r.stderr
+    );
     assert!(r.stdout.is_empty(), "{}", r.stdout);
     let r = run(&["check", s(&emit.join("MP.harness"))]);
     assert_eq!(r.code, 0, "{}", r.stderr);
