@@ -74,7 +74,7 @@ fn describe(rule: Rule) -> &'static str {
         c_thread => "a thread function such as `P0 (atomic_int* x) { ... }`",
         c_param => "a parameter such as `atomic_int* x`",
         c_block | c_stmt | c_decl | c_assign | c_store | c_call_stmt | c_if | kw_if | kw_else => "a C statement",
-        c_expr | c_unary | c_neg | c_paren | c_deref | c_binop | c_call | c_arg => "a C expression",
+        c_expr | c_gap | c_unary | c_neg | c_paren | c_deref | c_binop | c_call | c_arg => "a C expression",
         c_scope_name => "a scope such as `cuda::thread_scope_device`",
         c_scopes | kw_scopes | c_scope_tree => "a scope tree such as `scopes: (gpu (cta P0) (cta P1))`",
     }

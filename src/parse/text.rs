@@ -10,13 +10,21 @@ pub(crate) const MAX_PAREN_DEPTH: usize = 64;
 pub(crate) struct Src<'a> {
     pub text: &'a str,
     line_starts: Vec<usize>,
+    /// Whether each line is ASCII: there a column is a byte offset, found
+    /// without counting the characters before it (a long line has many spans).
+    ascii_lines: Vec<bool>,
 }
 
 impl<'a> Src<'a> {
     pub fn new(text: &'a str) -> Self {
         let mut line_starts = vec![0];
         line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        Src { text, line_starts }
+        let ascii_lines = line_starts
+            .iter()
+            .enumerate()
+            .map(|(k, &s)| text.as_bytes()[s..line_starts.get(k + 1).copied().unwrap_or(text.len())].is_ascii())
+            .collect();
+        Src { text, line_starts, ascii_lines }
     }
 
     /// 1-based line and column (in characters) of byte range `start..end`.
@@ -26,8 +34,8 @@ impl<'a> Src<'a> {
         let line = self.line_starts.partition_point(|&s| s <= start).max(1);
         let line_start = self.line_starts.get(line - 1).copied().unwrap_or(0);
         let col = match self.text.get(line_start..start) {
-            Some(s) => s.chars().count() + 1,
-            None => start - line_start + 1,
+            Some(s) if !self.ascii_lines.get(line - 1).copied().unwrap_or(false) => s.chars().count() + 1,
+            _ => start - line_start + 1,
         };
         Span { line, col, start, end }
     }
@@ -50,8 +58,20 @@ enum Lexeme {
     Char(char),
 }
 
+/// Which comments a text has: `.litmus` files also have herd's `<< ... >>`;
+/// in a C test `<<` is the shift operator (C11 6.5.7).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Comments {
+    Litmus,
+    C,
+}
+
 /// Classify the text at byte `i`: a comment or string (with its end), or a character.
 fn lexeme(text: &str, i: usize) -> std::result::Result<Lexeme, (&'static str, usize)> {
+    lexeme_in(text, i, Comments::Litmus)
+}
+
+fn lexeme_in(text: &str, i: usize, comments: Comments) -> std::result::Result<Lexeme, (&'static str, usize)> {
     let rest = &text[i..];
     if rest.starts_with("//") {
         return Ok(Lexeme::Comment(rest.find('\n').map_or(text.len(), |n| i + n)));
@@ -62,7 +82,7 @@ fn lexeme(text: &str, i: usize) -> std::result::Result<Lexeme, (&'static str, us
             None => Err(("unterminated comment: expected `*)` to close this `(*`", i)),
         };
     }
-    if let Some(body) = rest.strip_prefix("<<") {
+    if let Some(body) = rest.strip_prefix("<<").filter(|_| comments == Comments::Litmus) {
         return match body.find(">>") {
             Some(n) => Ok(Lexeme::Comment(i + 2 + n + 2)),
             None => Err(("unterminated `<<`: expected `>>` to close it", i)),
@@ -81,10 +101,15 @@ fn lexeme(text: &str, i: usize) -> std::result::Result<Lexeme, (&'static str, us
 /// characters, empty input, and parenthesis nesting (bounded so that parsing
 /// never recurses deeply).
 pub(crate) fn prescan(src: &Src) -> Result<()> {
+    prescan_in(src, Comments::Litmus)
+}
+
+/// [`prescan`] of a text with these comments.
+pub(crate) fn prescan_in(src: &Src, comments: Comments) -> Result<()> {
     let text = src.text;
     let (mut i, mut depth, mut seen_token) = (0usize, 0usize, false);
     while i < text.len() {
-        match lexeme(text, i).map_err(|(m, at)| Error::input(m, src.span(at, at + 1)))? {
+        match lexeme_in(text, i, comments).map_err(|(m, at)| Error::input(m, src.span(at, at + 1)))? {
             Lexeme::Comment(end) => i = end,
             Lexeme::Str(end) => {
                 seen_token = true;
@@ -113,6 +138,25 @@ pub(crate) fn prescan(src: &Src) -> Result<()> {
         return Err(Error::input("empty input: expected `PTX` followed by a test name", src.span(0, 0)));
     }
     Ok(())
+}
+
+/// The characters of `text` outside comments and strings, with their byte offsets
+/// (after [`prescan_in`] accepted the text, so every comment and string is closed).
+pub(crate) fn code_chars(text: &str, comments: Comments) -> impl Iterator<Item = (usize, char)> + '_ {
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < text.len() {
+            match lexeme_in(text, i, comments) {
+                Ok(Lexeme::Comment(end)) | Ok(Lexeme::Str(end)) => i = end,
+                Ok(Lexeme::Char(c)) => {
+                    i += c.len_utf8();
+                    return Some((i - c.len_utf8(), c));
+                }
+                Err(_) => i = text.len(),
+            }
+        }
+        None
+    })
 }
 
 /// Byte offset of the first character at or after `i` that is not whitespace or comment.

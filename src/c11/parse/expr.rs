@@ -22,6 +22,36 @@ pub(super) enum Expr {
     Qual(String, Span),
 }
 
+/// Dropped without recursion: a long chain `a + b + ... + z` is a tree as deep
+/// as it is long, and the default drop would recurse once per operand.
+impl Drop for Expr {
+    fn drop(&mut self) {
+        let mut stack = Vec::new();
+        take_children(self, &mut stack);
+        while let Some(mut e) = stack.pop() {
+            take_children(&mut e, &mut stack);
+        }
+    }
+}
+
+/// Move the children of `e` onto `out`, leaving leaves in their place.
+fn take_children(e: &mut Expr, out: &mut Vec<Expr>) {
+    let leaf = || Expr::Num(0);
+    match e {
+        Expr::Bin(_, a, b, _) => {
+            out.push(std::mem::replace(a.as_mut(), leaf()));
+            out.push(std::mem::replace(b.as_mut(), leaf()));
+        }
+        Expr::Deref(a, _) | Expr::Un(_, a, _) => out.push(std::mem::replace(a.as_mut(), leaf())),
+        Expr::Call(c) => out.append(&mut c.args),
+        _ => {}
+    }
+}
+
+/// Most prefix operators (`-`, `!`, `~`) one operand may have: each is a
+/// level of the expression tree, which the lowering recurses on.
+const MAX_PREFIX: usize = 64;
+
 #[derive(Clone, Debug)]
 pub(super) struct Call {
     pub(super) name: String,
@@ -126,6 +156,10 @@ impl Lower<'_, '_> {
             });
         }
         let mut e = e.ok_or_else(|| Error::internal("empty operand"))?;
+        if negs.len() > MAX_PREFIX {
+            let msg = format!("more than {} prefix operators (`-`, `!`, `~`) on one operand", MAX_PREFIX);
+            return Err(Error::input(msg, span));
+        }
         for n in negs.into_iter().rev() {
             e = match (n, e) {
                 // `-1` is a constant, not an instruction.
@@ -138,6 +172,11 @@ impl Lower<'_, '_> {
 
     pub(super) fn unary_deref(&mut self, p: Pair<Rule>) -> Result<Expr> {
         let span = self.span(&p);
+        Ok(Expr::Deref(Box::new(self.deref_target(p)?), span))
+    }
+
+    /// The address expression of `*e`.
+    pub(super) fn deref_target(&mut self, p: Pair<Rule>) -> Result<Expr> {
         let inner = p.into_inner().next().ok_or_else(|| Error::internal("empty dereference"))?;
         let e = match inner.as_rule() {
             Rule::ident => Expr::Name(inner.as_str().to_string(), self.span(&inner)),
@@ -149,7 +188,7 @@ impl Lower<'_, '_> {
                 self.expr(x)?
             }
         };
-        Ok(Expr::Deref(Box::new(e), span))
+        Ok(e)
     }
 
     pub(super) fn call(&mut self, p: Pair<Rule>) -> Result<Call> {

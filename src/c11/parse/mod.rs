@@ -14,11 +14,13 @@
 //! - `stmt`: the lowering state of one thread and its statements (`if`, assignments, stores, calls);
 //! - `expr`: C expressions as parsed (precedence climbing over C11 6.5's operators);
 //! - `values`: expressions lowered into registers, operands and addresses;
+//! - `nesting`: the bound on how deeply statements nest, checked before the grammar reads them;
 //! - `atomics`: the C11 atomic functions (`atomic_load_explicit`, ...) lowered into `ld`/`st`/`atom`/`fence`.
 
 mod atomics;
 mod expr;
 mod init;
+mod nesting;
 mod stmt;
 mod threads;
 mod values;
@@ -43,7 +45,8 @@ pub fn parse_c_litmus(source: &str) -> Result<Litmus> {
     // shared condition rules read `x`. Blanking the brackets keeps every column.
     let blanked = blank_brackets(source);
     let src = Src::new(&blanked);
-    crate::parse::text::prescan(&src)?;
+    crate::parse::text::prescan_in(&src, crate::parse::text::Comments::C)?;
+    nesting::check(&src)?;
     let mut pairs =
         LitmusParser::parse(Rule::c_file, &blanked).map_err(|e| crate::parse::pest_err::convert(e, &src))?;
     let file = pairs.next().ok_or_else(|| Error::internal("the parser returned no parse tree"))?;

@@ -38,11 +38,14 @@ impl Lower<'_, '_> {
     fn stmt(&mut self, s: Pair<Rule>) -> Result<()> {
         let Some(p) = s.into_inner().next() else { return Ok(()) };
         let span = self.span(&p);
-        let text = p.as_str().trim().to_string();
+        // Only the statements that are no compound ones take their text: a
+        // block's or an `if`'s would copy every statement nested in it.
+        let text = || p.as_str().trim().to_string();
         match p.as_rule() {
             Rule::c_block => self.block(p),
             Rule::c_if => self.if_stmt(p),
             Rule::c_decl | Rule::c_assign => {
+                let text = text();
                 let mut dst = None;
                 for q in p.into_inner() {
                     match q.as_rule() {
@@ -59,13 +62,12 @@ impl Lower<'_, '_> {
                 Ok(()) // `int r0;`: a declaration alone does nothing
             }
             Rule::c_store => {
+                let text = text();
                 let mut it = p.into_inner().filter(|q| matches!(q.as_rule(), Rule::c_deref | Rule::c_expr));
                 let (Some(target), Some(value)) = (it.next(), it.next()) else {
                     return Err(Error::internal("store without its parts"));
                 };
-                let Expr::Deref(addr, _) = self.unary_deref(target)? else {
-                    return Err(Error::internal("store target"));
-                };
+                let addr = self.deref_target(target)?;
                 let v = self.expr(value)?;
                 self.store(&addr, &v, Order::Na, None, span, &text)
             }
@@ -132,11 +134,28 @@ impl Lower<'_, '_> {
         if let Some(o) = order {
             self.orders.by_instr.insert((self.t, self.code.len()), o);
         }
-        self.code.push(Instr { kind, span, text: text.to_string(), origin: None });
+        self.code.push(Instr { kind, span, text: shown_text(text), origin: None });
     }
 
     pub(super) fn temp(&mut self) -> String {
         self.temps += 1;
         format!("%c{}", self.temps - 1)
     }
+}
+
+/// Longest statement text an instruction carries (listings and explanations
+/// show it). Every instruction a statement compiles to carries its text, so a
+/// statement of n operators would otherwise hold n copies of its n operators.
+const MAX_SHOWN_TEXT: usize = 160;
+
+/// The statement's text as an instruction shows it: cut after [`MAX_SHOWN_TEXT`] bytes.
+fn shown_text(text: &str) -> String {
+    if text.len() <= MAX_SHOWN_TEXT {
+        return text.to_string();
+    }
+    let mut cut = MAX_SHOWN_TEXT;
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!("{} ...", &text[..cut])
 }

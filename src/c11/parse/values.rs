@@ -86,39 +86,7 @@ impl Lower<'_, '_> {
         match e {
             Expr::Call(c) => self.call_into(c, Some(dst)),
             Expr::Deref(a, s) => self.load(a, Order::Na, None, dst, *s, text),
-            Expr::Bin(op, a, b, s) => {
-                let (x, y) = (self.operand(a, span, text)?, self.operand(b, span, text)?);
-                let kind = if let Some(cmp) = cmp_of(op) {
-                    InstrKind::Setp { cmp, dst: dst.to_string(), a: x, b: y, ty: None }
-                } else if let Some(aop) = alu_of(op) {
-                    InstrKind::Alu { op: aop, dst: dst.to_string(), srcs: vec![x, y], ty: None, src_ty: None }
-                } else {
-                    // `&&`, `||`: both sides as truth values, combined.
-                    let (tx, ty_) = (self.temp(), self.temp());
-                    self.emit(
-                        InstrKind::Setp { cmp: Cmp::Ne, dst: tx.clone(), a: x, b: Operand::Imm(0), ty: None },
-                        *s,
-                        text,
-                        None,
-                    );
-                    self.emit(
-                        InstrKind::Setp { cmp: Cmp::Ne, dst: ty_.clone(), a: y, b: Operand::Imm(0), ty: None },
-                        *s,
-                        text,
-                        None,
-                    );
-                    let aop = if op == "&&" { AluOp::And } else { AluOp::Or };
-                    InstrKind::Alu {
-                        op: aop,
-                        dst: dst.to_string(),
-                        srcs: vec![Operand::Reg(tx), Operand::Reg(ty_)],
-                        ty: None,
-                        src_ty: None,
-                    }
-                };
-                self.emit(kind, *s, text, None);
-                Ok(())
-            }
+            Expr::Bin(..) => self.chain_into(e, dst, span, text),
             Expr::Un(c, a, s) => {
                 let x = self.operand(a, span, text)?;
                 let kind = match c {
@@ -142,5 +110,45 @@ impl Lower<'_, '_> {
                 Ok(())
             }
         }
+    }
+
+    /// Compute a binary expression into `dst` along its left spine, without
+    /// recursing on it: `a + b + ... + z` nests to the left as deep as it is
+    /// long. Registers are numbered as a recursive lowering would (the outer
+    /// operations' first), so short expressions lower as they always did.
+    fn chain_into(&mut self, e: &Expr, dst: &str, span: Span, text: &str) -> Result<()> {
+        let mut spine = Vec::new();
+        let mut first = e;
+        while let Expr::Bin(op, a, b, s) = first {
+            spine.push((op.as_str(), b.as_ref(), *s));
+            first = a;
+        }
+        let dsts: Vec<String> =
+            std::iter::once(dst.to_string()).chain((1..spine.len()).map(|_| self.temp())).collect();
+        let mut acc = self.operand(first, span, text)?;
+        for (k, &(op, b, s)) in spine.iter().enumerate().rev() {
+            let y = self.operand(b, span, text)?;
+            self.binary_into(op, acc, y, &dsts[k], s, text);
+            acc = Operand::Reg(dsts[k].clone());
+        }
+        Ok(())
+    }
+
+    /// `dst = x op y`: a comparison, an arithmetic operation, or `&&`/`||` on truth values.
+    fn binary_into(&mut self, op: &str, x: Operand, y: Operand, dst: &str, s: Span, text: &str) {
+        let kind = if let Some(cmp) = cmp_of(op) {
+            InstrKind::Setp { cmp, dst: dst.to_string(), a: x, b: y, ty: None }
+        } else if let Some(aop) = alu_of(op) {
+            InstrKind::Alu { op: aop, dst: dst.to_string(), srcs: vec![x, y], ty: None, src_ty: None }
+        } else {
+            // `&&`, `||`: both sides as truth values, combined.
+            let (tx, ty_) = (self.temp(), self.temp());
+            self.emit(InstrKind::Setp { cmp: Cmp::Ne, dst: tx.clone(), a: x, b: Operand::Imm(0), ty: None }, s, text, None);
+            self.emit(InstrKind::Setp { cmp: Cmp::Ne, dst: ty_.clone(), a: y, b: Operand::Imm(0), ty: None }, s, text, None);
+            let aop = if op == "&&" { AluOp::And } else { AluOp::Or };
+            let srcs = vec![Operand::Reg(tx), Operand::Reg(ty_)];
+            InstrKind::Alu { op: aop, dst: dst.to_string(), srcs, ty: None, src_ty: None }
+        };
+        self.emit(kind, s, text, None);
     }
 }

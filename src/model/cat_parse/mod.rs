@@ -69,7 +69,7 @@ pub(crate) fn parse_model(text: &str) -> Result<ParsedModel, CatError> {
         }
     };
     let mut m = ParsedModel::default();
-    let mut p = Parser { toks: &toks, at: 0, end: end_of(text) };
+    let mut p = Parser { toks: &toks, at: 0, end: end_of(text), nesting: 0 };
     if let Some(Tok::Str(title)) = p.peek() {
         m.title = Some(title.clone());
         m.description = comment_before(0).unwrap_or_default();
@@ -127,7 +127,7 @@ pub(crate) fn parse_stmt(text: &str) -> Result<Stmt, String> {
         .into_iter()
         .filter(|t| !t.is_comment())
         .collect();
-    let mut p = Parser { toks: &toks, at: 0, end: (1, text.len() + 1) };
+    let mut p = Parser { toks: &toks, at: 0, end: (1, text.len() + 1), nesting: 0 };
     let stmt = p.stmt().map_err(|e| format!("`{}`: {}", text, e.message))?;
     match p.peek() {
         None => Ok(stmt),
