@@ -48,7 +48,8 @@ pub struct AdviseArgs {
     #[command(flatten)]
     pub limits: opts::Limits,
     /// Which model decides: ptx (the ISA text, default for PTX tests), ptx-alloy (NVIDIA's formalization),
-    /// rc11 (default for C tests), scoped-rc11, or a model file (`ptx-litmus model` prints one to start from).
+    /// rc11 (default for C tests: herd7's model, without scopes), scoped-rc11 (reads scopes; `map`'s default),
+    /// or a model file (`ptx-litmus model` prints one to start from).
     #[arg(long, value_name = "NAME|FILE.cat")]
     pub model: Option<String>,
 }
@@ -67,7 +68,8 @@ pub struct ExplainArgs {
     #[command(flatten)]
     pub limits: opts::Limits,
     /// Which model decides: ptx (the ISA text, default for PTX tests), ptx-alloy (NVIDIA's formalization),
-    /// rc11 (default for C tests), scoped-rc11, or a model file (`ptx-litmus model` prints one to start from).
+    /// rc11 (default for C tests: herd7's model, without scopes), scoped-rc11 (reads scopes; `map`'s default),
+    /// or a model file (`ptx-litmus model` prints one to start from).
     #[arg(long, value_name = "NAME|FILE.cat")]
     pub model: Option<String>,
 }
@@ -88,7 +90,8 @@ pub struct CheckArgs {
     #[arg(long, value_enum)]
     pub engine: Option<opts::EngineArg>,
     /// Which model decides: ptx (the ISA text, default for PTX tests), ptx-alloy (NVIDIA's formalization),
-    /// rc11 (default for C tests), scoped-rc11, or a model file (`ptx-litmus model` prints one to start from).
+    /// rc11 (default for C tests: herd7's model, without scopes), scoped-rc11 (reads scopes; `map`'s default),
+    /// or a model file (`ptx-litmus model` prints one to start from).
     #[arg(long, value_name = "NAME|FILE.cat")]
     pub model: Option<String>,
     /// How many times one instruction may run on a path (loop unrolling bound).

@@ -136,6 +136,7 @@ pub fn check_source_at(source: &str, base: &Path, opts: &CheckOptions) -> Result
     }
     let start = Instant::now();
     let ast = parse_and_expand(source, base)?;
+    rc11_ignores_scopes(&ast, opts);
     let opts = &CheckOptions { ctx: opts.ctx.with_model(model_for(ast.c11.is_some(), opts)?), ..opts.clone() };
     let program = build_encoded(&ast, opts)?;
     let symbolic = program.symbolic.is_some().then(|| Arc::new(program.clone()));
@@ -249,6 +250,29 @@ pub fn build_encoded(ast: &crate::ast::Litmus, opts: &CheckOptions) -> Result<Pr
 /// The model a test is decided under (D102): a C test under rc11 unless a C
 /// model is asked for; a PTX test under `opts.ctx.model`. A PTX model for a C
 /// test, or a C model for a PTX test, is an input error.
+/// D235: a C test naming scopes narrower than the system, decided under the
+/// default rc11 (herd7's model, which has no scopes), gets a warning once per
+/// run: scoped-rc11 reads the scopes, and `map` decides its sources under it.
+fn rc11_ignores_scopes(ast: &crate::ast::Litmus, opts: &CheckOptions) {
+    use crate::ast::{InstrKind, Scope};
+    if ast.c11.is_none() || opts.ctx.model_explicit || opts.ctx.model.c_tests {
+        return;
+    }
+    let narrow = ast.code.iter().flatten().any(|i| match &i.kind {
+        InstrKind::Load { scope, .. } | InstrKind::Store { scope, .. } | InstrKind::Atomic { scope, .. } => {
+            scope.is_some_and(|s| s != Scope::Sys)
+        }
+        InstrKind::Fence { scope, .. } => *scope != Scope::Sys,
+        _ => false,
+    });
+    static SHOWN: std::sync::Once = std::sync::Once::new();
+    if narrow {
+        SHOWN.call_once(|| {
+            crate::out::warn("warning: C tests are decided under rc11 (herd7's model), which ignores the scopes this test names: `--model scoped-rc11` reads them, as `map` does by default")
+        });
+    }
+}
+
 pub(crate) fn model_for(is_c: bool, opts: &CheckOptions) -> Result<Arc<Model>> {
     let ctx = &opts.ctx;
     match (is_c, ctx.model.c_tests) {

@@ -5,7 +5,7 @@
 //! same program (`tests/engines/c11_map.rs`).
 
 use crate::ast::{
-    Addr, AddrBase, AluOp, BranchCond, Cmp, FenceSem, InitItem, Instr, InstrKind, Litmus, Operand, Scope, Sem,
+    Addr, AddrBase, AluOp, BranchCond, Cmp, FenceSem, InitItem, Instr, InstrKind, IntTy, Litmus, Operand, Scope, Sem,
 };
 use crate::program::Program;
 
@@ -91,19 +91,31 @@ fn alu(op: AluOp) -> &'static str {
     }
 }
 
+/// `.s32`, `.u8`, ...: the type of an access of a typed C location (nothing when untyped).
+fn ty(t: &Option<IntTy>) -> String {
+    t.map_or_else(String::new, |t| format!(".{}{}", if t.signed { "s" } else { "u" }, t.bits))
+}
+
 /// One instruction in corpus spelling (`ld.acquire.gpu r0, [x]`).
 pub fn instr(i: &Instr) -> String {
     match &i.kind {
-        InstrKind::Load { sem, scope, dst, addr: a, .. } => format!("ld{} {}, {}", qual(*sem, *scope), dst, addr(a)),
-        InstrKind::Store { sem, scope, addr: a, src, .. } => {
-            format!("st{} {}, {}", qual(*sem, *scope), addr(a), operand(src))
+        InstrKind::Load { sem, scope, dst, addr: a, ty: t, .. } => {
+            format!("ld{}{} {}, {}", qual(*sem, *scope), ty(t), dst, addr(a))
         }
-        InstrKind::Atomic { sem, scope, op, dst, addr: a, operands, .. } => {
+        InstrKind::Store { sem, scope, addr: a, src, ty: t, .. } => {
+            format!("st{}{} {}, {}", qual(*sem, *scope), ty(t), addr(a), operand(src))
+        }
+        InstrKind::Alu { op: AluOp::Mov, dst, srcs, ty: t @ Some(_), src_ty: None } => {
+            // A C conversion to a local's type (`int r1 = r0 + 1;`).
+            format!("cvt{}.s64 {}, {}", ty(t), dst, srcs.iter().map(operand).collect::<Vec<_>>().join(", "))
+        }
+        InstrKind::Atomic { sem, scope, op, dst, addr: a, operands, ty: t, .. } => {
             let ops: Vec<String> = operands.iter().map(operand).collect();
             format!(
-                "atom{}.{} {}, {}, {}",
+                "atom{}.{}{} {}, {}, {}",
                 qual(*sem, *scope),
                 op.ptx_name(),
+                ty(t),
                 dst.clone().unwrap_or_default(),
                 addr(a),
                 ops.join(", ")

@@ -10,6 +10,7 @@ mod batch;
 #[path = "../common/mod.rs"]
 #[allow(dead_code)]
 mod common;
+mod deep_inputs;
 mod explain;
 mod explain_rows;
 mod gen;

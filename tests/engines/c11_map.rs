@@ -102,7 +102,7 @@ fn an_unsound_test_shows_its_execution_and_exits_1() {
         map_cmd(&["--mapping", "sc-rmw-acquire", "--emit", emit.to_str().expect("utf-8"), "tests/c11/mapping"]);
     assert_eq!(code, 1, "{}{}", out, err);
     assert!(out.contains("ISA2+rmw-sc+fig12 (scoped-rc11 to ptx by sc-rmw-acquire) UNSOUND"), "{}", out);
-    assert!(out.contains("atom.acquire.sys.exch r0, [y], 2"), "{}", out);
+    assert!(out.contains("atom.acquire.sys.exch.s32 r0, [y], 2"), "{}", out);
     assert!(out.contains("ending in P1:r0=1; P2:r1=3; P2:r2=0;"), "{}", out);
     assert!(out.contains("Forbidden by coherence1"), "{}", out);
     // The C side is told in C terms: the model's sw, no Fence-SC line, and
@@ -177,12 +177,12 @@ fn a_compare_exchange_maps_by_its_cas_line_and_the_stronger_order() {
     let test = "tests/c11/mapping/MP+cas-fail-acquire.litmus";
     let (code, out, err) = map_cmd(&["--mapping", table.to_str().expect("utf-8"), test]);
     assert_eq!(code, 1, "{}{}", out, err);
-    assert!(out.contains("atom.relaxed.sys.cas %c1, [x], %c0, 2"), "{}", out);
+    assert!(out.contains("atom.relaxed.sys.cas.s32 %c1, [x], %c0, 2"), "{}", out);
     assert!(out.contains("ending in P1:r0=0; P1:r1=1; P1:r2=0;"), "{}", out);
     let (code, out, err) = map_cmd(&["--emit", d.to_str().expect("utf-8"), test]);
     assert_eq!(code, 0, "{}{}", out, err);
     let emitted = std::fs::read_to_string(d.join("MP+cas-fail-acquire.litmus")).expect("emitted");
-    assert!(emitted.contains("atom.acquire.sys.cas %c1, [x], %c0, 2"), "{}", emitted);
+    assert!(emitted.contains("atom.acquire.sys.cas.s32 %c1, [x], %c0, 2"), "{}", emitted);
     let _ = std::fs::remove_dir_all(&d);
 }
 

@@ -121,7 +121,7 @@ fn print_mapped(m: &Mapped, f: &Path, setup: &MapSetup, a: &MapArgs, tally: &mut
     match m.soundness {
         Soundness::Sound => tally.sound += 1,
         Soundness::Unsound(_) => tally.unsound += 1,
-        Soundness::Racy => tally.racy += 1,
+        Soundness::Racy { .. } => tally.racy += 1,
     }
     if a.json {
         let file = f.display().to_string();

@@ -40,7 +40,8 @@ pub struct MapArgs {
     /// The PTX model that decides the compiled tests.
     #[arg(long, value_enum, default_value = "ptx")]
     pub model: TargetModel,
-    /// The C model whose outcomes the PTX must stay within.
+    /// The C model whose outcomes the PTX must stay within: scoped-rc11 (the model the mapping is
+    /// proved for, which reads scopes) or rc11 (herd7's, without scopes: `check`'s default for C tests).
     #[arg(long, value_enum, default_value = "scoped-rc11")]
     pub source_model: SourceModel,
     /// Write each compiled PTX test to DIR/NAME.litmus.
@@ -86,8 +87,12 @@ pub enum Soundness {
     Sound,
     /// PTX final states the source model does not allow.
     Unsound(Vec<State>),
-    /// The source has a racy execution: no outcome is forbidden.
-    Racy,
+    /// The source has a racy execution: no outcome is forbidden. `plain`:
+    /// the C test has a plain (non-atomic) access, which may be what races;
+    /// without one, only atomics out of each other's scope can (scoped-rc11).
+    Racy {
+        plain: bool,
+    },
 }
 
 /// One mapped test: both results and the PTX text.
@@ -213,7 +218,7 @@ pub fn map_source(text: &str, base: &Path, s: &MapSetup) -> Result<Mapped> {
         Some(n) => by_nvcc(&c_ast, source, n, s)?,
     };
     m.soundness = if m.source.outcome.flags.data_race {
-        Soundness::Racy
+        Soundness::Racy { plain: has_plain_access(&c_ast) }
     } else {
         let extra: Vec<State> = m
             .target
@@ -230,6 +235,17 @@ pub fn map_source(text: &str, base: &Path, s: &MapSetup) -> Result<Mapped> {
         }
     };
     Ok(m)
+}
+
+/// Whether a C test has a non-atomic access (the order C gives `*x`: `Na`).
+fn has_plain_access(c_ast: &crate::ast::Litmus) -> bool {
+    let Some(orders) = &c_ast.c11 else { return false };
+    c_ast.code.iter().enumerate().any(|(t, code)| {
+        code.iter().enumerate().any(|(pc, i)| {
+            matches!(i.kind, crate::ast::InstrKind::Load { .. } | crate::ast::InstrKind::Store { .. })
+                && orders.get(t, pc) == Some(crate::c11::Order::Na)
+        })
+    })
 }
 
 /// The C test compiled by the mapping table and decided (soundness not yet known).

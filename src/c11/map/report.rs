@@ -11,10 +11,27 @@ pub fn report(m: &Mapped, s: &MapSetup, max_show: usize) -> String {
     let head = format!("Map {} ({} to {} by {})", p.name, s.source.name(), s.target.name(), m.compiler(s));
     let n = m.target.outcome.states.len();
     match &m.soundness {
-        Soundness::Sound => format!("{} sound: {} PTX final state{}, each allowed by {}\n", head, n, if n == 1 { "" } else { "s" }, s.source.name()),
-        Soundness::Racy => format!("{} racy: the C test has a data race on a plain access under {} (herd's Undef), so no outcome is forbidden\n", head, s.source.name()),
+        Soundness::Sound => format!(
+            "{} sound: {} PTX final state{}, each allowed by {}\n",
+            head,
+            n,
+            if n == 1 { "" } else { "s" },
+            s.source.name()
+        ),
+        Soundness::Racy { plain } => format!(
+            "{} racy: the C test has a data race {} under {} (herd's Undef), so no outcome is forbidden\n",
+            head,
+            race_kind(*plain, s),
+            s.source.name()
+        ),
         Soundness::Unsound(extra) => {
-            let mut out = format!("{} UNSOUND: {} of {} PTX final states are forbidden by {}\n", head, extra.len(), n, s.source.name());
+            let mut out = format!(
+                "{} UNSOUND: {} of {} PTX final states are forbidden by {}\n",
+                head,
+                extra.len(),
+                n,
+                s.source.name()
+            );
             out.push_str(&m.renaming());
             for st in extra.iter().take(max_show.max(1)) {
                 out.push_str(&unsound_state(m, s, st));
@@ -31,6 +48,19 @@ pub fn report(m: &Mapped, s: &MapSetup, max_show: usize) -> String {
     }
 }
 
+/// What can race (D234): under rc11 only a plain access; scoped-rc11 also makes
+/// two conflicting atomics race when neither's scope includes the other's
+/// thread, so a test whose every access is atomic races only that way.
+fn race_kind(plain: bool, s: &MapSetup) -> &'static str {
+    match (s.source, plain) {
+        (crate::model::ModelKind::ScopedRc11, false) => "between atomics that are out of each other's scope",
+        (crate::model::ModelKind::ScopedRc11, true) => {
+            "(on a plain access, or between atomics out of each other's scope)"
+        }
+        _ => "on a plain access",
+    }
+}
+
 /// The JSON object of one mapped test (`schema/map.schema.json`): both
 /// results, the verdict, the compiled test and, when unsound, the forbidden
 /// PTX final states with the first `max_show` explained as in the text.
@@ -39,7 +69,7 @@ pub fn report_json(m: &Mapped, s: &MapSetup, file: &str, max_show: usize) -> ser
     let p = &m.target.program;
     let (verdict, extra): (&str, &[State]) = match &m.soundness {
         Soundness::Sound => ("sound", &[]),
-        Soundness::Racy => ("racy", &[]),
+        Soundness::Racy { .. } => ("racy", &[]),
         Soundness::Unsound(extra) => ("unsound", extra),
     };
     let counterexamples: Vec<serde_json::Value> = extra

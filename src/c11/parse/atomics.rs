@@ -4,7 +4,7 @@
 
 use super::expr::{expr_span, Call, Expr};
 use super::stmt::Lower;
-use crate::ast::{AluOp, AtomOp, BranchCond, Cmp, FenceSem, InstrKind, Operand, Proxy, Scope, Sem, Span};
+use crate::ast::{AluOp, AtomOp, BranchCond, Cmp, FenceSem, InstrKind, IntTy, Operand, Proxy, Scope, Sem, Span};
 use crate::c11::{CompareExchange, Order};
 use crate::error::{Error, Result};
 
@@ -35,6 +35,12 @@ fn op_of(name: &str) -> Option<(Op, usize, bool)> {
         "atomic_thread_fence" => (Op::Fence, 0, true),
         _ => return None,
     })
+}
+
+/// Whether the call is an atomic function whose value is the object's (old) value:
+/// a load, an exchange or a fetch-and-op (not a compare-exchange, whose value is 0 or 1).
+pub(super) fn reads_its_object(name: &str) -> bool {
+    matches!(op_of(name), Some((Op::Load | Op::Rmw(..), _, _)))
 }
 
 const KNOWN: &str = "atomic_load, atomic_store, atomic_exchange, atomic_fetch_{add,sub,and,or,xor}, atomic_compare_exchange_{strong,weak} (with or without _explicit), atomic_thread_fence";
@@ -93,6 +99,11 @@ fn compare_exchange_of(name: &str) -> Option<(bool, bool)> {
         "atomic_compare_exchange_weak" => Some((true, explicit)),
         _ => None,
     }
+}
+
+/// The bytes an access of a location of type `ty` covers (4 for an address: untyped).
+fn size_of(ty: Option<IntTy>) -> u8 {
+    ty.map_or(4, |t| (t.bits / 8) as u8)
 }
 
 /// The PTX semantics an access of this order performs (D100).
@@ -200,6 +211,7 @@ impl Lower<'_, '_> {
             if explicit { (order_arg(c, &c.args[3])?, order_arg(c, &c.args[4])?) } else { (Order::Sc, Order::Sc) };
         let scope = scope_arg(c, &c.args[3 + orders..])?;
         let obj = self.address(&c.args[0], c.span, &c.text)?;
+        let ty = self.access_ty(&c.args[0]);
         let local = match &c.args[1] {
             Expr::AddrOf(r, _) if !self.locs.contains(r) => Some(r.clone()),
             _ => None,
@@ -223,8 +235,8 @@ impl Lower<'_, '_> {
             dst: Some(old.clone()),
             addr: obj,
             operands: vec![expected.clone(), desired],
-            size: 4,
-            ty: None,
+            size: size_of(ty),
+            ty,
             shared: false,
         };
         self.emit(kind, c.span, &c.text, Some(success));
@@ -255,6 +267,7 @@ impl Lower<'_, '_> {
 
     fn rmw(&mut self, c: &Call, op: AtomOp, negate: bool, order: Order, scope: Scope, dst: Option<&str>) -> Result<()> {
         let addr = self.address(&c.args[0], c.span, &c.text)?;
+        let ty = self.access_ty(&c.args[0]);
         let mut v = self.operand(&c.args[1], c.span, &c.text)?;
         if negate {
             v = match v {
@@ -280,8 +293,8 @@ impl Lower<'_, '_> {
             dst: Some(d),
             addr,
             operands: vec![v],
-            size: 4,
-            ty: None,
+            size: size_of(ty),
+            ty,
             shared: false,
         };
         self.emit(kind, c.span, &c.text, Some(order));
@@ -298,14 +311,15 @@ impl Lower<'_, '_> {
         text: &str,
     ) -> Result<()> {
         let addr = self.address(a, span, text)?;
+        let ty = self.access_ty(a);
         let kind = InstrKind::Load {
             sem: sem_of(order, true, false),
             scope,
             proxy: Proxy::Generic,
             dst: dst.to_string(),
             addr,
-            size: 4,
-            ty: None,
+            size: size_of(ty),
+            ty,
             shared: false,
             private: false,
         };
@@ -324,14 +338,15 @@ impl Lower<'_, '_> {
     ) -> Result<()> {
         let addr = self.address(a, span, text)?;
         let src = self.operand(v, span, text)?;
+        let ty = self.access_ty(a);
         let kind = InstrKind::Store {
             sem: sem_of(order, false, true),
             scope,
             proxy: Proxy::Generic,
             addr,
             src,
-            size: 4,
-            ty: None,
+            size: size_of(ty),
+            ty,
             shared: false,
             private: false,
         };

@@ -13,6 +13,7 @@
 //! - `threads`: thread functions, their placement and herd's scope tree;
 //! - `stmt`: the lowering state of one thread and its statements (`if`, assignments, stores, calls);
 //! - `expr`: C expressions as parsed (precedence climbing over C11 6.5's operators);
+//! - `types`: C integer types as widths (accesses and locals wrap at their type's width);
 //! - `values`: expressions lowered into registers, operands and addresses;
 //! - `nesting`: the bound on how deeply statements nest, checked before the grammar reads them;
 //! - `atomics`: the C11 atomic functions (`atomic_load_explicit`, ...) lowered into `ld`/`st`/`atom`/`fence`.
@@ -23,6 +24,7 @@ mod init;
 mod nesting;
 mod stmt;
 mod threads;
+mod types;
 mod values;
 
 pub(crate) use atomics::scope_of_name;
@@ -36,8 +38,10 @@ use crate::parse::text::Src;
 use init::init_items;
 use pest::iterators::Pair;
 use pest::Parser;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use threads::{place_by_tree, thread};
+use types::Declared;
 
 /// Parse a whole C litmus file.
 pub fn parse_c_litmus(source: &str) -> Result<Litmus> {
@@ -122,14 +126,19 @@ fn build(file: Pair<Rule>, src: &Src) -> Result<Litmus> {
         }
     }
     let n = parts.threads.len();
+    let mut decls = Vec::new();
     if let Some(p) = init_pair {
-        parts.init = init_items(p, src, n)?;
+        (parts.init, decls) = init_items(p, src, n)?;
     }
+    for th in &parts.threads {
+        decls.extend(threads::param_types(th, src)?);
+    }
+    let types = location_types(decls, &parts.init)?;
     let mut headers = Vec::new();
     let mut code = Vec::new();
     let mut orders = Orders::default();
     for (t, th) in parts.threads.clone().into_iter().enumerate() {
-        let (h, c) = thread(th, t, src, &mut orders)?;
+        let (h, c) = thread(th, t, src, &mut orders, &types)?;
         headers.push(h);
         code.push(c);
     }
@@ -137,6 +146,51 @@ fn build(file: Pair<Rule>, src: &Src) -> Result<Litmus> {
         place_by_tree(tree, src, &mut headers)?;
     }
     finish(parts, headers, code, orders, src)
+}
+
+/// Each location's one type (D229): every declaration of it (the init block,
+/// each thread's parameters) must agree, since accesses of one location at
+/// two widths (mixed-size accesses) are not modelled; an initial value must
+/// fit its type (D230).
+fn location_types(decls: Vec<init::TypeDecl>, init: &[InitItem]) -> Result<BTreeMap<String, Declared>> {
+    let mut types: BTreeMap<String, (Declared, crate::ast::Span)> = BTreeMap::new();
+    for (name, ty, span) in decls {
+        match types.get(&name) {
+            None => {
+                types.insert(name, (ty, span));
+            }
+            Some(&(Declared::Pointer, _)) => {}
+            Some(_) if ty == Declared::Pointer => {
+                types.insert(name, (ty, span));
+            }
+            Some(&(first, at)) if first != ty => {
+                let msg = format!(
+                    "`{}` is declared `{}` here and `{}` at line {}: one location has one type (accesses of two widths are not modelled)",
+                    name,
+                    declared_name(ty),
+                    declared_name(first),
+                    at.line
+                );
+                return Err(Error::input(msg, span));
+            }
+            Some(_) => {}
+        }
+    }
+    for item in init {
+        if let InitItem::Location { name, value, span } = item {
+            if let Some((Declared::Int(t), _)) = types.get(name) {
+                types::check_fits(name, *value, *t, *span)?;
+            }
+        }
+    }
+    Ok(types.into_iter().map(|(n, (t, _))| (n, t)).collect())
+}
+
+fn declared_name(d: Declared) -> String {
+    match d {
+        Declared::Int(t) => types::c_name(t),
+        Declared::Pointer => "a pointer".to_string(),
+    }
 }
 
 /// The condition, locations and filter, then the litmus AST.

@@ -2,14 +2,15 @@
 //! stores through a pointer, calls, and `if` as branches (a control dependency).
 
 use super::expr::{cmp_of, negate, Expr};
+use super::types::{declared, Declared};
 use super::Orders;
-use crate::ast::{BranchCond, Cmp, Instr, InstrKind, Operand, Span};
+use crate::ast::{AluOp, BranchCond, Cmp, Instr, InstrKind, IntTy, Operand, Span};
 use crate::c11::Order;
 use crate::error::{Error, Result};
 use crate::parse::grammar::Rule;
 use crate::parse::text::Src;
 use pest::iterators::Pair;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The code of one thread: its instructions, with their C orders recorded.
 pub(super) struct Lower<'s, 'a> {
@@ -19,6 +20,10 @@ pub(super) struct Lower<'s, 'a> {
     pub(super) orders: &'s mut Orders,
     /// Location parameters of the thread function.
     pub(super) locs: BTreeSet<String>,
+    /// Each location's declared type (`super::location_types`).
+    pub(super) types: &'s BTreeMap<String, Declared>,
+    /// Each local's declared integer type (`int r0 = ...;`): its value is converted to it.
+    pub(super) locals: BTreeMap<String, IntTy>,
     pub(super) temps: usize,
     pub(super) labels: usize,
 }
@@ -46,15 +51,22 @@ impl Lower<'_, '_> {
             Rule::c_if => self.if_stmt(p),
             Rule::c_decl | Rule::c_assign => {
                 let text = text();
-                let mut dst = None;
+                let (mut dst, mut words) = (None, Vec::new());
                 for q in p.into_inner() {
                     match q.as_rule() {
-                        Rule::ident => dst = Some(q.as_str().to_string()),
+                        Rule::c_type => words.push(q.as_str()),
+                        Rule::ident => {
+                            let d = q.as_str().to_string();
+                            if let Some(Declared::Int(t)) = declared(&words, 0, span)? {
+                                self.locals.insert(d.clone(), t);
+                            }
+                            dst = Some(d);
+                        }
                         Rule::c_expr => {
                             let e = self.expr(q)?;
                             let d = dst.clone().unwrap_or_default();
                             self.locals_guard(&d, span)?;
-                            return self.compute_into(&e, &d, span, &text);
+                            return self.assign(&e, &d, span, &text);
                         }
                         _ => {}
                     }
@@ -77,6 +89,56 @@ impl Lower<'_, '_> {
                 self.call_into(&c, None)
             }
             _ => Ok(()),
+        }
+    }
+
+    /// `d = e` for a local `d`: the value converted to `d`'s declared type
+    /// (C11 6.5.16.1), that is wrapped at its width as CUDA's compilers and herd7 do.
+    fn assign(&mut self, e: &Expr, d: &str, span: Span, text: &str) -> Result<()> {
+        let Some(&t) = self.locals.get(d) else { return self.compute_into(e, d, span, text) };
+        if let Expr::Num(k) = e {
+            return self.compute_into(&Expr::Num(super::types::wrap(t, *k)), d, span, text);
+        }
+        self.compute_into(e, d, span, text)?;
+        if self.value_type(e) != Some(t) && t.bits < 64 {
+            let kind = InstrKind::Alu {
+                op: AluOp::Mov,
+                dst: d.to_string(),
+                srcs: vec![Operand::Reg(d.to_string())],
+                ty: Some(t),
+                src_ty: None,
+            };
+            self.emit(kind, span, text, None);
+        }
+        Ok(())
+    }
+
+    /// The type of the value `e` has when it is already of a C type: a local
+    /// of that type, or what an access reads from a location of that type.
+    fn value_type(&self, e: &Expr) -> Option<IntTy> {
+        match e {
+            Expr::Name(n, _) => self.locals.get(n).copied(),
+            Expr::Deref(a, _) => self.access_ty(a),
+            Expr::Call(c) if super::atomics::reads_its_object(&c.name) => {
+                c.args.first().and_then(|a| self.access_ty(a))
+            }
+            _ => None,
+        }
+    }
+
+    /// The declared type of the location an address expression names (`x`, `&x`, `x + e`).
+    pub(super) fn access_ty(&self, a: &Expr) -> Option<IntTy> {
+        let name = match a {
+            Expr::Name(n, _) | Expr::AddrOf(n, _) => n,
+            Expr::Bin(op, x, y, _) if op == "+" => match (&**x, &**y) {
+                (Expr::Name(n, _), _) | (_, Expr::Name(n, _)) if self.locs.contains(n) => n,
+                _ => return None,
+            },
+            _ => return None,
+        };
+        match self.types.get(name) {
+            Some(Declared::Int(t)) => Some(*t),
+            _ => None,
         }
     }
 

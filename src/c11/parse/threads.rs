@@ -1,19 +1,52 @@
 //! Thread functions (`P0 (atomic_int* x) { ... }`), their placement (`P0@cta 1,gpu 0`) and herd's scope tree
 //! `scopes: (gpu (cta P0 P1) (cta P2))`.
 
+use super::init::TypeDecl;
 use super::stmt::Lower;
+use super::types::{declared, Declared};
 use super::Orders;
 use crate::ast::{Instr, ThreadHeader};
 use crate::error::{Error, Result};
 use crate::parse::grammar::Rule;
 use crate::parse::text::{parse_int, Src};
 use pest::iterators::Pair;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
-pub(super) fn thread(pair: Pair<Rule>, t: usize, src: &Src, orders: &mut Orders) -> Result<(ThreadHeader, Vec<Instr>)> {
+/// The types a thread function's parameters give their locations (`atomic_int* x`: `x` is an `atomic_int`).
+pub(super) fn param_types(pair: &Pair<Rule>, src: &Src) -> Result<Vec<TypeDecl>> {
+    let mut out = Vec::new();
+    for p in pair.clone().into_inner().filter(|p| p.as_rule() == Rule::c_param) {
+        let span = src.pair_span(&p);
+        let words: Vec<&str> =
+            p.clone().into_inner().filter(|x| x.as_rule() == Rule::c_type).map(|x| x.as_str()).collect();
+        let name = p.into_inner().find(|x| x.as_rule() == Rule::ident).map(|x| x.as_str().to_string());
+        if let (Some(name), Some(ty)) = (name, declared(&words, 1, span)?) {
+            out.push((name, ty, span));
+        }
+    }
+    Ok(out)
+}
+
+pub(super) fn thread(
+    pair: Pair<Rule>,
+    t: usize,
+    src: &Src,
+    orders: &mut Orders,
+    types: &BTreeMap<String, Declared>,
+) -> Result<(ThreadHeader, Vec<Instr>)> {
     let span = src.pair_span(&pair);
     let mut header = ThreadHeader { id: t, cta: t as u32, cluster: None, gpu: 0, tid: None, span };
-    let mut lower = Lower { src, t, code: Vec::new(), orders, locs: BTreeSet::new(), temps: 0, labels: 0 };
+    let mut lower = Lower {
+        src,
+        t,
+        code: Vec::new(),
+        orders,
+        locs: BTreeSet::new(),
+        types,
+        locals: BTreeMap::new(),
+        temps: 0,
+        labels: 0,
+    };
     let mut placed = false;
     for p in pair.into_inner() {
         match p.as_rule() {

@@ -123,8 +123,7 @@ impl Lower<'_, '_> {
             spine.push((op.as_str(), b.as_ref(), *s));
             first = a;
         }
-        let dsts: Vec<String> =
-            std::iter::once(dst.to_string()).chain((1..spine.len()).map(|_| self.temp())).collect();
+        let dsts: Vec<String> = std::iter::once(dst.to_string()).chain((1..spine.len()).map(|_| self.temp())).collect();
         let mut acc = self.operand(first, span, text)?;
         for (k, &(op, b, s)) in spine.iter().enumerate().rev() {
             let y = self.operand(b, span, text)?;
@@ -143,8 +142,18 @@ impl Lower<'_, '_> {
         } else {
             // `&&`, `||`: both sides as truth values, combined.
             let (tx, ty_) = (self.temp(), self.temp());
-            self.emit(InstrKind::Setp { cmp: Cmp::Ne, dst: tx.clone(), a: x, b: Operand::Imm(0), ty: None }, s, text, None);
-            self.emit(InstrKind::Setp { cmp: Cmp::Ne, dst: ty_.clone(), a: y, b: Operand::Imm(0), ty: None }, s, text, None);
+            self.emit(
+                InstrKind::Setp { cmp: Cmp::Ne, dst: tx.clone(), a: x, b: Operand::Imm(0), ty: None },
+                s,
+                text,
+                None,
+            );
+            self.emit(
+                InstrKind::Setp { cmp: Cmp::Ne, dst: ty_.clone(), a: y, b: Operand::Imm(0), ty: None },
+                s,
+                text,
+                None,
+            );
             let aop = if op == "&&" { AluOp::And } else { AluOp::Or };
             let srcs = vec![Operand::Reg(tx), Operand::Reg(ty_)];
             InstrKind::Alu { op: aop, dst: dst.to_string(), srcs, ty: None, src_ty: None }
