@@ -48,7 +48,7 @@ fn deep_and_long_cat_rows_are_bounded_or_read() {
     let d = temp_dir("deepcat");
     let parens = model_with(&d, "parens.cat", &format!("{}po{}", "(".repeat(30_000), ")".repeat(30_000)));
     let opts = model_with(&d, "opts.cat", &format!("po{}", "?".repeat(100_000)));
-    let union = model_with(&d, "union.cat", &vec!["po"; 60_000].join(" | "));
+    let union = model_with(&d, "union.cat", &["po"].repeat(60_000).join(" | "));
     let line = run(&["model"]).stdout.lines().count() + 2;
     for (f, at, what) in [
         (&parens, format!(":{}:76:", line), "parentheses are nested deeper than 64 levels"),
@@ -116,7 +116,7 @@ fn deep_c_statements_and_operators_are_input_errors() {
 #[test]
 fn a_long_c_sum_is_linear() {
     let d = temp_dir("sumc");
-    let body = format!("  int r0 = {};", vec!["1"; 40_000].join(" + "));
+    let body = format!("  int r0 = {};", ["1"].repeat(40_000).join(" + "));
     let f = write(&d, "sum.litmus", &c_test("sum", &body, "forall (0:r0=40000)"));
     assert!(fs::metadata(&f).unwrap().len() < 1 << 20);
     let mut c = cmd(&["check", s(&f), "--timeout", "10"]);

@@ -45,7 +45,7 @@ fn map_all(sub: &str, mapping: &str, target: ModelKind) -> (usize, Vec<String>, 
             .unwrap_or_else(|e| panic!("{}: {}", f.display(), e.message));
         match m.soundness {
             Soundness::Sound => sound += 1,
-            Soundness::Racy => racy += 1,
+            Soundness::Racy { .. } => racy += 1,
             Soundness::Unsound(_) => unsound.push(m.source.program.name.clone()),
         }
     }
@@ -265,7 +265,7 @@ fn nvcc_output_keeps_the_verdict_of_the_table_and_of_figure_11() {
         let (m, t) = (map_one(file, &by_nvcc), map_one(file, &by_table));
         let verdict = |m: &Mapped| match m.soundness {
             Soundness::Sound => "sound",
-            Soundness::Racy => "racy",
+            Soundness::Racy { .. } => "racy",
             Soundness::Unsound(_) => "unsound",
         };
         let want = if racy { "racy" } else { "sound" };
