@@ -75,8 +75,9 @@ impl Gpu {
         }
     }
 
-    /// JIT-load a module and allocate its buffers for `groups` groups (32 instances each).
-    pub fn prepare(&self, m: &Module, groups: u32) -> Result<Prepared, String> {
+    /// JIT-load a module and allocate its buffers for `groups` groups (32
+    /// instances each) and `stress` stress CTAs.
+    pub fn prepare(&self, m: &Module, groups: u32, stress: u32) -> Result<Prepared, String> {
         let module = self
             .ctx
             .load_module(cudarc::nvrtc::Ptx::from_src(m.ptx.clone()))
@@ -86,34 +87,41 @@ impl Gpu {
         let e = |e: cudarc::driver::DriverError| e.to_string();
         let mem = self.stream.alloc_zeros::<u8>(instances * m.memory.region_bytes() as usize).map_err(e)?;
         let out = self.stream.alloc_zeros::<u64>(instances * m.out_slots).map_err(e)?;
-        let perm = self.stream.alloc_zeros::<u32>(instances * m.layout.threads()).map_err(e)?;
+        let stress = super::launch::stress_ctas(m, stress);
+        let words = super::launch::perm_words(m, groups, stress);
+        let perm = self.stream.alloc_zeros::<u32>(words).map_err(e)?;
         let scratch = self.stream.alloc_zeros::<u8>((super::emit::STRESS_LINES * 128) as usize).map_err(e)?;
-        Ok(Prepared { func, mem, out, perm, scratch, groups })
+        Ok(Prepared { func, mem, out, perm, scratch, groups, stress })
     }
 
-    /// One launch: fresh memory (`image`), fresh permutations, `stress` extra
-    /// CTAs looping `stress_iters` times. Returns (output records, memory).
+    /// One launch: fresh memory (`image`), fresh permutations and CTA order
+    /// (`perm`, `launch::perm_words` of them), the stress CTAs looping
+    /// `stress_iters` times, each test thread `pre_stress` times before its
+    /// code. Returns (output records, memory).
     pub fn launch(
         &self,
         m: &Module,
         p: &mut Prepared,
         image: &[u8],
         perm: &[u32],
-        stress: u32,
-        stress_iters: u32,
+        (stress_iters, pre_stress): (u32, u32),
     ) -> Result<(Vec<u64>, Vec<u8>), String> {
         let e = |e: cudarc::driver::DriverError| e.to_string();
         self.stream.memcpy_htod(image, &mut p.mem).map_err(e)?;
         self.stream.memcpy_htod(perm, &mut p.perm).map_err(e)?;
         self.stream.memset_zeros(&mut p.out).map_err(e)?;
-        let cdim = m.layout.cluster_dim;
-        let stress = stress.div_ceil(cdim) * cdim;
-        let blocks = p.groups * m.layout.blocks_per_group() + stress;
+        let blocks = p.groups * m.layout.blocks_per_group() + p.stress;
         let cfg =
             LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (32 * m.layout.warps, 1, 1), shared_mem_bytes: 0 };
         let mut b = self.stream.launch_builder(&p.func);
-        b.arg(&mut p.mem).arg(&mut p.out).arg(&p.perm).arg(&mut p.scratch).arg(&p.groups).arg(&stress_iters);
-        // SAFETY: the kernel's parameters are exactly (u64, u64, u64, u64, u32, u32),
+        b.arg(&mut p.mem)
+            .arg(&mut p.out)
+            .arg(&p.perm)
+            .arg(&mut p.scratch)
+            .arg(&p.groups)
+            .arg(&stress_iters)
+            .arg(&pre_stress);
+        // SAFETY: the kernel's parameters are exactly (u64, u64, u64, u64, u32, u32, u32),
         // and every buffer is sized for `groups` groups as the kernel indexes them.
         unsafe { b.launch(cfg) }.map_err(|e| format!("launch failed: {}", e))?;
         self.stream.synchronize().map_err(|e| format!("the kernel failed: {}", e))?;
@@ -131,4 +139,6 @@ pub struct Prepared {
     perm: CudaSlice<u32>,
     scratch: CudaSlice<u8>,
     groups: u32,
+    /// Stress CTAs, a whole number of clusters.
+    stress: u32,
 }

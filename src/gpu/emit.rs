@@ -3,7 +3,7 @@
 //! thread's code, store the observed registers and a status word. Extra CTAs
 //! past the test's blocks run the memory stress loop (D30, D34).
 
-use super::instr::{addr_reg, private_var, reg, Ctx};
+use super::instr::{addr_reg, private_var, reg, shared_reg, Ctx};
 use super::scan::{arrivals_of, private_names, private_vars, registers};
 use super::{EmitOptions, Module, Needs, ENTRY};
 use crate::ast::*;
@@ -48,6 +48,12 @@ pub fn kernel(
         for s in &syms {
             writeln!(decls, "    .reg .b64 {};", addr_reg(t, s)).unwrap();
         }
+        if m.shared.used() {
+            writeln!(decls, "    .reg .b64 %t{}_shm;", t).unwrap();
+        }
+        for s in m.shared.vars.keys() {
+            writeln!(decls, "    .reg .b64 {};", shared_reg(t, s)).unwrap();
+        }
         writeln!(decls, "    .reg .b32 %t{}_maxv;", t).unwrap();
         for i in 0..labels.len() {
             writeln!(decls, "    .reg .b32 %t{}_visits{};", t, i).unwrap();
@@ -57,6 +63,10 @@ pub fn kernel(
     }
     let mut s = String::new();
     header(&mut s, lit, m, &needs);
+    if m.shared.used() {
+        // Declared inside the entry: one array per CTA, 32 instance regions (D277).
+        writeln!(s, "    .shared .align 16 .b8 litmus_shm[{}];", m.shared.total()).unwrap();
+    }
     s.push_str(&decls);
     prologue(&mut s, m);
     s.push_str(&bodies);
@@ -77,13 +87,15 @@ fn header(s: &mut String, lit: &Litmus, m: &Module, needs: &Needs) {
     let why = if needs.why.is_empty() { "scoped memory operations".to_string() } else { needs.why.join(", ") };
     writeln!(s, "// .version {} / sm_{}: {}", needs.version(), needs.sm, why).unwrap();
     writeln!(s, ".version {}\n.target sm_{}\n.address_size 64\n", needs.version(), needs.sm).unwrap();
-    writeln!(s, ".visible .entry {}(\n    .param .u64 p_mem,\n    .param .u64 p_out,\n    .param .u64 p_perm,\n    .param .u64 p_scratch,\n    .param .u32 p_groups,\n    .param .u32 p_stress_iters\n)", ENTRY).unwrap();
+    writeln!(s, ".visible .entry {}(\n    .param .u64 p_mem,\n    .param .u64 p_out,\n    .param .u64 p_perm,\n    .param .u64 p_scratch,\n    .param .u32 p_groups,\n    .param .u32 p_stress_iters,\n    .param .u32 p_pre_stress\n)", ENTRY).unwrap();
     writeln!(s, ".reqntid {}, 1, 1", 32 * lay.warps).unwrap();
     if lay.cluster_dim > 1 {
         writeln!(s, ".reqnctapercluster {}, 1, 1\n.explicitcluster", lay.cluster_dim).unwrap();
     }
-    s.push_str("{\n    .reg .pred %sp;\n    .reg .b32 %s32_<4>;\n    .reg .b64 %s64_<2>;\n");
-    s.push_str("    .reg .b32 %blk, %tidx, %warp, %lane, %groups, %ntest, %g, %q, %key, %slot, %inst, %iters;\n");
+    s.push_str("{\n    .reg .pred %sp;\n    .reg .b32 %s32_<4>;\n    .reg .b64 %s64_<4>;\n");
+    s.push_str(
+        "    .reg .b32 %blk, %tidx, %warp, %lane, %groups, %ntest, %g, %q, %key, %slot, %inst, %iters, %pre, %pos;\n",
+    );
     s.push_str("    .reg .b64 %mem, %out, %perm, %scratch, %base, %oaddr, %tmp;\n");
 }
 
@@ -93,7 +105,9 @@ fn prologue(s: &mut String, m: &Module) {
     let b = lay.blocks_per_group();
     s.push_str("    ld.param.u64 %mem, [p_mem];\n    ld.param.u64 %out, [p_out];\n    ld.param.u64 %perm, [p_perm];\n");
     s.push_str("    ld.param.u64 %scratch, [p_scratch];\n    ld.param.u32 %groups, [p_groups];\n    ld.param.u32 %iters, [p_stress_iters];\n");
-    s.push_str("    mov.u32 %blk, %ctaid.x;\n    mov.u32 %tidx, %tid.x;\n    shr.u32 %warp, %tidx, 5;\n    and.b32 %lane, %tidx, 31;\n");
+    s.push_str("    ld.param.u32 %pre, [p_pre_stress];\n");
+    cta_order(s, m);
+    s.push_str("    mov.u32 %tidx, %tid.x;\n    shr.u32 %warp, %tidx, 5;\n    and.b32 %lane, %tidx, 31;\n");
     writeln!(s, "    mul.lo.u32 %ntest, %groups, {};\n    setp.ge.u32 %sp, %blk, %ntest;\n    @%sp bra STRESS;", b)
         .unwrap();
     writeln!(s, "    div.u32 %g, %blk, {};\n    rem.u32 %q, %blk, {};", b, b).unwrap();
@@ -104,6 +118,28 @@ fn prologue(s: &mut String, m: &Module) {
         }
     }
     s.push_str("    bra DONE;\n");
+}
+
+/// `%blk`, the block this CTA plays: real cluster `c = %ctaid.x / cluster_dim`
+/// plays cluster `perm[order + c]` (`layout::cta_order`, D279), the CTA keeping
+/// its rank in the cluster.
+fn cta_order(s: &mut String, m: &Module) {
+    let lay = &m.layout;
+    let words = lay.threads() as u32 + lay.clusters;
+    writeln!(
+        s,
+        "    mov.u32 %s32_1, %ctaid.x;\n    div.u32 %s32_2, %s32_1, {};\n    rem.u32 %s32_1, %s32_1, {};",
+        lay.cluster_dim, lay.cluster_dim
+    )
+    .unwrap();
+    writeln!(
+        s,
+        "    shl.b32 %s32_0, %groups, 5;\n    mul.lo.u32 %s32_0, %s32_0, {};\n    add.u32 %s32_0, %s32_0, %s32_2;",
+        words
+    )
+    .unwrap();
+    s.push_str("    mul.wide.u32 %tmp, %s32_0, 4;\n    add.s64 %tmp, %perm, %tmp;\n    ld.global.u32 %blk, [%tmp];\n");
+    writeln!(s, "    mad.lo.u32 %blk, %blk, {}, %s32_1;", lay.cluster_dim).unwrap();
 }
 
 /// Instance lookup, addresses, register initialisation, code, epilogue.
@@ -118,6 +154,8 @@ fn thread_body(
     needs: &mut Needs,
 ) -> Result<String, String> {
     let mut s = prelude(lit, m, t, vals, labels);
+    pre_stress(&mut s, t);
+    shared_copies(&mut s, m, t);
     // Private memory starts at its initial bytes, fresh for every instance.
     for (name, bytes) in privates {
         for (i, chunk) in bytes.chunks(8).enumerate() {
@@ -136,6 +174,64 @@ fn thread_body(
     code(&mut s, lit, m, t, labels, opts, needs)?;
     epilogue(&mut s, m, t, vals, observed);
     Ok(s)
+}
+
+/// `--pre-stress`: before its code, the thread read-modify-writes `%pre`
+/// lines of the stress scratch buffer, as GPUHarbor's pre-stress does, so the
+/// test starts while the memory system is busy (D279).
+fn pre_stress(s: &mut String, t: usize) {
+    writeln!(s, "    mov.u32 %s32_1, 0;\nT{t}$pre:\n    setp.ge.u32 %sp, %s32_1, %pre;\n    @%sp bra T{t}$pre_done;")
+        .unwrap();
+    writeln!(s, "    mad.lo.u32 %s32_2, %s32_1, 13, %inst;\n    and.b32 %s32_2, %s32_2, {};", STRESS_LINES - 1)
+        .unwrap();
+    s.push_str("    shl.b32 %s32_2, %s32_2, 7;\n    cvt.u64.u32 %tmp, %s32_2;\n    add.s64 %tmp, %scratch, %tmp;\n");
+    s.push_str(
+        "    ld.global.u32 %s32_3, [%tmp];\n    add.u32 %s32_3, %s32_3, 1;\n    st.global.u32 [%tmp], %s32_3;\n",
+    );
+    writeln!(s, "    add.u32 %s32_1, %s32_1, 1;\n    bra T{t}$pre;\nT{t}$pre_done:").unwrap();
+}
+
+/// The instance's `.shared` region (D277): its position in the group, the
+/// copies' addresses; in a CTA holding copies, the lowest litmus thread of the
+/// CTA writes the initial values and every litmus thread of it meets at a
+/// barrier of its own before the test starts, so that no access reads a copy
+/// before it holds its initial value (shared memory starts undefined).
+fn shared_copies(s: &mut String, m: &Module, t: usize) {
+    let plan = &m.shared;
+    if !plan.used() {
+        return;
+    }
+    let lay = &m.layout;
+    let slots = "%s32_0";
+    let k = lay.cluster_of[t];
+    writeln!(
+        s,
+        "    shl.b32 {slots}, %groups, 5;\n    mul.lo.u32 %s32_1, {slots}, {};\n    add.u32 %s32_1, %s32_1, %inst;",
+        lay.threads() as u32 + k
+    )
+    .unwrap();
+    s.push_str("    mul.wide.u32 %tmp, %s32_1, 4;\n    add.s64 %tmp, %perm, %tmp;\n    ld.global.u32 %pos, [%tmp];\n");
+    writeln!(
+        s,
+        "    mov.u64 %tmp, litmus_shm;\n    mul.wide.u32 %s64_0, %pos, {};\n    add.s64 %t{t}_shm, %tmp, %s64_0;",
+        plan.region
+    )
+    .unwrap();
+    for (name, (off, _)) in &plan.vars {
+        writeln!(s, "    add.s64 {}, %t{t}_shm, {};", shared_reg(t, name), off).unwrap();
+    }
+    let block = lay.block_of[t];
+    let (Some(id), true) = (plan.start_barrier, plan.hosts.contains(&block)) else { return };
+    if (0..t).all(|u| lay.block_of[u] != block) {
+        for (name, (off, bytes)) in &plan.vars {
+            let v = plan.init.get(name).copied().unwrap_or(0);
+            writeln!(s, "    mov.b64 %s64_0, {};\n    st.shared.u64 [%t{t}_shm+{}], %s64_0;", v, off).unwrap();
+            for i in (8..*bytes).step_by(8) {
+                writeln!(s, "    mov.b64 %s64_0, 0;\n    st.shared.u64 [%t{t}_shm+{}], %s64_0;", off + i).unwrap();
+            }
+        }
+    }
+    writeln!(s, "    bar.sync {}, {};", id, 32 * lay.cta_threads[block as usize]).unwrap();
 }
 
 /// Which instance this slot runs, its addresses, the initial registers.
@@ -171,7 +267,9 @@ fn prelude(lit: &Litmus, m: &Module, t: usize, vals: &BTreeSet<String>, labels: 
     s
 }
 
-/// The thread's instructions, each after its litmus text as a comment.
+/// The thread's instructions, each after its litmus text as a comment. A
+/// strong vector access (its orders, `Choose` .. `Skip`, D173) is one PTX
+/// vector instruction (D276).
 fn code(
     s: &mut String,
     lit: &Litmus,
@@ -190,23 +288,73 @@ fn code(
         spin_limit: opts.spin_limit,
         needs,
         labels,
+        shared: &m.shared,
+        red_peers: red_peers(lit, &m.layout, block),
+        red_uses: BTreeMap::new(),
+        warp: warp_of(&m.layout, t),
+        stride: m.memory.stride,
     };
-    for ins in &lit.code[t] {
+    let code = &lit.code[t];
+    let mut pc = 0;
+    while pc < code.len() {
+        let ins = &code[pc];
         if let InstrKind::Branch { target, .. } = &ins.kind {
             if !labels.contains(target) {
                 return Err(format!("P{}: `{}` jumps to a label the thread does not have", t, ins.text));
             }
         }
         writeln!(s, "    // {}", ins.text.replace('\n', " ")).unwrap();
-        for l in ctx.emit(ins).map_err(|e| format!("P{}: `{}`: {}", t, ins.text, e))? {
+        let (lines, next) = match &ins.kind {
+            InstrKind::Choose(starts) => vector_orders(code, pc, starts).and_then(|(elems, end)| {
+                let ins: Vec<&Instr> = elems.iter().map(|&i| &code[i]).collect();
+                Ok((ctx.vector(&ins)?, end))
+            }),
+            _ => ctx.emit(ins).map(|l| (l, pc + 1)),
+        }
+        .map_err(|e| format!("P{}: `{}`: {}", t, ins.text, e))?;
+        for l in lines {
             if l.ends_with(':') {
                 writeln!(s, "{}", l).unwrap();
             } else {
                 writeln!(s, "    {}", l).unwrap();
             }
         }
+        pc = next;
     }
     Ok(())
+}
+
+/// The element accesses of the first order of a strong vector access whose
+/// `Choose` is at `pc`, and the index past its last order.
+fn vector_orders(code: &[Instr], pc: usize, starts: &[usize]) -> Result<(Vec<usize>, usize), String> {
+    let first = pc + starts.first().ok_or("a vector access without element orders")?;
+    let skip = (first..code.len())
+        .find(|&i| matches!(code[i].kind, InstrKind::Skip(_)))
+        .ok_or("a vector access whose order has no end")?;
+    let InstrKind::Skip(past) = code[skip].kind else { unreachable!() };
+    Ok(((first..skip).collect(), skip + past))
+}
+
+/// The warp of thread `t` in its CTA.
+fn warp_of(lay: &super::layout::Layout, t: usize) -> u32 {
+    let block = lay.block_of[t];
+    (0..lay.warps).find(|&w| lay.thread_at[(block * lay.warps + w) as usize] == Some(t)).unwrap_or(0)
+}
+
+/// Per barrier id, the warps of CTA `block` whose threads use it in `bar.red`.
+fn red_peers(lit: &Litmus, lay: &super::layout::Layout, block: usize) -> BTreeMap<i64, Vec<u32>> {
+    let mut out: BTreeMap<i64, BTreeSet<u32>> = BTreeMap::new();
+    for (t, code) in lit.code.iter().enumerate() {
+        if lay.block_of[t] as usize != block {
+            continue;
+        }
+        for i in code {
+            if let InstrKind::Barrier { op: BarrierOp::Red(_), id: Operand::Imm(id), .. } = &i.kind {
+                out.entry(*id).or_default().insert(warp_of(lay, t));
+            }
+        }
+    }
+    out.into_iter().map(|(id, w)| (id, w.into_iter().collect())).collect()
 }
 
 /// Observed registers, then the status word (1 + most label visits).

@@ -18,6 +18,16 @@ pub struct Ctx<'a> {
     pub needs: &'a mut Needs,
     /// Labels of this thread, in order: `label_ids[name]` numbers the visit counters.
     pub labels: &'a [String],
+    /// The instance's `.shared` copies and `bar.red` words (D277, D278).
+    pub shared: &'a super::shared::SharedPlan,
+    /// Per barrier id, the warps of this CTA whose threads reduce on it with `bar.red`.
+    pub red_peers: std::collections::BTreeMap<i64, Vec<u32>>,
+    /// Per barrier id, the `bar.red`s of this thread emitted so far.
+    pub red_uses: std::collections::BTreeMap<i64, u64>,
+    /// This thread's warp in its CTA.
+    pub warp: u32,
+    /// Bytes between two variables of an instance (`--loc-stride`).
+    pub stride: u64,
 }
 
 /// The kernel's `.local` variable holding this thread's private variable
@@ -35,6 +45,11 @@ pub fn reg(t: usize, r: &str) -> String {
 /// The register holding this thread's address of variable `x` (+ offset in the address).
 pub fn addr_reg(t: usize, sym: &str) -> String {
     reg(t, &format!("addr_{}", sym))
+}
+
+/// The register holding the `.shared` address of this instance's copy of `x` (D277).
+pub fn shared_reg(t: usize, sym: &str) -> String {
+    reg(t, &format!("saddr_{}", sym))
 }
 
 pub fn label(t: usize, l: &str) -> String {
@@ -103,8 +118,11 @@ impl Ctx<'_> {
             Operand::Sym(s) => addr_reg(self.thread, s),
         }
     }
-    fn addr(&self, a: &Addr) -> String {
+    /// `[base+offset]`: a variable's copy in the instance's global region, or
+    /// in its `.shared` region for a `.shared` access (D277).
+    pub(super) fn addr_in(&self, a: &Addr, shared: bool) -> String {
         let base = match &a.base {
+            AddrBase::Sym(s) if shared => shared_reg(self.thread, s),
             AddrBase::Sym(s) => addr_reg(self.thread, s),
             AddrBase::Reg(r) => reg(self.thread, r),
         };
@@ -119,13 +137,17 @@ impl Ctx<'_> {
             self.needs.require(needs::CLUSTER_SCOPE);
         }
     }
-    /// `.global` when the litmus instruction says so; generic addressing
-    /// otherwise (the buffers are global memory either way).
-    fn space(text: &str, shared: bool) -> Result<&'static str, String> {
+    /// `.shared` for a `.shared` access (the instance's copy, D277); `.global`
+    /// when the litmus instruction says so; generic addressing otherwise (the
+    /// buffers are global memory either way).
+    fn space(text: &str, shared: bool) -> &'static str {
         if shared {
-            return Err("`.shared` locations (the emitter places every location in global memory)".into());
+            ".shared"
+        } else if text.contains(".global") {
+            ".global"
+        } else {
+            ""
         }
-        Ok(if text.contains(".global") { ".global" } else { "" })
     }
 
     /// The sem qualifiers, state space and address of an `ld`/`st`: a private
@@ -142,7 +164,7 @@ impl Ctx<'_> {
     ) -> Result<(String, &'static str, String), String> {
         let q = self.ld_st_sem(sem, scope, text)?;
         if !private {
-            return Ok((q, Self::space(text, shared)?, self.addr(a)));
+            return Ok((q, Self::space(text, shared), self.addr_in(a, shared)));
         }
         let AddrBase::Sym(name) = &a.base else {
             return Err("private memory reached through a register".into());
@@ -184,7 +206,7 @@ impl Ctx<'_> {
             }
             InstrKind::Barrier { .. } => return self.barrier(ins),
             InstrKind::ClusterBarrier { arrive, relaxed } => self.cluster_barrier(*arrive, *relaxed),
-            InstrKind::Mbarrier { .. } => return Err(super::instr_sync::MBARRIER_SKIP.into()),
+            InstrKind::Mbarrier { .. } => return self.mbarrier(ins),
             InstrKind::Warp { .. } | InstrKind::ActiveMask { .. } => return Err(super::instr_sync::WARP_SKIP.into()),
             InstrKind::Alu { op, dst, srcs, ty, src_ty } => return self.alu(*op, dst, srcs, *ty, *src_ty),
             InstrKind::Setp { cmp, dst, a, b, ty } => return Ok(self.setp(*cmp, dst, a, b, *ty)),
@@ -192,13 +214,68 @@ impl Ctx<'_> {
             InstrKind::Branch { cond, target } => return Ok(self.branch(cond, target)),
             InstrKind::Label(l) => return Ok(self.label(l)),
             InstrKind::Nop => return Ok(vec![]),
-            InstrKind::Choose(_) | InstrKind::Skip(_) => return Err("a strong vector access (its elements in every order, 8.2.4) is not emitted".into()),
+            // `emit::code` emits a vector access's orders as one instruction (D276).
+            InstrKind::Choose(_) | InstrKind::Skip(_) => return Err("a strong vector access outside its element orders".into()),
             InstrKind::Refused(m) => return Err(m.clone()),
             InstrKind::Timer { .. } => return Err("timer reads are not emitted: the model's timer values (D81) are not a device clock's".to_string()),
             InstrKind::Call { name, .. } => return Err(format!("`call {}`: calls into PTX modules are not emitted for the GPU runner", name)),
             InstrKind::IsSpace { .. } => return Err("`isspacep` asks which state space an address is in; the emitter moves every variable to its own space (D125)".into()),
         };
         Ok(vec![line])
+    }
+
+    /// A strong vector access (D276): its elements (one order of them, D173)
+    /// as the one PTX vector instruction the test wrote, `ld.sem.scope.vN.type
+    /// {d0, ..}, [x]` / `st.sem.scope.vN.type [x], {s0, ..}`; which element the
+    /// device performs first is the device's.
+    pub fn vector(&mut self, elems: &[&Instr]) -> Result<Vec<String>, String> {
+        let mut by_offset: Vec<&Instr> = elems.to_vec();
+        let offset = |i: &Instr| match &i.kind {
+            InstrKind::Load { addr, .. } | InstrKind::Store { addr, .. } => Some(addr.offset),
+            _ => None,
+        };
+        if by_offset.iter().any(|i| offset(i).is_none()) || !matches!(elems.len(), 2 | 4) {
+            return Err("a vector access whose elements are not loads or stores".into());
+        }
+        by_offset.sort_by_key(|i| offset(i));
+        let (first, n) = (by_offset[0], elems.len());
+        let (InstrKind::Load { sem, scope, proxy, addr, size, shared, private, .. }
+        | InstrKind::Store { sem, scope, proxy, addr, size, shared, private, .. }) = &first.kind
+        else {
+            unreachable!("checked above")
+        };
+        no_proxy(*proxy)?;
+        let bytes = n as u64 * *size as u64;
+        // A vector access is aligned to its whole size; variables lie on `--loc-stride` bytes.
+        if *private || addr.offset.rem_euclid(bytes as i64) != 0 || (!*shared && self.stride % bytes != 0) {
+            return Err(format!(
+                "a {}-byte vector access that is private or not aligned to its size (--loc-stride)",
+                bytes
+            ));
+        }
+        let (q, space, at) = self.access(*sem, *scope, addr, *shared, false, &first.text)?;
+        let mut lines = Vec::new();
+        let mut regs = Vec::new();
+        for (i, e) in by_offset.iter().enumerate() {
+            match &e.kind {
+                InstrKind::Load { dst, .. } => regs.push(reg(self.thread, dst)),
+                InstrKind::Store { src: Operand::Imm(v), .. } => {
+                    lines.push(format!("mov.b64 %s64_{}, {};", i, v));
+                    regs.push(format!("%s64_{}", i));
+                }
+                InstrKind::Store { src, .. } => regs.push(self.opnd(src)),
+                _ => unreachable!("checked above"),
+            }
+        }
+        let vec = format!("{{{}}}", regs.join(", "));
+        lines.push(match &first.kind {
+            InstrKind::Load { ty, .. } => {
+                let sign = if ty.is_some_and(|t| t.signed) { "s" } else { "u" };
+                format!("ld{}{}.v{}.{}{} {}, {};", q, space, n, sign, bits(*size)?, vec, at)
+            }
+            _ => format!("st{}{}.v{}.u{} {}, {};", q, space, n, bits(*size)?, at, vec),
+        });
+        Ok(lines)
     }
 
     /// `membar.{cta,gl,sys}` when written so, else `fence.sem.scope` with the model's sem.

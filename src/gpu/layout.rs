@@ -233,17 +233,26 @@ impl Rng {
     }
 }
 
-/// `perm[t * slots + s]`: the instance run by slot `s` of litmus thread `t`.
+/// The words of the `perm` buffer the kernel reads (D30, D278, D279):
+/// `perm[t * slots + s]`, the instance run by slot `s` of litmus thread `t`;
+/// then `perm[(threads + k) * slots + i]`, the position (`0..32`) of instance
+/// `i` in its group for litmus cluster `k` (which of the 32 per-instance
+/// `.shared` copies of a real CTA is its own); then [`cta_order`]'s words.
 /// Threads of one litmus cluster share the instance-to-group assignment (they
 /// must share a real cluster); each thread then shuffles lanes inside its
 /// group on its own.
 pub fn permutations(lay: &Layout, groups: usize, rng: &mut Rng) -> Vec<u32> {
     let slots = groups * 32;
-    let mut perm = vec![0u32; lay.threads() * slots];
+    let threads = lay.threads();
+    let mut perm = vec![0u32; (threads + lay.clusters as usize) * slots];
     for k in 0..lay.clusters {
         let mut order: Vec<u32> = (0..slots as u32).collect();
         rng.shuffle(&mut order);
-        for t in (0..lay.threads()).filter(|&t| lay.cluster_of[t] == k) {
+        let at = (threads + k as usize) * slots;
+        for (j, &inst) in order.iter().enumerate() {
+            perm[at + inst as usize] = (j % 32) as u32;
+        }
+        for t in (0..threads).filter(|&t| lay.cluster_of[t] == k) {
             for g in 0..groups {
                 let mut chunk = order[g * 32..(g + 1) * 32].to_vec();
                 rng.shuffle(&mut chunk);
@@ -252,4 +261,18 @@ pub fn permutations(lay: &Layout, groups: usize, rng: &mut Rng) -> Vec<u32> {
         }
     }
     perm
+}
+
+/// The last words of the `perm` buffer: for each real cluster of the grid
+/// (`%ctaid.x / cluster_dim`), the cluster whose role it plays: a group's
+/// clusters, or a stress cluster past them (D279). Shuffled (`shuffle`), the
+/// CTAs of one group and the stress CTAs lie anywhere in the launch order,
+/// as litmus7 and GPUHarbor shuffle thread-block ids; unshuffled, each real
+/// cluster plays itself.
+pub fn cta_order(real_clusters: usize, shuffle: bool, rng: &mut Rng) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..real_clusters as u32).collect();
+    if shuffle {
+        rng.shuffle(&mut order);
+    }
+    order
 }

@@ -3,7 +3,8 @@
 //!
 //! - [`layout`]: threads -> warps/CTAs/clusters of the grid, locations -> bytes.
 //! - [`instr`], [`instr_sync`]: one litmus instruction -> PTX.
-//! - [`emit`]: the whole kernel around the threads' code ([`scan`]: what the code uses).
+//! - [`emit`]: the whole kernel around the threads' code ([`scan`]: what the code uses;
+//!   [`shared`]: the instances' `.shared` copies).
 //! - [`driver`]: the CUDA driver (cudarc, loaded at run time), launches.
 //! - [`run`]: iterations, histogram, comparison with the model, reports.
 
@@ -12,11 +13,13 @@ pub mod emit;
 pub mod instr;
 pub mod instr_alu;
 pub mod instr_sync;
+pub mod launch;
 pub mod layout;
 pub mod needs;
 pub mod report;
 pub mod run;
 pub mod scan;
+pub mod shared;
 
 use crate::ast::{InitItem, InstrKind, Litmus, Observable, Proxy};
 
@@ -106,6 +109,8 @@ pub struct Module {
     pub out_slots: usize,
     /// Index of thread 0's status word.
     pub status_slot: usize,
+    /// The instances' `.shared` copies and `bar.red` words (D277, D278).
+    pub shared: shared::SharedPlan,
 }
 
 /// The kernel's entry point name.
@@ -196,6 +201,12 @@ pub fn emit_module(
         }
     }
     let inits = initial_values(lit, &memory);
+    let locs: Vec<String> =
+        obs.iter().filter_map(|o| if let Observable::Loc(l) = o { Some(l.clone()) } else { None }).collect();
+    let shared = shared::plan(lit, &lay, &locs)?;
+    if let Some((t, r)) = regs.iter().find(|(t, r)| token_register(lit, *t, r)) {
+        return Err(format!("P{}:{} is an mbarrier state token: the model's token (D153) is not a device's", t, r));
+    }
     let status_slot = regs.len();
     let out_slots = regs.len() + lit.threads.len();
     let mut m = Module {
@@ -208,11 +219,19 @@ pub fn emit_module(
         sources,
         out_slots,
         status_slot,
+        shared,
     };
     let (ptx, needs) = emit::kernel(lit, &m, &regs, opts)?;
     m.ptx = ptx;
     m.needs = needs;
     Ok(m)
+}
+
+/// Whether thread `t` writes `r` with an mbarrier arrive (a state token).
+fn token_register(lit: &Litmus, t: usize, r: &str) -> bool {
+    lit.code[t].iter().any(|i| {
+        matches!(&i.kind, InstrKind::Atomic { op: crate::ast::AtomOp::MbarrierArrive | crate::ast::AtomOp::MbarrierArriveDrop, dst: Some(d), .. } if d == r)
+    })
 }
 
 /// The initial bytes of an instance: each location's value (8 bytes, or its

@@ -47,12 +47,31 @@ pub const FENCE_PROXY: Feature = Feature { ptx: 75, sm: 70, what: "fence.proxy.a
 /// "requires sm_70 or higher".
 pub const MMIO: Feature = Feature { ptx: 82, sm: 70, what: ".mmio" };
 
+/// `mbarrier.init/inval/arrive/arrive_drop/test_wait/pending_count`: the
+/// lowest `.version`/`.target` NVIDIA's ptxas 12.9 assembles each form for
+/// (probed form by form, D277; the ISA text at hand is chapter 8 only):
+/// 7.0 / sm_80.
+pub const MBARRIER: Feature = Feature { ptx: 70, sm: 80, what: "mbarrier" };
+
+/// `mbarrier.test_wait.parity`: 7.1 / sm_80.
+pub const MBARRIER_PARITY: Feature = Feature { ptx: 71, sm: 80, what: "mbarrier.test_wait.parity" };
+
+/// `mbarrier.try_wait{.parity}`, and an arrive with an explicit count: 7.8 / sm_90.
+pub const MBARRIER_SM90: Feature = Feature { ptx: 78, sm: 90, what: "mbarrier.try_wait / arrive count" };
+
+/// `.release`/`.acquire` and `.cta` written on an mbarrier arrive or wait: 8.0 / sm_80.
+pub const MBARRIER_SEM: Feature = Feature { ptx: 80, sm: 80, what: "mbarrier .sem/.scope" };
+
+/// `.relaxed` on an mbarrier arrive or wait: 8.6 / sm_90.
+pub const MBARRIER_RELAXED: Feature = Feature { ptx: 86, sm: 90, what: "mbarrier .relaxed" };
+
 /// The oldest CUDA driver (as `cuDriverGetVersion` reports it: 12070 = 12.7)
 /// whose JIT reads PTX ISA version `ptx` (the ISA's "PTX release history":
 /// each ISA version with the CUDA release that introduced it), for the
 /// versions the features above name; `None` for any other.
 pub fn min_driver(ptx: u32) -> Option<i32> {
-    const TABLE: &[(u32, i32)] = &[(60, 9000), (75, 11050), (78, 11080), (80, 12000), (82, 12020), (86, 12070)];
+    const TABLE: &[(u32, i32)] =
+        &[(60, 9000), (70, 11000), (71, 11010), (75, 11050), (78, 11080), (80, 12000), (82, 12020), (86, 12070)];
     TABLE.iter().find(|(v, _)| *v == ptx).map(|&(_, d)| d)
 }
 
@@ -76,6 +95,11 @@ mod tests {
             FENCE_ACQUIRE_RELEASE,
             FENCE_PROXY,
             MMIO,
+            MBARRIER,
+            MBARRIER_PARITY,
+            MBARRIER_SM90,
+            MBARRIER_SEM,
+            MBARRIER_RELAXED,
         ] {
             assert!(min_driver(f.ptx).is_some(), "{}: PTX {} has no driver", f.what, f.ptx);
         }

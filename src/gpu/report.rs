@@ -2,6 +2,7 @@
 //! model: `allowed` (the SAT engine found an allowed execution ending there)
 //! or `FORBIDDEN` (none exists: the hardware or the model is wrong).
 
+use super::launch::Plan;
 use super::run::{RunArgs, Tally};
 use super::Module;
 use crate::check::TestResult;
@@ -78,8 +79,70 @@ fn print_json(device: &str, shown: &str, m: &Module, res: &TestResult, t: &Tally
         "instances": t.instances, "launches": t.launches, "judged": sum.judged, "positive": sum.pos, "negative": sum.judged - sum.pos,
         "abandoned": t.abandoned, "beyond_unroll": t.beyond_unroll, "filtered": t.filtered, "unfinished": t.unfinished,
         "forbidden_observed": sum.forbidden.iter().map(|(_, n)| n).sum::<u64>(), "model": sum.model,
-        "stress": a.stress, "stress_iters": a.stress_iters, "seed": a.seed, "version": m.needs.version(), "target": format!("sm_{}", m.needs.sm)});
+        "stress": a.stress, "stress_iters": a.stress_iters, "pre_stress": a.pre_stress, "shuffled_ctas": !a.fixed_ctas,
+        "seed": a.seed, "iterations": a.iterations, "per_launch": a.per_launch,
+        "allowed_unseen": allowed_unseen(res, t), "version": m.needs.version(), "target": format!("sm_{}", m.needs.sm)});
     println!("{}", v);
+}
+
+/// The states the model allows that no instance ended in (how weak the device showed itself).
+fn allowed_unseen(res: &TestResult, t: &Tally) -> Vec<serde_json::Value> {
+    let p = &res.program;
+    res.outcome
+        .states
+        .keys()
+        .filter(|s| !t.states.contains_key(*s))
+        .map(|s| {
+            let vals: serde_json::Map<String, serde_json::Value> =
+                p.observables.iter().zip(s).map(|(o, v)| (o.to_string(), json!(v))).collect();
+            json!({"state": vals, "condition": eval(p, &p.condition, s)})
+        })
+        .collect()
+}
+
+/// `run --dry-run`: what one test would launch, without a GPU (D280).
+pub fn dry_run(a: &RunArgs, shown: &str, m: &Module, res: &TestResult, plan: &Plan, ptx: Option<&std::path::Path>) {
+    let digest = super::launch::digest(&m.ptx);
+    let order = if a.fixed_ctas { "in grid order" } else { "shuffled" };
+    if a.json {
+        let v = json!({"file": shown, "test": m.name, "status": "dry-run", "launch": plan, "iterations": a.iterations,
+            "seed": a.seed, "stress": a.stress, "stress_iters": a.stress_iters, "pre_stress": a.pre_stress,
+            "shuffled_ctas": !a.fixed_ctas, "allowed_states": res.outcome.states.len(), "model": summarize(res, &Tally::default()).model,
+            "version": m.needs.version(), "target": format!("sm_{}", m.needs.sm), "digest": digest,
+            "ptx": ptx.map(|p| p.display().to_string())});
+        println!("{}", v);
+        return;
+    }
+    println!(
+        "Would run {} ({}): model {}, {} allowed state(s)",
+        m.name,
+        shown,
+        summarize(res, &Tally::default()).model,
+        res.outcome.states.len()
+    );
+    println!(
+        "  {} launch(es) of {} CTAs ({} groups x {} + {} stress) of {} threads, {} CTA(s) per cluster, {} bytes .shared per CTA",
+        plan.launches,
+        plan.grid,
+        plan.groups,
+        m.layout.blocks_per_group(),
+        plan.stress_ctas,
+        plan.cta_threads,
+        plan.cluster,
+        plan.shared_bytes
+    );
+    println!(
+        "  {} instances (--iterations {}), seed {}, stress {} x {} iterations, pre-stress {}, CTAs {}",
+        grouped(plan.instances),
+        grouped(a.iterations),
+        a.seed,
+        plan.stress_ctas,
+        a.stress_iters,
+        a.pre_stress,
+        order
+    );
+    let at = ptx.map_or(String::new(), |p| format!(" -> {}", p.display()));
+    println!("  module .version {} / sm_{}, fnv64 {}{}\n", m.needs.version(), m.needs.sm, digest, at);
 }
 
 fn print_text(device: &str, shown: &str, res: &TestResult, t: &Tally, a: &RunArgs, sum: &Summary) {

@@ -27,6 +27,12 @@ pub struct RunArgs {
     /// Read-modify-writes per stress thread and launch.
     #[arg(long, default_value_t = 1024)]
     pub stress_iters: u32,
+    /// Read-modify-writes of the stress buffer by each test thread before its code (GPUHarbor's pre-stress).
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub pre_stress: u32,
+    /// Keep CTAs in grid order instead of shuffling which real cluster plays which group or stress CTA.
+    #[arg(long)]
+    pub fixed_ctas: bool,
     /// Bytes between two variables of an instance (multiple of 8; 128 = a cache line each).
     #[arg(long, default_value_t = 128, value_parser = parse_stride)]
     pub loc_stride: u64,
@@ -45,6 +51,9 @@ pub struct RunArgs {
     /// Write each test's kernel to `DIR/<test>.ptx` and stop (no GPU needed).
     #[arg(long, value_name = "DIR")]
     pub emit: Option<PathBuf>,
+    /// Print what each test would launch (grid, CTA and cluster shape, launches, seed, stress, module digest) and stop: no GPU or CUDA driver needed.
+    #[arg(long)]
+    pub dry_run: bool,
     /// One JSON object per test instead of text.
     #[arg(long)]
     pub json: bool,
@@ -181,8 +190,8 @@ impl Session<'_> {
                 return Ok(EXIT_OK);
             }
         };
-        if let Some(dir) = &a.emit {
-            let code = write_module(a, dir, &shown, &m, &mut self.written);
+        if a.emit.is_some() || a.dry_run {
+            let code = self.without_gpu(&shown, &m, &res);
             self.counts.ran += usize::from(code == EXIT_OK);
             return Ok(code);
         }
@@ -200,6 +209,33 @@ impl Session<'_> {
             Err(e) => {
                 eprintln!("{}: error: {}", shown, e);
                 Ok(EXIT_INTERNAL)
+            }
+        }
+    }
+
+    /// `--emit` (write the kernel) and `--dry-run` (print its launches, with
+    /// the written kernel's path when both are given): the exit status.
+    fn without_gpu(&mut self, shown: &str, m: &Module, res: &TestResult) -> i32 {
+        let a = self.args;
+        let path = match &a.emit {
+            Some(dir) => match write_ptx(dir, shown, m, &mut self.written) {
+                Ok(p) => Some(p),
+                Err(code) => return code,
+            },
+            None => None,
+        };
+        if !a.dry_run {
+            print_emitted(a, shown, m, path.as_deref().expect("--emit gave a path"));
+            return EXIT_OK;
+        }
+        match super::launch::plan(m, a.iterations, a.per_launch, a.stress) {
+            Ok(plan) => {
+                super::report::dry_run(a, shown, m, res, &plan, path.as_deref());
+                EXIT_OK
+            }
+            Err(e) => {
+                eprintln!("{}: error: {}", shown, e);
+                EXIT_INPUT
             }
         }
     }
@@ -230,7 +266,11 @@ fn nothing_ran(a: &RunArgs, c: &Counts) -> i32 {
     if c.ran > 0 {
         return EXIT_OK;
     }
-    let what = if a.emit.is_some() { "no kernel was emitted" } else { "no test ran" };
+    let what = match (a.dry_run, a.emit.is_some()) {
+        (true, _) => "no test would run",
+        (false, true) => "no kernel was emitted",
+        (false, false) => "no test ran",
+    };
     match c.skipped {
         0 => eprintln!("error: {}", what),
         n => eprintln!(
@@ -260,13 +300,13 @@ pub fn prepare(
     Ok((res, m))
 }
 
-fn write_module(
-    a: &RunArgs,
+/// Write the kernel to `dir/<test>.ptx` (two tests of one name: `name-2.ptx`, ...).
+fn write_ptx(
     dir: &std::path::Path,
     shown: &str,
     m: &Module,
     written: &mut std::collections::BTreeSet<String>,
-) -> i32 {
+) -> Result<PathBuf, i32> {
     let stem: String =
         m.name.chars().map(|c| if c.is_ascii_alphanumeric() || "+-_.".contains(c) { c } else { '_' }).collect();
     let mut file = stem.clone();
@@ -278,8 +318,12 @@ fn write_module(
     let path = dir.join(format!("{}.ptx", file));
     if let Err(e) = std::fs::create_dir_all(dir).and_then(|_| crate::out::write_atomic(&path, m.ptx.as_bytes())) {
         eprintln!("{}: error: cannot write {}: {}", shown, path.display(), e);
-        return EXIT_INPUT;
+        return Err(EXIT_INPUT);
     }
+    Ok(path)
+}
+
+fn print_emitted(a: &RunArgs, shown: &str, m: &Module, path: &std::path::Path) {
     if a.json {
         let v = serde_json::json!({"file": shown, "test": m.name, "status": "emitted", "ptx": path.display().to_string(),
             "version": m.needs.version(), "target": format!("sm_{}", m.needs.sm), "cluster_dim": m.layout.cluster_dim});
@@ -287,7 +331,6 @@ fn write_module(
     } else {
         println!("Emitted {} -> {}  (.version {}, sm_{})", m.name, path.display(), m.needs.version(), m.needs.sm);
     }
-    EXIT_OK
 }
 
 fn report_skip(a: &RunArgs, shown: &str, name: &str, why: &str) {
@@ -300,15 +343,14 @@ fn report_skip(a: &RunArgs, shown: &str, name: &str, why: &str) {
 
 /// All launches of one test, tallied.
 fn execute(a: &RunArgs, g: &Gpu, m: &Module, res: &TestResult) -> Result<Tally, String> {
-    let per = a.per_launch.min(a.iterations).div_ceil(32).max(1);
-    let groups = u32::try_from(per).map_err(|_| "--per-launch is too large")?;
-    let mut p = g.prepare(m, groups)?;
-    let image = memory_image(m, groups as usize * 32);
+    let plan = super::launch::plan(m, a.iterations, a.per_launch, a.stress)?;
+    let mut p = g.prepare(m, plan.groups, a.stress)?;
+    let image = memory_image(m, plan.groups as usize * 32);
     let mut rng = super::layout::Rng(a.seed);
     let mut t = Tally::default();
     while t.instances < a.iterations {
-        let perm = super::layout::permutations(&m.layout, groups as usize, &mut rng);
-        let (out, mem) = g.launch(m, &mut p, &image, &perm, a.stress, a.stress_iters)?;
+        let perm = super::launch::draw(m, plan.groups, plan.stress_ctas, a.fixed_ctas, &mut rng);
+        let (out, mem) = g.launch(m, &mut p, &image, &perm, (a.stress_iters, a.pre_stress))?;
         tally(m, res, a.unroll, &out, &mem, &mut t);
         t.launches += 1;
     }

@@ -29,13 +29,15 @@ pub fn registers(
     Ok((vals, preds))
 }
 
+fn op_val(o: &Operand, vals: &mut BTreeSet<String>) {
+    if let Operand::Reg(r) = o {
+        vals.insert(r.clone());
+    }
+}
+
 /// Add the registers one instruction uses to `vals` (values) or `preds` (predicates).
 fn uses(kind: &InstrKind, vals: &mut BTreeSet<String>, preds: &mut BTreeSet<String>) {
-    let op = |o: &Operand, vals: &mut BTreeSet<String>| {
-        if let Operand::Reg(r) = o {
-            vals.insert(r.clone());
-        }
-    };
+    let op = op_val;
     match kind {
         InstrKind::Load { dst, addr, .. } => {
             vals.insert(dst.clone());
@@ -77,6 +79,25 @@ fn uses(kind: &InstrKind, vals: &mut BTreeSet<String>, preds: &mut BTreeSet<Stri
             if let Operand::Reg(p) = pred {
                 preds.insert(p.clone());
             }
+        }
+        // `bar.red.popc` gives a value, `.and`/`.or` a predicate, from a predicate.
+        InstrKind::Barrier { op: BarrierOp::Red(r), red: Some((dst, pred, _)), .. } => {
+            if *r == RedOp::Popc {
+                vals.insert(dst.clone());
+            } else {
+                preds.insert(dst.clone());
+            }
+            if let Operand::Reg(p) = pred {
+                preds.insert(p.clone());
+            }
+        }
+        InstrKind::Mbarrier { op, dst, operand, .. } => {
+            match (op, dst) {
+                (MbarrierOp::TestWait { .. }, Some(d)) => preds.insert(d.clone()),
+                (_, Some(d)) => vals.insert(d.clone()),
+                _ => false,
+            };
+            op_val(operand, vals);
         }
         InstrKind::Branch { cond: BranchCond::Pred { reg, .. }, .. } => {
             preds.insert(reg.clone());

@@ -6,3 +6,4 @@
 mod gpu_alu;
 mod gpu_emit;
 mod gpu_run;
+mod gpu_shared;
