@@ -247,7 +247,7 @@ impl Ctx<'_> {
         no_proxy(*proxy)?;
         let bytes = n as u64 * *size as u64;
         // A vector access is aligned to its whole size; variables lie on `--loc-stride` bytes.
-        if *private || addr.offset.rem_euclid(bytes as i64) != 0 || (!*shared && self.stride % bytes != 0) {
+        if *private || addr.offset.rem_euclid(bytes as i64) != 0 || (!*shared && !self.stride.is_multiple_of(bytes)) {
             return Err(format!(
                 "a {}-byte vector access that is private or not aligned to its size (--loc-stride)",
                 bytes

@@ -24,7 +24,8 @@ pub struct SharedPlan {
     pub init: BTreeMap<String, i64>,
     /// Offset of the `bar.red` words: `red_slot(id, use, warp)`.
     pub red_base: u64,
-    /// Per barrier id used by `bar.red`: its index among them and the most uses of it by one thread.
+    /// Per barrier id used by `bar.red`: the uses of the ids before it (its first
+    /// use's word row) and the most uses of it by one thread.
     pub red_ids: BTreeMap<i64, (u64, u64)>,
     /// Warps per CTA (the `bar.red` words of one use are one per warp).
     pub warps: u64,
@@ -48,8 +49,8 @@ impl SharedPlan {
     /// The byte offset, in an instance's region, of thread warp `warp`'s word for
     /// its `use_`-th `bar.red` on barrier `id`.
     pub fn red_slot(&self, id: i64, use_: u64, warp: u64) -> Option<u64> {
-        let &(index, uses) = self.red_ids.get(&id)?;
-        Some(self.red_base + ((index * uses + use_) * self.warps + warp) * 4)
+        let &(first, uses) = self.red_ids.get(&id)?;
+        (use_ < uses && warp < self.warps).then(|| self.red_base + ((first + use_) * self.warps + warp) * 4)
     }
 }
 
@@ -169,7 +170,8 @@ fn refuse_unfaithful(lit: &Litmus, extent: &BTreeMap<String, u64>, observed_locs
     Ok(())
 }
 
-/// Per barrier id used by `bar.red`: its index and the most times one thread uses it.
+/// Per barrier id used by `bar.red`: the rows of the ids before it, and the most
+/// times one thread uses it (one row of words per use, so no two uses share a word).
 fn red_ids(lit: &Litmus) -> BTreeMap<i64, (u64, u64)> {
     let mut uses: BTreeMap<i64, u64> = BTreeMap::new();
     for code in &lit.code {
@@ -184,7 +186,13 @@ fn red_ids(lit: &Litmus) -> BTreeMap<i64, (u64, u64)> {
             *u = (*u).max(n);
         }
     }
-    uses.into_iter().enumerate().map(|(i, (id, n))| (id, (i as u64, n))).collect()
+    let mut first = 0;
+    uses.into_iter()
+        .map(|(id, n)| {
+            first += n;
+            (id, (first - n, n))
+        })
+        .collect()
 }
 
 /// The highest CTA barrier number no instruction of the test names.

@@ -26,9 +26,10 @@ fn skip_reason(src: &str) -> String {
     emit_source(src, &EmitOptions::default()).unwrap().expect_err("the test should be skipped")
 }
 
-/// The instruction lines of thread `t`'s code (from its start label to its end label).
+/// The instruction lines of thread `t`'s code, from the end of its pre-stress
+/// loop (`--pre-stress`) to its end label.
 fn thread_lines(m: &Module, t: usize) -> Vec<String> {
-    let start = m.ptx.find(&format!("T{}$start:", t)).unwrap();
+    let start = m.ptx.find(&format!("T{}$pre_done:", t)).unwrap();
     let end = m.ptx.find(&format!("T{}$end:", t)).unwrap();
     m.ptx[start..end].lines().map(|l| l.trim().to_string()).filter(|l| !l.starts_with("//")).collect()
 }
@@ -124,6 +125,17 @@ fn bar_red_combines_the_predicates_of_one_instance() {
     for l in &loaded {
         assert_eq!(l, &stored, "every thread reads the three words the three threads wrote");
     }
+    // Three reductions on two barriers (and, or on 0; or on 1): every use of a
+    // barrier by every thread has a word of its own, so no reduction reads a
+    // word that another one wrote.
+    let m = module("litmus/sync/bar.red.and-or-negated.litmus");
+    let mut words = BTreeSet::new();
+    for t in 0..2 {
+        for l in thread_lines(&m, t).iter().filter(|l| l.starts_with("st.shared.u32 [")) {
+            assert!(words.insert(l.split(']').next().unwrap().replace(&format!("%t{}_", t), "")), "{} twice", l);
+        }
+    }
+    assert_eq!(words.len(), 6, "{:?}", words);
     // and/or: the combined word becomes the destination predicate.
     let m = module("litmus/sync/MP+bar.red.and.litmus");
     let p1 = thread_lines(&m, 1);
