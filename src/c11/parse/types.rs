@@ -128,7 +128,7 @@ mod tests {
         assert_eq!(ty(&["unsigned", "long"], 0), int(64, false));
         assert_eq!(ty(&["long", "long"], 0), int(64, true));
         for narrow in [&["atomic_uint8_t*"][..], &["atomic_char*"], &["unsigned", "char"], &["short", "int"]] {
-            assert!(declared(narrow, 0, Span::default()).is_err(), "{:?}", narrow);
+            assert!(declared(narrow, 1, Span::default()).is_err(), "{:?}", narrow);
         }
         assert_eq!(ty(&["int*"], 0), Some(Declared::Pointer));
         assert_eq!(ty(&["int**"], 1), Some(Declared::Pointer));
