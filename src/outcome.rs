@@ -59,10 +59,10 @@ fn observe(p: &Program, x: &Execution, o: &Observable) -> i64 {
         Observable::Loc(name) => {
             let fin = |l: LocId| x.finals.get(&l).and_then(|&w| x.value_written(p, w)).unwrap_or(p.locations[l].init);
             if let Some(parts) = p.loc_parts.get(name) {
-                return Program::compose_parts(parts, &fin);
+                return p.shown(o, Program::compose_parts(parts, &fin));
             }
             let Some(&l) = p.loc_names.get(name) else { return 0 };
-            x.finals.get(&l).and_then(|&w| x.value_written(p, w)).unwrap_or(p.locations[l].init)
+            p.shown(o, fin(l))
         }
     }
 }

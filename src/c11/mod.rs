@@ -81,6 +81,11 @@ pub struct Orders {
     /// The compare-exchanges (their `atom.cas` instruction), keyed like `by_instr`,
     /// whose order there is the success order.
     pub cas: BTreeMap<(usize, usize), CompareExchange>,
+    /// The locations of a signed integer type (`int`, `long`) and their width
+    /// in bits: memory holds their bit pattern (D74), and a condition and a
+    /// final state read it as that type, two's complement, as C and herd7 do
+    /// (D285).
+    pub signed: BTreeMap<String, u32>,
 }
 
 /// What a C compare-exchange says beyond its `atom.cas` and the `setp.eq`
@@ -108,6 +113,22 @@ impl Orders {
         match self.cas.get(&(t, pc)) {
             Some(c) if !writes => Some(c.failure),
             _ => self.get(t, pc),
+        }
+    }
+
+    /// `raw`, the bit pattern location `name` holds, read as the C type of
+    /// `name`: sign-extended from its width when that type is signed (D285).
+    pub fn as_declared(&self, name: &str, raw: i64) -> i64 {
+        match self.signed.get(name) {
+            Some(&bits) if bits < 64 => {
+                let low = raw & ((1i64 << bits) - 1);
+                if low >> (bits - 1) & 1 == 1 {
+                    low - (1i64 << bits)
+                } else {
+                    low
+                }
+            }
+            _ => raw,
         }
     }
 

@@ -225,7 +225,10 @@ impl Session<'_> {
             None => None,
         };
         if !a.dry_run {
-            print_emitted(a, shown, m, path.as_deref().expect("--emit gave a path"));
+            // Without --dry-run this is reached only with --emit, so a path was written.
+            if let Some(p) = path.as_deref() {
+                print_emitted(a, shown, m, p);
+            }
             return EXIT_OK;
         }
         match super::launch::plan(m, a.iterations, a.per_launch, a.stress) {

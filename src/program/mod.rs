@@ -191,6 +191,16 @@ pub struct Program {
 }
 
 impl Program {
+    /// The value an observable shows for `raw`, its register value or the bit
+    /// pattern its location holds: a signed C location reads as its type
+    /// (D285); every other value is shown as held.
+    pub fn shown(&self, o: &crate::ast::Observable, raw: i64) -> i64 {
+        match (o, &self.c11) {
+            (crate::ast::Observable::Loc(name), Some(c)) => c.as_declared(name, raw),
+            _ => raw,
+        }
+    }
+
     /// The value of `name` from the final value of each of its cells.
     pub fn compose_parts(parts: &[(LocId, u32, u32)], value: &dyn Fn(LocId) -> i64) -> i64 {
         let bytes: Vec<(i64, i64, u8)> = parts.iter().map(|&(l, at, len)| (value(l), at as i64, len as u8)).collect();

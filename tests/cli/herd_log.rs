@@ -56,7 +56,8 @@ fn binding(b: &str) -> (String, i64) {
             assert!(t.chars().all(|c| c.is_ascii_digit()), "thread `{}` is not a bare number", t);
             reg
         }
-        None => loc.split('[').next().unwrap(),
+        // herd writes a C test's location bracketed: `[x]=1;`.
+        None => loc.strip_prefix('[').and_then(|l| l.strip_suffix(']')).unwrap_or(loc).split('[').next().unwrap(),
     };
     // herd's log lexer: `reg = name = alpha (alpha|digit|'_'|'.')*`.
     let mut cs = name.chars();

@@ -132,7 +132,11 @@ impl Mapped {
     pub fn in_source(&self, st: &State) -> State {
         match &self.projection {
             Some(p) => p.iter().map(|&k| st.get(k).map_or(0, |&v| v as i32 as i64)).collect(),
-            None => st.clone(),
+            // The compiled test's locations hold bit patterns; the source's
+            // signed ones read as their C type (D285).
+            None => {
+                st.iter().zip(&self.target.program.observables).map(|(&v, o)| self.source.program.shown(o, v)).collect()
+            }
         }
     }
 

@@ -145,6 +145,13 @@ fn build(file: Pair<Rule>, src: &Src) -> Result<Litmus> {
     if let Some(tree) = parts.scopes.take() {
         place_by_tree(tree, src, &mut headers)?;
     }
+    orders.signed = types
+        .iter()
+        .filter_map(|(n, t)| match t {
+            Declared::Int(t) if t.signed => Some((n.clone(), t.bits)),
+            _ => None,
+        })
+        .collect();
     finish(parts, headers, code, orders, src)
 }
 

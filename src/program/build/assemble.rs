@@ -73,18 +73,20 @@ impl Ctx<'_> {
     /// A condition compares a location as the bytes it holds (D74): a
     /// constant compared with a location whose bytes are a bit pattern (a
     /// typed or declared variable) is reduced to that location's width, two's
-    /// complement, so `z == -1` holds for a 4-byte `z` holding 0xffffffff.
-    pub(super) fn at_location_width(&self, p: &Prop, widths: &BTreeMap<String, u8>) -> Prop {
+    /// complement, so `z == -1` holds for a 4-byte `z` holding 0xffffffff; a
+    /// signed C location's constant is reduced to that type instead (D285).
+    pub(super) fn at_location_width(&self, lit: &Litmus, p: &Prop, widths: &BTreeMap<String, u8>) -> Prop {
         let reduce = |a: &ast::Term, b: &ast::Term| -> (ast::Term, ast::Term) {
             let fit = |o: &ast::Term, c: &ast::Term| match (o, c) {
-                (ast::Term::Obs(Observable::Loc(l), _), ast::Term::Const(v)) => {
-                    widths.get(l).map(|&w| ast::Term::Const(cells::extract(*v, 0, w)))
-                }
+                (ast::Term::Obs(Observable::Loc(l), _), ast::Term::Const(v)) => widths.get(l).map(|&w| {
+                    let raw = cells::extract(*v, 0, w);
+                    ast::Term::Const(lit.c11.as_ref().map_or(raw, |c| c.as_declared(l, raw)))
+                }),
                 _ => None,
             };
             (fit(b, a).unwrap_or_else(|| a.clone()), fit(a, b).unwrap_or_else(|| b.clone()))
         };
-        let rec = |q: &Prop| Box::new(self.at_location_width(q, widths));
+        let rec = |q: &Prop| Box::new(self.at_location_width(lit, q, widths));
         match p {
             Prop::Eq(a, b) => {
                 let (x, y) = reduce(a, b);
@@ -349,8 +351,8 @@ impl Ctx<'_> {
         let observables = observables_of(lit);
         check_observables(lit, &loc_names)?;
         let widths = self.bit_pattern_widths(&loc_names, &locations, &loc_parts, &keys);
-        let condition = self.at_location_width(&lit.condition.prop, &widths);
-        let filter = lit.filter.as_ref().map(|f| self.at_location_width(f, &widths));
+        let condition = self.at_location_width(lit, &lit.condition.prop, &widths);
+        let filter = lit.filter.as_ref().map(|f| self.at_location_width(lit, f, &widths));
         self.check_private_observed(&observables)?;
         let unknown_read = events
             .iter()

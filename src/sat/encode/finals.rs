@@ -7,8 +7,7 @@ impl Encoding<'_> {
     /// of them when several are maximal); observable values as literals.
     pub(super) fn final_values(&mut self) {
         let p = self.p;
-        for (oi, o) in p.observables.iter().enumerate() {
-            let _ = oi;
+        for o in &p.observables {
             // (value, premises): the observable has the value when all premises hold.
             let mut vals: Vec<(i64, Vec<B>)> = Vec::new();
             match o {
@@ -60,6 +59,7 @@ impl Encoding<'_> {
             // One literal per distinct value.
             let mut by_val: BTreeMap<i64, B> = BTreeMap::new();
             for (val, premises) in vals {
+                let val = p.shown(o, val);
                 let lit = *by_val.entry(val).or_insert_with(|| self.f.fresh());
                 self.f.implies(&premises, lit);
             }
