@@ -51,13 +51,14 @@ fn check(args: &[&str]) -> String {
 fn binding(b: &str) -> (String, i64) {
     let b = b.strip_suffix(';').unwrap_or_else(|| panic!("binding without `;`: {:?}", b));
     let (loc, v) = b.rsplit_once('=').unwrap_or_else(|| panic!("binding without `=`: {:?}", b));
+    // herd writes a C test's location bracketed (`[x]=1;`); its tools print it bare.
+    let loc = loc.strip_prefix('[').and_then(|l| l.strip_suffix(']')).unwrap_or(loc);
     let name = match loc.split_once(':') {
         Some((t, reg)) => {
             assert!(t.chars().all(|c| c.is_ascii_digit()), "thread `{}` is not a bare number", t);
             reg
         }
-        // herd writes a C test's location bracketed: `[x]=1;`.
-        None => loc.strip_prefix('[').and_then(|l| l.strip_suffix(']')).unwrap_or(loc).split('[').next().unwrap(),
+        None => loc.split('[').next().unwrap(),
     };
     // herd's log lexer: `reg = name = alpha (alpha|digit|'_'|'.')*`.
     let mut cs = name.chars();
@@ -91,7 +92,8 @@ fn block(text: &str) -> Block {
             .parse()
             .unwrap(),
     };
-    let states: Vec<Vec<(String, i64)>> = (0..n).map(|_| next().split(' ').map(binding).collect()).collect();
+    let states: Vec<Vec<(String, i64)>> =
+        (0..n).map(|_| next().split(' ').filter(|b| !b.is_empty()).map(binding).collect()).collect();
     let verdict = next().to_string();
     assert!(verdict == "Ok" || verdict == "No", "{}", verdict);
     assert_eq!(next(), "Witnesses");
@@ -129,7 +131,20 @@ fn observation(p: u64, n: u64) -> &'static str {
 
 fn blocks(log: &str) -> Vec<Block> {
     assert!(log.ends_with("\n\n"), "a log ends each test with a blank line");
-    log.split("\n\n").filter(|b| !b.trim().is_empty()).map(|b| block(&format!("{}\n", b))).collect()
+    // A block is a `Test` line up to the next one; a test with no observable
+    // has one empty state line, as herd writes it, so a blank line does not
+    // end a block by itself.
+    let mut texts: Vec<String> = Vec::new();
+    for line in log.lines() {
+        match texts.last_mut() {
+            Some(t) if !line.starts_with("Test ") => {
+                t.push_str(line);
+                t.push('\n');
+            }
+            _ => texts.push(format!("{}\n", line)),
+        }
+    }
+    texts.iter().filter(|b| !b.trim().is_empty()).map(|b| block(b.trim_end_matches('\n'))).collect()
 }
 
 #[test]

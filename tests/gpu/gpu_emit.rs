@@ -209,9 +209,18 @@ fn check_instructions(f: &Path, lit: &Litmus, m: &Module) {
         let start =
             m.ptx.find(&format!("T{}$start:", t)).unwrap_or_else(|| panic!("{}: no code for P{}", f.display(), t));
         let mut rest = &m.ptx[start..];
+        let mut previous: Option<&str> = None;
         for i in code {
-            let at = rest
-                .find(&format!("// {}\n", i.text))
+            // One C statement lowers to several instructions of one text,
+            // each under its own comment (the next one is past this one's);
+            // a vector's elements share the vector's one comment.
+            let comment = format!("// {}\n", i.text);
+            let again = previous == Some(i.text.as_str());
+            previous = Some(&i.text);
+            let at = again
+                .then(|| rest[1..].find(&comment).map(|a| a + 1))
+                .flatten()
+                .or_else(|| rest.find(&comment))
                 .unwrap_or_else(|| panic!("{}: P{} lacks `{}`", f.display(), t, i.text));
             rest = &rest[at..];
             let block: Vec<&str> = rest.lines().skip(1).take_while(|l| !l.trim_start().starts_with("//")).collect();
