@@ -94,6 +94,30 @@ impl Model {
             .any(|k| self.rows.len() >= k.model().rows.len() && self.same_rows(k.model(), k.model().rows.len()))
     }
 
+    /// The model keeps, for each of `checks`, a check row of that name meaning
+    /// what it means in one built-in PTX model (the same one for all): facts
+    /// proven from those rows of that model (D60) hold under the rows'
+    /// activations, whatever the other rows say (D221). Compared by content,
+    /// never by name alone.
+    pub(crate) fn keeps_checks_of_builtin(&self, checks: &[&str]) -> bool {
+        ModelKind::ALL.iter().any(|k| {
+            let b = k.model();
+            b.split_rmw == self.split_rmw && checks.iter().all(|c| self.keeps_check(b, c))
+        })
+    }
+
+    /// Some check row of `self` named `check` means what `b`'s last row of that name means.
+    fn keeps_check(&self, b: &Model, check: &str) -> bool {
+        let named = |m: &Model| -> Vec<usize> {
+            (0..m.rows.len())
+                .filter(|&i| matches!(&m.rows[i].stmt, Stmt::Check { name, .. } if name == check))
+                .collect()
+        };
+        let Some(&j) = named(b).last() else { return false };
+        let mut memo = std::collections::HashMap::new();
+        named(self).into_iter().any(|i| same_meaning(self, i, b, j, &mut memo))
+    }
+
     /// The first `n` rows of `self` are `other`'s rows, and `other` has `n` rows.
     fn same_rows(&self, other: &Model, n: usize) -> bool {
         other.split_rmw == self.split_rmw
@@ -101,6 +125,40 @@ impl Model {
             && self.rows.len() >= n
             && other.rows.iter().zip(&self.rows).all(|(a, b)| a.stmt == b.stmt)
     }
+}
+
+/// Row `i` of `a` and row `j` of `b` denote the same relation or check on
+/// every execution: the same statement, each name it reads resolving (as the
+/// engines resolve it: the latest earlier `let`, else a primitive) to rows of
+/// the same meaning in both, or to the same primitive in both. Rows read only
+/// earlier rows, so the recursion ends; `memo` keeps it linear in pairs.
+fn same_meaning(
+    a: &Model,
+    i: usize,
+    b: &Model,
+    j: usize,
+    memo: &mut std::collections::HashMap<(usize, usize), bool>,
+) -> bool {
+    if let Some(&known) = memo.get(&(i, j)) {
+        return known;
+    }
+    let def = |m: &Model, upto: usize, n: &str| {
+        m.rows[..upto].iter().rposition(|r| matches!(&r.stmt, Stmt::Let { name, .. } if name == n))
+    };
+    let same = a.rows[i].stmt == b.rows[j].stmt && {
+        let expr = match &a.rows[i].stmt {
+            Stmt::Let { expr, .. } | Stmt::Check { expr, .. } => expr,
+        };
+        let mut names = Vec::new();
+        expr.names(&mut names);
+        names.iter().all(|n| match (def(a, i, n), def(b, j, n)) {
+            (Some(x), Some(y)) => same_meaning(a, x, b, y, memo),
+            (None, None) => true,
+            _ => false,
+        })
+    };
+    memo.insert((i, j), same);
+    same
 }
 
 /// One row: a statement, the ISA section it transcribes, and the sentence it reads.

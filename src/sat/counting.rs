@@ -11,6 +11,7 @@
 use super::encode::Encoding;
 use super::formula::B;
 use crate::model::strong::morally_strong;
+use crate::model::Model;
 use crate::program::{EventId, LocId, Rmw};
 
 /// Chains longer than this get no facts (n^3 clauses); they stay exact, only slower.
@@ -19,7 +20,7 @@ const MAX_CHAIN: usize = 96;
 impl Encoding<'_> {
     /// Add the counting facts for every location whose writes form a chain.
     pub(crate) fn counting_facts(&mut self) {
-        if self.counting_guards().is_none() {
+        if self.act.counting.is_none() {
             return;
         }
         for l in 0..self.p.locations.len() {
@@ -119,13 +120,16 @@ impl Encoding<'_> {
         self.chain_values(init_val, op, chain, &le);
     }
 
-    /// The literals the facts hold under: the activations of the rows that
-    /// imply them, Atomicity (8.10.3) and SC-per-Location (8.10.5). A model
-    /// without those rows has the facts only when it keeps every row of a
+    /// The literals the facts hold under (D221): the activations of the rows
+    /// that imply them, Atomicity (8.10.3) and SC-per-Location (8.10.5), when
+    /// the model keeps both rows of a built-in PTX model with their meaning
+    /// (compared by content: a row that only bears the name proves nothing).
+    /// A model without them has the facts only when it keeps every row of a
     /// built-in model (the C models: D131); otherwise none are added (exact, slower).
-    fn counting_guards(&self) -> Option<[B; 2]> {
-        match (self.act("Atomicity"), self.act("SC-per-Location")) {
-            (Some(a), Some(s)) => Some([a, s]),
+    pub(super) fn counting_guards(&self, model: &Model) -> Option<[B; 2]> {
+        const ROWS: [&str; 2] = ["Atomicity", "SC-per-Location"];
+        match (self.act(ROWS[0]), self.act(ROWS[1])) {
+            (Some(a), Some(s)) if model.keeps_checks_of_builtin(&ROWS) => Some([a, s]),
             _ if self.axioms_assumed => Some([B::T, B::T]),
             _ => None,
         }
@@ -137,7 +141,7 @@ impl Encoding<'_> {
     /// value.
     fn chain_values(&mut self, init_val: i64, op: &Rmw, chain: &[EventId], le: &[Vec<B>]) {
         let n = chain.len();
-        let Some(acts) = self.counting_guards() else { return };
+        let Some(acts) = self.act.counting else { return };
         let init = self.p.init_events[self.p.events[chain[0]].access().map_or(0, |a| a.loc)];
         let mut v = init_val;
         for k in 1..=n {

@@ -114,6 +114,9 @@ pub(super) struct Activations {
     /// Reductions (a `bar.red` wait gets the result its path assumes); off
     /// while looking for deadlocks, which ignore values.
     pub(super) values: B,
+    /// What the counting facts (D60) hold under: None, no facts; otherwise
+    /// the activations of the rows that imply them (`counting_guards`, D221).
+    pub(super) counting: Option<[B; 2]>,
 }
 
 fn get(r: &Rel, a: EventId, b: EventId) -> B {
@@ -134,7 +137,7 @@ impl<'p> Encoding<'p> {
     }
 
     fn build(p: &'p Program, axioms_assumed: bool, model: &Model) -> Result<Self> {
-        let act = Activations { checks: Vec::new(), progress: B::T, values: B::T };
+        let act = Activations { checks: Vec::new(), progress: B::T, values: B::T, counting: None };
         let mut e = Encoding {
             p,
             f: Formula::new(),
@@ -157,6 +160,7 @@ impl<'p> Encoding<'p> {
         // solver's search, and with it which witness an explanation shows.
         e.act.progress = e.f.fresh();
         e.act.values = e.f.fresh();
+        e.act.counting = e.counting_guards(model);
         let debug = crate::out::tracing();
         type Step<'q> = (&'static str, fn(&mut Encoding<'q>));
         e.symbolic_terms()?;

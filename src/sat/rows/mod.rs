@@ -58,9 +58,8 @@ pub fn compile(enc: &mut Encoding, model: &Model) -> Result<()> {
         crate::budget::phase_named(row_phase(&row.stmt, &row.section).into());
         match &row.stmt {
             Stmt::Let { expr, .. } => {
-                if c.pol[i].any() || exported(&row.stmt) {
-                    let pol = if c.pol[i].any() { c.pol[i] } else { Pol::POS };
-                    let v = c.expr(i, expr, pol)?;
+                if c.pol[i].any() {
+                    let v = c.expr(i, expr, c.pol[i])?;
                     c.rows[i] = Some(v);
                 }
             }
@@ -90,20 +89,31 @@ fn row_phase(s: &Stmt, section: &str) -> String {
     }
 }
 
-/// Relations other parts of the SAT engine read by name (data races read
-/// `cause`, explanations `sw`).
-fn exported(s: &Stmt) -> bool {
-    matches!(s, Stmt::Let { name, .. } if name == "cause" || name == "sw" || name == "dr")
+/// Relations other parts of the SAT engine read by name, each with the
+/// polarity its reader needs (D222): the race query asks for a pair outside
+/// `cause` (its literal must be implied by its definition, as a check's) or
+/// for a pair of `dr` (its literal must imply its definition); explanations
+/// read `sw`. The reader takes the latest definition, as the reference engine
+/// resolves a name after the last row.
+fn exported() -> [(&'static str, Pol); 3] {
+    [("cause", Pol::POS), ("sw", Pol::POS), ("dr", Pol::POS.flip())]
+}
+
+/// The latest `let` row defining `name` before row `upto`.
+fn definition(m: &Model, upto: usize, name: &str) -> Option<usize> {
+    m.rows[..upto].iter().rposition(|r| matches!(&r.stmt, Stmt::Let { name: n, .. } if n == name))
 }
 
 /// Where each row is used: checks forbid their expression (positive), a
 /// difference flips its right side; a row's uses reach the rows it reads.
+/// The exported rows are used by their readers, so the rows they read are
+/// compiled even when no check reads them (a model whose only axiom is
+/// `acyclic po | rf | co | fr` still has its `cause`, D222).
 fn polarities(m: &Model) -> Vec<Pol> {
     let mut pol = vec![Pol::default(); m.rows.len()];
-    // The race query asks for a pair of `dr` (herd's `undefined_unless empty dr`).
-    for (i, r) in m.rows.iter().enumerate() {
-        if matches!(&r.stmt, Stmt::Let { name, .. } if name == "dr") {
-            pol[i] = Pol::POS.flip();
+    for (name, p) in exported() {
+        if let Some(i) = definition(m, m.rows.len(), name) {
+            pol[i] = pol[i].join(p);
         }
     }
     for i in (0..m.rows.len()).rev() {
@@ -121,8 +131,7 @@ fn polarities(m: &Model) -> Vec<Pol> {
 fn mark(m: &Model, row: usize, e: &Expr, p: Pol, pol: &mut [Pol]) {
     match e {
         Expr::Name(n) => {
-            let def = m.rows[..row].iter().rposition(|r| matches!(&r.stmt, Stmt::Let { name, .. } if name == n));
-            if let Some(j) = def {
+            if let Some(j) = definition(m, row, n) {
                 pol[j] = pol[j].join(p);
             }
         }
@@ -142,8 +151,7 @@ fn mark(m: &Model, row: usize, e: &Expr, p: Pol, pol: &mut [Pol]) {
 impl Compiler<'_, '_> {
     /// A name: the latest earlier `let` row, an execution relation, or a static primitive.
     fn name(&mut self, row: usize, n: &str) -> Result<Val> {
-        let def = self.model.rows[..row].iter().rposition(|r| matches!(&r.stmt, Stmt::Let { name, .. } if name == n));
-        if let Some(j) = def {
+        if let Some(j) = definition(self.model, row, n) {
             return self.rows[j]
                 .clone()
                 .ok_or_else(|| Error::internal(format!("row `{}` was not compiled", self.model.rows[j].stmt)));
@@ -224,10 +232,13 @@ impl Compiler<'_, '_> {
         let candidates = crate::model::prims::race_candidates(&self.nodes.view, &ms);
         self.enc.derived.race_pairs =
             candidates.into_iter().map(|(a, b)| (a, b, self.nodes.guard(self.enc, a, b))).collect();
-        for (i, row) in self.model.rows.iter().enumerate() {
-            let Stmt::Let { name, .. } = &row.stmt else { continue };
-            let Some(Val::Lits(l)) = self.rows[i].clone() else { continue };
-            match name.as_str() {
+        for (name, _) in exported() {
+            // A row of fixed relations only (`let dr = cnf & ext`) is static:
+            // as literals, each pair holds when both its events are performed.
+            let Some(i) = definition(self.model, self.model.rows.len(), name) else { continue };
+            let Some(v) = self.rows[i].take() else { continue };
+            let l = self.lits(v);
+            match name {
                 // Over nodes, as the race is defined (see `Encoding::cause_nodes`).
                 "dr" => self.enc.derived.dr = Some(l.sorted().into_iter().map(|(_, v)| v).collect()),
                 "cause" => self.enc.derived.cause_nodes = l.sorted().into_iter().filter(|((a, b), _)| a != b).collect(),
