@@ -311,13 +311,14 @@ pub(crate) fn violated_axiom_on(
 }
 
 /// 8.7.1 for a consistent candidate: some conflicting pair neither morally
-/// strong nor ordered by causality (the model's `ms` and `cause`).
+/// strong (8.7, the primitive: a row a model names `ms` does not redefine the
+/// race, as in the SAT engine) nor ordered by causality (the model's `cause`).
 fn races(ev: &mut Evaluator) -> bool {
     // A model with a `dr` row (the C models: herd's `undefined_unless empty dr`).
     if let Some(dr) = ev.value("dr") {
         return !dr.is_empty();
     }
-    match (ev.value("ms"), ev.value("cause")) {
+    match (ev.primitive("ms"), ev.value("cause")) {
         (Some(ms), Some(cause)) => prims::has_data_race(ev.view(), &ms, &cause),
         _ => false,
     }

@@ -16,15 +16,15 @@ use std::path::{Path, PathBuf};
 
 /// What a herd log block says of one test.
 #[derive(Debug, PartialEq, Eq)]
-struct Block {
+pub(crate) struct Block {
     states: BTreeSet<String>,
-    verdict: String,
+    pub(crate) verdict: String,
     flags: Vec<String>,
     observation: String,
 }
 
 /// herd's log (or ours, in the same format): test name -> block.
-fn read_log(text: &str) -> BTreeMap<String, Block> {
+pub(crate) fn read_log(text: &str) -> BTreeMap<String, Block> {
     let mut out = BTreeMap::new();
     for chunk in text.split("\nTest ").map(|c| c.trim_start_matches("Test ")) {
         let mut lines = chunk.lines();

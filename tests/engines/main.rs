@@ -20,3 +20,4 @@ mod symbolic;
 mod symbolic_build;
 mod symbolic_values;
 mod symmetry;
+mod user_models;

@@ -172,6 +172,12 @@ impl<'a, 'p> Evaluator<'a, 'p> {
         v.map(Rc::unwrap_or_clone)
     }
 
+    /// The primitive `name`, whatever the model's rows call by that name.
+    pub fn primitive(&mut self, name: &str) -> Option<Rel> {
+        let r = resolve(self.model, 0, name)?;
+        self.get(r).map(Rc::unwrap_or_clone)
+    }
+
     fn get(&mut self, r: Ref) -> Option<Val> {
         match r {
             Ref::Static(k) => {
