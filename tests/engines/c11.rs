@@ -17,10 +17,10 @@ use std::path::{Path, PathBuf};
 /// What a herd log block says of one test.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Block {
-    states: BTreeSet<String>,
+    pub(crate) states: BTreeSet<String>,
     pub(crate) verdict: String,
-    flags: Vec<String>,
-    observation: String,
+    pub(crate) flags: Vec<String>,
+    pub(crate) observation: String,
 }
 
 /// herd's log (or ours, in the same format): test name -> block.
