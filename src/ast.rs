@@ -33,6 +33,9 @@ pub struct Litmus {
     pub code: Vec<Vec<Instr>>,
     /// `locations [x; P0:r0;]`: extra observables to show in the final states.
     pub locations: Vec<Observable>,
+    /// Where each of `locations` is written (the end of the file for those a
+    /// test without a condition shows), for errors that name one.
+    pub locations_at: Vec<Span>,
     /// `filter (prop)`: keep only executions satisfying prop.
     pub filter: Option<Prop>,
     pub condition: Condition,

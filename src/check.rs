@@ -137,13 +137,22 @@ pub fn check_source_at(source: &str, base: &Path, opts: &CheckOptions) -> Result
     let start = Instant::now();
     let ast = parse_and_expand(source, base)?;
     rc11_ignores_scopes(&ast, opts);
+    check_parsed(&ast, start, opts)
+}
+
+/// Check a parsed test whose calls are inlined (`parse_and_expand`), under
+/// the budget already running on this thread; `start` is when its check began.
+pub fn check_parsed(ast: &crate::ast::Litmus, start: Instant, opts: &CheckOptions) -> Result<TestResult> {
+    if !crate::budget::active() {
+        return guarded(opts, || check_parsed(ast, start, opts));
+    }
     let opts = &CheckOptions { ctx: opts.ctx.with_model(model_for(ast.c11.is_some(), opts)?), ..opts.clone() };
-    let program = build_encoded(&ast, opts)?;
+    let program = build_encoded(ast, opts)?;
     let symbolic = program.symbolic.is_some().then(|| Arc::new(program.clone()));
     let (program, outcome) = decide(program, opts, crate::budget::deadline())?;
     vacuous_unroll(&program, &outcome, opts.build.unroll)?;
     if let Some(var) = &program.reads_unknown {
-        same_for_other_unknown_bytes(&ast, &program, &outcome, var, opts)?;
+        same_for_other_unknown_bytes(ast, &program, &outcome, var, opts)?;
     }
     let summary = outcome.summary(&program);
     Ok(TestResult { program, symbolic, outcome, summary, time: start.elapsed() })
@@ -381,17 +390,24 @@ pub fn parse_and_expand(source: &str, base: &Path) -> Result<crate::ast::Litmus>
         return crate::c11::parse::parse_c_litmus(source);
     }
     let mut ast = crate::parse::parse_litmus(source)?;
+    expand_modules(&mut ast, base)?;
+    Ok(ast)
+}
+
+/// Inline the calls of a parsed test into its PTX modules (paths relative
+/// to `base`); a module's warnings go to stderr (not with `-q`).
+pub fn expand_modules(ast: &mut crate::ast::Litmus, base: &Path) -> Result<()> {
     // Each kind of warning once per run: a batch of modules that all declare
     // `.version 9.5` says so for the first one only.
     static SHOWN: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
-    for w in crate::module::expand(&mut ast, base)? {
+    for w in crate::module::expand(ast, base)? {
         let mut shown = SHOWN.lock().unwrap_or_else(|p| p.into_inner());
         if !shown.contains(&w.kind) {
             crate::out::warn(&w.text);
             shown.push(w.kind);
         }
     }
-    Ok(ast)
+    Ok(())
 }
 
 /// Read a test (a file, or standard input for `-`) within the size cap.

@@ -30,6 +30,14 @@ pub struct Origin {
     pub context: String,
 }
 
+impl Origin {
+    /// The function an inlined instruction comes from: `FUNC` of the
+    /// context `in FUNC, called from P1` (none for a whole module's origin).
+    pub fn function(&self) -> Option<&str> {
+        self.context.strip_prefix("in ")?.split(", called from ").next()
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Error {
     pub kind: ErrorKind,

@@ -41,12 +41,25 @@ impl Default for AdviseOptions {
     }
 }
 
+/// Where in a PTX module a changed instruction is (D254): the module file
+/// and the function it was inlined from.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct ModulePlace {
+    pub file: String,
+    pub function: String,
+}
+
 /// One changed instruction (or inserted fence) of an answer.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Change {
     pub thread: usize,
-    /// Source line of the instruction (for an insertion: the line it follows).
+    /// Source line of the instruction (for an insertion: the line it follows):
+    /// in the module when `module` is given, else in the test's file.
     pub line: usize,
+    /// The module function the instruction is inlined from, for a test that
+    /// calls one (D254); absent for an instruction of the test's own cells.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub module: Option<ModulePlace>,
     /// `change`, `insert` or `remove`.
     pub action: &'static str,
     pub before: String,
@@ -61,7 +74,8 @@ pub struct Answer {
     pub cost: u32,
     /// The axiom forbidding the outcome in the changed test, as `check --show forbidden` names it.
     pub forbidden_by: String,
-    /// The changed test's source text.
+    /// The changed test's source text (empty for a test that calls a PTX
+    /// module: its changes are the module's, D254).
     #[serde(skip)]
     pub source: String,
     /// (index into `sites::sites(.., mode)`, level) of each change.
@@ -116,23 +130,31 @@ pub fn budgeted<T>(opts: &CheckOptions, deadline: Option<Instant>, f: impl FnOnc
 /// Seconds one test's advice may take when `--timeout` is not given.
 pub const DEFAULT_TIMEOUT_S: u64 = 300;
 
-/// Advise on one test given as text.
+/// Advise on one test given as text (its `ptx "FILE";` paths relative to the
+/// working directory).
 pub fn advise_source(source: &str, opts: &AdviseOptions) -> Result<Advice> {
+    advise_source_at(source, std::path::Path::new("."), opts)
+}
+
+/// Advise on one test given as text whose `ptx "FILE";` paths are relative
+/// to `base`. A test that calls functions of a PTX module is advised on its
+/// inlined program (D254): each change names the module's function and line,
+/// and each answer is re-checked by `check` on that program.
+pub fn advise_source_at(source: &str, base: &std::path::Path, opts: &AdviseOptions) -> Result<Advice> {
     let start = Instant::now();
     let deadline = opts.check.ctx.limits.timeout.map(|t| start + t);
-    let lit = crate::parse::parse_litmus(source)?;
-    if let Some(m) = lit.modules.first() {
-        // Answers are edits of the file's own cells (D38); a module's
-        // instructions are the compiler's output, which the advisor cannot rewrite.
-        return Err(crate::error::Error::input(
-            "advise edits the instructions written in the litmus file, and this test calls functions of a PTX module; copy the function's instructions into the cells to get advice on them",
-            m.span,
-        ));
+    let mut lit = crate::parse::parse_litmus(source)?;
+    let harness = !lit.modules.is_empty();
+    if harness {
+        crate::check::expand_modules(&mut lit, base)?;
     }
     // The program `check` decides (D188): past the path builder's limit, the symbolic one (D217).
     let p = crate::check::build_encoded(&lit, &opts.check)?;
     let reachable = budgeted(&opts.check, deadline, || oracle::reachable(&p, &opts.check.ctx.model))?;
-    let first = budgeted(&opts.check, deadline, || oracle::confirm(source, &opts.check, false))?;
+    let first = budgeted(&opts.check, deadline, || match harness {
+        true => oracle::confirm_parsed(&lit, &opts.check, false),
+        false => oracle::confirm(source, &opts.check, false),
+    })?;
     if first.reachable != reachable {
         return Err(oracle::disagreement("the original test"));
     }
@@ -184,11 +206,19 @@ pub fn advise_source(source: &str, opts: &AdviseOptions) -> Result<Advice> {
     Ok(adv)
 }
 
-/// The answer for a variant the search found forbidding the outcome, confirmed by `check`.
+/// The answer for a variant the search found forbidding the outcome,
+/// confirmed by `check`: on its edited text, or for a test that calls a PTX
+/// module on its edited inlined program (D254), which has no text.
 fn answer(d: &search::Decider, costs: &CostTable, levels: &[Level], explain: bool) -> Result<Answer> {
-    let text = edit::variant_source(d.source, d.lit, d.sites, levels)?;
-    edit::verify(&text, d.lit, d.sites, levels)?;
-    let c = budgeted(d.opts, d.deadline, || oracle::confirm(&text, d.opts, explain))?;
+    let (text, c) = if d.lit.modules.is_empty() {
+        let text = edit::variant_source(d.source, d.lit, d.sites, levels)?;
+        edit::verify(&text, d.lit, d.sites, levels)?;
+        let c = budgeted(d.opts, d.deadline, || oracle::confirm(&text, d.opts, explain))?;
+        (text, c)
+    } else {
+        let variant = edit::variant_ast(d.lit, d.sites, levels);
+        (String::new(), budgeted(d.opts, d.deadline, || oracle::confirm_parsed(&variant, d.opts, explain))?)
+    };
     if c.reachable {
         return Err(oracle::disagreement("a changed test"));
     }
@@ -226,7 +256,11 @@ fn changes(lit: &Litmus, sites: &[Site], costs: &CostTable, levels: &[Level]) ->
             _ => ("change", before),
         };
         let cost = costs.cost(l).abs_diff(costs.cost(s.original));
-        out.push(Change { thread: s.thread, line: s.line, action, before, after, cost });
+        let module = lit.code[s.thread][s.index]
+            .origin
+            .as_ref()
+            .map(|o| ModulePlace { file: o.file.clone(), function: o.function().unwrap_or("?").to_string() });
+        out.push(Change { thread: s.thread, line: s.line, module, action, before, after, cost });
     }
     out.sort_by_key(|c| (c.thread, c.line, c.action == "insert"));
     out
@@ -237,8 +271,16 @@ pub fn stem(name: &str) -> String {
     name.chars().map(|c| if c.is_ascii_alphanumeric() || "-_+.".contains(c) { c } else { '_' }).collect()
 }
 
-/// Write every answer of `adv` into `dir` as litmus files; returns their paths.
+/// Write every answer of `adv` into `dir` as litmus files; returns their
+/// paths. The answers of a test that calls a PTX module are edits of the
+/// module (D254), which `--out` does not write.
 pub fn write_out(dir: &std::path::Path, adv: &Advice) -> Result<Vec<std::path::PathBuf>> {
+    let answers = adv.repairs.iter().chain(&adv.weakenings).chain(&adv.maximal_weakening);
+    if answers.flat_map(|a| &a.changes).any(|c| c.module.is_some()) {
+        return Err(Error::input_nospan(
+            "--out writes edited litmus files, and this test's changes are edits of its PTX module (listed with their function and line)",
+        ));
+    }
     std::fs::create_dir_all(dir).map_err(|e| Error::input_nospan(format!("cannot create {}: {}", dir.display(), e)))?;
     let s = stem(&adv.test);
     let mut files: Vec<(String, &Answer)> = Vec::new();

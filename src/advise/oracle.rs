@@ -65,7 +65,16 @@ pub(crate) struct Confirmed {
 }
 
 pub(crate) fn confirm(source: &str, opts: &CheckOptions, explain_it: bool) -> Result<Confirmed> {
-    let r = crate::check::check_source(source, opts)?;
+    confirmed(crate::check::check_source(source, opts)?, opts, explain_it)
+}
+
+/// `confirm` for a parsed test with its calls inlined (a test that calls a
+/// PTX module, D254): `check`'s pipeline from the program on.
+pub(crate) fn confirm_parsed(lit: &crate::ast::Litmus, opts: &CheckOptions, explain_it: bool) -> Result<Confirmed> {
+    confirmed(crate::check::check_parsed(lit, std::time::Instant::now(), opts)?, opts, explain_it)
+}
+
+fn confirmed(r: crate::check::TestResult, opts: &CheckOptions, explain_it: bool) -> Result<Confirmed> {
     let p = &r.program;
     let bad = match p.quantifier {
         Quantifier::Exists => crate::outcome::Verdict::Ok,

@@ -11,11 +11,18 @@ fn quant(q: Quantifier) -> &'static str {
     }
 }
 
+/// Where a change is: `P0 line 7` in the test's file, or for an instruction
+/// inlined from a PTX module `P0 FUNC (m.ptx) line 64` (D254).
+fn place(c: &Change) -> String {
+    let after = if c.action == "insert" { "after " } else { "" };
+    match &c.module {
+        Some(m) => format!("P{} {} ({}) {}line {}", c.thread, m.function, m.file, after, c.line),
+        None => format!("P{} {}line {}", c.thread, after, c.line),
+    }
+}
+
 fn change_line(c: &Change, width: usize) -> String {
-    let place = match c.action {
-        "insert" => format!("P{} after line {}", c.thread, c.line),
-        _ => format!("P{} line {}", c.thread, c.line),
-    };
+    let place = place(c);
     let before = match c.action {
         "insert" => "(new fence)".to_string(),
         _ => c.before.clone(),

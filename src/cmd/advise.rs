@@ -36,9 +36,11 @@ pub fn run(a: AdviseArgs) -> i32 {
     }
     let work = |f: &std::path::Path| match read_source(f, opts.check.max_file_bytes) {
         Ok(src) => {
-            // The advisor budgets each variant itself (advise::budgeted).
+            // The advisor budgets each variant itself (advise::budgeted); a
+            // module's path is relative to the test's file.
+            let base = f.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
             let r = guarded(&CheckOptions { ctx: opts.check.ctx.with_timeout(None), ..opts.check.clone() }, || {
-                advise::advise_source(&src, &opts)
+                advise::advise_source_at(&src, base, &opts)
             });
             (f.to_path_buf(), src, r)
         }

@@ -37,7 +37,8 @@ fn esc(s: &str) -> String {
 
 /// A one-line title for pictures.
 pub fn title(p: &Program, x: &ShownExec) -> String {
-    let st: Vec<String> = p.observables.iter().zip(&x.state).map(|(o, v)| format!("{}={}", o, v)).collect();
+    let st: Vec<String> =
+        p.observables.iter().zip(&x.state).map(|(o, v)| format!("{}={}", p.observable_name(o), v)).collect();
     match x.kind {
         ExecKind::Witness => {
             format!("{}: allowed execution (witness {}) ending in {}", p.name, x.state_index, st.join(" "))

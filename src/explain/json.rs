@@ -7,7 +7,7 @@ use serde_json::{json, Map, Value};
 fn state(p: &Program, s: &[i64]) -> Value {
     let mut m = Map::new();
     for (o, v) in p.observables.iter().zip(s) {
-        m.insert(o.to_string(), json!(v));
+        m.insert(p.json_name(o), json!(v));
     }
     Value::Object(m)
 }

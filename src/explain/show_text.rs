@@ -9,7 +9,7 @@ use crate::model::rows::Model;
 use crate::program::Program;
 
 fn state_text(p: &Program, s: &[i64]) -> String {
-    p.observables.iter().zip(s).map(|(o, v)| format!("{}={};", o, v)).collect::<Vec<_>>().join(" ")
+    p.observables.iter().zip(s).map(|(o, v)| format!("{}={};", p.observable_name(o), v)).collect::<Vec<_>>().join(" ")
 }
 
 fn placement_text(p: &Program, t: usize) -> String {

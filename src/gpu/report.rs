@@ -24,7 +24,13 @@ pub fn grouped(n: u64) -> String {
 }
 
 fn state_text(res: &TestResult, s: &[i64]) -> String {
-    res.program.observables.iter().zip(s).map(|(o, v)| format!("{}={};", o, v)).collect::<Vec<_>>().join(" ")
+    res.program
+        .observables
+        .iter()
+        .zip(s)
+        .map(|(o, v)| format!("{}={};", res.program.observable_name(o), v))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The numbers both output forms show.
@@ -71,7 +77,7 @@ fn print_json(device: &str, shown: &str, m: &Module, res: &TestResult, t: &Tally
         .states
         .iter()
         .map(|(s, n)| {
-            let vals: serde_json::Map<String, serde_json::Value> = p.observables.iter().zip(s).map(|(o, v)| (o.to_string(), json!(v))).collect();
+            let vals: serde_json::Map<String, serde_json::Value> = p.observables.iter().zip(s).map(|(o, v)| (p.json_name(o), json!(v))).collect();
             json!({"state": vals, "count": n, "allowed": res.outcome.states.contains_key(s), "condition": eval(p, &p.condition, s)})
         })
         .collect();

@@ -26,6 +26,12 @@ pub(crate) const ISA_VERSION: (u32, u32) = (9, 2);
 /// The init-block name whose address value `%envreg1`/`%envreg2` hold (D177).
 pub(crate) const ENVREG: &str = "envreg";
 
+/// The grid workspace the driver allocates for a cooperative launch, when the
+/// harness names none (D251). `@` keeps it apart from every name a test can
+/// write; its 8 bytes are cooperative groups' `grid_workspace` (`wsSize`,
+/// `barrier`), zero as the harness's own `u32 ws[2];` is.
+pub(crate) const DRIVER_WORKSPACE: &str = "grid_workspace@driver";
+
 /// Largest module file read.
 const MAX_MODULE_BYTES: usize = 16 << 20;
 
@@ -62,28 +68,50 @@ pub fn expand(lit: &mut Litmus, base: &Path) -> Result<Vec<Warning>> {
     for d in decls {
         add(lit, d);
     }
-    // The harness's `envreg = &ws;`: the grid workspace `%envreg1/2` point to (D177).
-    let envreg: Option<String> = lit.init.iter().find_map(|i| match i {
+    // The harness's `envreg = &ws;`: the grid workspace `%envreg1/2` point to
+    // (D177); without it, the driver's (D251).
+    let named: Option<String> = lit.init.iter().find_map(|i| match i {
         InitItem::LocationAddress { name, target, .. } if name == ENVREG => Some(target.clone()),
         _ => None,
     });
+    let envreg = named.clone().unwrap_or_else(|| DRIVER_WORKSPACE.to_string());
+    let mut driver_workspace_read = false;
     for (t, thread_specials) in specials.iter().enumerate() {
         let code = std::mem::take(&mut lit.code[t]);
-        let mut inl = inline::Inliner::new(&modules, &var_names, &funcs, t, thread_specials, envreg.as_deref());
+        let mut inl = inline::Inliner::new(&modules, &var_names, &funcs, t, thread_specials, Some(&envreg));
         for ins in code {
             match ins.kind {
                 InstrKind::Call { name, args } => inl.call_from_cell(&name, args, ins.span)?,
                 _ => inl.push(ins),
             }
         }
+        driver_workspace_read |= named.is_none() && inl.envreg_read_seen();
         let (code, private) = inl.finish();
         lit.code[t] = code;
         for d in private {
             add(lit, d);
         }
     }
+    if driver_workspace_read {
+        declare_driver_workspace(lit);
+    }
     crate::budget::phase("the program");
     Ok(warnings)
+}
+
+/// The driver's grid workspace (D251): the variable, and the harness line
+/// `envreg = &grid_workspace@driver;` that D177 reads the workspace from.
+fn declare_driver_workspace(lit: &mut Litmus) {
+    let span = crate::ast::Span::default();
+    lit.init.push(InitItem::Var(VarDecl {
+        name: DRIVER_WORKSPACE.to_string(),
+        space: crate::ast::VarSpace::Global,
+        size: 8,
+        init: Some(vec![0; 8]),
+        span,
+        origin: None,
+    }));
+    lit.init.push(InitItem::LocationAddress { name: ENVREG.to_string(), target: DRIVER_WORKSPACE.to_string(), span });
 }
 
 /// A register, `.param` or `.local` name as the module writes it: inlining

@@ -99,8 +99,8 @@ fn build(file: Pair<Rule>, src: &Src) -> Result<Litmus> {
         Some(p) => cb.locations(p)?,
         None => Vec::new(),
     };
-    let filter = parts.filter.map(|p| cb.filter(p)).transpose()?;
-    let condition: Condition = match parts.condition {
+    let mut filter = parts.filter.map(|p| cb.filter(p)).transpose()?;
+    let mut condition: Condition = match parts.condition {
         Some(p) => cb.condition(p)?,
         // No condition (Dat3M): every final state is shown, no verdict.
         None => {
@@ -116,10 +116,13 @@ fn build(file: Pair<Rule>, src: &Src) -> Result<Litmus> {
             }
         }
     };
+    let mut resolved = vec![&mut condition.prop];
+    resolved.extend(filter.as_mut());
+    regs::resolve_percent(&mut locations, &mut resolved, &init, &code);
     let mut props = vec![&condition.prop];
     props.extend(filter.as_ref());
     regs::check_observed(&locations, &props, &init, &code)?;
-    let locations = locations.into_iter().map(|(o, _)| o).collect();
+    let (locations, locations_at) = locations.into_iter().unzip();
     Ok(Litmus {
         arch: parts.arch,
         name: parts.name,
@@ -129,6 +132,7 @@ fn build(file: Pair<Rule>, src: &Src) -> Result<Litmus> {
         threads: parts.threads,
         code,
         locations,
+        locations_at,
         filter,
         condition,
         c11: None,

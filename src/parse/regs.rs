@@ -87,6 +87,56 @@ fn walk(p: &Prop, init: &[InitItem], code: &[Vec<Instr>]) -> Result<()> {
     }
 }
 
+/// `%r0` for a condition's `r0` in a thread that has `%r0` and no `r0`
+/// (D252): listings write `%r0` as `1:r0`, and a reader may copy that back.
+fn with_percent(thread: usize, reg: &mut String, init: &[InitItem], code: &[Vec<Instr>]) {
+    if reg.starts_with('%') {
+        return;
+    }
+    let Some(tcode) = code.get(thread) else { return };
+    let known = known(thread, init, tcode);
+    let percent = format!("%{}", reg);
+    if !known.contains(reg.as_str()) && known.contains(&percent) {
+        *reg = percent;
+    }
+}
+
+fn resolve_prop(p: &mut Prop, init: &[InitItem], code: &[Vec<Instr>]) {
+    match p {
+        Prop::True | Prop::False => {}
+        Prop::Eq(a, b) | Prop::Ne(a, b) | Prop::Lt(a, b) | Prop::Le(a, b) => {
+            for t in [a, b] {
+                if let Term::Obs(Observable::Reg { thread, reg }, _) = t {
+                    with_percent(*thread, reg, init, code);
+                }
+            }
+        }
+        Prop::Not(a) => resolve_prop(a, init, code),
+        Prop::And(a, b) | Prop::Or(a, b) | Prop::Implies(a, b) => {
+            resolve_prop(a, init, code);
+            resolve_prop(b, init, code);
+        }
+    }
+}
+
+/// Name `%r0` wherever `locations`, the filter or the condition say `r0` of
+/// a thread that has `%r0` and no `r0` (D252).
+pub(crate) fn resolve_percent(
+    locations: &mut [(Observable, Span)],
+    props: &mut [&mut Prop],
+    init: &[InitItem],
+    code: &[Vec<Instr>],
+) {
+    for (o, _) in locations.iter_mut() {
+        if let Observable::Reg { thread, reg } = o {
+            with_percent(*thread, reg, init, code);
+        }
+    }
+    for p in props.iter_mut() {
+        resolve_prop(p, init, code);
+    }
+}
+
 /// Check `locations` (with their spans), the filter and the condition.
 pub(crate) fn check_observed(
     locations: &[(Observable, Span)],

@@ -19,7 +19,7 @@ pub mod value;
 pub mod warp;
 
 use crate::ast::{Observable, Prop, Proxy, Quantifier, Scope};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 pub use access::{Access, MemSem, Rmw};
 pub use build::{build_leaving_out_spins, build_program, build_symbolic, BuildOptions, SymbolicBuild};
@@ -163,6 +163,9 @@ pub struct Program {
     pub filter: Option<Prop>,
     /// What a final state shows, in order.
     pub observables: Vec<Observable>,
+    /// (thread, `r0`) for each thread that names both `%r0` and `r0`: only
+    /// there do listings keep the `%` apart (D252).
+    pub percent_twins: BTreeSet<(usize, String)>,
     pub flags: BuildFlags,
     /// Where the unroll bound first cut a path: the loop's first instruction
     /// (its label when it has one) and how to name it in a message.
@@ -201,6 +204,44 @@ impl Program {
         }
     }
 
+    /// Whether listings write register `reg` of `thread` without its `%`
+    /// (D252): a `%` name in a thread that has no register of the bare name.
+    pub fn drops_percent(&self, thread: usize, reg: &str) -> bool {
+        reg.strip_prefix('%')
+            .is_some_and(|bare| !bare.is_empty() && !self.percent_twins.contains(&(thread, bare.to_string())))
+    }
+
+    /// An observable as text listings (explanations, pictures, `run`) write
+    /// it: `1:r0` for `%r0` of thread 1 (herd's spelling, D252), the
+    /// register as written where the thread also has `r0` (`1:%r0`), a
+    /// location as declared.
+    pub fn observable_name(&self, o: &Observable) -> String {
+        match o {
+            Observable::Reg { thread, reg } => format!("{}:{}", thread, self.register_name(*thread, reg)),
+            Observable::Loc(l) => l.clone(),
+        }
+    }
+
+    /// An observable as a JSON state names it: `P1:r0` for `%r0` of thread 1
+    /// (D252; `P1:%r0` where the thread also has `r0`), a location as declared.
+    /// The `P` keeps the key a condition's spelling of the register.
+    pub fn json_name(&self, o: &Observable) -> String {
+        match o {
+            Observable::Reg { thread, reg } => format!("P{}:{}", thread, self.register_name(*thread, reg)),
+            Observable::Loc(l) => l.clone(),
+        }
+    }
+
+    fn register_name<'r>(&self, thread: usize, reg: &'r str) -> &'r str {
+        if self.drops_percent(thread, reg) {
+            &reg[1..]
+        } else {
+            reg
+        }
+    }
+}
+
+impl Program {
     /// The value of `name` from the final value of each of its cells.
     pub fn compose_parts(parts: &[(LocId, u32, u32)], value: &dyn Fn(LocId) -> i64) -> i64 {
         let bytes: Vec<(i64, i64, u8)> = parts.iter().map(|&(l, at, len)| (value(l), at as i64, len as u8)).collect();

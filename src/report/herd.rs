@@ -96,7 +96,9 @@ fn herd_reads(n: &str) -> bool {
 /// of PTX registers nor `$` or a leading `_`; PTX identifiers never contain
 /// `.`, which herd's names may, so `.` marks every rewritten name:
 /// - a name herd reads is written as is: `r0`, `x`;
-/// - `%` and a name herd reads: the name and `.pct`: `%r0` is `r0.pct`;
+/// - `%` and a name herd reads: the name and `.pct`: `%r0` is `r0.pct`
+///   (a register is written so only where its thread also has `r0`, D252;
+///   elsewhere `register` drops the `%`);
 /// - any other name: `x.` and the hexadecimal of its bytes: `$a` is `x.2461`.
 ///
 /// Each form is told apart by its `.` (none, a final `.pct`, a leading `x.`
@@ -111,11 +113,21 @@ pub fn name(n: &str) -> String {
     }
 }
 
+/// Register `reg` of `thread` as herd writes it (D252): `%r0` is `r0`, herd's
+/// own spelling of a PTX register, unless the thread also has a register
+/// `r0`; then, and for names herd cannot read, `name`'s spelling.
+fn register(p: &Program, thread: usize, reg: &str) -> String {
+    match reg.strip_prefix('%') {
+        Some(bare) if herd_reads(bare) && p.drops_percent(thread, reg) => bare.to_string(),
+        _ => name(reg),
+    }
+}
+
 /// An observable as herd writes it: `1:r0` (thread number without `P`), `x`,
 /// an array cell `out[0]` (herd reads `NAME[N]`).
-pub(crate) fn observable(o: &Observable) -> String {
+pub(crate) fn observable(p: &Program, o: &Observable) -> String {
     match o {
-        Observable::Reg { thread, reg } => format!("{}:{}", thread, name(reg)),
+        Observable::Reg { thread, reg } => format!("{}:{}", thread, register(p, *thread, reg)),
         Observable::Loc(l) => match l.split_once('[') {
             Some((base, cell)) => format!("{}[{}", name(base), cell),
             None => name(l),
@@ -127,8 +139,8 @@ pub(crate) fn observable(o: &Observable) -> String {
 /// bracketed (`[x]`), as herd writes them for C.
 pub(crate) fn observable_in(p: &Program, o: &Observable) -> String {
     match o {
-        Observable::Loc(_) if p.c11.is_some() => format!("[{}]", observable(o)),
-        _ => observable(o),
+        Observable::Loc(_) if p.c11.is_some() => format!("[{}]", observable(p, o)),
+        _ => observable(p, o),
     }
 }
 
@@ -186,7 +198,7 @@ pub fn condition(r: &TestResult) -> String {
         text
     });
     if rewritten {
-        format!("{} ({}) (* {} ({}) *)", q, herd, q, prop(&p.condition, 0, &mut |a| as_written(a)))
+        format!("{} ({}) (* {} ({}) *)", q, herd, q, prop(&p.condition, 0, &mut |a| as_written(p, a)))
     } else {
         format!("{} ({})", q, herd)
     }
@@ -215,7 +227,8 @@ pub(crate) fn prop(x: &Prop, outer: u8, atom: &mut dyn FnMut(&Prop) -> String) -
 }
 
 /// A comparison as written in the test (herd's spelling of names): `0:r0>=1`.
-fn as_written(x: &Prop) -> String {
+fn as_written(p: &Program, x: &Prop) -> String {
+    let term = |t: &Term| term(p, t);
     match x {
         Prop::Eq(a, b) => format!("{}={}", term(a), term(b)),
         Prop::Ne(a, b) => format!("~({}={})", term(a), term(b)),
@@ -296,10 +309,10 @@ fn extension(p: &Program, x: &Prop, terms: [&Term; 2], states: &[&[i64]]) -> Str
     }
 }
 
-fn term(t: &Term) -> String {
+fn term(p: &Program, t: &Term) -> String {
     match t {
         Term::Const(c) => c.to_string(),
-        Term::Obs(o, _) => observable(o),
+        Term::Obs(o, _) => observable(p, o),
     }
 }
 

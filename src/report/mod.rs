@@ -107,7 +107,7 @@ pub fn json(f: &FileReport) -> Value {
 pub(crate) fn state_json(p: &crate::program::Program, st: &crate::outcome::State) -> Value {
     let mut m = serde_json::Map::new();
     for (o, v) in p.observables.iter().zip(st) {
-        m.insert(o.to_string(), json!(v));
+        m.insert(p.json_name(o), json!(v));
     }
     Value::Object(m)
 }

@@ -392,3 +392,49 @@ fn no_proper_subset_or_weaker_version_of_a_repair_works() {
     }
     assert!(tested > 20, "only {} variants tested", tested);
 }
+
+/// A harness that calls a PTX module is advised on its inlined program, and
+/// each change is told in the module's terms: the function and its line in the
+/// module (D254). `_Z10mp_relaxedPiS_S_` (ptx/MP.sm_90.ptx) is message passing
+/// with relaxed.gpu accesses: block 0 stores data (line 216) then the flag
+/// (line 219); block 1 loads the flag (line 203) then data (line 206). Across
+/// CTAs the outcome flag=1, data=0 is forbidden only by causality order
+/// (8.10.6), which needs a release pattern in the writer and an acquire pattern
+/// in the reader: expected, one cheapest repair, the flag store made release
+/// and the flag load acquire, at .gpu (the narrowest scope holding both CTAs).
+#[test]
+fn a_harness_is_advised_in_the_modules_terms() {
+    let harness = root().join("litmus/compiled/MP-relaxed.sm_90.litmus");
+    let base = harness.parent().unwrap().to_path_buf();
+    let a = ptx_litmus::advise::advise_source_at(
+        &read("litmus/compiled/MP-relaxed.sm_90.litmus"),
+        &base,
+        &AdviseOptions::default(),
+    )
+    .unwrap_or_else(|e| panic!("{}", e.message));
+    assert!(a.reachable);
+    assert_eq!(repairs(&a), vec![vec!["P0:st.release.gpu.b32 [%rd2],%r5", "P1:ld.acquire.gpu.b32 %r2,[%rd2]"]]);
+    let places: Vec<(usize, usize, String, String)> = a.repairs[0]
+        .changes
+        .iter()
+        .map(|c| {
+            let m = c.module.as_ref().expect("a change of the module names it");
+            (c.thread, c.line, m.function.clone(), m.file.clone())
+        })
+        .collect();
+    let f = "_Z10mp_relaxedPiS_S_".to_string();
+    let file = base.join("ptx/MP.sm_90.ptx").display().to_string();
+    assert_eq!(places, vec![(0, 219, f.clone(), file.clone()), (1, 203, f, file)]);
+    assert!(a.repairs[0].forbidden_by.starts_with("Causality (8.10.6)"), "{}", a.repairs[0].forbidden_by);
+
+    // The command line prints the same places; `--out` cannot write module edits and says so.
+    let out = bin().arg("advise").arg(&harness).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{}{}", text, String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("P0 _Z10mp_relaxedPiS_S_ (") && text.contains("ptx/MP.sm_90.ptx) line 219 "), "{}", text);
+    assert!(text.contains("P1 _Z10mp_relaxedPiS_S_ (") && text.contains("ptx/MP.sm_90.ptx) line 203 "), "{}", text);
+    let dir = tempfile::tempdir().unwrap();
+    let out = bin().arg("advise").arg("--out").arg(dir.path()).arg(&harness).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("edits of its PTX module"));
+}

@@ -187,9 +187,9 @@ fn message_passing_exactly() {
     let log = check(&["litmus/seed/MP.litmus"]);
     let time = log.lines().find(|l| l.starts_with("Time ")).unwrap();
     let hash = log.lines().find(|l| l.starts_with("Hash=")).unwrap();
-    // `%r0` is written `r0.pct` (D110): herd's lexer takes no `%`.
+    // `%r0` is written `r0` (D252): herd's lexer takes no `%`, and P1 has no `r0`.
     let expected = format!(
-        "Test MP Allowed\nStates 3\n1:r0.pct=0; 1:r1.pct=0;\n1:r0.pct=0; 1:r1.pct=1;\n1:r0.pct=1; 1:r1.pct=1;\nNo\nWitnesses\nPositive: 0 Negative: 3\nFlag data-race\nCondition exists (1:r0.pct=1 /\\ 1:r1.pct=0)\nObservation MP Never 0 3\n{}\n{}\n\n",
+        "Test MP Allowed\nStates 3\n1:r0=0; 1:r1=0;\n1:r0=0; 1:r1=1;\n1:r0=1; 1:r1=1;\nNo\nWitnesses\nPositive: 0 Negative: 3\nFlag data-race\nCondition exists (1:r0=1 /\\ 1:r1=0)\nObservation MP Never 0 3\n{}\n{}\n\n",
         time, hash
     );
     assert_eq!(log, expected);
@@ -492,7 +492,7 @@ fn herd_tools_compare_a_herd7_log_with_ours() {
 }
 
 /// PTX register names herd's lexer cannot read get one spelling each (D110):
-/// `%r0` is `r0.pct`, and a name with `$`, a leading `_` or one of herd's
+/// `%r0` of a thread that also has `r0` is `r0.pct` (D252), and a name with `$`, a leading `_` or one of herd's
 /// words (`and`) is `x.` and the hexadecimal of its bytes; `r0` stays `r0`.
 /// The condition uses the same spellings, and `mcompare7` reads the state.
 #[test]
@@ -513,6 +513,30 @@ fn register_names_herd_cannot_read_get_distinct_spellings() {
     assert_eq!(bs[0].condition, "exists (0:r0=1 /\\ 0:r0.pct=1 /\\ 0:x.2479=1 /\\ 0:x.5f62=1 /\\ 0:x.616e64=1)");
     let Some(bin) = herdtools() else { return };
     let log = dir.path().join("names.log");
+    std::fs::write(&log, &text).unwrap();
+    mcompare_reads_all(&bin, &log, &bs);
+}
+
+/// `%r0` is written `r0` where its thread has no `r0` (D252), also when
+/// another thread has an `r0`; a condition may name it so. x = 1 and no
+/// thread writes x, so every load reads 1: one state, the condition holds, Ok.
+/// `mcompare7` reads the state.
+#[test]
+fn percent_registers_are_written_without_the_percent() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pct.litmus");
+    let test = "PTX pct\n{ x = 1; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n ld.weak %r0, x | ld.weak r0, x ;\n | ld.weak %r1, x ;\n\
+                exists (0:r0=1 /\\ 1:r0=1 /\\ 1:r1=1)\n";
+    std::fs::write(&path, test).unwrap();
+    let text = check(&[path.to_str().unwrap()]);
+    let bs = blocks(&text);
+    let want: BTreeSet<BTreeSet<String>> =
+        [["0:r0=1;", "1:r0=1;", "1:r1=1;"].iter().map(|s| s.to_string()).collect()].into();
+    assert_eq!(ours(&bs[0]), want);
+    assert_eq!(bs[0].condition, "exists (0:r0=1 /\\ 1:r0=1 /\\ 1:r1=1)");
+    assert!(text.contains("\nOk\n"), "{}", text);
+    let Some(bin) = herdtools() else { return };
+    let log = dir.path().join("pct.log");
     std::fs::write(&log, &text).unwrap();
     mcompare_reads_all(&bin, &log, &bs);
 }

@@ -100,6 +100,7 @@ K2 = [
  ("LOOKBACK-cub", "LOOKBACK", "_Z12lookback_cubP5uint2Pi", T2, "descs, out", "u32 descs[68]; descs[64] = 99; u32 out[4];", "exists (out[0] == 101 /\\ out[1] != 42)", "Ok", "CUB packs status and value in one st.relaxed.v2 / ld.relaxed.v2: 8.2.4 makes them two unordered relaxed accesses, so status INCLUSIVE with a stale value is allowed by the model"),
  ("CG-block", "CG", "_Z8cg_blockPi", T1, "out", "u32 out[4];", BOTH, "No", "this_thread_block().sync() between the writes and the reads: each thread sees the other's slot"),
  ("CG-grid", "CG", "_Z7cg_gridPiS_", T2, "slots, out", "u32 slots[2]; u32 out[4]; u32 ws[2]; envreg = &ws;", BOTH, "No", "this_grid().sync() between the writes and the reads: each block sees the other's slot"),
+ ("CG-grid-driver", "CG", "_Z7cg_gridPiS_", T2, "slots, out", "u32 slots[2]; u32 out[4];", BOTH, "No", "this_grid().sync() with the driver's grid workspace (no envreg line, D251): each block sees the other's slot"),
  ("SEM-try-for", "TRY", "_Z11sem_try_forPiPN4cuda3__418counting_semaphoreILNS0_3std3__412thread_scopeE1ELl1EEES_", T2, "data, sem, out", "data = 0; sem = 0; u32 out[4];", "exists (out[0] == 1 /\\ out[1] != 42)", "No", "a successful try_acquire_for synchronizes with the release: data visible"),
  ("WARP-sum", "WARP", "_Z8warp_sumPiS_", T1, "vals, out", "u32 vals[2]; vals[0] = 1; vals[1] = 2; u32 out[4];", "exists (out[0] != 3 \\/ out[1] != 3)", "No", "butterfly __shfl_xor_sync over the active lanes: both lanes end with vals[0] + vals[1] = 3"),
  ("SYNCWARP-mp", "WARP", "_Z11syncwarp_mpPiS_", T1, "data, out", "data = 0; u32 out[4];", SEEN, "No", "lane 0 writes, __syncwarp() (bar.warp.sync, which orders memory among its lanes), lane 1 reads: sees 42"),
@@ -159,7 +160,7 @@ for a in ALL:
 # Decided at the run's bound by tests/engines/corpus.rs, but libcu++'s polling
 # back-off makes them too slow for the walks over the whole library (herd
 # logs, GPU emission), which take only `*.litmus`.
-HARNESS_ONLY = {"SEM-binary", "SEM-counting", "LATCH-device", "CG-grid"}
+HARNESS_ONLY = {"SEM-binary", "SEM-counting", "LATCH-device", "CG-grid", "CG-grid-driver"}
 # libcu++'s software barrier on sm_75 and clang (no mbarrier) polls with
 # back-off after a bar.sync: BARRIER-block, BARRIER-token and the block-scope
 # latch (LATCH-block, every build) are decided at the run's bound by both

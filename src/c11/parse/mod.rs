@@ -229,7 +229,7 @@ fn finish(
     let mut props = vec![&condition.prop];
     props.extend(filter.as_ref());
     crate::parse::regs::check_observed(&locations, &props, &parts.init, &code)?;
-    let locations = locations.into_iter().map(|(o, _)| o).collect();
+    let (locations, locations_at) = locations.into_iter().unzip();
     Ok(Litmus {
         arch: "C".into(),
         name: parts.name,
@@ -239,6 +239,7 @@ fn finish(
         threads,
         code,
         locations,
+        locations_at,
         filter,
         condition,
         c11: Some(Arc::new(orders)),

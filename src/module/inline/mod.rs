@@ -45,6 +45,8 @@ pub(crate) struct Inliner<'a> {
     /// The location whose address `%envreg1`/`%envreg2` hold (the harness's
     /// `envreg = &ws;`, D177).
     envreg: Option<&'a str>,
+    /// Whether a `mov` from `%envreg1`/`%envreg2` was inlined.
+    envreg_seen: bool,
     out: Vec<Instr>,
     frames: usize,
     fresh: usize,
@@ -95,6 +97,7 @@ impl<'a> Inliner<'a> {
             thread,
             specials,
             envreg,
+            envreg_seen: false,
             out: Vec::new(),
             frames: 0,
             fresh: 0,
@@ -107,6 +110,11 @@ impl<'a> Inliner<'a> {
     /// An instruction of the cell itself.
     pub fn push(&mut self, ins: Instr) {
         self.out.push(ins);
+    }
+
+    /// Whether the inlined code reads `%envreg1`/`%envreg2` (the grid workspace's address).
+    pub fn envreg_read_seen(&self) -> bool {
+        self.envreg_seen
     }
 
     /// The thread's code, and the `.param`/`.local` variables its calls declare.

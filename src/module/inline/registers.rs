@@ -40,7 +40,7 @@ impl Inliner<'_> {
                 )
             } else if name == "%envreg1" || name == "%envreg2" {
                 format!(
-                    "`{}` holds half of the address of the cooperative-groups grid workspace: name a location for it in the init block (`u32 ws[4]; envreg = &ws;`, D177)",
+                    "`{}` holds half of the address of the cooperative-groups grid workspace: read it with `mov` into a register first (D177, D251)",
                     name
                 )
             } else if let Some(what) = special::unsupported(name) {
@@ -64,7 +64,7 @@ impl Inliner<'_> {
     /// 64-bit address of the location the harness names with `envreg = &ws;`
     /// (the cooperative-groups grid workspace, as nvcc reads it: `bfi.b64`
     /// of `%envreg1` into bits 32-63 above `%envreg2`; D177).
-    pub(super) fn envreg_read(&self, fr: &Frame, raw: &RawInstr) -> Option<InstrKind> {
+    pub(super) fn envreg_read(&mut self, fr: &Frame, raw: &RawInstr) -> Option<InstrKind> {
         let [d, RawOperand { kind: RawKind::Name(r), .. }] = raw.operands.as_slice() else { return None };
         let (RawKind::Name(dst), Some(ws)) = (&d.kind, self.envreg) else { return None };
         let high = match r.as_str() {
@@ -75,6 +75,7 @@ impl Inliner<'_> {
         if raw.opcode != "mov" || fr.lookup(r).is_some() {
             return None;
         }
+        self.envreg_seen = true;
         let (op, by) = if high { (AluOp::Shr, 32) } else { (AluOp::And, 0xffff_ffff) };
         let u = |bits| Some(IntTy { bits, signed: false });
         let srcs = vec![Operand::Sym(ws.to_string()), Operand::Imm(by)];

@@ -349,7 +349,7 @@ impl Ctx<'_> {
             cluster_sizes[p.cluster] += 1;
         }
         let observables = observables_of(lit);
-        check_observables(lit, &loc_names)?;
+        check_observables(lit, &loc_names, &observables)?;
         let widths = self.bit_pattern_widths(&loc_names, &locations, &loc_parts, &keys);
         let condition = self.at_location_width(lit, &lit.condition.prop, &widths);
         let filter = lit.filter.as_ref().map(|f| self.at_location_width(lit, f, &widths));
@@ -379,6 +379,7 @@ impl Ctx<'_> {
             condition_given: lit.condition.given,
             filter,
             observables,
+            percent_twins: percent_twins(lit),
             flags: BuildFlags { unroll_bound_hit: unroll_hit, mixed_size },
             unroll_cut: self.unroll_cut.clone(),
             loc_parts,
@@ -423,6 +424,27 @@ pub(super) fn detect_mixed_size(foot: &BTreeSet<Footprint>) -> bool {
     })
 }
 
+/// (thread, `r0`) for each thread whose code or init names both `%r0` and
+/// `r0` (D252): the registers listings must keep apart.
+pub(super) fn percent_twins(lit: &Litmus) -> BTreeSet<(usize, String)> {
+    let mut named: BTreeSet<(usize, &str)> = BTreeSet::new();
+    for i in &lit.init {
+        if let ast::InitItem::Register { thread, reg, .. } | ast::InitItem::RegisterAddress { thread, reg, .. } = i {
+            named.insert((*thread, reg.as_str()));
+        }
+    }
+    for (t, code) in lit.code.iter().enumerate() {
+        for ins in code {
+            let (reads, writes) = ins.kind.register_effects();
+            named.extend(reads.into_iter().chain(writes).map(|r| (t, r)));
+        }
+    }
+    named
+        .iter()
+        .filter_map(|&(t, r)| r.strip_prefix('%').filter(|bare| named.contains(&(t, bare))).map(|b| (t, b.to_string())))
+        .collect()
+}
+
 /// The observables of the final states: condition, filter and `locations`, in order of appearance.
 pub(super) fn observables_of(lit: &Litmus) -> Vec<Observable> {
     let mut out: Vec<Observable> = Vec::new();
@@ -459,11 +481,13 @@ pub(super) fn observables_of(lit: &Litmus) -> Vec<Observable> {
 
 /// Why `l` names no location. A module's `.shared` variable has one copy per
 /// CTA (D75), named `s@cta0`, `s@cta1`: the plain name is none of them (D161).
-fn unknown_location(l: &str, names: &BTreeMap<String, LocId>) -> String {
+/// Otherwise the nearest name the test has is suggested (D253).
+fn unknown_location(l: &str, names: &BTreeMap<String, LocId>, observed: &[Observable]) -> String {
     let prefix = format!("{}@", l);
     let copies: Vec<&str> = names.keys().filter(|n| n.starts_with(&prefix)).map(|n| n.as_str()).collect();
     if copies.is_empty() {
-        return format!("location `{}` is neither declared nor used by any thread", l);
+        let hint = nearest_location(l, names, observed);
+        return format!("location `{}` is neither declared nor used by any thread{}", l, hint);
     }
     format!(
         "`{}` is a `.shared` variable with one copy per CTA (5.1.7): name the copy, {}",
@@ -472,31 +496,65 @@ fn unknown_location(l: &str, names: &BTreeMap<String, LocId>) -> String {
     )
 }
 
-/// Locations named in the condition must exist in the test.
-pub(super) fn check_observables(lit: &Litmus, loc_names: &BTreeMap<String, LocId>) -> Result<()> {
-    pub(super) fn walk(p: &Prop, names: &BTreeMap<String, LocId>) -> Result<()> {
+/// `` (did you mean `y`?)`` for the names of the test closest to `l`: at
+/// most one edit for names of up to three letters, two for longer ones (D253).
+/// Of several as close, those the test observes nowhere else come first (a
+/// typo'd `z` in `x == 1 /\ z == 0` meant `y`); still several: each is named.
+fn nearest_location(l: &str, names: &BTreeMap<String, LocId>, observed: &[Observable]) -> String {
+    let limit = if l.chars().count() <= 3 { 1 } else { 2 };
+    let close: Vec<(usize, &String)> = names
+        .keys()
+        .filter(|n| !n.contains('@') && !n.contains('#'))
+        .map(|n| (crate::parse::suggest::distance(l, n), n))
+        .filter(|(d, _)| *d <= limit)
+        .collect();
+    let Some(best) = close.iter().map(|(d, _)| *d).min() else { return String::new() };
+    let mut near: Vec<&String> = close.iter().filter(|(d, _)| *d == best).map(|(_, n)| *n).collect();
+    let seen = |n: &String| observed.iter().any(|o| matches!(o, Observable::Loc(x) if x == n));
+    if near.iter().any(|n| !seen(n)) {
+        near.retain(|n| !seen(n));
+    }
+    let named: Vec<String> = near.iter().take(3).map(|n| format!("`{}`", n)).collect();
+    format!(" (did you mean {}?)", named.join(" or "))
+}
+
+/// Locations named in the condition, the filter and `locations` must exist
+/// in the test: declared in the init block or a module, or accessed (D253).
+pub(super) fn check_observables(
+    lit: &Litmus,
+    loc_names: &BTreeMap<String, LocId>,
+    observed: &[Observable],
+) -> Result<()> {
+    let check = |l: &str, sp: Span| match loc_names.contains_key(l) {
+        true => Ok(()),
+        false => Err(Error::input(unknown_location(l, loc_names, observed), sp)),
+    };
+    for (o, sp) in lit.locations.iter().zip(&lit.locations_at) {
+        if let Observable::Loc(l) = o {
+            check(l, *sp)?;
+        }
+    }
+    fn walk(p: &Prop, check: &dyn Fn(&str, Span) -> Result<()>) -> Result<()> {
         match p {
             Prop::True | Prop::False => Ok(()),
             Prop::Eq(a, b) | Prop::Ne(a, b) | Prop::Lt(a, b) | Prop::Le(a, b) => {
                 for t in [a, b] {
                     if let ast::Term::Obs(Observable::Loc(l), sp) = t {
-                        if !names.contains_key(l) {
-                            return Err(Error::input(unknown_location(l, names), *sp));
-                        }
+                        check(l, *sp)?;
                     }
                 }
                 Ok(())
             }
-            Prop::Not(a) => walk(a, names),
+            Prop::Not(a) => walk(a, check),
             Prop::And(a, b) | Prop::Or(a, b) | Prop::Implies(a, b) => {
-                walk(a, names)?;
-                walk(b, names)
+                walk(a, check)?;
+                walk(b, check)
             }
         }
     }
-    walk(&lit.condition.prop, loc_names)?;
+    walk(&lit.condition.prop, &check)?;
     if let Some(f) = &lit.filter {
-        walk(f, loc_names)?;
+        walk(f, &check)?;
     }
     Ok(())
 }
