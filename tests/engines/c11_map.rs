@@ -103,7 +103,7 @@ fn an_unsound_test_shows_its_execution_and_exits_1() {
     assert_eq!(code, 1, "{}{}", out, err);
     assert!(out.contains("ISA2+rmw-sc+fig12 (scoped-rc11 to ptx by sc-rmw-acquire) UNSOUND"), "{}", out);
     assert!(out.contains("atom.acquire.sys.exch.s32 r0, [y], 2"), "{}", out);
-    assert!(out.contains("ending in P1:r0=1; P2:r1=3; P2:r2=0;"), "{}", out);
+    assert!(out.contains("ending in 1:r0=1; 2:r1=3; 2:r2=0;"), "{}", out);
     assert!(out.contains("Forbidden by coherence1"), "{}", out);
     // The C side is told in C terms: the model's sw, no Fence-SC line, and
     // coherence1's cycle through the event between (hb then eco back).
@@ -178,7 +178,7 @@ fn a_compare_exchange_maps_by_its_cas_line_and_the_stronger_order() {
     let (code, out, err) = map_cmd(&["--mapping", table.to_str().expect("utf-8"), test]);
     assert_eq!(code, 1, "{}{}", out, err);
     assert!(out.contains("atom.relaxed.sys.cas.s32 %c1, [x], %c0, 2"), "{}", out);
-    assert!(out.contains("ending in P1:r0=0; P1:r1=1; P1:r2=0;"), "{}", out);
+    assert!(out.contains("ending in 1:r0=0; 1:r1=1; 1:r2=0;"), "{}", out);
     let (code, out, err) = map_cmd(&["--emit", d.to_str().expect("utf-8"), test]);
     assert_eq!(code, 0, "{}{}", out, err);
     let emitted = std::fs::read_to_string(d.join("MP+cas-fail-acquire.litmus")).expect("emitted");

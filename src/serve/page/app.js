@@ -231,13 +231,18 @@ function render(r) {
   renderWhatIf(c.verdict);
 }
 
+// A JSON state key as the text listings write it: `P1:r0` is `1:r0` (D252).
+function shownName(k) {
+  return k.replace(/^P(\d+):/, "$1:");
+}
+
 function stateText(s) {
-  return Object.entries(s).map(([k, v]) => `${k}=${v}`).join("; ");
+  return Object.entries(s).map(([k, v]) => `${shownName(k)}=${v}`).join("; ");
 }
 
 function renderStates(c, marked) {
   const keys = c.states.length ? Object.keys(c.states[0]) : [];
-  let html = "<tr><th></th>" + keys.map((k) => `<th>${esc(k)}</th>`).join("") + "</tr>";
+  let html = "<tr><th></th>" + keys.map((k) => `<th>${esc(shownName(k))}</th>`).join("") + "</tr>";
   c.states.forEach((s, i) => {
     html += `<tr class="${marked[i] ? "marked" : ""}"><td>${marked[i] ? "★" : ""}</td>`;
     html += keys.map((k) => `<td class="num">${esc(String(s[k]))}</td>`).join("") + "</tr>";
