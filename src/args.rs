@@ -148,6 +148,9 @@ pub struct CheckArgs {
     /// Write one SVG picture per shown execution into DIR (without --show: shows both kinds).
     #[arg(long, value_name = "DIR")]
     pub svg: Option<PathBuf>,
+    /// --shard K/N, --output FILE, --resume: one part of a sweep (README "Sweeping on a cluster").
+    #[command(flatten)]
+    pub sweep: ptx_litmus::shard::ShardArgs,
 }
 
 /// `--states`: how many final states to list (None: all).

@@ -71,6 +71,8 @@ pub mod gpu;
 #[doc(hidden)]
 pub mod input;
 #[doc(hidden)]
+pub mod merge;
+#[doc(hidden)]
 pub mod model;
 #[doc(hidden)]
 pub mod module;
@@ -90,3 +92,5 @@ pub mod report;
 pub mod sat;
 #[doc(hidden)]
 pub mod serve;
+#[doc(hidden)]
+pub mod shard;

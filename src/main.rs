@@ -55,6 +55,11 @@ enum Cmd {
     /// compilation mapping"). Exit 1 when a test is unsound.
     #[command(after_help = EXIT_CODES)]
     Map(ptx_litmus::c11::map::MapArgs),
+    /// Merge the outputs of a sweep's shards (`--shard K/N --output FILE`) into the whole run's: checks that
+    /// every shard is there once and complete and no test is doubled, prints the run's summary and exits
+    /// with its status (README "Sweeping on a cluster").
+    #[command(after_help = EXIT_CODES)]
+    Merge(ptx_litmus::merge::MergeArgs),
     /// Print a harness skeleton for a PTX module: one thread per `.entry`/`.func`,
     /// a location per pointer parameter, a placeholder condition (README
     /// "Checking compiler output").
@@ -88,6 +93,7 @@ fn main() {
         Cmd::Advise(a) => cmd::advise::run(a),
         Cmd::Model(a) => opts::run_model(&a),
         Cmd::Map(a) => ptx_litmus::c11::map::run(&a),
+        Cmd::Merge(a) => ptx_litmus::merge::run(&a),
         Cmd::Scaffold(a) => {
             let launch = a.kernel.as_ref().map(|k| ptx_litmus::module::scaffold::Launch {
                 kernel: k.clone(),
@@ -104,6 +110,8 @@ fn main() {
             Ok(())
         }),
     };
+    // A run that stopped before its end leaves no partial --output behind.
+    out::abandon();
     std::process::exit(out::exit_code(code));
 }
 

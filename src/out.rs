@@ -16,6 +16,46 @@ static WORST: AtomicI32 = AtomicI32::new(0);
 static QUIET: AtomicBool = AtomicBool::new(false);
 static STDERR_FAILED: AtomicBool = AtomicBool::new(false);
 
+/// `--output FILE` (issue 45): the results go to a temporary file beside FILE,
+/// renamed over it by [`commit`] once the run is complete, so FILE exists only
+/// whole and a preempted shard leaves nothing that looks done.
+struct Sink {
+    path: std::path::PathBuf,
+    file: std::io::BufWriter<tempfile::NamedTempFile>,
+}
+
+static SINK: std::sync::Mutex<Option<Sink>> = std::sync::Mutex::new(None);
+
+/// From now on, what [`print`] writes goes to `path` (made whole by [`commit`]).
+pub fn redirect(path: &std::path::Path) -> std::io::Result<()> {
+    let target = output_target(path)?;
+    let dir = target.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+    let tmp = temp_in(dir)?;
+    let mut sink = SINK.lock().unwrap_or_else(|e| e.into_inner());
+    *sink = Some(Sink { path: target, file: std::io::BufWriter::new(tmp) });
+    Ok(())
+}
+
+/// Drop an output redirected and never committed (its temporary file goes).
+pub fn abandon() {
+    drop(SINK.lock().unwrap_or_else(|e| e.into_inner()).take());
+}
+
+/// Write `last` (the trailer line) and rename the redirected output over its
+/// file; without a redirection, print `last` on stdout.
+pub fn commit(last: &str) -> std::io::Result<()> {
+    let taken = SINK.lock().unwrap_or_else(|e| e.into_inner()).take();
+    let Some(Sink { path, mut file }) = taken else {
+        print(last);
+        return Ok(());
+    };
+    file.write_all(last.as_bytes())?;
+    let tmp = file.into_inner().map_err(|e| e.into_error())?;
+    tmp.as_file().sync_data()?;
+    tmp.persist(&path).map_err(|e| e.error)?;
+    Ok(())
+}
+
 /// Record an exit code earned so far (used if stdout closes early).
 pub fn note_code(code: i32) {
     WORST.fetch_max(code, Ordering::Relaxed);
@@ -32,6 +72,13 @@ pub fn exit_code(code: i32) -> i32 {
 
 /// Write `text` to stdout and flush it (results stream as they come).
 pub fn print(text: &str) {
+    if let Some(sink) = SINK.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
+        if let Err(e) = sink.file.write_all(text.as_bytes()) {
+            eprintln(&format!("error: cannot write the results to {}: {}", sink.path.display(), e));
+            std::process::exit(EXIT_INTERNAL);
+        }
+        return;
+    }
     let mut o = std::io::stdout().lock();
     if let Err(e) = o.write_all(text.as_bytes()).and_then(|_| o.flush()) {
         drop(o);
@@ -86,6 +133,15 @@ fn stdout_failed(e: std::io::Error) -> ! {
 pub fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
     let path = output_target(path)?;
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+    let mut tmp = temp_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_data()?;
+    tmp.persist(&path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// A temporary file in `dir`, with the mode a new file gets from any tool.
+fn temp_in(dir: &std::path::Path) -> std::io::Result<tempfile::NamedTempFile> {
     let mut builder = tempfile::Builder::new();
     builder.prefix(".ptxl-").suffix(".tmp");
     #[cfg(unix)]
@@ -94,11 +150,7 @@ pub fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()>
         // The mode passed to open(2), which takes the umask off.
         builder.permissions(std::fs::Permissions::from_mode(0o666));
     }
-    let mut tmp = builder.tempfile_in(dir)?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_data()?;
-    tmp.persist(&path).map_err(|e| e.error)?;
-    Ok(())
+    builder.tempfile_in(dir)
 }
 
 /// The file an output named `path` may replace: `path` itself when nothing is

@@ -12,6 +12,7 @@ use ptx_litmus::explain::{self, ShowKind, ShowOptions, Shown};
 use ptx_litmus::out;
 use ptx_litmus::program::BuildOptions;
 use ptx_litmus::report::{self, expect::Expectations};
+use ptx_litmus::shard::{Start, Sweep};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -57,6 +58,8 @@ struct Emitter<'a> {
     summary: Summary,
     tally: report::expect::Tally,
     listing: Vec<String>,
+    /// Files without a result, for the trailer of a sharded text run (their errors go to stderr).
+    failures: Vec<ptx_litmus::shard::Failure>,
     worst: i32,
 }
 
@@ -132,7 +135,15 @@ impl Emitter<'_> {
                 }
                 out::note_code(self.worst);
             }
-            Err(e) => self.fail(e.exit_code(), &e.render(&r.path.display().to_string(), &r.source)),
+            Err(e) => {
+                let file = r.path.display().to_string();
+                self.failures.push(ptx_litmus::shard::Failure {
+                    file: file.clone(),
+                    message: e.message.clone(),
+                    exit_code: e.exit_code(),
+                });
+                self.fail(e.exit_code(), &e.render(&file, &r.source))
+            }
         }
     }
 }
@@ -179,6 +190,10 @@ pub fn run(a: CheckArgs) -> i32 {
         }
         (_, false) => inputs(&a.paths, None),
     };
+    let (sweep, files) = match Sweep::start("check", if a.json { "json" } else { "herd" }, &a.sweep, files) {
+        Start::Run(s, f) => (s, f),
+        Start::Done(code) => return code,
+    };
     let mut em = Emitter {
         a: &a,
         exp: expectations.as_ref(),
@@ -189,6 +204,7 @@ pub fn run(a: CheckArgs) -> i32 {
         summary: Summary::default(),
         tally: Default::default(),
         listing: Vec::new(),
+        failures: Vec::new(),
         worst: if empty_dir { EXIT_INPUT } else { EXIT_OK },
     };
     batch::run_ordered(&files, a.limits.jobs(), |f| check_file(f, &opts), |r| em.emit(r));
@@ -205,5 +221,26 @@ pub fn run(a: CheckArgs) -> i32 {
     if files.len() > 1 {
         out::eprintln(&em.summary.line(em.progress.start.elapsed()));
     }
-    em.worst
+    let failures = if a.json { Vec::new() } else { std::mem::take(&mut em.failures) };
+    let counts = sweep_counts(&em.summary, expectations.as_ref().map(|_| &em.tally));
+    sweep.finish(em.worst, counts, failures, std::mem::take(&mut em.listing))
+}
+
+/// What a shard's trailer counts: the summary line's numbers, and the
+/// `--expect` tally when there is one (`merge` adds them up).
+fn sweep_counts(s: &Summary, tally: Option<&report::expect::Tally>) -> BTreeMap<String, usize> {
+    let mut c: BTreeMap<String, usize> =
+        [("ok", s.ok), ("no", s.no), ("errors", s.errors), ("limits", s.limits)].map(|(k, v)| (k.to_string(), v)).into();
+    if let Some(t) = tally {
+        for (k, v) in [
+            ("expect_matched", t.matched),
+            ("expect_deviations", t.deviations),
+            ("expect_mismatched", t.mismatched),
+            ("expect_errors", t.errors),
+            ("expect_without", t.without),
+        ] {
+            c.insert(k.into(), v);
+        }
+    }
+    c
 }

@@ -143,6 +143,11 @@ pub struct GenArgs {
     /// Do not print one line per written file.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Write only shard K of N (K from 0): the tests of the whole run whose index modulo N is K, so the N
+    /// shards write the whole run, test for test. Default: a job array's SLURM_ARRAY_TASK_ID of
+    /// SLURM_ARRAY_TASK_COUNT, or JOB_COMPLETION_INDEX of JOB_COMPLETIONS (Kubernetes).
+    #[arg(long, value_name = "K/N", value_parser = crate::shard::parse)]
+    pub shard: Option<crate::shard::Shard>,
 }
 
 macro_rules! option_enum {

@@ -207,8 +207,11 @@ fn relative(from: &Path, to: &Path) -> PathBuf {
 
 /// Run `gen`; returns the exit code.
 pub fn run(args: &GenArgs) -> i32 {
-    let tests = match generate(args) {
-        Ok(t) => t,
+    let shard = args.shard.map_or_else(|| crate::shard::from_env(|k| std::env::var(k).ok()), |s| Ok(Some(s)));
+    // The shard is of the whole run's tests, by index: the same on every machine (D281).
+    let tests = match shard.and_then(|s| Ok((s, generate(args)?))) {
+        Ok((None, t)) => t,
+        Ok((Some(s), t)) => s.select(t),
         Err(e) => {
             crate::out::eprintln(&format!("error: {}", e));
             return EXIT_INPUT;

@@ -8,6 +8,13 @@
 //! - [`driver`]: the CUDA driver (cudarc, loaded at run time), launches.
 //! - [`run`]: iterations, histogram, comparison with the model, reports.
 
+/// The results of `run` go through `out` like every command's: `--output`
+/// catches them (issue 45) and a closed pipe ends the run instead of a panic.
+/// Defined before the modules so that their `println!` is this one.
+macro_rules! println {
+    ($($t:tt)*) => { $crate::out::println(&format!($($t)*)) };
+}
+
 pub mod driver;
 pub mod emit;
 pub mod instr;

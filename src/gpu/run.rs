@@ -7,6 +7,7 @@ use super::{emit_module, EmitOptions, Module, Source};
 use crate::check::{check_source_at, CheckOptions, TestResult};
 use crate::error::{ErrorKind, EXIT_INPUT, EXIT_INTERNAL, EXIT_OK};
 use crate::outcome::{eval, State};
+use crate::shard::{Start, Sweep};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -60,6 +61,9 @@ pub struct RunArgs {
     /// The model observed states are judged by: ptx (default), ptx-alloy, or a model file.
     #[arg(long, value_name = "NAME|FILE.cat")]
     pub model: Option<String>,
+    /// --shard K/N, --output FILE, --resume: one part of a campaign (README "Sweeping on a cluster").
+    #[command(flatten)]
+    pub sweep: crate::shard::ShardArgs,
 }
 
 fn parse_count(s: &str) -> Result<u64, String> {
@@ -128,15 +132,26 @@ pub fn run(a: &RunArgs) -> i32 {
     let emit_opts = EmitOptions { loc_stride: a.loc_stride, spin_limit: a.spin_limit };
     let mut session =
         Session { args: a, check, emit_opts, gpu: None, counts: Counts::default(), written: Default::default() };
+    let files = crate::check::collect_files(&a.paths);
+    let (sweep, files) = match Sweep::start("run", if a.json { "json" } else { "text" }, &a.sweep, files) {
+        Start::Run(s, f) => (s, f),
+        Start::Done(code) => return code,
+    };
     let mut worst = EXIT_OK;
-    for path in crate::check::collect_files(&a.paths) {
+    for path in files {
         match session.file(&path) {
             Ok(code) => worst = worst.max(code),
-            // No GPU to run on: the run stops there.
+            // No GPU to run on: the run stops there (and a shard leaves no complete output).
             Err(code) => return code,
         }
     }
-    worst.max(nothing_ran(a, &session.counts))
+    // One shard of several may run nothing; whether the campaign did is `merge`'s to say.
+    if !sweep.is_part() {
+        worst = worst.max(nothing_ran(a, &session.counts));
+    }
+    let c = &session.counts;
+    let counts = [("ran".to_string(), c.ran), ("skipped".to_string(), c.skipped)].into();
+    sweep.finish(worst, counts, Vec::new(), Vec::new())
 }
 
 /// The checking options of `--model` and `--unroll`; a bad `--model` is

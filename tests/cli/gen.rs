@@ -37,6 +37,7 @@ fn args(
         out,
         expect_csv: None,
         quiet: true,
+        shard: None,
     }
 }
 

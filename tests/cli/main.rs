@@ -20,5 +20,7 @@ mod playground;
 mod robust;
 mod robustness;
 mod serve;
+mod slurm;
+mod sweep;
 mod symbolic;
 mod symbolic_commands;

@@ -7,6 +7,7 @@ use super::{
 use crate::check::read_source;
 use crate::error::Result;
 use crate::model::ModelKind;
+use crate::shard::{Start, Sweep};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -20,6 +21,10 @@ struct Tally {
     limits: usize,
     /// Files whose test `--only` does not name.
     skipped: usize,
+    /// `unsound: NAME (FILE)` of each unsound test, for a shard's trailer.
+    unsound_tests: Vec<String>,
+    /// Files without a result, for the trailer of a text run.
+    failures: Vec<crate::shard::Failure>,
 }
 
 impl Tally {
@@ -36,6 +41,19 @@ impl Tally {
             skipped,
             seconds
         )
+    }
+
+    /// The counts of a shard's trailer (`merge` adds them up).
+    fn counts(&self) -> std::collections::BTreeMap<String, usize> {
+        let c = [
+            ("sound", self.sound),
+            ("unsound", self.unsound),
+            ("racy", self.racy),
+            ("errors", self.errors),
+            ("limits", self.limits),
+            ("skipped", self.skipped),
+        ];
+        c.map(|(k, v)| (k.to_string(), v)).into()
     }
 
     /// Input errors first, then limits, then unsound mappings.
@@ -81,6 +99,10 @@ pub fn run(a: &MapArgs) -> i32 {
         Err(code) => return code,
     };
     let files = crate::input::collect(&a.paths).files;
+    let (sweep, files) = match Sweep::start("map", if a.json { "json" } else { "text" }, &a.sweep, files) {
+        Start::Run(s, f) => (s, f),
+        Start::Done(code) => return code,
+    };
     let start = Instant::now();
     let mut tally = Tally::default();
     let jobs = a.jobs.unwrap_or_else(crate::batch::default_jobs);
@@ -100,6 +122,9 @@ pub fn run(a: &MapArgs) -> i32 {
                 if a.json {
                     let failure = crate::report::failure_json(&e, &f.display().to_string());
                     crate::out::print(&format!("{}\n", failure));
+                } else {
+                    let (file, message) = (f.display().to_string(), e.message.clone());
+                    tally.failures.push(crate::shard::Failure { file, message, exit_code: e.exit_code() });
                 }
                 crate::out::eprintln(&e.render(&f.display().to_string(), &src));
             }
@@ -112,7 +137,9 @@ pub fn run(a: &MapArgs) -> i32 {
     } else {
         crate::out::print(&summary);
     }
-    tally.exit_code()
+    let code = tally.exit_code();
+    let unsound = std::mem::take(&mut tally.unsound_tests);
+    sweep.finish(code, tally.counts(), tally.failures.clone(), unsound)
 }
 
 /// Count and print one mapped test; with `--emit`, write the files it emitted (a file that cannot be written
@@ -120,7 +147,10 @@ pub fn run(a: &MapArgs) -> i32 {
 fn print_mapped(m: &Mapped, f: &Path, setup: &MapSetup, a: &MapArgs, tally: &mut Tally) {
     match m.soundness {
         Soundness::Sound => tally.sound += 1,
-        Soundness::Unsound(_) => tally.unsound += 1,
+        Soundness::Unsound(_) => {
+            tally.unsound += 1;
+            tally.unsound_tests.push(format!("unsound: {} ({})", m.target.program.name, f.display()));
+        }
         Soundness::Racy { .. } => tally.racy += 1,
     }
     if a.json {

@@ -68,6 +68,9 @@ pub struct MapArgs {
     /// sm_90 for a test that places threads in clusters).
     #[arg(long, value_name = "sm_XX", requires = "nvcc")]
     pub arch: Option<String>,
+    /// --shard K/N, --output FILE, --resume: one part of a sweep (README "Sweeping on a cluster").
+    #[command(flatten)]
+    pub sweep: crate::shard::ShardArgs,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
