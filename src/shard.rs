@@ -90,12 +90,17 @@ pub fn from_env(get: impl Fn(&str) -> Option<String>) -> Result<Option<Shard>, S
         let min = var("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
         let step = var("SLURM_ARRAY_TASK_STEP")?.unwrap_or(1).max(1);
         let k = id.checked_sub(min).filter(|d| d % step == 0).map(|d| d / step);
-        let k = k.ok_or_else(|| format!("SLURM_ARRAY_TASK_ID={} is not on the array's range from {} by {}", id, min, step))?;
-        return checked(k, count).map(Some).map_err(|e| format!("the Slurm array task {}: {} (submit with --array=0-{})", id, e, count.saturating_sub(1)));
+        let k = k.ok_or_else(|| {
+            format!("SLURM_ARRAY_TASK_ID={} is not on the array's range from {} by {}", id, min, step)
+        })?;
+        return checked(k, count).map(Some).map_err(|e| {
+            format!("the Slurm array task {}: {} (submit with --array=0-{})", id, e, count.saturating_sub(1))
+        });
     }
     if let Some(index) = var("JOB_COMPLETION_INDEX")? {
-        let count = var("JOB_COMPLETIONS")?
-            .ok_or("JOB_COMPLETION_INDEX is set without JOB_COMPLETIONS: set it to the Job's completions, or give --shard K/N")?;
+        let count = var("JOB_COMPLETIONS")?.ok_or(
+            "JOB_COMPLETION_INDEX is set without JOB_COMPLETIONS: set it to the Job's completions, or give --shard K/N",
+        )?;
         return checked(index, count).map(Some).map_err(|e| format!("JOB_COMPLETION_INDEX={}: {}", index, e));
     }
     Ok(None)
@@ -341,7 +346,13 @@ impl Sweep {
     }
 
     /// End the run: write the trailer (and make `--output` whole); returns the exit status.
-    pub fn finish(mut self, exit: i32, counts: BTreeMap<String, usize>, failures: Vec<Failure>, listing: Vec<String>) -> i32 {
+    pub fn finish(
+        mut self,
+        exit: i32,
+        counts: BTreeMap<String, usize>,
+        failures: Vec<Failure>,
+        listing: Vec<String>,
+    ) -> i32 {
         if self.plain {
             return exit;
         }
@@ -403,7 +414,8 @@ mod tests {
 
     #[test]
     fn trailers_read_back_in_both_formats() {
-        let mut t = Trailer { command: "check".into(), format: "herd".into(), count: 2, tests: 3, ..Default::default() };
+        let mut t =
+            Trailer { command: "check".into(), format: "herd".into(), count: 2, tests: 3, ..Default::default() };
         assert_eq!(Trailer::read(t.line().trim_end()), Some(t.clone()));
         t.format = "json".into();
         assert_eq!(Trailer::read(t.line().trim_end()), Some(t));

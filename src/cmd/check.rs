@@ -229,8 +229,9 @@ pub fn run(a: CheckArgs) -> i32 {
 /// What a shard's trailer counts: the summary line's numbers, and the
 /// `--expect` tally when there is one (`merge` adds them up).
 fn sweep_counts(s: &Summary, tally: Option<&report::expect::Tally>) -> BTreeMap<String, usize> {
-    let mut c: BTreeMap<String, usize> =
-        [("ok", s.ok), ("no", s.no), ("errors", s.errors), ("limits", s.limits)].map(|(k, v)| (k.to_string(), v)).into();
+    let mut c: BTreeMap<String, usize> = [("ok", s.ok), ("no", s.no), ("errors", s.errors), ("limits", s.limits)]
+        .map(|(k, v)| (k.to_string(), v))
+        .into();
     if let Some(t) = tally {
         for (k, v) in [
             ("expect_matched", t.matched),

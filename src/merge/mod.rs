@@ -43,13 +43,17 @@ fn check_shards(outs: &[(String, Output)]) -> Result<(), String> {
     let (first, t0) = (&outs[0].0, &outs[0].1.trailer);
     for (name, o) in outs {
         let t = &o.trailer;
-        if (&t.command, &t.format, &t.sweep, t.count, t.total) != (&t0.command, &t0.format, &t0.sweep, t0.count, t0.total)
+        if (&t.command, &t.format, &t.sweep, t.count, t.total)
+            != (&t0.command, &t0.format, &t0.sweep, t0.count, t0.total)
         {
             return Err(format!("{} and {} are not shards of one sweep (their command, output format, options, inputs or number of shards differ)", first, name));
         }
         let held = o.records.len() + t.failures.len();
         if held != t.tests {
-            return Err(format!("{} holds {} results of its shard's {} tests: it is incomplete or was edited", name, held, t.tests));
+            return Err(format!(
+                "{} holds {} results of its shard's {} tests: it is incomplete or was edited",
+                name, held, t.tests
+            ));
         }
     }
     let mut seen: BTreeMap<usize, &str> = BTreeMap::new();
@@ -58,7 +62,8 @@ fn check_shards(outs: &[(String, Output)]) -> Result<(), String> {
             return Err(format!("shard {} is given twice: {} and {}", o.trailer.shard(), before, name));
         }
     }
-    let missing: Vec<String> = (0..t0.count).filter(|k| !seen.contains_key(k)).map(|k| format!("{}/{}", k, t0.count)).collect();
+    let missing: Vec<String> =
+        (0..t0.count).filter(|k| !seen.contains_key(k)).map(|k| format!("{}/{}", k, t0.count)).collect();
     if !missing.is_empty() {
         let more = if missing.len() > 5 { format!(" and {} more", missing.len() - 5) } else { String::new() };
         return Err(format!("shard {}{} of the sweep is missing", missing[..missing.len().min(5)].join(", "), more));
@@ -72,7 +77,8 @@ fn check_shards(outs: &[(String, Output)]) -> Result<(), String> {
 
 /// The records of all outputs, sorted by key, each key once.
 fn sorted_records(outs: &[(String, Output)]) -> Result<Vec<Record>, String> {
-    let mut all: Vec<(&Record, &str)> = outs.iter().flat_map(|(n, o)| o.records.iter().map(move |r| (r, n.as_str()))).collect();
+    let mut all: Vec<(&Record, &str)> =
+        outs.iter().flat_map(|(n, o)| o.records.iter().map(move |r| (r, n.as_str()))).collect();
     all.sort_by(|a, b| Path::new(&a.0.key).cmp(Path::new(&b.0.key)).then_with(|| a.0.key.cmp(&b.0.key)));
     for w in all.windows(2) {
         if w[0].0.key == w[1].0.key {
@@ -84,7 +90,9 @@ fn sorted_records(outs: &[(String, Output)]) -> Result<Vec<Record>, String> {
 
 /// XOR of hexadecimal fingerprints: the shards' input fingerprints make the whole run's.
 fn xor_hex(a: &str, b: &str) -> String {
-    let bytes = |s: &str| (0..s.len() / 2).filter_map(|i| u8::from_str_radix(s.get(2 * i..2 * i + 2)?, 16).ok()).collect::<Vec<u8>>();
+    let bytes = |s: &str| {
+        (0..s.len() / 2).filter_map(|i| u8::from_str_radix(s.get(2 * i..2 * i + 2)?, 16).ok()).collect::<Vec<u8>>()
+    };
     let (x, y) = (bytes(a), bytes(b));
     (0..x.len().max(y.len())).map(|i| format!("{:02x}", x.get(i).unwrap_or(&0) ^ y.get(i).unwrap_or(&0))).collect()
 }
@@ -165,17 +173,31 @@ fn summary(t: &Trailer, shards: usize, records: &[Record]) -> Vec<String> {
             }
             out.push(format!(
                 "{} tests: Ok {}, No {}, errors {}, limits {}, wall time {:.2} s",
-                t.total, c("ok"), c("no"), c("errors"), c("limits"), t.wall_s
+                t.total,
+                c("ok"),
+                c("no"),
+                c("errors"),
+                c("limits"),
+                t.wall_s
             ));
         }
     }
     let mut timed: Vec<&Record> = records.iter().filter(|r| r.seconds.is_some()).collect();
-    timed.sort_by(|a, b| b.seconds.partial_cmp(&a.seconds).unwrap_or(std::cmp::Ordering::Equal).then(a.key.cmp(&b.key)));
+    timed
+        .sort_by(|a, b| b.seconds.partial_cmp(&a.seconds).unwrap_or(std::cmp::Ordering::Equal).then(a.key.cmp(&b.key)));
     if !timed.is_empty() {
-        let top: Vec<String> = timed.iter().take(5).map(|r| format!("{} {:.2} s", r.name, r.seconds.unwrap_or(0.0))).collect();
+        let top: Vec<String> =
+            timed.iter().take(5).map(|r| format!("{} {:.2} s", r.name, r.seconds.unwrap_or(0.0))).collect();
         out.push(format!("slowest tests: {}", top.join(", ")));
     }
-    out.push(format!("merged {} shard{} of sweep {}: {} tests, exit {}", shards, if shards == 1 { "" } else { "s" }, t.sweep.get(..12).unwrap_or(&t.sweep), t.total, t.exit));
+    out.push(format!(
+        "merged {} shard{} of sweep {}: {} tests, exit {}",
+        shards,
+        if shards == 1 { "" } else { "s" },
+        t.sweep.get(..12).unwrap_or(&t.sweep),
+        t.total,
+        t.exit
+    ));
     out
 }
 
@@ -275,7 +297,11 @@ mod tests {
         assert!(a.text.starts_with("Test A Allowed\n"), "{}", a.text);
         let again = merge(&[("m".into(), read(&a.text).unwrap())]).unwrap();
         assert_eq!(again.text, a.text);
-        assert!(a.summary.iter().any(|l| l == "3 tests: Ok 3, No 0, errors 0, limits 0, wall time 0.00 s"), "{:?}", a.summary);
+        assert!(
+            a.summary.iter().any(|l| l == "3 tests: Ok 3, No 0, errors 0, limits 0, wall time 0.00 s"),
+            "{:?}",
+            a.summary
+        );
         assert!(a.summary.iter().any(|l| l.starts_with("slowest tests: ")), "{:?}", a.summary);
         assert_eq!(a.exit, EXIT_OK);
     }

@@ -142,7 +142,8 @@ mod tests {
 
     #[test]
     fn herd_blocks_json_lines_and_map_blocks_are_records() {
-        let log = format!("Test A Allowed\nStates 1\nTime A 0.25\n\nTest B Allowed\nOk\n\n{}", trailer("herd", "check"));
+        let log =
+            format!("Test A Allowed\nStates 1\nTime A 0.25\n\nTest B Allowed\nOk\n\n{}", trailer("herd", "check"));
         let o = read(&log).unwrap();
         assert_eq!(o.records.iter().map(|r| r.key.as_str()).collect::<Vec<_>>(), ["A", "B"]);
         assert_eq!(o.records[0].text, "Test A Allowed\nStates 1\nTime A 0.25\n\n");

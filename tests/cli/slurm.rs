@@ -102,7 +102,8 @@ fn start() -> Result<Cluster, String> {
     for sub in ["state", "spool", "munge", "work"] {
         std::fs::create_dir_all(d.join(sub)).map_err(|e| e.to_string())?;
     }
-    let key: Vec<u8> = (0..1024u32).map(|i| (i.wrapping_mul(2654435761) >> 13) as u8 ^ std::process::id() as u8).collect();
+    let key: Vec<u8> =
+        (0..1024u32).map(|i| (i.wrapping_mul(2654435761) >> 13) as u8 ^ std::process::id() as u8).collect();
     let key_path = d.join("munge/munge.key");
     std::fs::write(&key_path, key).map_err(|e| e.to_string())?;
     use std::os::unix::fs::PermissionsExt;
@@ -113,12 +114,14 @@ fn start() -> Result<Cluster, String> {
     std::fs::write(&conf, slurm_conf(&d, &host, port)).map_err(|e| e.to_string())?;
     let m = d.join("munge");
     let munged = spawn(
-        Command::new(program("munged")).args(["-F", "--force"]).arg(format!("--key-file={}", key_path.display())).args([
-            format!("--socket={}/munge.socket", m.display()),
-            format!("--pid-file={}/munged.pid", m.display()),
-            format!("--log-file={}/munged.log", m.display()),
-            format!("--seed-file={}/seed", m.display()),
-        ]),
+        Command::new(program("munged")).args(["-F", "--force"]).arg(format!("--key-file={}", key_path.display())).args(
+            [
+                format!("--socket={}/munge.socket", m.display()),
+                format!("--pid-file={}/munged.pid", m.display()),
+                format!("--log-file={}/munged.log", m.display()),
+                format!("--seed-file={}/seed", m.display()),
+            ],
+        ),
         &d.join("munged.out"),
     )
     .map_err(|e| format!("munged: {}", e))?;
@@ -137,7 +140,10 @@ fn start() -> Result<Cluster, String> {
     });
     if idle.is_none() {
         let log = std::fs::read_to_string(d.join("slurmctld.out")).unwrap_or_default();
-        return Err(format!("the node did not become idle in 30 s; slurmctld said: {}", log.lines().last().unwrap_or("")));
+        return Err(format!(
+            "the node did not become idle in 30 s; slurmctld said: {}",
+            log.lines().last().unwrap_or("")
+        ));
     }
     Ok(cluster)
 }
@@ -176,9 +182,11 @@ impl Cluster {
             .unwrap();
         assert!(o.status.success(), "submit.sh {}: {}", kind, String::from_utf8_lossy(&o.stderr));
         let exit = out.join("merged.exit");
-        let code = wait_for(Duration::from_secs(40), || std::fs::read_to_string(&exit).ok()?.trim().parse::<i32>().ok());
+        let code =
+            wait_for(Duration::from_secs(40), || std::fs::read_to_string(&exit).ok()?.trim().parse::<i32>().ok());
         code.unwrap_or_else(|| {
-            let q = self.slurm("squeue", &[]).map(|o| String::from_utf8_lossy(&o.stdout).into_owned()).unwrap_or_default();
+            let q =
+                self.slurm("squeue", &[]).map(|o| String::from_utf8_lossy(&o.stdout).into_owned()).unwrap_or_default();
             panic!("the {} sweep's merge job did not finish in 40 s; squeue:\n{}", kind, q)
         })
     }
@@ -252,7 +260,8 @@ fn mapping_sweep(c: &Cluster) {
     let gen = ["--lang", "c", "--random", "40", "--seed", "3", "--max-edges", "5"];
     let code = c.sweep("mapping", &out, &gen);
     let whole = c.path().join("whole-tests");
-    let (g, err) = ptx_litmus(&[&["gen", "--shard", "0/1", "-q", "--out", whole.to_str().unwrap()], &gen[..]].concat(), c.path());
+    let (g, err) =
+        ptx_litmus(&[&["gen", "--shard", "0/1", "-q", "--out", whole.to_str().unwrap()], &gen[..]].concat(), c.path());
     assert_eq!(g, 0, "{}", err);
     let files = |d: &Path| {
         let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(d)
@@ -266,7 +275,8 @@ fn mapping_sweep(c: &Cluster) {
     assert_eq!(files(&out.join("tests")), files(&whole), "the gen shards are the whole generation");
     let tests = out.join("tests");
     let single = c.path().join("single.json");
-    let (single_code, _) = ptx_litmus(&["map", tests.to_str().unwrap(), "--json", "-o", single.to_str().unwrap()], c.path());
+    let (single_code, _) =
+        ptx_litmus(&["map", tests.to_str().unwrap(), "--json", "-o", single.to_str().unwrap()], c.path());
     let (m, _) = ptx_litmus(&["merge", single.to_str().unwrap(), "-o", "single-merged.json"], c.path());
     assert_eq!((code, m), (single_code, single_code));
     let merged = std::fs::read_to_string(out.join("merged.json")).unwrap();

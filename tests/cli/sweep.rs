@@ -55,7 +55,8 @@ fn bad_shards_are_input_errors() {
         &[("JOB_COMPLETION_INDEX", "1")],
     ];
     for e in envs {
-        for cmd in [&["check", "litmus/classic"][..], &["map", "tests/c11"], &["gen", "MP", "--out", "/nonexistent/x"]] {
+        for cmd in [&["check", "litmus/classic"][..], &["map", "tests/c11"], &["gen", "MP", "--out", "/nonexistent/x"]]
+        {
             let r = ptxl(cmd, e);
             assert_eq!(r.code, 2, "{:?} {:?}: {}", cmd, e, r.stderr);
             assert_eq!(r.stderr.lines().count(), 1, "{:?} {:?}: {}", cmd, e, r.stderr);
@@ -258,7 +259,8 @@ fn split(whole: &Output, owner: &[usize], parts: usize) -> Vec<(String, Output)>
     let t = &whole.trailer;
     (0..parts)
         .map(|k| {
-            let records: Vec<_> = whole.records.iter().zip(owner).filter(|(_, o)| **o == k).map(|(r, _)| r.clone()).collect();
+            let records: Vec<_> =
+                whole.records.iter().zip(owner).filter(|(_, o)| **o == k).map(|(r, _)| r.clone()).collect();
             let first = k == 0;
             let trailer = Trailer {
                 index: k,
