@@ -126,7 +126,8 @@ fn start() -> Result<Cluster, String> {
     )
     .map_err(|e| format!("munged: {}", e))?;
     cluster.daemons.push(munged);
-    wait_for(Duration::from_secs(10), || m.join("munge.socket").exists()).ok_or("munged did not create its socket")?;
+    wait_for(Duration::from_secs(10), || m.join("munge.socket").exists().then_some(()))
+        .ok_or("munged did not create its socket")?;
     let ctld = spawn(Command::new(program("slurmctld")).args(["-D", "-c", "-f"]).arg(&conf), &d.join("slurmctld.out"))
         .map_err(|e| format!("slurmctld: {}", e))?;
     cluster.daemons.push(ctld);
@@ -260,8 +261,10 @@ fn mapping_sweep(c: &Cluster) {
     let gen = ["--lang", "c", "--random", "40", "--seed", "3", "--max-edges", "5"];
     let code = c.sweep("mapping", &out, &gen);
     let whole = c.path().join("whole-tests");
-    let (g, err) =
-        ptx_litmus(&[&["gen", "--shard", "0/1", "-q", "--out", whole.to_str().unwrap()], &gen[..]].concat(), c.path());
+    let (g, err) = ptx_litmus(
+        &[&["gen", "--shard", "0/1", "-q", "--out", whole.to_str().unwrap()][..], &gen[..]].concat(),
+        c.path(),
+    );
     assert_eq!(g, 0, "{}", err);
     let files = |d: &Path| {
         let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(d)

@@ -44,7 +44,7 @@ fn s(p: &Path) -> &str {
 #[test]
 fn bad_shards_are_input_errors() {
     for bad in ["4/4", "0/0", "x", "1/", "-1/4", "1/4/2"] {
-        let r = ptxl(&["check", "litmus/classic", "--shard", bad], &[]);
+        let r = ptxl(&["check", "litmus/classic", &format!("--shard={}", bad)], &[]);
         assert_eq!(r.code, 2, "--shard {}: {}", bad, r.stderr);
         assert!(r.stdout.is_empty() && r.stderr.contains("--shard"), "--shard {}: {}", bad, r.stderr);
     }
@@ -55,7 +55,8 @@ fn bad_shards_are_input_errors() {
         &[("JOB_COMPLETION_INDEX", "1")],
     ];
     for e in envs {
-        for cmd in [&["check", "litmus/classic"][..], &["map", "tests/c11"], &["gen", "MP", "--out", "/nonexistent/x"]]
+        for cmd in
+            [&["check", "litmus/classic"][..], &["map", "tests/c11"][..], &["gen", "MP", "--out", "/nonexistent/x"][..]]
         {
             let r = ptxl(cmd, e);
             assert_eq!(r.code, 2, "{:?} {:?}: {}", cmd, e, r.stderr);
@@ -222,7 +223,7 @@ fn merge_refuses_what_is_not_a_whole_sweep() {
         (vec![s(&whole), s(&parts[0])], "not shards of one sweep"),
     ];
     for (files, says) in cases {
-        let r = ptxl(&[&["merge"][..], &files].concat(), &[]);
+        let r = ptxl(&[&["merge"][..], &files[..]].concat(), &[]);
         assert_eq!(r.code, 2, "{:?}", files);
         assert!(r.stderr.contains(says) && r.stdout.is_empty(), "{:?}: {}", files, r.stderr);
     }
