@@ -264,7 +264,7 @@ pub struct Sweep {
 /// What a command does after [`Sweep::start`].
 pub enum Start {
     /// Run these files, then [`Sweep::finish`].
-    Run(Sweep, Vec<PathBuf>),
+    Run(Box<Sweep>, Vec<PathBuf>),
     /// Nothing to run (a bad shard or output, or `--resume` found the output done): exit with this status.
     Done(i32),
 }
@@ -285,7 +285,7 @@ impl Sweep {
         let plain = shard.is_none() && a.output.is_none();
         if plain {
             let sweep = Sweep { plain, trailer, output: None, start: Instant::now() };
-            return Start::Run(sweep, files);
+            return Start::Run(Box::new(sweep), files);
         }
         if let Some(s) = shard {
             files.sort();
@@ -306,7 +306,7 @@ impl Sweep {
                 return Start::Done(EXIT_INPUT);
             }
         }
-        Start::Run(sweep, files)
+        Start::Run(Box::new(sweep), files)
     }
 
     /// With `--resume`: the exit status recorded in an output that already

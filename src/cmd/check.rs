@@ -191,7 +191,7 @@ pub fn run(a: CheckArgs) -> i32 {
         (_, false) => inputs(&a.paths, None),
     };
     let (sweep, files) = match Sweep::start("check", if a.json { "json" } else { "herd" }, &a.sweep, files) {
-        Start::Run(s, f) => (s, f),
+        Start::Run(s, f) => (*s, f),
         Start::Done(code) => return code,
     };
     let mut em = Emitter {

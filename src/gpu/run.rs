@@ -134,7 +134,7 @@ pub fn run(a: &RunArgs) -> i32 {
         Session { args: a, check, emit_opts, gpu: None, counts: Counts::default(), written: Default::default() };
     let files = crate::check::collect_files(&a.paths);
     let (sweep, files) = match Sweep::start("run", if a.json { "json" } else { "text" }, &a.sweep, files) {
-        Start::Run(s, f) => (s, f),
+        Start::Run(s, f) => (*s, f),
         Start::Done(code) => return code,
     };
     let mut worst = EXIT_OK;

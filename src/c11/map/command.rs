@@ -100,7 +100,7 @@ pub fn run(a: &MapArgs) -> i32 {
     };
     let files = crate::input::collect(&a.paths).files;
     let (sweep, files) = match Sweep::start("map", if a.json { "json" } else { "text" }, &a.sweep, files) {
-        Start::Run(s, f) => (s, f),
+        Start::Run(s, f) => (*s, f),
         Start::Done(code) => return code,
     };
     let start = Instant::now();
