@@ -227,6 +227,7 @@ fn scale_families_list_the_same_symbolically_with_and_without_symmetry() {
                 list_states: None,
                 symmetry,
                 encoding: ThreadEncoding::Symbolic,
+                ctx: common::unmetered(Ctx::default()),
                 ..CheckOptions::default()
             };
             match check_source_at(&src, &root, &opts) {
@@ -242,11 +243,7 @@ fn scale_families_list_the_same_symbolically_with_and_without_symmetry() {
         assert_eq!(on, off, "{}: the listings differ with and without symmetry", file.display());
         if on.is_ok() {
             compared += 1;
-            // The budget is the process's resident size (D162), which the
-            // tests running beside this one in the process share: this one
-            // asks for the program's classes, not for the budget.
-            let mut ctx = Ctx::default();
-            ctx.limits.max_bytes = 8 << 30;
+            let ctx = common::unmetered(Ctx::default());
             let opts =
                 CheckOptions { list_states: Some(0), encoding: ThreadEncoding::Paths, ctx, ..CheckOptions::default() };
             let paths = check_source_at(&src, &root, &opts).expect("the path encoding decides it");

@@ -9,6 +9,7 @@
 //! imply it shows here as a difference. The edits of rc11 are also compared
 //! with herd7 making the same edit to its own rc11.cat (`tests/c11/mutations/`).
 
+use crate::common;
 use ptx_litmus::batch::check_file;
 use ptx_litmus::check::{collect_files, CheckOptions, Engine};
 use ptx_litmus::context::Ctx;
@@ -80,7 +81,7 @@ fn root() -> PathBuf {
 fn decide(file: &Path, model: &Arc<Model>, engine: Engine) -> Result<String, String> {
     let opts = CheckOptions {
         engine,
-        ctx: Ctx { model_explicit: true, ..Ctx::new(model.clone()) },
+        ctx: common::unmetered(Ctx { model_explicit: true, ..Ctx::new(model.clone()) }),
         list_states: None,
         reference_max_candidates: 200_000,
         ..CheckOptions::default()
@@ -254,7 +255,7 @@ fn edits_of_rc11_mean_what_the_same_edits_of_herds_rc11_mean() {
         for engine in [Engine::Sat, Engine::Reference] {
             let opts = CheckOptions {
                 engine,
-                ctx: Ctx { model_explicit: true, ..Ctx::new(model.clone()) },
+                ctx: common::unmetered(Ctx { model_explicit: true, ..Ctx::new(model.clone()) }),
                 list_states: None,
                 ..CheckOptions::default()
             };
