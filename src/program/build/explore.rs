@@ -3,7 +3,7 @@
 use super::*;
 use crate::ast::{Cmp, InstrKind, IntTy, Operand, Span};
 use crate::error::{Error, Result};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// How the limit of paths per thread ends its message: what tells it from
 /// every other limit ([`is_path_limit`]).
@@ -31,6 +31,12 @@ impl Ctx<'_> {
         // The last round that added a constant: a chain of k value-dependent
         // writes from it is complete k rounds later.
         let mut last_new_constant = 0;
+        // The value-dependent writes met so far, by thread and instance: one met
+        // first in a round past its location's window (its path needs values
+        // other threads' later paths write, as a handshake on two mbarriers
+        // does) opens the window again for that location from that round (D287).
+        let mut dependent_seen: HashSet<(usize, crate::program::Instance)> = HashSet::new();
+        let mut late_start: HashMap<LocKey, usize> = HashMap::new();
         loop {
             let exchanged_before = exchanged_count(ctx);
             // The last round's paths are dropped.
@@ -45,20 +51,29 @@ impl Ctx<'_> {
             let before = ctx.domains.clone();
             let mut changed = exchanged_count(ctx) != exchanged_before;
             let mut new_constant = false;
-            for tp in &paths {
+            for (t, tp) in paths.iter().enumerate() {
                 for p in tp {
                     for e in &p.events {
                         if let DraftKind::Mem { key, access } = &e.kind {
+                            let bound = bounds.get(key).copied().unwrap_or(0);
+                            let start = late_start.get(key).copied().unwrap_or(0).max(last_new_constant);
+                            if access.writes
+                                && !e.value_srcs.is_empty()
+                                && dependent_seen.insert((t, e.at))
+                                && rounds > start + bound
+                            {
+                                late_start.insert(key.clone(), rounds);
+                            }
+                            let start = late_start.get(key).copied().unwrap_or(0).max(last_new_constant);
                             // Every round collects constant writes (a constant write's
                             // path may exist only once other writes' values are known);
                             // the rounds after the last new constant extend value
                             // chains by their k-th value-dependent write.
-                            let bound = bounds.get(key).copied().unwrap_or(0);
                             let constant = e.value_srcs.is_empty() && access.rmw.is_none();
                             let this_round = if e.value_srcs.is_empty() {
                                 constant || rounds == 0
                             } else {
-                                (1..=last_new_constant + bound).contains(&rounds)
+                                (1..=start + bound).contains(&rounds)
                             };
                             if access.writes && this_round {
                                 let init = BTreeSet::from([ctx.key_init(key)]);
