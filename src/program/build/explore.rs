@@ -34,7 +34,7 @@ impl Ctx<'_> {
         // The value-dependent writes met so far, by thread and instance: one met
         // first in a round past its location's window (its path needs values
         // other threads' later paths write, as a handshake on two mbarriers
-        // does) opens the window again for that location from that round (D287).
+        // does) adds its values in that round (D287).
         let mut dependent_seen: HashSet<(usize, crate::program::Instance)> = HashSet::new();
         let mut late_start: HashMap<LocKey, usize> = HashMap::new();
         loop {
@@ -56,15 +56,14 @@ impl Ctx<'_> {
                     for e in &p.events {
                         if let DraftKind::Mem { key, access } = &e.kind {
                             let bound = bounds.get(key).copied().unwrap_or(0);
-                            let start = late_start.get(key).copied().unwrap_or(0).max(last_new_constant);
                             if access.writes
                                 && !e.value_srcs.is_empty()
                                 && dependent_seen.insert((t, e.at))
-                                && rounds > start + bound
+                                && rounds > last_new_constant + bound
                             {
                                 late_start.insert(key.clone(), rounds);
                             }
-                            let start = late_start.get(key).copied().unwrap_or(0).max(last_new_constant);
+                            let late = late_start.get(key) == Some(&rounds);
                             // Every round collects constant writes (a constant write's
                             // path may exist only once other writes' values are known);
                             // the rounds after the last new constant extend value
@@ -73,7 +72,7 @@ impl Ctx<'_> {
                             let this_round = if e.value_srcs.is_empty() {
                                 constant || rounds == 0
                             } else {
-                                (1..=start + bound).contains(&rounds)
+                                late || (1..=last_new_constant + bound).contains(&rounds)
                             };
                             if access.writes && this_round {
                                 let init = BTreeSet::from([ctx.key_init(key)]);
