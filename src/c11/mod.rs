@@ -120,15 +120,8 @@ impl Orders {
     /// `name`: sign-extended from its width when that type is signed (D285).
     pub fn as_declared(&self, name: &str, raw: i64) -> i64 {
         match self.signed.get(name) {
-            Some(&bits) if bits < 64 => {
-                let low = raw & ((1i64 << bits) - 1);
-                if low >> (bits - 1) & 1 == 1 {
-                    low - (1i64 << bits)
-                } else {
-                    low
-                }
-            }
-            _ => raw,
+            Some(&bits) => crate::program::arith::norm(crate::ast::IntTy { bits, signed: true }, raw as i128),
+            None => raw,
         }
     }
 
