@@ -20,6 +20,12 @@ pub struct Limits {
     /// Bytes this test may use: the estimate of the encoding and the unrolled
     /// program, and its share of the process's measured resident size (D162, D163).
     pub max_bytes: u64,
+    /// Work units this test may spend (None: no such limit): one per charge of
+    /// the builder and the encoder, one per clock check of the reference
+    /// engine, one per search step of the SAT solver. Unlike the timeout it
+    /// cuts the same tests on a loaded machine as on an idle one, so tests of
+    /// the tool that skip cases over a budget use it (D288).
+    pub max_work: Option<u64>,
 }
 
 /// Default `--max-memory`, in MB: a test's process stays under 1 GiB
@@ -35,7 +41,7 @@ const RESIDENT_EVERY: Duration = Duration::from_millis(5);
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { timeout: None, max_bytes: DEFAULT_MAX_MEMORY_MB << 20 }
+        Limits { timeout: None, max_bytes: DEFAULT_MAX_MEMORY_MB << 20, max_work: None }
     }
 }
 
@@ -58,6 +64,8 @@ struct State {
     since_read: u64,
     /// When the resident size was last read.
     resident_at: Instant,
+    /// Work units spent (see [`Limits::max_work`]).
+    work: u64,
 }
 
 thread_local! {
@@ -77,6 +85,7 @@ pub fn run<T>(limits: Limits, f: impl FnOnce() -> T) -> Result<T, Exceeded> {
         since_clock: 0,
         since_read: 0,
         resident_at: Instant::now(),
+        work: 0,
     };
     let prev = STATE.with(|s| s.replace(Some(state)));
     ACTIVE.fetch_add(1, Ordering::Relaxed);
@@ -87,10 +96,11 @@ pub fn run<T>(limits: Limits, f: impl FnOnce() -> T) -> Result<T, Exceeded> {
         let mb = |b: u64| b as f64 / f64::from(1 << 20);
         let resident = resident_bytes().map_or("unknown".to_string(), |r| format!("{:.1} MB", mb(r)));
         eprintln!(
-            "memory estimate: peak {:.1} MB, {:.1} MB at the end; resident now {}",
+            "memory estimate: peak {:.1} MB, {:.1} MB at the end; resident now {}; {} work units",
             mb(done.peak),
             mb(done.used),
-            resident
+            resident,
+            done.work
         );
     }
     match r {
@@ -133,6 +143,9 @@ pub(crate) fn charge(bytes: u64) {
     let hit = STATE.with(|s| {
         let mut s = s.borrow_mut();
         let s = s.as_mut()?;
+        if let Some(m) = spend(s, 1) {
+            return Some(m);
+        }
         s.used += bytes;
         s.peak = s.peak.max(s.used);
         if bytes >= STEP_CHECKED {
@@ -227,7 +240,11 @@ fn allowed(s: &State) -> u64 {
 /// Unwind if the deadline has passed or the process outgrew the budget (for
 /// loops that allocate outside the estimate: the solver's own memory).
 pub(crate) fn check_time() {
-    let hit = STATE.with(|s| s.borrow_mut().as_mut().and_then(|s| timeout_message(s).or_else(|| resident_message(s))));
+    let hit = STATE.with(|s| {
+        let mut s = s.borrow_mut();
+        let s = s.as_mut()?;
+        spend(s, 1).or_else(|| timeout_message(s)).or_else(|| resident_message(s))
+    });
     if let Some(m) = hit {
         std::panic::resume_unwind(Box::new(Exceeded(m)));
     }
@@ -275,6 +292,28 @@ fn resident_bytes() -> Option<u64> {
     Some(kb << 10)
 }
 
+/// Add `units` to the work spent; the message when that passes the limit.
+fn spend(s: &mut State, units: u64) -> Option<String> {
+    s.work = s.work.saturating_add(units);
+    let max = s.limits.max_work?;
+    (s.work > max).then(|| format!("work limit: more than {} work units, cut while {}", max, s.phase))
+}
+
+/// The work units the running test may still spend (None: unlimited), for
+/// the SAT solver's step limit.
+pub(crate) fn work_left() -> Option<u64> {
+    STATE.with(|s| s.borrow().as_ref().and_then(|s| s.limits.max_work.map(|m| m.saturating_sub(s.work))))
+}
+
+/// The SAT solver took `steps` search steps: spend them, and unwind when
+/// that passes the work limit.
+pub(crate) fn spent_solving(steps: u64) {
+    let hit = STATE.with(|s| s.borrow_mut().as_mut().and_then(|s| spend(s, steps)));
+    if let Some(m) = hit {
+        std::panic::resume_unwind(Box::new(Exceeded(m)));
+    }
+}
+
 /// The solver gave up at the deadline: unwind with the timeout message.
 pub(crate) fn timed_out() -> ! {
     let m = STATE.with(|s| s.borrow().as_ref().map(|s| message(s.limits.timeout, &s.phase)));
@@ -299,7 +338,7 @@ mod tests {
 
     #[test]
     fn one_large_charge_past_the_budget_unwinds_with_the_phase() {
-        let r = run(Limits { timeout: None, max_bytes: 100 }, || {
+        let r = run(Limits { timeout: None, max_bytes: 100, max_work: None }, || {
             phase("coherence order");
             charge(1 << 40);
         });
@@ -315,7 +354,7 @@ mod tests {
         // this one): a 16 MB step fits, a 1 TB one is refused at once (no
         // reading would interrupt it).
         let held = resident_bytes().expect("Linux has /proc/self/status");
-        let limits = Limits { timeout: None, max_bytes: held + (256 << 20) };
+        let limits = Limits { timeout: None, max_bytes: held + (256 << 20), max_work: None };
         assert!(run(limits, || will_allocate(16 << 20)).is_ok());
         let e = run(limits, || will_allocate(1 << 40)).unwrap_err();
         assert!(e.0.contains("1048576 MB more at once") && e.0.contains("resident"), "{}", e.0);
@@ -325,7 +364,7 @@ mod tests {
         while map.len() + 1 < map.capacity() {
             map.insert(map.len() as u64, 0);
         }
-        let none = Limits { timeout: None, max_bytes: 1 };
+        let none = Limits { timeout: None, max_bytes: 1, max_work: None };
         assert!(run(none, || before_insert(&map)).is_ok());
         map.insert(u64::MAX, 0);
         assert!(run(none, || before_insert(&map)).unwrap_err().0.contains("more at once"));
@@ -336,7 +375,7 @@ mod tests {
         // A budget below what the process already holds: the first reading
         // after RESIDENT_EVERY stops the test, whatever the estimate says.
         let held = resident_bytes().expect("Linux has /proc/self/status");
-        let r = run(Limits { timeout: None, max_bytes: held / 2 }, || loop {
+        let r = run(Limits { timeout: None, max_bytes: held / 2, max_work: None }, || loop {
             std::thread::sleep(Duration::from_millis(1));
             check_time();
         });
@@ -346,10 +385,50 @@ mod tests {
 
     #[test]
     fn deadline_unwinds() {
-        let r = run(Limits { timeout: Some(Duration::from_millis(1)), max_bytes: u64::MAX }, || loop {
+        let r = run(Limits { timeout: Some(Duration::from_millis(1)), max_bytes: u64::MAX, max_work: None }, || loop {
             std::thread::sleep(Duration::from_millis(2));
             check_time();
         });
         assert!(r.unwrap_err().0.contains("--timeout"));
+    }
+
+    #[test]
+    fn the_work_limit_cuts_after_as_many_units_however_fast_they_come() {
+        let limits = Limits { timeout: None, max_bytes: u64::MAX, max_work: Some(1000) };
+        let mut spent = 0u64;
+        let r = run(limits, || loop {
+            charge(0);
+            spent += 1;
+        });
+        assert!(r.unwrap_err().0.starts_with("work limit: more than 1000 work units"));
+        assert_eq!(spent, 1000, "the 1001st unit is the one refused");
+        // The solver's steps count against the same limit.
+        let r = run(limits, || {
+            assert_eq!(work_left(), Some(1000));
+            spent_solving(999);
+            assert_eq!(work_left(), Some(1));
+            spent_solving(2);
+        });
+        assert!(r.unwrap_err().0.contains("more than 1000 work units"));
+    }
+}
+
+#[cfg(test)]
+mod solver_tests {
+    /// A work limit cuts a whole check: eight CAS-counter threads take about
+    /// 28,000 units (`PTXL_DEBUG`); at 20,000 the check ends with the
+    /// work-limit message, unlimited it decides.
+    #[test]
+    fn a_work_limit_stops_the_sat_engine_with_its_message() {
+        let text =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/litmus/scale/cascounter-8-bne.litmus"))
+                .expect("the scale family is in the repository");
+        let at = |units| crate::check::CheckOptions {
+            ctx: crate::context::Ctx::default().with_work(units),
+            ..Default::default()
+        };
+        let e = crate::check::check_source(&text, &at(Some(20_000))).expect_err("cut");
+        assert!(e.to_string().contains("work limit: more than 20000 work units"), "{}", e);
+        assert!(crate::check::check_source(&text, &at(None)).is_ok());
     }
 }

@@ -64,6 +64,11 @@ impl Ctx {
         Ctx { limits: crate::budget::Limits { timeout, ..self.limits }, ..self.clone() }
     }
 
+    /// The same context with a work limit per test (`Limits::max_work`).
+    pub fn with_work(&self, max_work: Option<u64>) -> Ctx {
+        Ctx { limits: crate::budget::Limits { max_work, ..self.limits }, ..self.clone() }
+    }
+
     /// The same context stopping at `deadline`.
     pub fn until(&self, deadline: Option<Instant>) -> Ctx {
         Ctx { deadline, ..self.clone() }

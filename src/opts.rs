@@ -36,7 +36,7 @@ impl Limits {
     }
     /// The per-test budget these flags give (`timeout`: `--timeout`, or a command's default).
     pub fn budget(&self, timeout: Option<Duration>) -> ptx_litmus::budget::Limits {
-        ptx_litmus::budget::Limits { timeout, max_bytes: self.max_bytes() }
+        ptx_litmus::budget::Limits { timeout, max_bytes: self.max_bytes(), max_work: None }
     }
 }
 

@@ -116,7 +116,7 @@ pub fn budgeted<T>(opts: &CheckOptions, deadline: Option<Instant>, f: impl FnOnc
         ),
         None => None,
     };
-    let limits = crate::budget::Limits { timeout, max_bytes: opts.ctx.limits.max_bytes };
+    let limits = crate::budget::Limits { timeout, ..opts.ctx.limits };
     match crate::budget::run(limits, f) {
         Ok(r) => r,
         Err(crate::budget::Exceeded(m)) if deadline.is_some_and(|d| Instant::now() >= d) => Err(Error::limit(format!(

@@ -189,8 +189,11 @@ impl Formula {
     /// the budget unwinds with the timeout message).
     fn run_solver(&mut self) -> Result<bool> {
         self.solver.set_deadline(budget::deadline());
+        // One more step than is left, so that passing the limit is seen below.
+        self.solver.set_step_limit(budget::work_left().map(|w| w.saturating_add(1)));
         let start = std::time::Instant::now();
         let answer = self.solver.solve();
+        budget::spent_solving(self.solver.steps_taken());
         if crate::out::tracing() {
             eprintln!("solve: {:?} in {:?}", answer.as_ref().ok(), start.elapsed());
         }

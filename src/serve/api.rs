@@ -184,7 +184,7 @@ fn check_options(d: &Decide, opts: &ServeOptions) -> std::result::Result<CheckOp
         Some(t) => return Err(format!("timeout `{}`: the timeout must be a number of seconds more than 0", t)),
     };
     let kind = model.unwrap_or_default();
-    let limits = crate::budget::Limits { timeout: Some(asked), max_bytes: opts.max_memory };
+    let limits = crate::budget::Limits { timeout: Some(asked), max_bytes: opts.max_memory, max_work: None };
     let ctx = Ctx::of_command(kind.shared(), model.is_some(), limits);
     Ok(CheckOptions {
         show: Some(ShowOptions { ctx: ctx.clone(), ..ShowOptions::default() }),

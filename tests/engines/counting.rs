@@ -5,6 +5,7 @@
 //!
 //! Cases: `PTX_LITMUS_PROPTEST_CASES` (default 1000; this file uses a fifth).
 
+use crate::common;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use ptx_litmus::check::{check_source, CheckOptions, Engine, TestResult};
@@ -60,7 +61,7 @@ fn run(text: &str, engine: Engine) -> Option<TestResult> {
         // Every state listed: the default listing stops at 256 states, and a
         // cut listing compared with a whole one would be a false alarm.
         max_states: 1_000_000,
-        ctx: Ctx::default().with_timeout(Some(std::time::Duration::from_secs(5))),
+        ctx: common::within_work(Ctx::default(), 3_500_000),
         ..Default::default()
     };
     match check_source(text, &opts) {

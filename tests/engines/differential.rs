@@ -31,8 +31,9 @@ fn cases() -> u32 {
 const REFERENCE_CANDIDATES: u64 = 20_000;
 const MAX_STATES: usize = 2_000;
 const MAX_EVENTS: usize = 250;
-/// Wall-clock budget per engine run (only a handful of cases in a thousand reach it).
-const TIMEOUT: std::time::Duration = std::time::Duration::from_millis(1500);
+/// Work per engine run (D288; about 1.5 s on an idle 2-core machine; only a
+/// handful of cases in a thousand reach it).
+const WORK: u64 = 1_000_000;
 
 fn run(text: &str, engine: Engine) -> Option<TestResult> {
     run_listing(text, engine, None)
@@ -46,7 +47,7 @@ fn run_listing(text: &str, engine: Engine, list: Option<usize>) -> Option<TestRe
         reference_max_candidates: REFERENCE_CANDIDATES,
         max_states: MAX_STATES,
         build: BuildOptions { max_events: MAX_EVENTS, ..Default::default() },
-        ctx: Ctx::default().with_timeout(Some(TIMEOUT)),
+        ctx: common::within_work(Ctx::default(), WORK),
         ..Default::default()
     };
     match check_source(text, &opts) {
@@ -154,7 +155,7 @@ fn engines_agree_on_spin_loops() {
                 merge_paths: false,
                 list_states: None,
                 max_states: MAX_STATES,
-                ctx: Ctx::default().with_timeout(Some(TIMEOUT)),
+                ctx: common::within_work(Ctx::default(), WORK),
                 ..Default::default()
             };
             let Ok(u) = check_source(&text, &opts) else { return Ok(false) };
@@ -167,7 +168,7 @@ fn engines_agree_on_spin_loops() {
                 reference_max_candidates: REFERENCE_CANDIDATES,
                 max_states: MAX_STATES,
                 build: BuildOptions { max_events: MAX_EVENTS, prune_spins: false, ..Default::default() },
-                ctx: Ctx::default().with_timeout(Some(TIMEOUT)),
+                ctx: common::within_work(Ctx::default(), WORK),
                 ..Default::default()
             };
             let Ok(k) = check_source(&text, &every_path) else { return Ok(false) };
@@ -284,7 +285,7 @@ fn run_symbolic_pruned(text: &str, prune_spins: bool) -> Option<TestResult> {
         list_states: None,
         max_states: MAX_STATES,
         build: BuildOptions { max_events: MAX_EVENTS, prune_spins, ..Default::default() },
-        ctx: Ctx::default().with_timeout(Some(TIMEOUT)),
+        ctx: common::within_work(Ctx::default(), WORK),
         ..Default::default()
     };
     match check_source(text, &opts) {

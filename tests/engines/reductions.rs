@@ -13,6 +13,7 @@
 //! five times). A case a budget stops (a limit other than the unroll claim)
 //! is skipped, and the property fails if more than a fifth are.
 
+use crate::common;
 use crate::common::loops::{loop_strategy, LoopTest};
 use proptest::test_runner::{Config, TestCaseError, TestError, TestRunner};
 use ptx_litmus::check::{check_source, CheckOptions, TestResult, ThreadEncoding};
@@ -28,8 +29,9 @@ fn cases() -> u32 {
 
 const MAX_STATES: usize = 2_000;
 const MAX_EVENTS: usize = 400;
-/// Wall clock per run: generous, since a loaded machine must not turn cases into skips.
-const TIMEOUT: std::time::Duration = std::time::Duration::from_millis(10_000);
+/// Work per run (D288; about 10 s on an idle 2-core machine): a budget a
+/// loaded machine does not turn into skips.
+const WORK: u64 = 7_000_000;
 
 /// What a run answers, in the terms the comparison uses.
 #[derive(Debug, PartialEq)]
@@ -75,7 +77,7 @@ fn answer(text: &str, r: Reductions) -> Option<(Answer, usize)> {
             prune_silent_rmws: r.prune,
             ..Default::default()
         },
-        ctx: Ctx::default().with_timeout(Some(TIMEOUT)),
+        ctx: common::within_work(Ctx::default(), WORK),
         ..Default::default()
     };
     match check_source(text, &opts) {

@@ -148,7 +148,7 @@ fn leaving_out_failed_spin_iterations_changes_no_listing() {
     let with = |prune_spins: bool| CheckOptions {
         build: BuildOptions { prune_spins, ..Default::default() },
         list_states: None,
-        ctx: ptx_litmus::context::Ctx::default().with_timeout(Some(std::time::Duration::from_secs(5))),
+        ctx: ptx_litmus::context::Ctx::default().with_work(Some(3_500_000)),
         ..Default::default()
     };
     let (mut compared, mut pruned, mut too_big) = (0, 0, 0);
@@ -374,7 +374,7 @@ fn leaving_out_failed_iterations_of_the_symbolic_walk_changes_no_library_listing
         encoding: ThreadEncoding::Symbolic,
         build: BuildOptions { prune_spins, ..Default::default() },
         list_states: None,
-        ctx: ptx_litmus::context::Ctx::default().with_timeout(Some(std::time::Duration::from_secs(5))),
+        ctx: ptx_litmus::context::Ctx::default().with_work(Some(3_500_000)),
         ..Default::default()
     };
     let (mut compared, mut pruned, mut undecided) = (0, 0, 0);

@@ -145,6 +145,16 @@ impl<'a> Solver<'a> {
         self.deadline = deadline;
     }
 
+    /// ptx-litmus patch: stop `solve` after this many search steps (None: never).
+    pub fn set_step_limit(&mut self, limit: Option<u64>) {
+        self.ctx.solver_state.step_limit = limit;
+    }
+
+    /// ptx-litmus patch: the search steps the last `solve` took.
+    pub fn steps_taken(&self) -> u64 {
+        self.ctx.solver_state.steps
+    }
+
     /// Check the satisfiability of the current formula.
     pub fn solve(&mut self) -> Result<bool, SolverError> {
         self.ctx.solver_state.solver_invoked = true;
@@ -158,6 +168,7 @@ impl<'a> Solver<'a> {
         let deadline = self.deadline;
         ctx.part_mut(SolverStateP).deadline = deadline;
         ctx.part_mut(SolverStateP).interrupted = false;
+        ctx.part_mut(SolverStateP).steps = 0;
         while schedule_step(ctx.borrow()) {
             if ctx.part(SolverStateP).interrupted || deadline.map_or(false, |d| std::time::Instant::now() >= d) {
                 // The state stays consistent (between conflict steps); sat_state is

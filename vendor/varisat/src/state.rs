@@ -32,6 +32,12 @@ pub struct SolverState {
     pub deadline: Option<std::time::Instant>,
     /// ptx-litmus patch: the deadline passed inside a conflict search.
     pub interrupted: bool,
+    /// ptx-litmus patch: `solve` stops after this many search steps (one
+    /// propagation and decision each), a budget that does not depend on the
+    /// machine's speed.
+    pub step_limit: Option<u64>,
+    /// ptx-litmus patch: search steps taken by the last `solve`.
+    pub steps: u64,
 }
 
 impl Default for SolverState {
@@ -44,6 +50,8 @@ impl Default for SolverState {
             solver_error: None,
             deadline: None,
             interrupted: false,
+            step_limit: None,
+            steps: 0,
         }
     }
 }
