@@ -159,6 +159,28 @@ pub struct IntTy {
     pub signed: bool,
 }
 
+/// The value of `v` read as a `ty`: its low `ty.bits` bits, zero- or sign-extended.
+pub fn widen(ty: IntTy, v: i64) -> i128 {
+    let v = v as i128;
+    if ty.bits >= 64 {
+        return if ty.signed { v } else { (v as u64) as i128 };
+    }
+    let mask = (1i128 << ty.bits) - 1;
+    let low = v & mask;
+    if ty.signed && ty.bits > 0 && low >> (ty.bits - 1) & 1 == 1 {
+        low - (1i128 << ty.bits)
+    } else {
+        low
+    }
+}
+
+/// `v` truncated to `ty` and stored as a register value (`program::arith`'s
+/// module comment: zero- or sign-extended from its width).
+pub fn norm(ty: IntTy, v: i128) -> i64 {
+    // The low 64 bits first; `widen` keeps the low `ty.bits` of those.
+    widen(ty, v as i64) as i64
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AluOp {
     Mov,

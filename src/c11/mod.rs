@@ -120,7 +120,7 @@ impl Orders {
     /// `name`: sign-extended from its width when that type is signed (D285).
     pub fn as_declared(&self, name: &str, raw: i64) -> i64 {
         match self.signed.get(name) {
-            Some(&bits) => crate::program::arith::norm(crate::ast::IntTy { bits, signed: true }, raw as i128),
+            Some(&bits) => crate::ast::norm(crate::ast::IntTy { bits, signed: true }, raw as i128),
             None => raw,
         }
     }

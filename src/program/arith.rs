@@ -7,26 +7,9 @@
 
 use crate::ast::{AluOp, AtomOp, Cmp, IntTy};
 
-/// The value of `v` read as a `ty`: its low `ty.bits` bits, zero- or sign-extended.
-pub fn widen(ty: IntTy, v: i64) -> i128 {
-    let v = v as i128;
-    if ty.bits >= 64 {
-        return if ty.signed { v } else { (v as u64) as i128 };
-    }
-    let mask = (1i128 << ty.bits) - 1;
-    let low = v & mask;
-    if ty.signed && ty.bits > 0 && low >> (ty.bits - 1) & 1 == 1 {
-        low - (1i128 << ty.bits)
-    } else {
-        low
-    }
-}
-
-/// `v` truncated to `ty` and stored as a register value (see the module comment).
-pub fn norm(ty: IntTy, v: i128) -> i64 {
-    // The low 64 bits first; `widen` keeps the low `ty.bits` of those.
-    widen(ty, v as i64) as i64
-}
+// The two conversions every typed value goes through are defined beside
+// `IntTy` (the C front end, a lower layer, reads values with them too).
+pub use crate::ast::{norm, widen};
 
 /// `v` converted by an optional type (`None`: unchanged).
 pub fn convert(ty: Option<IntTy>, v: i64) -> i64 {

@@ -85,7 +85,7 @@ pub(super) fn range(t: IntTy) -> (i128, i128) {
 /// `v` converted to `t`: its low `t.bits` bits, sign- or zero-extended (how
 /// a register holds a typed value, `crate::program::arith`).
 pub(super) fn wrap(t: IntTy, v: i64) -> i64 {
-    crate::program::arith::norm(t, v as i128)
+    crate::ast::norm(t, v as i128)
 }
 
 /// Refuse an initial value outside `t` (D230): C11 6.3.1.3 makes the
