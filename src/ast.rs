@@ -115,6 +115,8 @@ pub enum Proxy {
     Texture,
     Surface,
     Constant,
+    /// The async proxy (8.6; issue 41): the accesses of `cp.async.bulk`.
+    Async,
 }
 
 /// `P1@cta 1,cluster 0,gpu 0`. Without `cluster`, each CTA is its own cluster.

@@ -73,6 +73,14 @@ pub enum AtomOp {
     MbarrierArriveDrop,
     /// `atom.add.f32`/`.f64`: a floating-point add (`program::float::atomic_add`).
     FAdd,
+    /// `mbarrier.expect_tx` (D259): tx-count += the operand.
+    MbarrierExpectTx,
+    /// `mbarrier.complete_tx`, and the implicit complete-tx of a bulk copy
+    /// (D259): tx-count -= the operand.
+    MbarrierCompleteTx,
+    /// `mbarrier.arrive.expect_tx` (D259): the expect-tx of the second
+    /// operand, then an arrive-on of the first.
+    MbarrierArriveExpectTx,
 }
 
 impl AtomOp {
@@ -92,8 +100,42 @@ impl AtomOp {
             AtomOp::Max => "max",
             AtomOp::MbarrierArrive => "mbarrier.arrive",
             AtomOp::MbarrierArriveDrop => "mbarrier.arrive_drop",
+            AtomOp::MbarrierExpectTx => "mbarrier.expect_tx",
+            AtomOp::MbarrierCompleteTx => "mbarrier.complete_tx",
+            AtomOp::MbarrierArriveExpectTx => "mbarrier.arrive.expect_tx",
         }
     }
+}
+
+/// The state space a `fence.proxy.async` is limited to (D258): without one it
+/// covers every state space.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FenceSpace {
+    All,
+    /// `.shared::cta`: the executing thread's CTA's shared memory.
+    SharedCta,
+    /// `.shared::cluster`: the shared memory of the cluster (5.1.7: the
+    /// `.shared::cta` window lies inside it).
+    SharedCluster,
+    Global,
+}
+
+/// Asynchronous copies and their completion mechanisms (ISA 8.9.1.1,
+/// 9.7.9.25; issue 41, D257-D262).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AsyncInstr {
+    /// `cp.async.{ca,cg}.shared.global [dst], [src], cp-size{, src-size}`
+    /// (`bulk` false) or `cp.async.bulk.dst.src.completion [dst], [src],
+    /// size{, [mbar]}` (`bulk` true; `mbar` for `.mbarrier::complete_tx::bytes`,
+    /// none for `.bulk_group`).
+    Copy { bulk: bool, dst: Addr, src: Addr, size: Operand, src_size: Option<Operand>, mbar: Option<Addr> },
+    /// `cp.async.commit_group` / `cp.async.bulk.commit_group`.
+    Commit { bulk: bool },
+    /// `cp.async.wait_group N` / `cp.async.wait_all` (N = 0) /
+    /// `cp.async.bulk.wait_group{.read} N`.
+    Wait { bulk: bool, pending: Operand, read: bool },
+    /// `cp.async.mbarrier.arrive{.noinc}.shared.b64 [addr]`.
+    MbarrierArrive { addr: Addr, noinc: bool },
 }
 
 /// The `mbarrier` operations that are not an atomic arrive (D153).
@@ -393,11 +435,15 @@ pub enum InstrKind {
         sem: FenceSem,
         scope: Scope,
     },
-    /// `fence.proxy.alias` / `.texture` / `.surface` / `.constant` (and `membar.proxy.*`).
-    /// `Generic` here stands for `fence.proxy.alias`.
+    /// `fence.proxy.alias` / `.texture` / `.surface` / `.constant` /
+    /// `.async{.space}` (and `membar.proxy.*`). `Generic` here stands for
+    /// `fence.proxy.alias`; `space` is `All` but for `fence.proxy.async.SPACE`.
     ProxyFence {
         proxy: Proxy,
+        space: FenceSpace,
     },
+    /// An asynchronous copy or one of its completion mechanisms (issue 41).
+    Async(AsyncInstr),
     /// CTA barriers. `id` is the barrier (0-15); `logical` is the second operand
     /// of the corpus form `bar.cta.sync a, b{, n}`, which must match too.
     Barrier {
@@ -564,6 +610,7 @@ impl InstrKind {
                 reg(mask, r);
             }
             InstrKind::IsSpace { addr, .. } => reg(addr, r),
+            InstrKind::Async(a) => a.registers_read(r),
             InstrKind::Call { args, .. } => args.iter().for_each(|o| reg(o, r)),
             InstrKind::ActiveMask { .. }
             | InstrKind::Timer { .. }
@@ -594,6 +641,7 @@ impl InstrKind {
             InstrKind::Barrier { red, .. } => red.iter().map(|(dst, _, _)| dst.as_str()).collect(),
             InstrKind::Warp { dst, pred, .. } => std::iter::once(dst).chain(pred).map(String::as_str).collect(),
             InstrKind::Store { .. }
+            | InstrKind::Async(_)
             | InstrKind::Branch { .. }
             | InstrKind::Call { .. }
             | InstrKind::Fence { .. }
@@ -604,6 +652,24 @@ impl InstrKind {
             | InstrKind::Choose(_)
             | InstrKind::Skip(_)
             | InstrKind::Refused(_) => Vec::new(),
+        }
+    }
+}
+
+impl AsyncInstr {
+    /// The registers an asynchronous instruction reads (it writes none).
+    fn registers_read<'a>(&'a self, r: &mut Vec<&'a str>) {
+        match self {
+            AsyncInstr::Copy { dst, src, size, src_size, mbar, .. } => {
+                base_reg(dst, r);
+                base_reg(src, r);
+                reg(size, r);
+                src_size.iter().for_each(|o| reg(o, r));
+                mbar.iter().for_each(|a| base_reg(a, r));
+            }
+            AsyncInstr::Wait { pending, .. } => reg(pending, r),
+            AsyncInstr::MbarrierArrive { addr, .. } => base_reg(addr, r),
+            AsyncInstr::Commit { .. } => {}
         }
     }
 }

@@ -11,7 +11,7 @@ use std::collections::VecDeque;
 impl View<'_> {
     /// The fences a proxy-preserved path from `x` to `y` passes, in order.
     pub(crate) fn proxy_waypoints(&self, x: usize, y: usize) -> Option<Vec<usize>> {
-        match requirement(self.p, self.event(x), self.event(y)) {
+        match requirement(self.p, self.event(x), self.event(y), false) {
             ProxyRequirement::Impossible => None,
             ProxyRequirement::Nothing => Some(Vec::new()),
             ProxyRequirement::Chain(slots) => fillings(&slots).into_iter().find_map(|fences| {

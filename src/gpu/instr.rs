@@ -197,7 +197,13 @@ impl Ctx<'_> {
             }
             InstrKind::Atomic { .. } => return self.atomic(ins),
             InstrKind::Fence { sem, scope } => self.fence(*sem, *scope, &ins.text)?,
-            InstrKind::ProxyFence { proxy } => {
+            InstrKind::Async(_) => {
+                return Err("asynchronous copies need .shared memory, and the emitter places every location in global memory".into())
+            }
+            InstrKind::ProxyFence { proxy, .. } => {
+                if *proxy == Proxy::Async {
+                    return Err("fence.proxy.async orders asynchronous copies, which are not emitted".into());
+                }
                 if *proxy != Proxy::Generic {
                     return Err("texture/surface/constant proxy fences need proxy objects".into());
                 }

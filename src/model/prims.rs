@@ -33,9 +33,11 @@ pub const SETS: [(&str, &str); 17] = [
 ];
 
 /// Static relations, fixed once the traces are chosen.
-pub const STATIC: [(&str, &str); 11] = [
+pub const STATIC: [(&str, &str); 13] = [
     ("id", "identity"),
-    ("po", "8.9.1 program order"),
+    ("po", "8.9.1 program order (asynchronous operations are in none, 8.9.1.1)"),
+    ("issue", "8.9.1.1 a thread's operation -> the accesses of its later asynchronous copies"),
+    ("async-order", "8.9.1.1 an asynchronous operation's access -> what its completion mechanism orders after it"),
     ("ms", "8.7 morally strong"),
     ("loc", "8.2.1 same memory location"),
     ("ext", "different threads"),
@@ -56,8 +58,13 @@ pub const EXEC: [(&str, &str); 4] = [
 ];
 
 /// Primitives computed from a relation.
-pub const CALLS: [(&str, &str); 1] =
-    [("proxy-preserved", "8.9.5 proxy-preserved base causality, given base causality")];
+pub const CALLS: [(&str, &str); 2] = [
+    ("proxy-preserved", "8.9.5 proxy-preserved base causality, given base causality"),
+    (
+        "proxy-preserved-cumulative",
+        "8.9.5 as proxy-preserved, a fence.proxy.async of any thread of the CTA on the path counting (D263)",
+    ),
+];
 
 /// Is `i` in the named set? None: no such set.
 pub(crate) fn in_set(v: &View, name: &str, i: usize) -> Option<bool> {
@@ -88,7 +95,12 @@ pub fn relation(v: &View, name: &str) -> Option<Rel> {
         "po" => program_order(v),
         "ms" => morally_strong(v),
         "loc" => Rel::from_fn(n, |a, b| v.loc(a).is_some() && v.loc(a) == v.loc(b)),
-        "ext" => Rel::from_fn(n, |a, b| v.thread(a).is_some() && v.thread(b).is_some() && v.thread(a) != v.thread(b)),
+        // D257: an asynchronous operation is an agent beside its thread.
+        "ext" => Rel::from_fn(n, |a, b| {
+            v.thread(a).is_some() && v.thread(b).is_some() && v.event(a).agent() != v.event(b).agent()
+        }),
+        "issue" => issue_order(v),
+        "async-order" => async_order(v),
         "dep" => dependencies(v),
         "exchange" => exchanges(v),
         "rmw" => Rel::from_fn(n, |a, b| {
@@ -104,7 +116,8 @@ pub fn relation(v: &View, name: &str) -> Option<Rel> {
 /// The named primitive applied to `r`. None: no such primitive.
 pub fn call(v: &View, name: &str, r: &Rel) -> Option<Rel> {
     match name {
-        "proxy-preserved" => Some(proxy_preserved(v, r)),
+        "proxy-preserved" => Some(proxy_preserved(v, r, false)),
+        "proxy-preserved-cumulative" => Some(proxy_preserved(v, r, true)),
         _ => None,
     }
 }
@@ -137,10 +150,81 @@ fn scope_includes_c(v: &View, i: usize, j: usize) -> bool {
 /// Over a view of several paths of a thread (the SAT engine's whole program),
 /// only operations on a common path are related: no sequential processor
 /// executes both paths.
+///
+/// 8.9.1.1: asynchronous operations "are not part of the program order for
+/// that thread" (D257): their accesses are in no pair (`issue` and
+/// `async-order` say what orders them).
 pub fn program_order(v: &View) -> Rel {
     Rel::from_fn(v.n(), |a, b| {
-        v.thread(a).is_some() && v.thread(a) == v.thread(b) && v.po_key(a) < v.po_key(b) && v.compatible(a, b)
+        v.thread(a).is_some()
+            && v.thread(a) == v.thread(b)
+            && v.po_key(a) < v.po_key(b)
+            && v.event(a).async_op().is_none()
+            && v.event(b).async_op().is_none()
+            && v.compatible(a, b)
     })
+}
+
+/// 8.9.1.1: "These asynchronous operations are ordered after prior
+/// instructions in the same thread": each operation of a thread (in its
+/// program order) -> each access of the thread's later asynchronous
+/// operations, on a common path. The model adds these pairs to base
+/// causality without closing it again (`let cb = cbo | (cbo?; issue)`):
+/// "the implicit mbarrier complete-tx ... does not transitively establish
+/// ordering with respect to prior instructions from the issuing thread"
+/// (D257).
+pub fn issue_order(v: &View) -> Rel {
+    Rel::from_fn(v.n(), |x, y| {
+        v.event(y).async_op().is_some()
+            && v.thread(x).is_some()
+            && v.thread(x) == v.thread(y)
+            && v.event(x).async_op().is_none()
+            && v.po_key(x) < v.po_key(y)
+            && v.compatible(x, y)
+    })
+}
+
+/// 8.9.1.1: asynchronous operations "provide weaker ordering guarantees as
+/// documented in the instruction description" (D257, D260, D262). Pairs, on
+/// a common path of the thread:
+/// - an operation's accesses in order ("the loads and stores performed as
+///   part of a cp.async are ordered with respect to each other"), its
+///   complete-tx last;
+/// - a `cp.async`'s accesses -> the asynchronous arrive of a later
+///   `cp.async.mbarrier.arrive` tracking it;
+/// - an operation's accesses -> a wait (`wait_group`, `wait_all`,
+///   `bulk.wait_group`) that waits for them and each later operation of the
+///   thread (`.read`: only the source reads).
+pub fn async_order(v: &View) -> Rel {
+    let n = v.n();
+    let waits: Vec<(usize, &Vec<(u32, bool)>)> = (0..n)
+        .filter_map(|i| match &v.event(i).kind {
+            EventKind::AsyncWait { done } => Some((i, done)),
+            _ => None,
+        })
+        .collect();
+    Rel::from_fn(n, |x, y| {
+        let Some((op, _, part)) = v.access(x).and_then(|a| a.async_op()) else { return false };
+        if x == y || v.thread(x) != v.thread(y) || !v.compatible(x, y) {
+            return false;
+        }
+        match v.access(y).and_then(|a| a.asynch.as_deref()) {
+            Some(r) if r.op == op => v.po_key(x) < v.po_key(y),
+            Some(r) => r.part == crate::program::AsyncPart::Arrive && r.tracks.contains(&op),
+            None => waits.iter().any(|&(c, done)| {
+                v.thread(c) == v.thread(x)
+                    && done.iter().any(|&(o, reads)| o == op && (!reads || part == crate::program::AsyncPart::Read))
+                    && (c == y || v.po_key(c) < v.po_key(y))
+                    && common_path(&[v.event(x), v.event(c), v.event(y)])
+            }),
+        }
+    })
+}
+
+/// Some path performs all of `events` (their sorted path lists intersect).
+fn common_path(events: &[&Event]) -> bool {
+    let Some((first, rest)) = events.split_first() else { return true };
+    first.paths.iter().any(|t| rest.iter().all(|e| e.paths.binary_search(t).is_ok()))
 }
 
 /// 8.7: "Two operations are said to be morally strong relative to each other if
@@ -279,16 +363,19 @@ pub fn acquire_patterns(v: &View, po: &Rel) -> Rel {
 /// view: the pairs of `cb` that need nothing more, or that one chain of `cb`
 /// steps passes through the proxy fences [`proxy::requirement`] asks for (the
 /// one decision, read by the SAT engine and the explanations too).
-pub fn proxy_preserved(v: &View, cb: &Rel) -> Rel {
-    let node_of: HashMap<EventId, usize> = (0..v.n())
-        .filter(|&i| matches!(v.event(i).kind, EventKind::ProxyFence { .. }))
-        .map(|i| (v.event(i).id, i))
-        .collect();
+pub fn proxy_preserved(v: &View, cb: &Rel, cumulative: bool) -> Rel {
+    let fences: rustc_hash::FxHashSet<EventId> = v.p.proxy_fences.iter().copied().collect();
+    let mut node_of: HashMap<EventId, usize> = HashMap::default();
+    for i in 0..v.n() {
+        if fences.contains(&v.event(i).id) {
+            node_of.entry(v.event(i).id).or_insert(i);
+        }
+    }
     Rel::from_fn(v.n(), |x, y| {
         if !cb.has(x, y) {
             return false;
         }
-        match proxy::requirement(v.p, v.event(x), v.event(y)) {
+        match proxy::requirement(v.p, v.event(x), v.event(y), cumulative) {
             ProxyRequirement::Impossible => false,
             ProxyRequirement::Nothing => true,
             ProxyRequirement::Chain(slots) => {

@@ -2,8 +2,8 @@
 //! from X to Y must pass through, and in which order (ISA 8.6, 8.9.5; the
 //! mixed-proxy table of litmus-format.md section 4.1 fills what the ISA leaves open).
 
-use crate::ast::Proxy;
-use crate::program::{Event, EventId, EventKind, Program};
+use crate::ast::{FenceSpace, Proxy};
+use crate::program::{AsyncPart, Event, EventId, EventKind, Program};
 
 /// What X ->base causality-> Y additionally needs to be proxy-preserved.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -24,7 +24,7 @@ fn proxy_fences(p: &Program, proxy: Proxy, cta: Option<usize>) -> Vec<EventId> {
     p.proxy_fences
         .iter()
         .map(|&f| &p.events[f])
-        .filter(|e| matches!(e.kind, EventKind::ProxyFence { proxy: q } if q == proxy))
+        .filter(|e| matches!(e.kind, EventKind::ProxyFence { proxy: q, .. } if q == proxy))
         .filter(|e| cta.is_none() || p.placement(e).map(|pl| pl.cta) == cta)
         .map(|e| e.id)
         .collect()
@@ -39,8 +39,12 @@ fn proxy_fences(p: &Program, proxy: Proxy, cta: Option<usize>) -> Vec<EventId> {
 /// litmus-format.md 4.1 (the mixed-proxy table, cases 3-9): otherwise one chain
 /// must pass, in this order, F(P) in X's CTA when X uses a non-generic proxy P,
 /// then `fence.proxy.alias` when the addresses are virtual aliases, then F(Q) in
-/// Y's CTA when Y uses a non-generic proxy Q.
-pub fn requirement(p: &Program, x: &Event, y: &Event) -> ProxyRequirement {
+/// Y's CTA when Y uses a non-generic proxy Q. For the async proxy F is a
+/// `fence.proxy.async` whose state space covers the location, executed by
+/// the thread of the generic access (D263; `cumulative`: by any thread of
+/// the async access's CTA), or the implicit generic-async proxy fence that
+/// follows the completion of the async access's own bulk copy (D258).
+pub fn requirement(p: &Program, x: &Event, y: &Event, cumulative: bool) -> ProxyRequirement {
     let (Some(a), Some(b)) = (x.access(), y.access()) else { return ProxyRequirement::Impossible };
     if a.loc != b.loc {
         return ProxyRequirement::Impossible;
@@ -57,15 +61,63 @@ pub fn requirement(p: &Program, x: &Event, y: &Event) -> ProxyRequirement {
     }
     let mut slots = Vec::new();
     if a.proxy != Proxy::Generic {
-        slots.push(proxy_fences(p, a.proxy, cta(x)));
+        slots.push(slot(p, x, y, a.proxy, cumulative));
     }
     if !same_address {
         slots.push(proxy_fences(p, Proxy::Generic, None));
     }
     if b.proxy != Proxy::Generic {
-        slots.push(proxy_fences(p, b.proxy, cta(y)));
+        slots.push(slot(p, y, x, b.proxy, cumulative));
     }
     ProxyRequirement::Chain(slots)
+}
+
+/// The fences that can fill the slot of `proxy`, the proxy `own` (one end
+/// of the chain) uses; `other` is the chain's other end.
+fn slot(p: &Program, own: &Event, other: &Event, proxy: Proxy, cumulative: bool) -> Vec<EventId> {
+    let cta = p.placement(own).map(|pl| pl.cta);
+    if proxy != Proxy::Async {
+        return proxy_fences(p, proxy, cta);
+    }
+    let Some(a) = own.access() else { return Vec::new() };
+    let shared = p.locations[a.loc].shared;
+    // D263: the fence of the generic access's thread, unless the reading is
+    // cumulative (or neither end is a generic access).
+    let writer_side = !cumulative && other.access().is_some_and(|b| b.proxy == Proxy::Generic);
+    let mut out: Vec<EventId> = async_fences(p, shared)
+        .filter(|e| if writer_side { e.thread == other.thread } else { p.placement(e).map(|pl| pl.cta) == cta })
+        .map(|e| e.id)
+        .collect();
+    out.extend(p.proxy_fences.iter().copied().filter(|&f| completes_bulk(&p.events[f], own)));
+    out
+}
+
+/// The explicit `fence.proxy.async{.space}` events whose space covers a
+/// location in shared memory (`shared`) or global memory (D258: the
+/// `.shared::cta` window lies inside `.shared::cluster`, 5.1.7).
+fn async_fences(p: &Program, shared: bool) -> impl Iterator<Item = &Event> {
+    p.proxy_fences.iter().map(|&f| &p.events[f]).filter(move |e| match e.kind {
+        EventKind::ProxyFence { proxy: Proxy::Async, space } => match space {
+            FenceSpace::All => true,
+            FenceSpace::SharedCta | FenceSpace::SharedCluster => shared,
+            FenceSpace::Global => !shared,
+        },
+        _ => false,
+    })
+}
+
+/// `f` is the completion of the bulk copy `own` is an access of: "completion
+/// of a bulk copy is followed by an implicit generic-async proxy fence".
+fn completes_bulk(f: &Event, own: &Event) -> bool {
+    let Some((op, true, _)) = own.access().and_then(|a| a.async_op()) else { return false };
+    if f.thread != own.thread {
+        return false;
+    }
+    match &f.kind {
+        EventKind::AsyncWait { done } => done.iter().any(|&(o, reads)| o == op && !reads),
+        EventKind::Mem(a) => a.async_op() == Some((op, true, AsyncPart::CompleteTx)),
+        _ => false,
+    }
 }
 
 /// Every way to fill the slots of a chain with distinct fences ("one fence never

@@ -118,6 +118,16 @@ impl Model {
         named(self).into_iter().any(|i| same_meaning(self, i, b, j, &mut memo))
     }
 
+    /// Some row reads the primitive or row `name`.
+    pub fn reads(&self, name: &str) -> bool {
+        self.rows.iter().any(|r| {
+            let text = match &r.stmt {
+                Stmt::Let { expr, .. } | Stmt::Check { expr, .. } => format!("{}", expr),
+            };
+            text.split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '_')).any(|w| w == name)
+        })
+    }
+
     /// The first `n` rows of `self` are `other`'s rows, and `other` has `n` rows.
     fn same_rows(&self, other: &Model, n: usize) -> bool {
         other.split_rmw == self.split_rmw

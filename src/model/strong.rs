@@ -83,7 +83,9 @@ pub(crate) fn moral_strength(p: &Program, x: &Event, y: &Event) -> Result<Strong
     let (Some(tx), Some(ty)) = (x.thread, y.thread) else { return Err(NotStrong::InitialWrite) };
     // D101: in a C test coherence (herd's `mo`, cos.cat) is a total order of
     // all writes of a location; the engines order the morally strong pairs.
-    let why = if tx == ty {
+    // D257: an asynchronous operation's accesses are an agent of their own,
+    // in program order with nothing but each other.
+    let why = if x.agent() == y.agent() {
         if !p.compatible(x.id, y.id) {
             return Err(NotStrong::OtherPaths);
         }

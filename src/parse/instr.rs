@@ -391,6 +391,7 @@ pub(crate) fn decode(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
         "fence" | "membar" => sync::fence(raw),
         "bar" | "barrier" => sync::barrier(raw, names),
         "mbarrier" => sync::mbarrier(raw, names),
+        "cp" => super::copy::decode(raw, names),
         "setp" => alu::setp(raw, names),
         "selp" => alu::selp(raw, names),
         "beq" | "bne" | "blt" | "bgt" | "ble" | "bge" | "goto" | "bra" => branch(raw, names),

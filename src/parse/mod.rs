@@ -9,6 +9,7 @@ pub(crate) mod alu;
 mod bits;
 mod compat;
 pub(crate) mod cond;
+mod copy;
 pub(crate) mod grammar;
 mod harness;
 pub(crate) mod instr;

@@ -6,7 +6,7 @@ pub(crate) const OPCODES: &[&str] = &[
     "ld", "tld", "suld", "cold", "ldc", "st", "sust", "atom", "red", "suatom", "sured", "fence", "membar", "bar",
     "barrier", "setp", "selp", "beq", "bne", "blt", "bgt", "ble", "bge", "goto", "bra", "nop", "mov", "cvta", "cvt",
     "not", "neg", "add", "sub", "mul", "div", "rem", "and", "or", "xor", "shl", "shr", "min", "max", "popc", "clz",
-    "brev", "bfind", "bfe", "bfi", "cnot", "prmt", "lop3", "shf", "shfl", "vote", "match", "redux", "elect",
+    "brev", "bfind", "bfe", "bfi", "cnot", "prmt", "lop3", "shf", "shfl", "vote", "match", "redux", "elect", "cp",
 ];
 
 /// Qualifiers some instruction accepts.

@@ -3,7 +3,9 @@
 
 use super::instr::{dst, two_of, Names, Qual, RawInstr, RawKind, RawOperand};
 use super::mem::scope_of;
-use crate::ast::{AtomOp, BarrierCount, BarrierOp, FenceSem, InstrKind, MbarrierOp, Operand, Proxy, RedOp, Scope, Sem};
+use crate::ast::{
+    AtomOp, BarrierCount, BarrierOp, FenceSem, FenceSpace, InstrKind, MbarrierOp, Operand, Proxy, RedOp, Scope, Sem,
+};
 use crate::error::{Error, Result};
 
 /// `fence{.sem}.scope`, `fence.proxy.kind`, `membar.{cta,gl,sys}`, `membar.proxy.kind`.
@@ -68,8 +70,12 @@ fn membar(raw: &RawInstr) -> Result<InstrKind> {
 }
 
 /// `fence.proxy.{alias,texture,surface,constant}`, `fence.proxy.generic` (no
-/// effect); other proxy kinds are not modelled.
+/// effect), `fence.proxy.async{.shared::cta,.shared::cluster,.global}` (D258);
+/// other proxy kinds are not modelled.
 fn proxy_fence(raw: &RawInstr, rest: &[Qual]) -> Result<InstrKind> {
+    if rest.first().is_some_and(|q| q.text == "async" || q.text.starts_with("async::")) {
+        return async_fence(rest);
+    }
     let proxy = match rest {
         // Dat3M's `fence.proxy.generic`: generic accesses need no proxy fence.
         [q] if q.text == "generic" => return Ok(InstrKind::Nop),
@@ -82,7 +88,29 @@ fn proxy_fence(raw: &RawInstr, rest: &[Qual]) -> Result<InstrKind> {
             return Err(Error::input(msg, raw.opcode_span));
         }
     };
-    Ok(InstrKind::ProxyFence { proxy })
+    Ok(InstrKind::ProxyFence { proxy, space: FenceSpace::All })
+}
+
+/// `fence.proxy.async{.space}`: bidirectional between the generic and the
+/// async proxy, limited to `space` (D258). The unidirectional
+/// `fence.proxy.async::generic.*` forms are refused (not modelled yet).
+fn async_fence(rest: &[Qual]) -> Result<InstrKind> {
+    if rest[0].text != "async" {
+        let msg = format!("`.{}`: unidirectional proxy fences are not modelled yet (issue 41)", rest[0].text);
+        return Err(Error::input(msg, rest[0].span));
+    }
+    let space = match &rest[1..] {
+        [] => FenceSpace::All,
+        [q] if q.text == "shared::cta" => FenceSpace::SharedCta,
+        [q] if q.text == "shared::cluster" => FenceSpace::SharedCluster,
+        [q] if q.text == "global" => FenceSpace::Global,
+        [q, ..] => {
+            let msg =
+                format!("`.{}`: fence.proxy.async takes one of .shared::cta, .shared::cluster or .global", q.text);
+            return Err(Error::input(msg, q.span));
+        }
+    };
+    Ok(InstrKind::ProxyFence { proxy: Proxy::Async, space })
 }
 
 /// The qualifiers of a `bar`/`barrier` mnemonic.
@@ -259,6 +287,8 @@ struct MbarQuals {
     scope: Option<(Scope, Qual)>,
     parity: bool,
     remote: Option<Qual>,
+    /// `mbarrier.arrive.expect_tx` (D259).
+    expect_tx: bool,
 }
 
 fn mbar_quals(raw: &RawInstr) -> Result<MbarQuals> {
@@ -272,13 +302,12 @@ fn mbar_quals(raw: &RawInstr) -> Result<MbarQuals> {
             "test_wait" => "test_wait",
             "try_wait" => "try_wait",
             "pending_count" => "pending_count",
-            "expect_tx" | "complete_tx" => {
-                let msg = format!(
-                    "`.{}`: mbarrier transaction counts (bytes of asynchronous copies) are not modelled",
-                    q.text
-                );
-                return Err(Error::input(msg, q.span));
+            "expect_tx" if m.op.as_ref().is_some_and(|(o, _)| *o == "arrive") => {
+                m.expect_tx = true;
+                continue;
             }
+            "expect_tx" => "expect_tx",
+            "complete_tx" => "complete_tx",
             "noComplete" => {
                 return Err(Error::input("`.noComplete` arrivals are not modelled (D153)", q.span));
             }
@@ -326,6 +355,7 @@ pub(crate) fn mbarrier(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
     };
     let allowed: &[Sem] = match op {
         "arrive" | "arrive_drop" => &[Sem::Release, Sem::Relaxed],
+        "expect_tx" | "complete_tx" => &[Sem::Relaxed],
         "test_wait" | "try_wait" => &[Sem::Acquire, Sem::Relaxed],
         _ => &[],
     };
@@ -334,7 +364,7 @@ pub(crate) fn mbarrier(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
             return Err(Error::input(format!("mbarrier.{} cannot have `.{}`", op, q.text), q.span));
         }
     }
-    if let Some(q) = m.remote.as_ref().filter(|_| !op.starts_with("arrive")) {
+    if let Some(q) = m.remote.as_ref().filter(|_| !op.starts_with("arrive") && !op.ends_with("_tx")) {
         let msg = format!("mbarrier.{} cannot name another CTA's object (`.{}`): only arrives can", op, q.text);
         return Err(Error::input(msg, q.span));
     }
@@ -353,6 +383,35 @@ pub(crate) fn mbarrier(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
         ("inval", _) => Err(raw.arity("an address")),
         ("pending_count", [d, s]) => Ok(plain(MbarrierOp::PendingCount, Some(dst(d)?), None, names.value(s)?)),
         ("pending_count", _) => Err(raw.arity("a destination and a state")),
+        ("expect_tx" | "complete_tx", [a, n]) => Ok(InstrKind::Atomic {
+            sem: Sem::Relaxed,
+            scope: Some(scope.unwrap_or(Scope::Cta)),
+            proxy: Proxy::Generic,
+            op: if op == "expect_tx" { AtomOp::MbarrierExpectTx } else { AtomOp::MbarrierCompleteTx },
+            dst: None,
+            addr: names.addr(a)?,
+            operands: vec![names.value(n)?],
+            size: 8,
+            ty: None,
+            shared: true,
+        }),
+        ("expect_tx" | "complete_tx", _) => Err(raw.arity("an address and a transaction count")),
+        ("arrive", [d, a, tx]) if m.expect_tx => {
+            let sink = matches!(&d.kind, RawKind::Name(n) if n == "_");
+            Ok(InstrKind::Atomic {
+                sem: m.sem.map_or(Sem::Release, |(s, _)| s),
+                scope: Some(scope.unwrap_or(Scope::Cta)),
+                proxy: Proxy::Generic,
+                op: AtomOp::MbarrierArriveExpectTx,
+                dst: if sink { None } else { Some(dst(d)?) },
+                addr: names.addr(a)?,
+                operands: vec![Operand::Imm(1), names.value(tx)?],
+                size: 8,
+                ty: None,
+                shared: true,
+            })
+        }
+        ("arrive", _) if m.expect_tx => Err(raw.arity("a state (or `_`), an address and a transaction count")),
         ("arrive" | "arrive_drop", [d, a, rest @ ..]) if rest.len() <= 1 => {
             let count = match rest.first() {
                 Some(n) => names.value(n)?,

@@ -37,6 +37,7 @@ impl Access {
             rmw: None,
             conv: None,
             start: 0,
+            asynch: None,
         }
     }
 
@@ -102,6 +103,51 @@ pub struct Access {
     /// several (D18). Two accesses overlap completely only with equal `start`
     /// and `size` (8.2.1).
     pub start: i64,
+    /// An access of an asynchronous operation (ISA 8.9.1.1, D257); `None`
+    /// for every access in its thread's program order.
+    pub asynch: Option<Box<AsyncRole>>,
+}
+
+/// How an access takes part in asynchronous operations (ISA 8.9.1.1, D257).
+/// An asynchronous operation is an agent of its own beside its thread: its
+/// accesses are events of the issuing thread, after the thread's earlier
+/// instructions, but not in program order with anything else; only its
+/// completion mechanism orders them (`prims::async_order`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AsyncRole {
+    /// The thread's asynchronous operation (numbered along the path).
+    pub op: u32,
+    /// A bulk copy (`cp.async.bulk`): through the async proxy, and its
+    /// completion is followed by an implicit generic-async proxy fence.
+    pub bulk: bool,
+    pub part: AsyncPart,
+    /// For the arrive of `cp.async.mbarrier.arrive`: the thread's earlier
+    /// `cp.async` operations it is ordered after.
+    pub tracks: Vec<u32>,
+}
+
+/// Which access of an asynchronous operation an event is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AsyncPart {
+    Read,
+    Write,
+    /// The implicit mbarrier complete-tx of a bulk copy: "ordered only with
+    /// respect to the memory operations performed by the same asynchronous
+    /// instruction" (8.9.1.1).
+    CompleteTx,
+    /// The asynchronous arrive-on of `cp.async.mbarrier.arrive`: "ordered
+    /// with respect to the memory operations performed by all prior
+    /// cp.async operations initiated by the same thread, but not to those of
+    /// any other instruction issued by the thread" (8.9.1.1).
+    Arrive,
+}
+
+impl Access {
+    /// The asynchronous operation this access belongs to (its number along
+    /// the path, whether it is a bulk copy, and its part).
+    pub fn async_op(&self) -> Option<(u32, bool, AsyncPart)> {
+        self.asynch.as_deref().map(|r| (r.op, r.bulk, r.part))
+    }
 }
 
 /// The operation of an atomic read-modify-write (9.7.13.5 `atom`, `red`).

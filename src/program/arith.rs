@@ -186,28 +186,43 @@ pub fn rmw(op: AtomOp, old: i64, vals: &[i64], ty: Option<IntTy>) -> Option<Opti
         AtomOp::Max => Some(out(old_w.max(b?))),
         AtomOp::MbarrierArrive => Some(mbarrier::arrive(old, *vals.first()?, false)),
         AtomOp::MbarrierArriveDrop => Some(mbarrier::arrive(old, *vals.first()?, true)),
+        AtomOp::MbarrierExpectTx => Some(mbarrier::add_tx(old, *vals.first()?)),
+        AtomOp::MbarrierCompleteTx => Some(mbarrier::add_tx(old, -*vals.first()?)),
+        AtomOp::MbarrierArriveExpectTx => {
+            Some(mbarrier::arrive(mbarrier::add_tx(old, *vals.get(1)?), *vals.first()?, false))
+        }
     })
 }
 
-/// The 64-bit word of an `mbarrier` object (litmus-format.md section 7, D153):
-/// "the current phase (its parity is what waits test), the pending arrival
-/// count of the current phase, the expected arrival count (the value the
-/// pending count is reloaded with when a phase completes)" — the pending count
-/// in bits 0-19, the expected count in bits 20-39, the phase number in bits
-/// 40-59. A state token is the word its arrive read.
+/// The 64-bit word of an `mbarrier` object (litmus-format.md section 7, D153,
+/// D259): "the current phase (its parity is what waits test), the pending
+/// arrival count of the current phase, the expected arrival count (the value
+/// the pending count is reloaded with when a phase completes)", and the
+/// transaction count — the pending count in bits 0-19, the expected count in
+/// bits 20-39, the phase number in bits 40-47 (a litmus test completes far
+/// fewer than 256 phases), the tx-count in bits 48-62 (two's complement: it
+/// may be negative between a complete-tx and the expect-tx that covers it).
+/// A state token is the word its arrive read.
 pub mod mbarrier {
     /// Counts are 1 to 2^20 - 1 (`mbarrier.init`).
     pub const MAX_COUNT: i64 = (1 << 20) - 1;
+    /// The tx-counts the word holds: the ISA's range is 2^20 - 1 either way;
+    /// a litmus test's copies are bytes of its own memory, far fewer (D259).
+    pub const MAX_TX: i64 = (1 << 14) - 1;
     const EXPECTED: u32 = 20;
     const PHASE: u32 = 40;
+    const PHASES: i64 = 0xff;
+    const TX: u32 = 48;
+    const TX_MASK: i64 = (1 << 15) - 1;
 
-    fn pack(phase: i64, expected: i64, pending: i64) -> i64 {
-        (phase & MAX_COUNT) << PHASE | (expected & MAX_COUNT) << EXPECTED | (pending & MAX_COUNT)
+    fn pack(phase: i64, expected: i64, pending: i64, tx: i64) -> i64 {
+        (tx & TX_MASK) << TX | (phase & PHASES) << PHASE | (expected & MAX_COUNT) << EXPECTED | (pending & MAX_COUNT)
     }
 
-    /// `mbarrier.init`: "sets phase 0, expected and pending count to count".
+    /// `mbarrier.init`: "sets phase 0, expected and pending count to count",
+    /// tx-count 0.
     pub fn init(count: i64) -> i64 {
-        pack(0, count, count)
+        pack(0, count, count, 0)
     }
 
     /// `mbarrier.pending_count` of a state token.
@@ -216,7 +231,34 @@ pub mod mbarrier {
     }
 
     fn phase(word: i64) -> i64 {
-        (word >> PHASE) & MAX_COUNT
+        (word >> PHASE) & PHASES
+    }
+
+    fn expected(word: i64) -> i64 {
+        (word >> EXPECTED) & MAX_COUNT
+    }
+
+    /// The tx-count, signed.
+    pub fn tx(word: i64) -> i64 {
+        let raw = (word >> TX) & TX_MASK;
+        if raw > TX_MASK / 2 {
+            raw - (TX_MASK + 1)
+        } else {
+            raw
+        }
+    }
+
+    /// The word after an update leaving `pending` arrivals and tx-count
+    /// `tx` in the current phase: "the current phase completes when the
+    /// pending arrival count and the tx-count are both zero"; the phase
+    /// then advances and the pending count is reloaded from the expected
+    /// count (D259).
+    fn settle(word: i64, expected: i64, pending: i64, tx: i64) -> i64 {
+        if pending <= 0 && tx == 0 {
+            pack(phase(word) + 1, expected, expected, 0)
+        } else {
+            pack(phase(word), expected, pending.max(0), tx)
+        }
     }
 
     /// An arrive-on of `count`: "pending count -= count; when it reaches zero
@@ -224,18 +266,20 @@ pub mod mbarrier {
     /// count is reloaded from the expected count"; `drop` (`arrive_drop`) "also
     /// lowers the expected count of later phases by the same amount". An arrive
     /// past zero (more arrivals than pending, undefined in the ISA) completes
-    /// the phase too (D153).
+    /// the phase too (D153), once the tx-count is zero (D259).
     pub fn arrive(word: i64, count: i64, drop: bool) -> i64 {
-        let mut expected = (word >> EXPECTED) & MAX_COUNT;
+        let mut expected = expected(word);
         if drop {
             expected = (expected - count).max(0);
         }
-        let left = pending(word) - count;
-        if left <= 0 {
-            pack(phase(word) + 1, expected, expected)
-        } else {
-            pack(phase(word), expected, left)
-        }
+        settle(word, expected, pending(word) - count, tx(word))
+    }
+
+    /// `mbarrier.expect_tx` (`bytes` > 0) raises the tx-count, a complete-tx
+    /// (`bytes` < 0) lowers it (D259). A phase whose arrivals are all in
+    /// completes when the tx-count comes to zero.
+    pub fn add_tx(word: i64, bytes: i64) -> i64 {
+        settle(word, expected(word), pending(word), tx(word) + bytes)
     }
 
     /// `test_wait` with a state token: the phase the token's arrive belonged

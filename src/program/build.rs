@@ -19,6 +19,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 mod access;
 mod arrays;
 mod assemble;
+mod copy;
 mod explore;
 mod mbarrier;
 mod rmw;
@@ -175,6 +176,8 @@ struct PathState {
     sync_phase: HashMap<(SyncKey, Option<SyncRole>), usize>,
     /// This path's `.local`/`.param` bytes.
     private: PrivateMem,
+    /// This path's asynchronous operations and their groups (D260).
+    asyncs: copy::AsyncState,
 }
 
 struct FinishedPath {

@@ -3,7 +3,7 @@
 //! instance each performs (D64).
 
 use super::{Access, EventId, LocId, Program, TraceId};
-use crate::ast::{FenceSem, Proxy, RedOp, Scope, WarpOp};
+use crate::ast::{FenceSem, FenceSpace, Proxy, RedOp, Scope, WarpOp};
 
 /// The kinds of synchronizing operation (8.9.4 rules 2 and 3, and the warp
 /// barrier of D92). Every one is a pair of halves, an arrive and a wait, met at
@@ -146,9 +146,19 @@ pub enum EventKind {
         sem: FenceSem,
         scope: Scope,
     },
-    /// `fence.proxy.*`; `Generic` stands for `fence.proxy.alias`.
+    /// `fence.proxy.*`; `Generic` stands for `fence.proxy.alias`; `space`
+    /// limits `fence.proxy.async` (D258).
     ProxyFence {
         proxy: Proxy,
+        space: FenceSpace,
+    },
+    /// `cp.async.wait_group` / `wait_all`, `cp.async.bulk.wait_group{.read}`
+    /// (D260): the asynchronous operations of its thread it waits for, each
+    /// with whether only its source reads are waited for (`.read`). Every
+    /// access waited for is ordered before this event and what follows it
+    /// in program order (`prims::async_order`).
+    AsyncWait {
+        done: Vec<(u32, bool)>,
     },
     /// A half of a synchronizing operation (barriers of every kind).
     Sync(Sync),
@@ -229,6 +239,30 @@ impl Event {
     }
     pub fn is_fence_sc(&self) -> bool {
         matches!(self.kind, EventKind::Fence { sem: FenceSem::Sc, .. })
+    }
+    /// The asynchronous operation of its thread this event is an access of
+    /// (D257): `None` for every event in the thread's program order.
+    pub fn async_op(&self) -> Option<u32> {
+        self.access().and_then(|a| a.async_op()).map(|(op, _, _)| op)
+    }
+    /// An implicit generic-async proxy fence may follow this event (D258):
+    /// the complete-tx of a bulk copy, or a wait for asynchronous copies
+    /// (`model::proxy` decides which bulk copy's completion it is).
+    pub fn may_be_implicit_proxy_fence(&self) -> bool {
+        match &self.kind {
+            EventKind::AsyncWait { .. } => true,
+            EventKind::Mem(a) => {
+                a.async_op().is_some_and(|(_, bulk, part)| bulk && part == super::AsyncPart::CompleteTx)
+            }
+            _ => false,
+        }
+    }
+    /// Who performs the event (D257): its thread, and the asynchronous
+    /// operation of that thread when it is one's access. Two events of one
+    /// agent are related in program order (on a common path); "different
+    /// threads" of 8.7 and 8.9.4 means different agents.
+    pub fn agent(&self) -> Option<(usize, Option<u32>)> {
+        self.thread.map(|t| (t, self.async_op()))
     }
 }
 

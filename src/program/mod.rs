@@ -21,7 +21,7 @@ pub mod warp;
 use crate::ast::{Observable, Prop, Proxy, Quantifier, Scope};
 use std::collections::{BTreeMap, BTreeSet};
 
-pub use access::{Access, MemSem, Rmw};
+pub use access::{Access, AsyncPart, AsyncRole, MemSem, Rmw};
 pub use build::{build_leaving_out_spins, build_program, build_symbolic, BuildOptions, SymbolicBuild};
 pub use event::{reduce, Event, EventKind, Expected, Instance, Sync, SyncKey, SyncKind, SyncRole};
 
@@ -98,6 +98,9 @@ pub struct Location {
     /// Every value the location can hold in some execution (an over-approximation,
     /// closed under the read-modify-writes of the test); sorted.
     pub values: Vec<i64>,
+    /// Shared memory (`.shared`, per CTA or cluster), not global: what the
+    /// state space of `fence.proxy.async.SPACE` is compared with (D258).
+    pub shared: bool,
 }
 
 /// The final value of a register in a trace.
@@ -299,15 +302,26 @@ impl Program {
         keys.len() + self.init_events.len()
     }
 
-    /// `a` precedes `b` in program order (8.9.1).
+    /// `a` precedes `b` in program order (8.9.1). The accesses of an
+    /// asynchronous operation are in no thread's program order (8.9.1.1, D257).
     pub fn po(&self, a: EventId, b: EventId) -> bool {
         let (ea, eb) = (&self.events[a], &self.events[b]);
-        ea.thread.is_some() && ea.thread == eb.thread && ea.po < eb.po && share_a_path(&ea.paths, &eb.paths)
+        ea.thread.is_some()
+            && ea.thread == eb.thread
+            && ea.po < eb.po
+            && ea.async_op().is_none()
+            && eb.async_op().is_none()
+            && share_a_path(&ea.paths, &eb.paths)
+    }
+
+    /// The test has asynchronous operations (issue 41).
+    pub fn has_async(&self) -> bool {
+        self.events.iter().any(|e| e.async_op().is_some())
     }
 }
 
 /// Two sorted trace lists intersect.
-fn share_a_path(a: &[TraceId], b: &[TraceId]) -> bool {
+pub(crate) fn share_a_path(a: &[TraceId], b: &[TraceId]) -> bool {
     let (mut i, mut j) = (0, 0);
     while i < a.len() && j < b.len() {
         match a[i].cmp(&b[j]) {

@@ -34,7 +34,9 @@ use std::collections::{BTreeSet, HashMap};
 pub fn redundant_traces(p: &Program) -> BTreeSet<TraceId> {
     let mut gone = BTreeSet::new();
     // Only a thread with several paths can have a redundant one.
-    if p.flags.mixed_size || p.threads.iter().all(|t| t.traces.len() < 2) {
+    // Asynchronous operations are agents of their own (D257): the races
+    // below are argued for threads in program order.
+    if p.flags.mixed_size || p.has_async() || p.threads.iter().all(|t| t.traces.len() < 2) {
         return gone;
     }
     // Writes per location, one per distinct profile (what moral strength sees).
@@ -146,6 +148,7 @@ pub(crate) fn left_out_is_exact(p: &Program, left_out: &[LeftOutEvent]) -> bool 
     let events: Vec<Event> = left_out.iter().map(|l| l.event.clone()).collect();
     let writes_to = |l: usize| p.events.iter().filter(move |w| w.thread.is_some() && w.write_loc() == Some(l));
     !p.flags.mixed_size
+        && !p.has_async()
         && left_out.iter().all(|l| {
             let e = &l.event;
             match e.access() {
@@ -189,7 +192,7 @@ fn silent_rmw_unseen(p: &Program, u: &Event, left_out: &[Event]) -> bool {
 /// have no barriers: never there.
 fn barrier_orders(p: &Program, w: &Event, r: &LeftOutEvent) -> bool {
     let (Some(tw), Some(tr)) = (w.thread, r.event.thread) else { return false };
-    if tw == tr || p.c11.is_some() || requirement(p, w, &r.event) != ProxyRequirement::Nothing {
+    if tw == tr || p.c11.is_some() || requirement(p, w, &r.event, false) != ProxyRequirement::Nothing {
         return false;
     }
     r.after_waits.iter().any(|wait| must_match(p, wait, tw) && arrives_after(p, w, &wait.key))

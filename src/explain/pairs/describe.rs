@@ -29,6 +29,17 @@ pub(super) fn proxy_name(p: Proxy) -> &'static str {
         Proxy::Texture => "texture",
         Proxy::Surface => "surface",
         Proxy::Constant => "constant",
+        Proxy::Async => "async",
+    }
+}
+
+/// `.shared::cta` for a `fence.proxy.async.shared::cta` (D258), empty without a space.
+pub(crate) fn space_suffix(s: crate::ast::FenceSpace) -> &'static str {
+    match s {
+        crate::ast::FenceSpace::All => "",
+        crate::ast::FenceSpace::SharedCta => ".shared::cta",
+        crate::ast::FenceSpace::SharedCluster => ".shared::cluster",
+        crate::ast::FenceSpace::Global => ".global",
     }
 }
 
@@ -66,10 +77,12 @@ pub fn describe(p: &Program, e: &Event) -> String {
             };
             format!("fence.{} {}", k, scope_name(*scope))
         }
-        EventKind::ProxyFence { proxy } => match proxy {
+        EventKind::ProxyFence { proxy, space } => match proxy {
             Proxy::Generic => "proxy fence (alias)".into(),
+            Proxy::Async => format!("proxy fence (async{})", space_suffix(*space)),
             q => format!("proxy fence ({})", proxy_name(*q)),
         },
+        EventKind::AsyncWait { .. } => "wait for asynchronous copies".into(),
         EventKind::Sync(s) => match s.role {
             SyncRole::Arrive if !s.orders_memory => format!("{} arrive (relaxed)", s.key.kind.noun()),
             SyncRole::Arrive => format!("{} arrive", s.key.kind.noun()),

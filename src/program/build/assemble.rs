@@ -218,6 +218,7 @@ impl Ctx<'_> {
                 init: self.key_init(k),
                 sizes: Vec::new(),
                 values: self.domain(k),
+                shared: k.shared_cluster.is_some(),
             })
             .collect();
         let mut events = Vec::new();
@@ -359,8 +360,13 @@ impl Ctx<'_> {
             .filter_map(|e| e.read_loc())
             .find_map(|l| self.vars.get(&keys[l].root).filter(|d| d.init.is_none()));
         let reads_unknown = self.reads_unknown.as_ref().and_then(|r| self.vars.get(r)).or(unknown_read).cloned();
-        let proxy_fences =
-            events.iter().filter(|e| matches!(e.kind, EventKind::ProxyFence { .. })).map(|e| e.id).collect();
+        // Proxy fences, and the implicit ones that follow the completion of a
+        // bulk copy (D258).
+        let proxy_fences = events
+            .iter()
+            .filter(|e| matches!(e.kind, EventKind::ProxyFence { .. }) || e.may_be_implicit_proxy_fence())
+            .map(|e| e.id)
+            .collect();
         let left_out = self.left_out_events(&key_index);
         let program = Program {
             proxy_fences,

@@ -137,6 +137,7 @@ impl Ctx<'_> {
             spin_heads: HashMap::new(),
             sync_phase: HashMap::new(),
             private: PrivateMem::default(),
+            asyncs: Default::default(),
         };
         let mut work = vec![start];
         let mut done = Vec::new();

@@ -103,13 +103,14 @@ impl Ctx<'_> {
                 self.push_other(st, EventKind::Fence { sem: *sem, scope: *scope }, ins);
                 Ok(Step::Next)
             }
-            InstrKind::ProxyFence { proxy } => {
-                self.push_other(st, EventKind::ProxyFence { proxy: *proxy }, ins);
+            InstrKind::ProxyFence { proxy, space } => {
+                self.push_other(st, EventKind::ProxyFence { proxy: *proxy, space: *space }, ins);
                 Ok(Step::Next)
             }
             InstrKind::Barrier { .. } => self.step_barrier(t, st, ins),
             InstrKind::ClusterBarrier { .. } => self.step_cluster_barrier(t, st, ins),
             InstrKind::Mbarrier { .. } => self.step_mbarrier(t, st, ins),
+            InstrKind::Async(_) => self.step_async(t, st, ins),
             InstrKind::Warp { .. } => self.step_warp(t, st, ins),
             InstrKind::ActiveMask { .. } => self.step_activemask(t, st, ins),
         }

@@ -104,12 +104,12 @@ impl Compiler<'_, '_> {
     /// 8.9.5 proxy-preserved base causality (`prims::proxy_preserved`) over the
     /// literal base causality `cb`: same location; no requirement, or one chain
     /// of `cb` steps through proxy fences (litmus-format.md 4.1).
-    pub(super) fn proxy_preserved(&mut self, cb: &LRel, pol: Pol) -> LRel {
+    pub(super) fn proxy_preserved(&mut self, cb: &LRel, pol: Pol, cumulative: bool) -> LRel {
         let p = self.enc.p;
         let mut out = LRel::default();
         for ((x, y), v) in cb.sorted() {
             let (Some(ex), Some(ey)) = (self.nodes.event[x], self.nodes.event[y]) else { continue };
-            match requirement(p, &p.events[ex], &p.events[ey]) {
+            match requirement(p, &p.events[ex], &p.events[ey], cumulative) {
                 ProxyRequirement::Impossible => {}
                 ProxyRequirement::Nothing => out.insert(x, y, v),
                 ProxyRequirement::Chain(slots) => {

@@ -273,9 +273,9 @@ impl Compiler<'_, '_> {
 
     fn call(&mut self, f: &str, x: Val, pol: Pol) -> Result<Val> {
         match f {
-            "proxy-preserved" => {
+            "proxy-preserved" | "proxy-preserved-cumulative" => {
                 let l = self.lits(x);
-                Ok(Val::Lits(self.proxy_preserved(&l, pol)))
+                Ok(Val::Lits(self.proxy_preserved(&l, pol, f == "proxy-preserved-cumulative")))
             }
             other => Err(Error::internal(format!("the SAT engine has no primitive `{}`", other))),
         }

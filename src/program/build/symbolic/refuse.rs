@@ -36,6 +36,7 @@ pub(super) fn kind(k: &InstrKind) -> Option<&'static str> {
         | InstrKind::ActiveMask { .. } => return None,
         InstrKind::ClusterBarrier { .. } => "cluster barriers are outside the symbolic builder",
         InstrKind::Mbarrier { .. } => "mbarrier operations are outside the symbolic builder",
+        InstrKind::Async(_) => "asynchronous copies (cp.async, cp.async.bulk) are outside the symbolic builder",
         InstrKind::Choose(_) | InstrKind::Skip(_) => {
             "the element orders of a vector access (8.2.4) are outside the symbolic builder"
         }
@@ -49,9 +50,15 @@ pub(super) fn kind(k: &InstrKind) -> Option<&'static str> {
 /// same `program::float` functions evaluate them (D204).
 pub(super) fn operation(k: &InstrKind) -> Option<&'static str> {
     match k {
-        InstrKind::Atomic { op: AtomOp::MbarrierArrive | AtomOp::MbarrierArriveDrop, .. } => {
-            Some("mbarrier arrivals are outside the symbolic builder")
-        }
+        InstrKind::Atomic {
+            op:
+                AtomOp::MbarrierArrive
+                | AtomOp::MbarrierArriveDrop
+                | AtomOp::MbarrierExpectTx
+                | AtomOp::MbarrierCompleteTx
+                | AtomOp::MbarrierArriveExpectTx,
+            ..
+        } => Some("mbarrier arrivals are outside the symbolic builder"),
         _ => None,
     }
 }

@@ -274,8 +274,8 @@ impl Walk<'_, '_> {
                 let kind = DraftKind::Other(EventKind::Fence { sem: *sem, scope: *scope });
                 self.push(&mut st, (0, TRUE), kind, &Deps::new(), ins)?;
             }
-            InstrKind::ProxyFence { proxy } => {
-                let kind = DraftKind::Other(EventKind::ProxyFence { proxy: *proxy });
+            InstrKind::ProxyFence { proxy, space } => {
+                let kind = DraftKind::Other(EventKind::ProxyFence { proxy: *proxy, space: *space });
                 self.push(&mut st, (0, TRUE), kind, &Deps::new(), ins)?;
             }
             _ => {}
