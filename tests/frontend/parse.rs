@@ -193,10 +193,10 @@ fn fences() {
     assert!(matches!(one("membar.cta"), InstrKind::Fence { sem: FenceSem::Sc, scope: Scope::Cta }));
     assert!(matches!(one("membar.gl"), InstrKind::Fence { sem: FenceSem::Sc, scope: Scope::Gpu }));
     assert!(matches!(one("membar.sys"), InstrKind::Fence { sem: FenceSem::Sc, scope: Scope::Sys }));
-    assert!(matches!(one("fence.proxy.alias"), InstrKind::ProxyFence { proxy: Proxy::Generic }));
-    assert!(matches!(one("fence.proxy.texture"), InstrKind::ProxyFence { proxy: Proxy::Texture }));
-    assert!(matches!(one("fence.proxy.surface"), InstrKind::ProxyFence { proxy: Proxy::Surface }));
-    assert!(matches!(one("membar.proxy.constant"), InstrKind::ProxyFence { proxy: Proxy::Constant }));
+    assert!(matches!(one("fence.proxy.alias"), InstrKind::ProxyFence { proxy: Proxy::Generic, .. }));
+    assert!(matches!(one("fence.proxy.texture"), InstrKind::ProxyFence { proxy: Proxy::Texture, .. }));
+    assert!(matches!(one("fence.proxy.surface"), InstrKind::ProxyFence { proxy: Proxy::Surface, .. }));
+    assert!(matches!(one("membar.proxy.constant"), InstrKind::ProxyFence { proxy: Proxy::Constant, .. }));
 }
 
 /// op, id, logical, count, red of a barrier instruction.

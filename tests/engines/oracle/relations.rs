@@ -284,7 +284,7 @@ pub fn base_causality(po: &Rel, sw: &Rel) -> Rel {
 /// a thread of `cta` (any thread when `cta` is None).
 fn proxy_fences(ctx: &Ctx, proxy: Proxy, cta: Option<usize>) -> Vec<usize> {
     (0..ctx.n())
-        .filter(|&f| matches!(ctx.event(f).kind, EventKind::ProxyFence { proxy: q } if q == proxy))
+        .filter(|&f| matches!(ctx.event(f).kind, EventKind::ProxyFence { proxy: q, .. } if q == proxy))
         .filter(|&f| cta.is_none() || ctx.placement(f).map(|pl| pl.cta) == cta)
         .collect()
 }
