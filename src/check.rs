@@ -121,6 +121,8 @@ pub struct TestResult {
     pub outcome: Outcome,
     pub summary: Summary,
     pub time: Duration,
+    /// The verdict differs under the other reading of proxy fences (D263).
+    pub other_reading: Option<OtherReading>,
 }
 
 /// Check a litmus test given as text, under `opts`' budget (the one already
@@ -155,7 +157,50 @@ pub fn check_parsed(ast: &crate::ast::Litmus, start: Instant, opts: &CheckOption
         same_for_other_unknown_bytes(ast, &program, &outcome, var, opts)?;
     }
     let summary = outcome.summary(&program);
-    Ok(TestResult { program, symbolic, outcome, summary, time: start.elapsed() })
+    let other_reading = other_fence_reading(ast, &program, &summary, opts)?;
+    Ok(TestResult { program, symbolic, outcome, summary, time: start.elapsed(), other_reading })
+}
+
+/// The verdict under the other reading of which thread's `fence.proxy.async`
+/// counts (D263), where it differs from the one given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OtherReading {
+    /// The reading the verdict was decided under (`writer-side`, the default).
+    pub decided_under: &'static str,
+    /// The other reading (`cumulative`).
+    pub reading: &'static str,
+    /// The verdict under the other reading.
+    pub verdict: crate::outcome::Verdict,
+}
+
+/// Issue 41: "when a verdict depends on the reading, the answer says so". A
+/// test with an asynchronous operation and an explicit `fence.proxy.async`,
+/// decided under the built-in ptx model (the writer-side reading, D263), is
+/// decided again under the cumulative reading; a different verdict is
+/// returned. A user's model is its own reading and is not second-guessed.
+fn other_fence_reading(
+    ast: &crate::ast::Litmus,
+    program: &Program,
+    summary: &crate::outcome::Summary,
+    opts: &CheckOptions,
+) -> Result<Option<OtherReading>> {
+    let builtin_ptx = std::ptr::eq(Arc::as_ptr(&opts.ctx.model), ModelKind::Ptx.model())
+        || Arc::ptr_eq(&opts.ctx.model, &ModelKind::Ptx.shared());
+    let async_fence = program.proxy_fences.iter().any(|&f| {
+        matches!(program.events[f].kind, crate::program::EventKind::ProxyFence { proxy: crate::ast::Proxy::Async, .. })
+    });
+    if !builtin_ptx || !program.has_async() || !async_fence || !program.condition_given {
+        return Ok(None);
+    }
+    let other = CheckOptions { ctx: opts.ctx.with_model(crate::model::cumulative_ptx()), ..opts.clone() };
+    let p = build_encoded(ast, &other)?;
+    let (p, outcome) = decide(p, &other, crate::budget::deadline())?;
+    let verdict = outcome.summary(&p).verdict;
+    Ok((verdict != summary.verdict).then_some(OtherReading {
+        decided_under: "writer-side",
+        reading: "cumulative",
+        verdict,
+    }))
 }
 
 /// The program of a parsed test as the commands that decide it under `model`

@@ -119,6 +119,9 @@ impl Emitter<'_> {
         match &r.result {
             Ok(res) => {
                 self.note_name(&res.program.name, &r.path);
+                if let Some(note) = report::reading_note(res) {
+                    out::eprintln(&format!("note: {}: {}", r.path.display(), note));
+                }
                 if !self.a.json {
                     let mut text = report::text(res, &r.source);
                     if let Some(s) = shown {

@@ -29,7 +29,7 @@ pub mod rows;
 pub mod strong;
 pub mod view;
 
-pub use rows::{Model, ModelKind, Row};
+pub use rows::{cumulative_ptx, Model, ModelKind, Row, CUMULATIVE_PTX};
 
 /// `ptx-litmus model`: the model's cat text, then the primitives its rows read
 /// (as comments, so the printout loads back with `--model FILE`).

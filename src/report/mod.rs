@@ -38,7 +38,31 @@ pub fn flags(r: &TestResult) -> Vec<&'static str> {
     if f.mixed_size {
         v.push("mixed-size");
     }
+    if r.other_reading.is_some() {
+        v.push("proxy-fence-reading");
+    }
     v
+}
+
+fn verdict_word(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Ok => "Ok",
+        Verdict::No => "No",
+    }
+}
+
+/// Where the verdict depends on which thread's `fence.proxy.async` counts
+/// (D263, issue 41), the sentence that says so.
+pub fn reading_note(r: &TestResult) -> Option<String> {
+    let o = r.other_reading.as_ref()?;
+    Some(format!(
+        "the verdict {} is under the {} reading of fence.proxy.async (the fence must follow the generic access in its own thread; the default, D263); under the {} reading (a proxy fence anywhere on the causality path orders them) it is {}: `--model {}` decides under that reading",
+        verdict_word(r.summary.verdict),
+        o.decided_under,
+        o.reading,
+        verdict_word(o.verdict),
+        crate::model::CUMULATIVE_PTX
+    ))
 }
 
 /// The block of one test in herd7's log format (README, "Reading the
@@ -137,6 +161,12 @@ pub(crate) fn result_json(r: &TestResult, file: &str) -> Value {
             "mixed_size": r.outcome.flags.mixed_size,
         },
         "time_ms": millis(r.time),
+        "other_reading": r.other_reading.as_ref().map(|o| json!({
+            "decided_under": o.decided_under,
+            "reading": o.reading,
+            "verdict": verdict_word(o.verdict),
+            "note": reading_note(r),
+        })),
     })
 }
 

@@ -34,9 +34,7 @@ use std::collections::{BTreeSet, HashMap};
 pub fn redundant_traces(p: &Program) -> BTreeSet<TraceId> {
     let mut gone = BTreeSet::new();
     // Only a thread with several paths can have a redundant one.
-    // Asynchronous operations are agents of their own (D257): the races
-    // below are argued for threads in program order.
-    if p.flags.mixed_size || p.has_async() || p.threads.iter().all(|t| t.traces.len() < 2) {
+    if p.flags.mixed_size || p.threads.iter().all(|t| t.traces.len() < 2) {
         return gone;
     }
     // Writes per location, one per distinct profile (what moral strength sees).
@@ -127,7 +125,8 @@ fn reads_only(e: &Event) -> bool {
 /// is another thread's; of the same proxy and footprint when it is `e`'s own
 /// (8.7 conditions 2 and 3; condition 1 holds on a common path).
 fn cannot_race(p: &Program, e: &Event, w: &Event) -> bool {
-    if w.thread == e.thread {
+    // One agent: program order (an asynchronous operation is an agent of its own, D257).
+    if w.agent() == e.agent() {
         proxy_of(w) == proxy_of(e) && overlap_completely(e, w)
     } else {
         morally_strong(p, e, w)
@@ -148,7 +147,6 @@ pub(crate) fn left_out_is_exact(p: &Program, left_out: &[LeftOutEvent]) -> bool 
     let events: Vec<Event> = left_out.iter().map(|l| l.event.clone()).collect();
     let writes_to = |l: usize| p.events.iter().filter(move |w| w.thread.is_some() && w.write_loc() == Some(l));
     !p.flags.mixed_size
-        && !p.has_async()
         && left_out.iter().all(|l| {
             let e = &l.event;
             match e.access() {
@@ -172,7 +170,7 @@ fn silent_rmw_unseen(p: &Program, u: &Event, left_out: &[Event]) -> bool {
         .chain(left_out)
         .filter_map(|e| e.access().filter(|b| e.thread.is_some() && b.loc == a.loc).map(|b| (e, b)))
         .all(|(e, b)| {
-            if e.thread == u.thread {
+            if e.agent() == u.agent() {
                 proxy_of(e) == proxy_of(u) && overlap_completely(e, u)
             } else {
                 !b.reads && morally_strong(p, u, e)
@@ -192,7 +190,9 @@ fn silent_rmw_unseen(p: &Program, u: &Event, left_out: &[Event]) -> bool {
 /// have no barriers: never there.
 fn barrier_orders(p: &Program, w: &Event, r: &LeftOutEvent) -> bool {
     let (Some(tw), Some(tr)) = (w.thread, r.event.thread) else { return false };
-    if tw == tr || p.c11.is_some() || requirement(p, w, &r.event, false) != ProxyRequirement::Nothing {
+    // An asynchronous write is in no program order before an arrive (D257).
+    let in_po = w.async_op().is_none();
+    if tw == tr || !in_po || p.c11.is_some() || requirement(p, w, &r.event, false) != ProxyRequirement::Nothing {
         return false;
     }
     r.after_waits.iter().any(|wait| must_match(p, wait, tw) && arrives_after(p, w, &wait.key))

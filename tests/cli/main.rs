@@ -5,6 +5,7 @@
 //! module, so `cargo test --release --test cli FILE::` runs one file's tests.
 
 mod advise;
+mod async_cli;
 mod bad_input;
 mod batch;
 #[path = "../common/mod.rs"]

@@ -4,6 +4,7 @@
 //! One of the five test crates (D135, README "The two set-up commands"): each file under this folder is a
 //! module, so `cargo test --release --test engines FILE::` runs one file's tests.
 
+mod async_suite;
 mod c11;
 mod c11_map;
 #[path = "../common/mod.rs"]

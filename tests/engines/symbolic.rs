@@ -39,7 +39,14 @@ fn same_both_ways(file: &Path) -> Result<bool, String> {
     let (projected, outcome) = ptx_litmus::check::guarded(&opts, || decide(sym, &opts, None))
         .map_err(|e| format!("symbolic: {}", e.message))?;
     let summary = outcome.summary(&projected);
-    let sym = ptx_litmus::check::TestResult { program: projected, symbolic: None, outcome, summary, time: paths.time };
+    let sym = ptx_litmus::check::TestResult {
+        program: projected,
+        symbolic: None,
+        outcome,
+        summary,
+        time: paths.time,
+        other_reading: None,
+    };
     let (a, b) = (listing(&paths, &src), listing(&sym, &src));
     if a != b {
         return Err(format!("listings differ:\n--- paths\n{}\n--- symbolic\n{}", a, b));

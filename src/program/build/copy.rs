@@ -291,9 +291,9 @@ impl Ctx<'_> {
     /// after "the memory operations performed by all prior cp.async
     /// operations initiated by the same thread, but not to those of any
     /// other instruction"): a release arrive at CTA scope. Without `.noinc`
-    /// the pending count is incremented first, so the arrive leaves it as it
-    /// was (9.7.13.15.x: "the pending count ... is incremented by 1 prior
-    /// to the asynchronous arrive-on"): no arrival of the phase is counted.
+    /// the instruction first increments the pending count (a relaxed
+    /// read-modify-write in program order: "incremented by 1 prior to the
+    /// asynchronous arrive-on"), so the pair counts no arrival of the phase.
     fn async_arrive(
         &mut self,
         t: usize,
@@ -307,9 +307,15 @@ impl Ctx<'_> {
             Err(i) => return Ok(self.fork_read(st, i)),
         };
         self.mem_cells(&key, 8, ins);
-        let count = if noinc { 1 } else { 0 };
+        if !noinc {
+            // The increment is the instruction's own, in program order: the
+            // phase cannot complete before the asynchronous arrive-on.
+            let mut inc = mk_rmw(vaddr.clone(), Proxy::Generic, 8, MemSem::Relaxed, Scope::Cta, true, Some(0));
+            inc.rmw = Some(Rmw { op: AtomOp::MbarrierArrive, operands: vec![-1], ty: None });
+            self.push_mem(st, key.clone(), inc, deps.clone(), ins);
+        }
         let mut access = mk_rmw(vaddr, Proxy::Generic, 8, MemSem::Release, Scope::Cta, true, Some(0));
-        access.rmw = Some(Rmw { op: AtomOp::MbarrierArrive, operands: vec![count], ty: None });
+        access.rmw = Some(Rmw { op: AtomOp::MbarrierArrive, operands: vec![1], ty: None });
         let op = st.asyncs.next;
         st.asyncs.next += 1;
         let tracks = st.asyncs.cp_all.clone();
