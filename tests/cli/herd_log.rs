@@ -170,7 +170,8 @@ fn every_test_of_both_corpora_is_a_herd_log_block() {
             assert!(!b.partial, "{}: the default listing is complete here", b.name);
             for f in &b.flags {
                 assert!(
-                    ["data-race", "deadlock", "unroll-bound-hit", "mixed-size"].contains(&f.as_str()),
+                    ["data-race", "deadlock", "unroll-bound-hit", "mixed-size", "proxy-fence-reading"]
+                        .contains(&f.as_str()),
                     "{}: flag {}",
                     b.name,
                     f
