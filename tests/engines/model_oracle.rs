@@ -22,7 +22,8 @@ use ptx_litmus::model::prims::has_data_race;
 use ptx_litmus::model::rel::Rel;
 use ptx_litmus::model::view::View;
 use ptx_litmus::model::ModelKind;
-use ptx_litmus::program::{build_program, Program};
+use ptx_litmus::ast::Proxy;
+use ptx_litmus::program::{build_program, EventKind, Program};
 use ptx_litmus::reference::enumerate::{
     barrier_matchings, coherence_choices, fence_sc_choices, rf_choices, trace_combinations, Ctx, Matching,
 };
@@ -93,9 +94,19 @@ fn compare_program(p: &Program, cap: usize, what: &str) -> usize {
     seen
 }
 
+/// The program of `text`, when the oracle can judge it: the oracle is frozen
+/// from before asynchronous operations (issue 41), so a program with one, a
+/// wait for one or an async-proxy fence is left to the rows alone (the
+/// two engines decide each of those alike in `async_suite`).
 fn build(text: &str) -> Option<Program> {
     let ast = ptx_litmus::parse::parse_litmus(text).ok()?;
-    build_program(&ast, &Default::default()).ok()
+    let p = build_program(&ast, &Default::default()).ok()?;
+    let asynchronous = |e: &ptx_litmus::program::Event| match e.kind {
+        EventKind::AsyncWait { .. } => true,
+        EventKind::ProxyFence { proxy, .. } => proxy == Proxy::Async,
+        _ => e.async_op().is_some(),
+    };
+    (!p.events.iter().any(asynchronous)).then_some(p)
 }
 
 #[test]
