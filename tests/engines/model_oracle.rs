@@ -17,12 +17,12 @@ use common::gen::test_strategy;
 use oracle_axioms::{first_violated, Relations};
 use oracle_relations as o;
 use proptest::test_runner::{Config, TestRunner};
+use ptx_litmus::ast::Proxy;
 use ptx_litmus::model::eval::{Evaluator, Exec};
 use ptx_litmus::model::prims::has_data_race;
 use ptx_litmus::model::rel::Rel;
 use ptx_litmus::model::view::View;
 use ptx_litmus::model::ModelKind;
-use ptx_litmus::ast::Proxy;
 use ptx_litmus::program::{build_program, EventKind, Program};
 use ptx_litmus::reference::enumerate::{
     barrier_matchings, coherence_choices, fence_sc_choices, rf_choices, trace_combinations, Ctx, Matching,

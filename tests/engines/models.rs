@@ -269,7 +269,13 @@ fn a_bad_model_file_is_reported_where_it_is_wrong() {
     let line_of = |pat: &str| ptx.lines().position(|l| l.starts_with(pat)).expect("a row") + 1;
     let cases = [
         ("typo", ptx.replace("let cbo = (po | sw ", "let cbo = (po | sww "), line_of("let cbo"), 17, "`sww`"),
-        ("syntax", ptx.replace("let cbo = (po | sw | async-order)+", "let cbo = (po | sw"), line_of("let cb "), 1, "expected `)`"),
+        (
+            "syntax",
+            ptx.replace("let cbo = (po | sw | async-order)+", "let cbo = (po | sw"),
+            line_of("let cb "),
+            1,
+            "expected `)`",
+        ),
         ("no-cause", ptx.replace("cause", "causes"), line_of("irreflexive (rf"), 1, "no relation `cause`"),
         ("option", ptx.replace("\"ptx\"", "\"ptx\"\noption fast"), 3, 8, "unknown option"),
     ];
