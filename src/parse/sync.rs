@@ -84,7 +84,7 @@ fn proxy_fence(raw: &RawInstr, rest: &[Qual]) -> Result<InstrKind> {
         [q] if q.text == "surface" => Proxy::Surface,
         [q] if q.text == "constant" => Proxy::Constant,
         _ => {
-            let msg = format!("unsupported proxy fence `{}`: expected .proxy.alias, .proxy.texture, .proxy.surface or .proxy.constant", raw.mnemonic);
+            let msg = format!("unsupported proxy fence `{}`: expected .proxy.alias, .proxy.async, .proxy.texture, .proxy.surface or .proxy.constant", raw.mnemonic);
             return Err(Error::input(msg, raw.opcode_span));
         }
     };

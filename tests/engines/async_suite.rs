@@ -12,13 +12,6 @@ use ptx_litmus::check::{CheckOptions, Engine};
 use ptx_litmus::outcome::Verdict;
 use std::path::Path;
 
-/// D287's recorded limit: the phase of the full-barrier completes after two
-/// writes first met past the first rounds (the producer's arrive.expect_tx,
-/// then its copy's complete-tx), and the explorer extends a late chain one
-/// link per write, so the consumer's wait never succeeds within the bound
-/// (exit 3, "every path ... runs past the unroll bound").
-const LATE_CHAIN: &str = "limit: two late writes on one mbarrier (D287's one-link limit)";
-
 /// Tests not yet decided as their doc strings argue, each with what is missing.
 const PENDING: &[(&str, &str)] = &[
     ("TE-3417-fixed", "`.read` is not read as ending the copy's source accesses (EXPECTED.md footnote): Undefined"),
@@ -26,12 +19,6 @@ const PENDING: &[(&str, &str)] = &[
         "bulk-wait_group.read-then-overwrite-source",
         "`.read` is not read as ending the copy's source accesses (EXPECTED.md footnote): Undefined",
     ),
-    ("DeepEP-642-buggy", LATE_CHAIN),
-    ("DeepEP-642-fixed", LATE_CHAIN),
-    ("DeepEP-642-fence-in-producer", LATE_CHAIN),
-    ("TE-2695-buggy", LATE_CHAIN),
-    ("TE-2695-fixed", LATE_CHAIN),
-    ("TE-2695-one-consumer-fenced", LATE_CHAIN),
     ("bulk-expect_tx-too-short-spin", "a phase that never completes is an unroll-bound limit, not a deadlock"),
     ("cp.reduce.async.bulk-add", "cp.reduce.async.bulk is not read"),
     ("remote-arrive-cluster-acquire", "fence.mbarrier_init and mapa are not read"),

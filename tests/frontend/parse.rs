@@ -618,7 +618,8 @@ fn error_qualifiers_and_forms() {
     check_err(&single_thread(" atom.gpu r1, x, 1 ;"), 4, 2, "requires an operation");
     check_err(&single_thread(" atom.cas r1, x, 1 ;"), 4, 2, "a compare value and a new value");
     check_err(&single_thread(" fence.sc ;"), 4, 2, "fence requires a scope");
-    check_err(&single_thread(" fence.proxy.async ;"), 4, 2, "unsupported proxy fence");
+    check_err(&single_thread(" fence.proxy.foo ;"), 4, 2, "unsupported proxy fence");
+    check_err(&single_thread(" fence.proxy.async.shared::foo ;"), 4, 20, "fence.proxy.async takes one of");
     check_err(&single_thread(" ld.mmio.relaxed.gpu r1, x ;"), 4, 5, "requires `.relaxed.sys`");
     check_err(&single_thread(" st.weak 5, 1 ;"), 4, 10, "expected an address");
     check_err(&single_thread(" add r1, 2 ;"), 4, 2, "expects a destination and two sources");

@@ -293,6 +293,9 @@ fn every_curated_test_is_emitted_or_skipped_with_a_reason() {
                     "floating-point",
                     "used both as a predicate and as a value",
                     "a 2-byte atomic",
+                    // Asynchronous copies write `.shared` memory; the emitter's
+                    // locations are global (issue 41 leaves emitting them to silicon work).
+                    "asynchronous copies need .shared memory",
                 ];
                 // A condition on one CTA's copy of a module `.shared` variable (D161):
                 // the copy lives in that CTA's shared memory, which the harness does not read back.
