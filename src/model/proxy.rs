@@ -107,14 +107,16 @@ fn async_fences(p: &Program, shared: bool) -> impl Iterator<Item = &Event> {
 }
 
 /// `f` is the completion of the bulk copy `own` is an access of: "completion
-/// of a bulk copy is followed by an implicit generic-async proxy fence".
+/// of a bulk copy is followed by an implicit generic-async proxy fence"; or,
+/// for a source read of the copy, a `wait_group.read` that waits for it: a
+/// read that has completed cannot see a later write in any proxy (D290).
 fn completes_bulk(f: &Event, own: &Event) -> bool {
-    let Some((op, true, _)) = own.access().and_then(|a| a.async_op()) else { return false };
+    let Some((op, true, part)) = own.access().and_then(|a| a.async_op()) else { return false };
     if f.thread != own.thread {
         return false;
     }
     match &f.kind {
-        EventKind::AsyncWait { done } => done.iter().any(|&(o, reads)| o == op && !reads),
+        EventKind::AsyncWait { done } => done.iter().any(|&(o, reads)| o == op && (!reads || part == AsyncPart::Read)),
         EventKind::Mem(a) => a.async_op() == Some((op, true, AsyncPart::CompleteTx)),
         _ => false,
     }

@@ -14,11 +14,6 @@ use std::path::Path;
 
 /// Tests not yet decided as their doc strings argue, each with what is missing.
 const PENDING: &[(&str, &str)] = &[
-    ("TE-3417-fixed", "`.read` is not read as ending the copy's source accesses (EXPECTED.md footnote): Undefined"),
-    (
-        "bulk-wait_group.read-then-overwrite-source",
-        "`.read` is not read as ending the copy's source accesses (EXPECTED.md footnote): Undefined",
-    ),
     ("bulk-expect_tx-too-short-spin", "a phase that never completes is an unroll-bound limit, not a deadlock"),
     ("cp.reduce.async.bulk-add", "cp.reduce.async.bulk is not read"),
     ("remote-arrive-cluster-acquire", "fence.mbarrier_init and mapa are not read"),

@@ -296,6 +296,8 @@ fn every_curated_test_is_emitted_or_skipped_with_a_reason() {
                     // Asynchronous copies write `.shared` memory; the emitter's
                     // locations are global (issue 41 leaves emitting them to silicon work).
                     "asynchronous copies need .shared memory",
+                    // A `.shared` array (D277: copies are emitted for scalars).
+                    "shared copies are emitted for scalar variables",
                 ];
                 // A condition on one CTA's copy of a module `.shared` variable (D161):
                 // the copy lives in that CTA's shared memory, which the harness does not read back.

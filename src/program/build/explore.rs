@@ -3,7 +3,7 @@
 use super::*;
 use crate::ast::{Cmp, InstrKind, IntTy, Operand, Span};
 use crate::error::{Error, Result};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// How the limit of paths per thread ends its message: what tells it from
 /// every other limit ([`is_path_limit`]).
@@ -31,15 +31,17 @@ impl Ctx<'_> {
         // The last round that added a constant: a chain of k value-dependent
         // writes from it is complete k rounds later.
         let mut last_new_constant = 0;
-        // The round each value-dependent write (by thread and instance) was
-        // first met in. One met first past its location's window (its path
-        // needs values other threads' later paths write, as a handshake on two
-        // mbarriers does) makes every value-dependent write of its location add
-        // its values in that round (D287); and each write has a window of its
-        // own, as many rounds from when it was first met as its location's
-        // chains have links, so that a chain of writes that all start late
-        // (an arrive.expect_tx, then the copy's complete-tx) is completed (D289).
-        let mut first_seen: HashMap<(usize, crate::program::Instance), usize> = HashMap::new();
+        // The value-dependent writes met so far, by thread and instance: one met
+        // first in a round past its location's window (its path needs values
+        // other threads' later paths write, as a handshake on two mbarriers
+        // does) makes every value-dependent write of its location add its
+        // values in that round (D287).
+        let mut first_seen: HashSet<(usize, crate::program::Instance)> = HashSet::new();
+        // The round a value-dependent write of each location was first met
+        // in: its chains start there, not at round 1, when the paths that
+        // write it need other locations' values first (the arrive.expect_tx
+        // and the copy's complete-tx past a wait, D289).
+        let mut chain_start: HashMap<LocKey, usize> = HashMap::new();
         let mut late_start: HashMap<LocKey, usize> = HashMap::new();
         loop {
             let exchanged_before = exchanged_count(ctx);
@@ -60,15 +62,15 @@ impl Ctx<'_> {
                     for e in &p.events {
                         if let DraftKind::Mem { key, access } = &e.kind {
                             let bound = bounds.get(key).copied().unwrap_or(0);
-                            let mut own_window = false;
-                            if access.writes && !e.value_srcs.is_empty() {
-                                let seen = *first_seen.entry((t, e.at)).or_insert(rounds);
-                                if seen == rounds && rounds > last_new_constant + bound {
-                                    late_start.insert(key.clone(), rounds);
-                                }
-                                own_window = (seen.max(1)..=seen + bound).contains(&rounds);
+                            let dependent_write = access.writes && !e.value_srcs.is_empty();
+                            if dependent_write {
+                                chain_start.entry(key.clone()).or_insert(rounds);
                             }
-                            let late = own_window || late_start.get(key) == Some(&rounds);
+                            let start = chain_start.get(key).copied().unwrap_or(0).max(last_new_constant);
+                            if dependent_write && first_seen.insert((t, e.at)) && rounds > start + bound {
+                                late_start.insert(key.clone(), rounds);
+                            }
+                            let late = late_start.get(key) == Some(&rounds);
                             // Every round collects constant writes (a constant write's
                             // path may exist only once other writes' values are known);
                             // the rounds after the last new constant extend value
@@ -77,7 +79,7 @@ impl Ctx<'_> {
                             let this_round = if e.value_srcs.is_empty() {
                                 constant || rounds == 0
                             } else {
-                                late || (1..=last_new_constant + bound).contains(&rounds)
+                                late || (1..=start + bound).contains(&rounds)
                             };
                             if access.writes && this_round {
                                 let init = BTreeSet::from([ctx.key_init(key)]);
