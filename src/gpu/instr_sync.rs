@@ -19,11 +19,10 @@ fn atom_type(op: AtomOp, size: u8) -> Result<String, String> {
         AtomOp::Inc | AtomOp::Dec => return Err("64-bit atom.inc/dec (PTX has only .u32)".into()),
         AtomOp::Exch | AtomOp::Cas | AtomOp::And | AtomOp::Or | AtomOp::Xor => "b",
         AtomOp::Min | AtomOp::Max => "s",
-        AtomOp::MbarrierArrive
-        | AtomOp::MbarrierArriveDrop
-        | AtomOp::MbarrierExpectTx
-        | AtomOp::MbarrierCompleteTx
-        | AtomOp::MbarrierArriveExpectTx => return Err("an mbarrier arrive is not an atom".into()),
+        AtomOp::MbarrierArrive | AtomOp::MbarrierArriveDrop => return Err("an mbarrier arrive is not an atom".into()),
+        AtomOp::MbarrierExpectTx | AtomOp::MbarrierCompleteTx | AtomOp::MbarrierArriveExpectTx => {
+            return Err("mbarrier transaction counts are not emitted: the copies that complete them write .shared memory, and the emitter places every location in global memory".into())
+        }
     };
     Ok(format!(".{}{}", kind, bits))
 }
