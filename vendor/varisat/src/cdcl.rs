@@ -142,16 +142,14 @@ fn find_conflict<'a>(
     // millions of decisions before its first conflict; look at the clock every
     // 64 of them so that a deadline stops the search within milliseconds.
     // The step limit is checked on every step: it is a deterministic budget.
-    let mut steps = 0u32;
     loop {
-        steps = steps.wrapping_add(1);
         let state = ctx.part_mut(SolverStateP);
         state.steps += 1;
         if state.step_limit.map_or(false, |l| state.steps > l) {
             state.interrupted = true;
             return Err(FoundConflict::Interrupted);
         }
-        if steps % 64 == 0 && state.deadline.map_or(false, |d| std::time::Instant::now() >= d) {
+        if state.steps % 64 == 0 && state.deadline.map_or(false, |d| std::time::Instant::now() >= d) {
             state.interrupted = true;
             return Err(FoundConflict::Interrupted);
         }
