@@ -84,6 +84,18 @@ pub enum AtomOp {
 }
 
 impl AtomOp {
+    /// An update of an mbarrier object's word (D153, D259).
+    pub fn is_mbarrier(self) -> bool {
+        matches!(
+            self,
+            AtomOp::MbarrierArrive
+                | AtomOp::MbarrierArriveDrop
+                | AtomOp::MbarrierExpectTx
+                | AtomOp::MbarrierCompleteTx
+                | AtomOp::MbarrierArriveExpectTx
+        )
+    }
+
     /// The operation as PTX spells it after `atom.`/`red.` (or the whole
     /// `mbarrier.arrive…` opcode), for the emitters.
     pub fn ptx_name(self) -> &'static str {
@@ -128,7 +140,25 @@ pub enum AsyncInstr {
     /// (`bulk` false) or `cp.async.bulk.dst.src.completion [dst], [src],
     /// size{, [mbar]}` (`bulk` true; `mbar` for `.mbarrier::complete_tx::bytes`,
     /// none for `.bulk_group`).
-    Copy { bulk: bool, dst: Addr, src: Addr, size: Operand, src_size: Option<Operand>, mbar: Option<Addr> },
+    /// `reduce`: `cp.reduce.async.bulk…` (9.7.10.28.4.2), each element of
+    /// the destination combined with the source's by this operation and type.
+    Copy {
+        bulk: bool,
+        dst: Addr,
+        src: Addr,
+        size: Operand,
+        src_size: Option<Operand>,
+        mbar: Option<Addr>,
+        reduce: Option<(AtomOp, IntTy)>,
+        /// Whether the (destination, source) are shared memory.
+        shared: (bool, bool),
+    },
+    /// `st.async{.weak}{.shared::cluster}.mbarrier::complete_tx::bytes{.v2,.v4}.type [a], b, [mbar]`
+    /// (`red`: None) and `red.async.relaxed.cluster….op.type [a], b, [mbar]`
+    /// (9.7.10.12, 9.7.15.7): a store (or reduction) of `values`, each of
+    /// `ty`, into another CTA's shared memory, then a complete-tx of their
+    /// bytes on `mbar` (D293).
+    Store { dst: Addr, values: Vec<Operand>, ty: IntTy, mbar: Addr, red: Option<AtomOp> },
     /// `cp.async.commit_group` / `cp.async.bulk.commit_group`.
     Commit { bulk: bool },
     /// `cp.async.wait_group N` / `cp.async.wait_all` (N = 0) /
@@ -482,6 +512,17 @@ pub enum InstrKind {
     ActiveMask {
         dst: String,
     },
+    /// `fence.mbarrier_init.release.cluster` (9.7.13.4, D291): a release
+    /// fence at cluster scope whose synchronizing effect "only applies to the
+    /// prior mbarrier.init operations executed by the same thread".
+    InitFence,
+    /// `mapa{.shared::cluster}.type dst, a, rank` (9.7.10.26, D292): `dst` is
+    /// the address of `a`'s variable in the cluster's CTA of that rank.
+    Mapa {
+        dst: String,
+        src: Operand,
+        rank: Operand,
+    },
     /// `barrier.cluster.arrive{.release,.relaxed}` (arrive = true) / `barrier.cluster.wait{.acquire}`.
     ClusterBarrier {
         arrive: bool,
@@ -610,12 +651,17 @@ impl InstrKind {
                 reg(mask, r);
             }
             InstrKind::IsSpace { addr, .. } => reg(addr, r),
+            InstrKind::Mapa { src, rank, .. } => {
+                reg(src, r);
+                reg(rank, r);
+            }
             InstrKind::Async(a) => a.registers_read(r),
             InstrKind::Call { args, .. } => args.iter().for_each(|o| reg(o, r)),
             InstrKind::ActiveMask { .. }
             | InstrKind::Timer { .. }
             | InstrKind::Fence { .. }
             | InstrKind::ProxyFence { .. }
+            | InstrKind::InitFence
             | InstrKind::ClusterBarrier { .. }
             | InstrKind::Label(_)
             | InstrKind::Nop
@@ -636,7 +682,8 @@ impl InstrKind {
             | InstrKind::Selp { dst, .. }
             | InstrKind::ActiveMask { dst }
             | InstrKind::Timer { dst, .. }
-            | InstrKind::IsSpace { dst, .. } => vec![dst.as_str()],
+            | InstrKind::IsSpace { dst, .. }
+            | InstrKind::Mapa { dst, .. } => vec![dst.as_str()],
             InstrKind::Atomic { dst, .. } | InstrKind::Mbarrier { dst, .. } => dst.iter().map(String::as_str).collect(),
             InstrKind::Barrier { red, .. } => red.iter().map(|(dst, _, _)| dst.as_str()).collect(),
             InstrKind::Warp { dst, pred, .. } => std::iter::once(dst).chain(pred).map(String::as_str).collect(),
@@ -646,6 +693,7 @@ impl InstrKind {
             | InstrKind::Call { .. }
             | InstrKind::Fence { .. }
             | InstrKind::ProxyFence { .. }
+            | InstrKind::InitFence
             | InstrKind::ClusterBarrier { .. }
             | InstrKind::Label(_)
             | InstrKind::Nop
@@ -666,6 +714,11 @@ impl AsyncInstr {
                 reg(size, r);
                 src_size.iter().for_each(|o| reg(o, r));
                 mbar.iter().for_each(|a| base_reg(a, r));
+            }
+            AsyncInstr::Store { dst, values, mbar, .. } => {
+                base_reg(dst, r);
+                values.iter().for_each(|o| reg(o, r));
+                base_reg(mbar, r);
             }
             AsyncInstr::Wait { pending, .. } => reg(pending, r),
             AsyncInstr::MbarrierArrive { addr, .. } => base_reg(addr, r),

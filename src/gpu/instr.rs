@@ -210,6 +210,12 @@ impl Ctx<'_> {
                 self.needs.require(needs::FENCE_PROXY);
                 "fence.proxy.alias;".to_string()
             }
+            InstrKind::InitFence => {
+                return Err("fence.mbarrier_init publishes mbarrier objects to the cluster, and the emitter places every location in global memory".into())
+            }
+            InstrKind::Mapa { .. } => {
+                return Err("`mapa` names another CTA's .shared memory, and the emitter places every location in global memory".into())
+            }
             InstrKind::Barrier { .. } => return self.barrier(ins),
             InstrKind::ClusterBarrier { arrive, relaxed } => self.cluster_barrier(*arrive, *relaxed),
             InstrKind::Mbarrier { .. } => return self.mbarrier(ins),

@@ -33,12 +33,15 @@ pub const SETS: [(&str, &str); 17] = [
 ];
 
 /// Static relations, fixed once the traces are chosen.
-pub const STATIC: [(&str, &str); 13] = [
+pub const STATIC: [(&str, &str); 16] = [
     ("id", "identity"),
     ("po", "8.9.1 program order (asynchronous operations are in none, 8.9.1.1)"),
     ("issue", "8.9.1.1 a thread's operation -> the accesses of its later asynchronous copies"),
     ("async-order", "8.9.1.1 an asynchronous operation's access -> what its completion mechanism orders after it"),
+    ("init-release", "fence.mbarrier_init: an mbarrier.init -> what follows its thread's later fence.mbarrier_init.release.cluster (D291)"),
+    ("init-fence-ms", "fence.mbarrier_init: an mbarrier.init -> what that later fence is morally strong with (D291)"),
     ("ms", "8.7 morally strong"),
+    ("mbo", "operations of one mbarrier object (arrives, transaction counts, waits): atomic on the object whatever their scopes (D294)"),
     ("loc", "8.2.1 same memory location"),
     ("ext", "different threads"),
     ("dep", "8.10.4 data, address and control dependencies"),
@@ -94,6 +97,7 @@ pub fn relation(v: &View, name: &str) -> Option<Rel> {
         "id" => Rel::identity(n, |_| true),
         "po" => program_order(v),
         "ms" => morally_strong(v),
+        "mbo" => Rel::from_fn(n, |a, b| a != b && mbarrier_pair(v, a, b)),
         "loc" => Rel::from_fn(n, |a, b| v.loc(a).is_some() && v.loc(a) == v.loc(b)),
         // D257: an asynchronous operation is an agent beside its thread.
         "ext" => Rel::from_fn(n, |a, b| {
@@ -101,6 +105,8 @@ pub fn relation(v: &View, name: &str) -> Option<Rel> {
         }),
         "issue" => issue_order(v),
         "async-order" => async_order(v),
+        "init-release" => init_fenced(v, |po, f, x| po.has(f, x)),
+        "init-fence-ms" => init_fenced(v, |_, f, y| super::strong::morally_strong(v.p, v.event(f), v.event(y))),
         "dep" => dependencies(v),
         "exchange" => exchanges(v),
         "rmw" => Rel::from_fn(n, |a, b| {
@@ -219,6 +225,29 @@ pub fn async_order(v: &View) -> Rel {
             }),
         }
     })
+}
+
+/// fence.mbarrier_init (9.7.13.4): "the synchronizing effect of the fence
+/// only applies to the prior mbarrier.init operations executed by the same
+/// thread on mbarrier objects in .shared::cta state space" (D291). Pairs
+/// (an `mbarrier.init` I, Y) for which some `fence.mbarrier_init` F follows
+/// I in program order and `after(F, Y)` holds. The rows make such an F a
+/// release fence for I alone: `ptx.cat`'s `let mbi`.
+fn init_fenced(v: &View, after: impl Fn(&Rel, usize, usize) -> bool) -> Rel {
+    let po = program_order(v);
+    let fences: Vec<usize> = (0..v.n()).filter(|&i| matches!(v.event(i).kind, EventKind::InitFence)).collect();
+    Rel::from_fn(v.n(), |i, y| {
+        v.access(i).is_some_and(|a| a.mbarrier == Some(crate::program::MbarrierUse::Init))
+            && fences.iter().any(|&f| po.has(i, f) && after(&po, f, y))
+    })
+}
+
+/// Both are operations of one mbarrier object (D294): the object changes
+/// only through mbarrier instructions, each one atomic on it, so their
+/// scopes do not make them race or break the chain of its updates.
+fn mbarrier_pair(v: &View, a: usize, b: usize) -> bool {
+    let op = |i: usize| v.access(i).is_some_and(|x| x.is_mbarrier_operation());
+    op(a) && op(b) && v.loc(a) == v.loc(b)
 }
 
 /// Some path performs all of `events` (their sorted path lists intersect).
@@ -416,7 +445,9 @@ pub(crate) fn race_candidates(v: &View, ms: &Rel) -> Vec<(usize, usize)> {
     let n = v.n();
     (0..n)
         .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
-        .filter(|&(a, b)| conflict(v, a, b) && !(ms.has(a, b) && ms.has(b, a)) && v.compatible(a, b))
+        .filter(|&(a, b)| {
+            conflict(v, a, b) && !(ms.has(a, b) && ms.has(b, a)) && !mbarrier_pair(v, a, b) && v.compatible(a, b)
+        })
         .collect()
 }
 

@@ -8,7 +8,7 @@ use crate::program::{Event, EventKind, Program};
 /// with .relaxed, .acquire, .release, .acq_rel, .volatile or .mmio.
 pub fn is_strong(e: &Event) -> bool {
     match &e.kind {
-        EventKind::Fence { .. } => true,
+        EventKind::Fence { .. } | EventKind::InitFence => true,
         EventKind::Mem(a) => a.sem.is_strong(),
         _ => false,
     }
@@ -18,6 +18,7 @@ pub fn is_strong(e: &Event) -> bool {
 fn scope_of(e: &Event) -> Option<Scope> {
     match &e.kind {
         EventKind::Fence { scope, .. } => Some(*scope),
+        EventKind::InitFence => Some(Scope::Cluster),
         EventKind::Mem(a) if a.sem.is_strong() => Some(a.scope),
         _ => None,
     }

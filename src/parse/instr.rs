@@ -340,6 +340,9 @@ pub(crate) fn decode_all(raw: &RawInstr, names: &Names) -> Result<Vec<InstrKind>
     if let Some(g) = raw.guard.as_ref().filter(|_| raw.opcode != "bra") {
         return guarded(raw, names, g);
     }
+    if matches!(raw.opcode.as_str(), "st" | "red") && raw.quals.first().is_some_and(|q| q.text == "async") {
+        return Ok(vec![super::copy::store_async(raw, names)?]);
+    }
     let vector = raw.quals.iter().any(|q| matches!(q.text.as_str(), "v2" | "v4" | "v8"));
     if vector && matches!(raw.opcode.as_str(), "ld" | "st") {
         return vector::vector(raw, names);
@@ -392,6 +395,7 @@ pub(crate) fn decode(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
         "bar" | "barrier" => sync::barrier(raw, names),
         "mbarrier" => sync::mbarrier(raw, names),
         "cp" => super::copy::decode(raw, names),
+        "mapa" => super::copy::mapa(raw, names),
         "setp" => alu::setp(raw, names),
         "selp" => alu::selp(raw, names),
         "beq" | "bne" | "blt" | "bgt" | "ble" | "bge" | "goto" | "bra" => branch(raw, names),

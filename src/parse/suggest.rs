@@ -7,6 +7,7 @@ pub(crate) const OPCODES: &[&str] = &[
     "barrier", "setp", "selp", "beq", "bne", "blt", "bgt", "ble", "bge", "goto", "bra", "nop", "mov", "cvta", "cvt",
     "not", "neg", "add", "sub", "mul", "div", "rem", "and", "or", "xor", "shl", "shr", "min", "max", "popc", "clz",
     "brev", "bfind", "bfe", "bfi", "cnot", "prmt", "lop3", "shf", "shfl", "vote", "match", "redux", "elect", "cp",
+    "mbarrier", "mapa",
 ];
 
 /// Qualifiers some instruction accepts.

@@ -15,6 +15,17 @@ pub(crate) fn fence(raw: &RawInstr) -> Result<InstrKind> {
         if first.text == "proxy" {
             return proxy_fence(raw, rest);
         }
+        if first.text == "mbarrier_init" || first.text == "op_restrict" {
+            return match rest {
+                [r, c] if first.text == "mbarrier_init" && r.text == "release" && c.text == "cluster" => {
+                    Ok(InstrKind::InitFence)
+                }
+                _ => Err(Error::input(
+                    "the restricted fence is `fence.mbarrier_init.release.cluster` (9.7.13.4)",
+                    raw.opcode_span,
+                )),
+            };
+        }
     }
     if raw.opcode == "membar" {
         return membar(raw);

@@ -38,7 +38,15 @@ impl Access {
             conv: None,
             start: 0,
             asynch: None,
+            mbarrier: None,
         }
+    }
+
+    /// An operation of an mbarrier object other than its init and inval
+    /// (weak stores of the word): an arrive, a transaction count, a wait
+    /// (D294).
+    pub fn is_mbarrier_operation(&self) -> bool {
+        self.mbarrier == Some(MbarrierUse::Wait) || self.rmw.as_ref().is_some_and(|r| r.op.is_mbarrier())
     }
 
     /// The register value of a read that returns the stored value `raw`
@@ -106,6 +114,18 @@ pub struct Access {
     /// An access of an asynchronous operation (ISA 8.9.1.1, D257); `None`
     /// for every access in its thread's program order.
     pub asynch: Option<Box<AsyncRole>>,
+    /// The non-atomic accesses of an `mbarrier` object: its init and its
+    /// waits (its updates are the read-modify-writes `Rmw::op` names).
+    pub mbarrier: Option<MbarrierUse>,
+}
+
+/// Which `mbarrier` instruction a non-atomic access of the object performs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MbarrierUse {
+    /// `mbarrier.init` (D153), which `fence.mbarrier_init` orders (D291).
+    Init,
+    /// `mbarrier.test_wait` / `try_wait`.
+    Wait,
 }
 
 /// How an access takes part in asynchronous operations (ISA 8.9.1.1, D257).

@@ -20,6 +20,7 @@ mod access;
 mod arrays;
 mod assemble;
 mod copy;
+mod dsmem;
 mod explore;
 mod mbarrier;
 mod rmw;

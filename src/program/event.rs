@@ -152,6 +152,9 @@ pub enum EventKind {
         proxy: Proxy,
         space: FenceSpace,
     },
+    /// `fence.mbarrier_init.release.cluster` (D291): it orders only the
+    /// thread's earlier `mbarrier.init` operations (`prims::init_release`).
+    InitFence,
     /// `cp.async.wait_group` / `wait_all`, `cp.async.bulk.wait_group{.read}`
     /// (D260): the asynchronous operations of its thread it waits for, each
     /// with whether only its source reads are waited for (`.read`). Every

@@ -21,7 +21,7 @@ pub mod warp;
 use crate::ast::{Observable, Prop, Proxy, Quantifier, Scope};
 use std::collections::{BTreeMap, BTreeSet};
 
-pub use access::{Access, AsyncPart, AsyncRole, MemSem, Rmw};
+pub use access::{Access, AsyncPart, AsyncRole, MbarrierUse, MemSem, Rmw};
 pub use build::{build_leaving_out_spins, build_program, build_symbolic, BuildOptions, SymbolicBuild};
 pub use event::{reduce, Event, EventKind, Expected, Instance, Sync, SyncKey, SyncKind, SyncRole};
 

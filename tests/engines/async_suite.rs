@@ -13,16 +13,8 @@ use ptx_litmus::outcome::Verdict;
 use std::path::Path;
 
 /// Tests not yet decided as their doc strings argue, each with what is missing.
-const PENDING: &[(&str, &str)] = &[
-    ("bulk-expect_tx-too-short-spin", "a phase that never completes is an unroll-bound limit, not a deadlock"),
-    ("cp.reduce.async.bulk-add", "cp.reduce.async.bulk is not read"),
-    ("remote-arrive-cluster-acquire", "fence.mbarrier_init and mapa are not read"),
-    ("remote-arrive-cta-acquire", "fence.mbarrier_init and mapa are not read"),
-    ("remote-arrive-relaxed-wait", "fence.mbarrier_init and mapa are not read"),
-    ("remote-arrive-release.cta", "fence.mbarrier_init and mapa are not read"),
-    ("st.async-cluster-acquire", "fence.mbarrier_init, mapa and st.async are not read"),
-    ("st.async-cta-acquire", "fence.mbarrier_init, mapa and st.async are not read"),
-];
+const PENDING: &[(&str, &str)] =
+    &[("bulk-expect_tx-too-short-spin", "a phase that never completes is an unroll-bound limit, not a deadlock")];
 
 struct Row {
     file: String,

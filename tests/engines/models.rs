@@ -272,7 +272,7 @@ fn a_bad_model_file_is_reported_where_it_is_wrong() {
         (
             "syntax",
             ptx.replace("let cbo = (po | sw | async-order)+", "let cbo = (po | sw"),
-            line_of("let cb "),
+            line_of("let mbi "),
             1,
             "expected `)`",
         ),

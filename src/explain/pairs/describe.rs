@@ -77,6 +77,7 @@ pub fn describe(p: &Program, e: &Event) -> String {
             };
             format!("fence.{} {}", k, scope_name(*scope))
         }
+        EventKind::InitFence => "fence.mbarrier_init.release .cluster (orders the thread's mbarrier.init only)".into(),
         EventKind::ProxyFence { proxy, space } => match proxy {
             Proxy::Generic => "proxy fence (alias)".into(),
             Proxy::Async => format!("proxy fence (async{})", space_suffix(*space)),

@@ -11,6 +11,7 @@
 use super::*;
 use crate::ast::{self, AsyncInstr, AtomOp, Operand};
 use crate::error::{Error, Result};
+use crate::program::arith;
 use crate::program::{AsyncPart, AsyncRole, Rmw};
 use std::collections::BTreeSet;
 
@@ -47,12 +48,12 @@ impl Ctx<'_> {
             return Err(Error::internal("step_async on another instruction"));
         };
         match a {
-            AsyncInstr::Copy { bulk, .. } => {
+            AsyncInstr::Copy { .. } => {
                 let at = match self.copy_operands(t, st, ins, a)? {
                     Ok(at) => at,
                     Err(fork) => return Ok(fork),
                 };
-                self.copy(st, ins, *bulk, at)
+                self.copy(st, ins, a, at)
             }
             AsyncInstr::Commit { bulk } => {
                 let s = &mut st.asyncs;
@@ -64,6 +65,7 @@ impl Ctx<'_> {
             }
             AsyncInstr::Wait { bulk, pending, read } => self.async_wait(st, ins, *bulk, pending, *read),
             AsyncInstr::MbarrierArrive { addr, noinc } => self.async_arrive(t, st, ins, addr, *noinc),
+            AsyncInstr::Store { .. } => self.async_store(t, st, ins, a),
         }
     }
 
@@ -75,7 +77,7 @@ impl Ctx<'_> {
         ins: &ast::Instr,
         a: &AsyncInstr,
     ) -> Result<std::result::Result<CopyAt, Step>> {
-        let AsyncInstr::Copy { bulk, dst, src, size, src_size, mbar } = a else {
+        let AsyncInstr::Copy { dst, src, size, src_size, mbar, shared, .. } = a else {
             return Err(Error::internal("copy_operands on another instruction"));
         };
         let mut deps = BTreeSet::new();
@@ -97,8 +99,6 @@ impl Ctx<'_> {
             },
             None => size,
         };
-        // Bulk copies to global memory read shared memory; the others write it.
-        let to_global = *bulk && mbar.is_none();
         let mut place = |me: &mut Self, addr: &ast::Addr, shared: bool| -> Result<std::result::Result<_, Step>> {
             match me.address(st, t, addr, shared, ins)? {
                 Ok((key, vaddr, d)) => {
@@ -108,11 +108,11 @@ impl Ctx<'_> {
                 Err(i) => Ok(Err(me.fork_read(st, i))),
             }
         };
-        let dst = match place(self, dst, !to_global)? {
+        let dst = match place(self, dst, shared.0)? {
             Ok(x) => x,
             Err(f) => return Ok(Err(f)),
         };
-        let src = match place(self, src, to_global)? {
+        let src = match place(self, src, shared.1)? {
             Ok(x) => x,
             Err(f) => return Ok(Err(f)),
         };
@@ -177,7 +177,11 @@ impl Ctx<'_> {
     /// a bulk copy with an mbarrier then performs its complete-tx of `size`
     /// bytes, a release at cluster scope (D259). One path per value each
     /// read may return.
-    fn copy(&mut self, st: &mut PathState, ins: &ast::Instr, bulk: bool, at: CopyAt) -> Result<Step> {
+    fn copy(&mut self, st: &mut PathState, ins: &ast::Instr, a: &AsyncInstr, at: CopyAt) -> Result<Step> {
+        let AsyncInstr::Copy { bulk, reduce, .. } = a else {
+            return Err(Error::internal("copy of another instruction"));
+        };
+        let bulk = *bulk;
         self.check_copy(ins, bulk, &at)?;
         let op = st.asyncs.next;
         st.asyncs.next += 1;
@@ -189,7 +193,11 @@ impl Ctx<'_> {
         }
         let proxy = if bulk { Proxy::Async } else { Proxy::Generic };
         let role = |part| Some(Box::new(AsyncRole { op, bulk, part, tracks: Vec::new() }));
-        let piece = self.piece_size(&at.dst.0, at.size).min(self.piece_size(&at.src.0, at.size));
+        // A reduction combines elements of its type (9.7.10.28.4.2: "element-wise").
+        let piece = match reduce {
+            Some((_, ty)) => i64::from(ty.bits / 8),
+            None => self.piece_size(&at.dst.0, at.size).min(self.piece_size(&at.src.0, at.size)),
+        };
         let mut states = vec![st.clone()];
         for k in 0..at.size / piece {
             let off = k * piece;
@@ -202,11 +210,20 @@ impl Ctx<'_> {
                     return Err(Error::input(msg, ins.span));
                 }
             }
-            let write = |v: i64| Access {
-                writes: true,
-                write_value: v,
-                asynch: role(AsyncPart::Write),
-                ..Access::new(dvaddr.clone(), proxy, piece as u8, MemSem::Weak, Scope::Sys)
+            let write = |v: i64| match reduce {
+                // "element-wise atomic at the specified scope ... defaults to .relaxed.sys".
+                Some((op, ty)) => {
+                    let mut a = mk_rmw(dvaddr.clone(), proxy, piece as u8, MemSem::Relaxed, Scope::Sys, true, Some(0));
+                    a.rmw = Some(Rmw { op: *op, operands: vec![v], ty: Some(*ty) });
+                    a.asynch = role(AsyncPart::Write);
+                    a
+                }
+                None => Access {
+                    writes: true,
+                    write_value: v,
+                    asynch: role(AsyncPart::Write),
+                    ..Access::new(dvaddr.clone(), proxy, piece as u8, MemSem::Weak, Scope::Sys)
+                },
             };
             let mut next = Vec::new();
             for s in states {
@@ -233,20 +250,102 @@ impl Ctx<'_> {
             }
             states = next;
         }
-        if let Some((mkey, mvaddr)) = &at.mbar {
-            self.mem_cells(mkey, 8, ins);
+        if let Some(mbar) = &at.mbar {
             for c in &mut states {
-                let mut access =
-                    mk_rmw(mvaddr.clone(), Proxy::Generic, 8, MemSem::Release, Scope::Cluster, true, Some(0));
-                access.rmw = Some(Rmw { op: AtomOp::MbarrierCompleteTx, operands: vec![at.size], ty: None });
-                access.asynch = role(AsyncPart::CompleteTx);
-                self.push_mem(c, mkey.clone(), access, at.deps.clone(), ins);
+                self.complete_tx(c, ins, mbar, (op, bulk, at.size), at.deps.clone());
             }
         }
         for c in &mut states {
             c.pc += 1;
         }
         Ok(Step::Continue(states))
+    }
+
+    /// The implicit complete-tx of `bytes` on the mbarrier at `mbar` that ends
+    /// asynchronous operation `op` (D259): "the complete-tx operation on the
+    /// mbarrier has .release semantics at .cluster scope", ordered after the
+    /// operation's own accesses only (8.9.1.1).
+    fn complete_tx(
+        &mut self,
+        st: &mut PathState,
+        ins: &ast::Instr,
+        (mkey, mvaddr): &(LocKey, String),
+        (op, bulk, bytes): (u32, bool, i64),
+        deps: BTreeSet<usize>,
+    ) {
+        self.mem_cells(mkey, 8, ins);
+        let mut access = mk_rmw(mvaddr.clone(), Proxy::Generic, 8, MemSem::Release, Scope::Cluster, true, Some(0));
+        access.rmw = Some(Rmw { op: AtomOp::MbarrierCompleteTx, operands: vec![bytes], ty: None });
+        access.asynch = Some(Box::new(AsyncRole { op, bulk, part: AsyncPart::CompleteTx, tracks: Vec::new() }));
+        self.push_mem(st, mkey.clone(), access, deps, ins);
+    }
+
+    /// `st.async` / `red.async` (9.7.10.12, 9.7.15.7; D293): an asynchronous
+    /// operation of its own, as a bulk copy is, in the generic proxy: a weak
+    /// store (`red.async`: a relaxed `.cluster` read-modify-write) of each
+    /// element, then the complete-tx of their bytes on the mbarrier.
+    fn async_store(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr, a: &AsyncInstr) -> Result<Step> {
+        let AsyncInstr::Store { dst, values, ty, mbar, red } = a else {
+            return Err(Error::internal("async_store on another instruction"));
+        };
+        let mut deps = BTreeSet::new();
+        let mut vals = Vec::new();
+        for v in values {
+            match self.concrete(st, v, ins.span)? {
+                Ok((c, d)) => {
+                    vals.push(arith::convert(Some(*ty), c));
+                    deps.extend(d);
+                }
+                Err(i) => return Ok(self.fork_read(st, i)),
+            }
+        }
+        let mut places = Vec::new();
+        for addr in [dst, mbar] {
+            match self.address(st, t, addr, true, ins)? {
+                Ok((key, vaddr, d)) => {
+                    deps.extend(d);
+                    self.space_of(&key.root, false, ins)?;
+                    places.push((key, vaddr));
+                }
+                Err(i) => return Ok(self.fork_read(st, i)),
+            }
+        }
+        let elem = i64::from(ty.bits / 8);
+        let total = elem * vals.len() as i64;
+        let (dkey, dvaddr) = &places[0];
+        if dkey.offset.rem_euclid(total) != 0 {
+            let msg = format!("the destination of this store is at byte {} of `{}`, not {}-byte aligned (the size of the whole vector)", dkey.offset, dkey.root, total);
+            return Err(Error::input(msg, ins.span));
+        }
+        let op = st.asyncs.next;
+        st.asyncs.next += 1;
+        let role = Some(Box::new(AsyncRole { op, bulk: false, part: AsyncPart::Write, tracks: Vec::new() }));
+        for (k, &v) in vals.iter().enumerate() {
+            let off = k as i64 * elem;
+            let key = LocKey { offset: dkey.offset + off, ..dkey.clone() };
+            if self.mem_cells(&key, elem as u8, ins).len() > 1 {
+                let msg = "this store covers bytes that differently-sized accesses also touch (mixed-size), which st.async does not support";
+                return Err(Error::input(msg, ins.span));
+            }
+            let vaddr = offset_vaddr(dvaddr, off);
+            let mut access = match red {
+                None => Access {
+                    writes: true,
+                    write_value: v,
+                    ..Access::new(vaddr, Proxy::Generic, elem as u8, MemSem::Weak, Scope::Sys)
+                },
+                Some(rop) => {
+                    let mut a =
+                        mk_rmw(vaddr, Proxy::Generic, elem as u8, MemSem::Relaxed, Scope::Cluster, true, Some(0));
+                    a.rmw = Some(Rmw { op: *rop, operands: vec![v], ty: Some(*ty) });
+                    a
+                }
+            };
+            access.asynch = role.clone();
+            self.push_mem(st, key, access, deps.clone(), ins);
+        }
+        self.complete_tx(st, ins, &places[1], (op, false, total), deps);
+        Ok(Step::Next)
     }
 
     /// `cp.async.wait_group N` / `wait_all` / `cp.async.bulk.wait_group{.read} N`

@@ -85,6 +85,7 @@ impl Ctx<'_> {
         let access = Access {
             writes: true,
             write_value: word,
+            mbarrier: (count != 0).then_some(crate::program::MbarrierUse::Init),
             ..Access::new(vaddr, ast::Proxy::Generic, 8, MemSem::Weak, Scope::Sys)
         };
         self.push_mem(st, key, access, deps, ins);
@@ -125,7 +126,11 @@ impl Ctx<'_> {
             Err(fork) => return Ok(fork),
         };
         let (msem, mscope) = normalize(sem, scope, Scope::Cta);
-        let base = Access { reads: true, ..Access::new(vaddr, ast::Proxy::Generic, 8, msem, mscope) };
+        let base = Access {
+            reads: true,
+            mbarrier: Some(crate::program::MbarrierUse::Wait),
+            ..Access::new(vaddr, ast::Proxy::Generic, 8, msem, mscope)
+        };
         let done =
             |word: i64| if parity { mbarrier::parity_done(word, token) } else { mbarrier::phase_done(word, token) };
         let domain = self.domain(&key);

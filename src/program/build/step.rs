@@ -107,6 +107,11 @@ impl Ctx<'_> {
                 self.push_other(st, EventKind::ProxyFence { proxy: *proxy, space: *space }, ins);
                 Ok(Step::Next)
             }
+            InstrKind::InitFence => {
+                self.push_other(st, EventKind::InitFence, ins);
+                Ok(Step::Next)
+            }
+            InstrKind::Mapa { .. } => self.step_mapa(t, st, ins),
             InstrKind::Barrier { .. } => self.step_barrier(t, st, ins),
             InstrKind::ClusterBarrier { .. } => self.step_cluster_barrier(t, st, ins),
             InstrKind::Mbarrier { .. } => self.step_mbarrier(t, st, ins),

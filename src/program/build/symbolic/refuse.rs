@@ -35,8 +35,12 @@ pub(super) fn kind(k: &InstrKind) -> Option<&'static str> {
         | InstrKind::Warp { .. }
         | InstrKind::ActiveMask { .. } => return None,
         InstrKind::ClusterBarrier { .. } => "cluster barriers are outside the symbolic builder",
+        InstrKind::InitFence => "fence.mbarrier_init is outside the symbolic builder",
+        InstrKind::Mapa { .. } => "mapa (distributed shared memory) is outside the symbolic builder",
         InstrKind::Mbarrier { .. } => "mbarrier operations are outside the symbolic builder",
-        InstrKind::Async(_) => "asynchronous copies (cp.async, cp.async.bulk) are outside the symbolic builder",
+        InstrKind::Async(_) => {
+            "asynchronous copies and stores (cp.async, cp.async.bulk, st.async) are outside the symbolic builder"
+        }
         InstrKind::Choose(_) | InstrKind::Skip(_) => {
             "the element orders of a vector access (8.2.4) are outside the symbolic builder"
         }

@@ -1,0 +1,74 @@
+//! Distributed shared memory (ISA 5.1.7, 9.7.10.26): `mapa`, the address of
+//! a variable in another CTA of the cluster (D292). `st.async` and
+//! `red.async` into that memory are asynchronous operations
+//! (`copy::async_store`).
+
+use super::*;
+use crate::ast;
+use crate::error::{Error, Result};
+
+impl Ctx<'_> {
+    /// Thread `t`'s rank among the CTAs of its cluster and their number, as
+    /// `%cluster_ctarank` / `%cluster_nctarank` give them (the header's CTA
+    /// numbers in order; without `cluster`, a cluster of one CTA).
+    pub(super) fn cluster_rank(&self, t: usize) -> (i64, i64) {
+        let me = &self.lit.threads[t];
+        if me.cluster.is_none() {
+            return (0, 1);
+        }
+        let mut ctas: Vec<u32> =
+            self.lit.threads.iter().filter(|h| h.gpu == me.gpu && h.cluster == me.cluster).map(|h| h.cta).collect();
+        ctas.sort_unstable();
+        ctas.dedup();
+        let rank = ctas.iter().position(|&c| c == me.cta).unwrap_or(0);
+        (rank as i64, ctas.len() as i64)
+    }
+
+    /// `mapa dst, a, rank` (9.7.10.26: "Get address in the CTA specified by
+    /// operand b which corresponds to the address specified by operand a").
+    /// A test's `.shared` variable is one copy per cluster (D19), so its
+    /// address in any CTA of the cluster is the same location; a module's
+    /// `.shared` variable has one copy per CTA, and mapping it to another
+    /// CTA is refused (D292).
+    pub(super) fn step_mapa(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
+        let InstrKind::Mapa { dst, src, rank } = &ins.kind else {
+            return Err(Error::internal("step_mapa on another instruction"));
+        };
+        let (rank, mut deps) = match self.concrete(st, rank, ins.span)? {
+            Ok(x) => x,
+            Err(i) => return Ok(self.fork_read(st, i)),
+        };
+        let a = self.operand(st, src);
+        let (name, off) = match a.v {
+            V::Addr(name, off) => (name, off),
+            V::Free(i) => return Ok(self.fork_read(st, i)),
+            V::Const(_) => {
+                let msg = "`mapa` maps the address of a .shared variable, and this operand holds a number";
+                return Err(Error::input(msg, ins.span));
+            }
+        };
+        let (own, n) = self.cluster_rank(t);
+        if !(0..n).contains(&rank) {
+            let msg = format!(
+                "CTA rank {} is not in this thread's cluster, which has {} CTA{} (ranks 0 to {}): the address is undefined",
+                rank,
+                n,
+                if n == 1 { "" } else { "s" },
+                n - 1
+            );
+            return Err(Error::input(msg, ins.span));
+        }
+        let root = self.resolve_name(&name).root;
+        if self.space(&root) == ast::VarSpace::Shared && rank != own {
+            let msg = format!(
+                "`mapa` of the module's .shared variable `{}` to another CTA (rank {}) is not modelled yet: each CTA has its own copy",
+                crate::module::written_name(&root),
+                rank
+            );
+            return Err(Error::input(msg, ins.span));
+        }
+        deps.extend(a.deps);
+        st.regs.insert(dst.clone(), Val { v: V::Addr(name, off), deps });
+        Ok(Step::Next)
+    }
+}
