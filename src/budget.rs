@@ -64,6 +64,9 @@ struct State {
     since_read: u64,
     /// When the resident size was last read.
     resident_at: Instant,
+    /// The resident size when the test began (0 where there is no reading):
+    /// what earlier tests of the process left allocated is not this test's (D295).
+    resident_start: u64,
     /// Work units spent (see [`Limits::max_work`]).
     work: u64,
 }
@@ -85,6 +88,7 @@ pub fn run<T>(limits: Limits, f: impl FnOnce() -> T) -> Result<T, Exceeded> {
         since_clock: 0,
         since_read: 0,
         resident_at: Instant::now(),
+        resident_start: resident_bytes().unwrap_or(0),
         work: 0,
     };
     let prev = STATE.with(|s| s.replace(Some(state)));
@@ -265,7 +269,10 @@ fn resident_message(s: &mut State) -> Option<String> {
     }
     s.resident_at = now;
     let resident = resident_bytes();
-    if let Some(r) = resident.filter(|&r| r > allowed(s)) {
+    // A test that has not grown the process by half its budget is not the one
+    // that filled it (a test binary's other tests, memory the allocator kept, D295).
+    let grown = |r: u64| r.saturating_sub(s.resident_start) >= s.limits.max_bytes / 2;
+    if let Some(r) = resident.filter(|&r| r > allowed(s) && grown(r)) {
         return Some(format!(
             "memory limit: the process grew to {} MB resident, past --max-memory {} MB, while building {}",
             r >> 20,

@@ -39,15 +39,33 @@ fn a_step_is_refused_before_it_is_made_when_it_would_not_fit() {
 
 #[test]
 fn resident_size_past_the_budget_unwinds() {
-    // A budget below what the process already holds: the first reading
-    // after RESIDENT_EVERY stops the test, whatever the estimate says.
-    let held = resident_bytes().expect("Linux has /proc/self/status");
-    let r = run(Limits { timeout: None, max_bytes: held / 2, max_work: None }, || loop {
-        std::thread::sleep(Duration::from_millis(1));
-        check_time();
+    // A test that grows the process past its budget (64 MB touched, whatever
+    // the estimate says): the first reading after RESIDENT_EVERY stops it.
+    let budget = 64u64 << 20;
+    let r = run(Limits { timeout: None, max_bytes: budget, max_work: None }, || {
+        let held = vec![1u8; 2 * budget as usize];
+        loop {
+            std::thread::sleep(Duration::from_millis(1));
+            check_time();
+            std::hint::black_box(&held);
+        }
     });
     let e = r.unwrap_err();
     assert!(e.0.contains("resident, past --max-memory"), "{}", e.0);
+}
+
+#[test]
+fn what_the_process_held_before_the_test_is_not_the_tests() {
+    // A budget below what the process already holds, and a test that
+    // allocates nothing: it is not cut for memory it did not take (D295).
+    let held = resident_bytes().expect("Linux has /proc/self/status");
+    let r = run(Limits { timeout: None, max_bytes: held / 2, max_work: None }, || {
+        for _ in 0..20 {
+            std::thread::sleep(Duration::from_millis(1));
+            check_time();
+        }
+    });
+    assert!(r.is_ok(), "{:?}", r.err());
 }
 
 #[test]
