@@ -11,6 +11,11 @@ g++ --version | head -1 >> VERSIONS.txt
 [ $# -gt 0 ] || set -- src/*.cu
 for cu in "$@"; do
   base=$(basename "$cu" .cu)
+  # Asynchronous copies (issue 42): cp.async needs sm_80, bulk copies sm_90a.
+  if [ "$base" = ASYNC ]; then
+    for arch in sm_80 sm_90a; do "$NVCC" -ptx -O3 -arch=$arch "$cu" -o "ptx/$base.$arch.ptx"; done
+    continue
+  fi
   for arch in sm_75 sm_90; do
     "$NVCC" -ptx -O3 -arch=$arch "$cu" -o "ptx/$base.$arch.ptx"
     "$NVCC" -ptx -O3 -rdc=true -arch=$arch "$cu" -o "ptx/$base.$arch.rdc.ptx"
