@@ -76,6 +76,9 @@ struct NameInfo {
     root: String,
     /// The virtual address this name denotes.
     vaddr: String,
+    /// For a module `.shared` variable reached through `mapa` in another
+    /// CTA of the cluster: the CTA whose copy this name denotes (D297).
+    cta: Option<usize>,
 }
 
 struct Ctx<'a> {
@@ -244,14 +247,14 @@ impl<'a> Ctx<'a> {
         for item in &lit.init {
             if let InitItem::Location { name, value, .. } = item {
                 inits.insert(name.clone(), *value);
-                names.insert(name.clone(), NameInfo { root: name.clone(), vaddr: name.clone() });
+                names.insert(name.clone(), NameInfo { root: name.clone(), vaddr: name.clone(), cta: None });
             }
         }
         for item in &lit.init {
             if let InitItem::Alias { name, proxy, target, span } = item {
                 let tinfo = names.get(target).cloned().unwrap_or_else(|| {
                     inits.entry(target.clone()).or_insert(0);
-                    NameInfo { root: target.clone(), vaddr: target.clone() }
+                    NameInfo { root: target.clone(), vaddr: target.clone(), cta: None }
                 });
                 if !names.contains_key(target) {
                     names.insert(target.clone(), tinfo.clone());
@@ -262,19 +265,23 @@ impl<'a> Ctx<'a> {
                 // A generic alias is a distinct virtual address of the same location;
                 // a texture/surface/constant alias reaches the same address by another proxy.
                 let vaddr = if *proxy == Proxy::Generic { name.clone() } else { tinfo.vaddr.clone() };
-                names.insert(name.clone(), NameInfo { root: tinfo.root.clone(), vaddr });
+                names.insert(name.clone(), NameInfo { root: tinfo.root.clone(), vaddr, cta: tinfo.cta });
             }
         }
         let placements = place_threads(lit);
         let arrays = arrays::Arrays::new(lit)?;
         for name in arrays.decl.keys() {
             inits.entry(name.clone()).or_insert(0);
-            names.insert(name.clone(), NameInfo { root: name.clone(), vaddr: name.clone() });
+            names.insert(name.clone(), NameInfo { root: name.clone(), vaddr: name.clone(), cta: None });
         }
         let mut vars = BTreeMap::new();
         for item in &lit.init {
             if let InitItem::Var(d) = item {
-                names.entry(d.name.clone()).or_insert_with(|| NameInfo { root: d.name.clone(), vaddr: d.name.clone() });
+                names.entry(d.name.clone()).or_insert_with(|| NameInfo {
+                    root: d.name.clone(),
+                    vaddr: d.name.clone(),
+                    cta: None,
+                });
                 vars.insert(d.name.clone(), d.clone());
             }
         }
@@ -321,7 +328,7 @@ impl<'a> Ctx<'a> {
                 self.resolve_name(target);
                 let idx = self.names.keys().position(|n| n == target).unwrap_or(0);
                 self.inits.insert(name.clone(), address_number(idx, 0));
-                self.names.insert(name.clone(), NameInfo { root: name.clone(), vaddr: name.clone() });
+                self.names.insert(name.clone(), NameInfo { root: name.clone(), vaddr: name.clone(), cta: None });
             }
         }
     }
@@ -332,7 +339,7 @@ impl<'a> Ctx<'a> {
         }
         // A location used without declaration starts at 0, as in herd.
         self.inits.entry(name.to_string()).or_insert(0);
-        let info = NameInfo { root: name.to_string(), vaddr: name.to_string() };
+        let info = NameInfo { root: name.to_string(), vaddr: name.to_string(), cta: None };
         self.names.insert(name.to_string(), info.clone());
         info
     }

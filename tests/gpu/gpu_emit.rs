@@ -347,7 +347,7 @@ fn compiled_harnesses_are_emitted_with_their_arrays() {
             // Issue 42's asynchronous copies: the producer's role branch around
             // `bar.sync`, and a thread's own half of a `.shared` tile.
             || any(s, &["PIPELINE-prims", "PTX-bulk", "TMA-store-"]) && s.contains("a CTA barrier and a conditional branch")
-            || s.contains("PIPELINE-thread") && s.contains("reaches `.shared` memory through a register")
+            || any(s, &["PIPELINE-thread", "DSMEM-"]) && s.contains("reaches `.shared` memory through a register")
             || any(s, &["WARP-", "LB-shfl", "WARPREDUCE-", "COALESCED-reduce", "TILE-reduce", "LOOKBACK-cub"])
                 && s.contains("warp collectives exchange values")
             || any(s, &["-f32.", "-f64."])

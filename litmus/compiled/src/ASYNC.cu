@@ -114,3 +114,64 @@ __global__ void pipeline_thread(const int *src, int *out) {
   out[t] = tile[2 * t] + tile[2 * t + 1];
   pipe.consumer_release();
 }
+
+// cuda::device::memcpy_async_tx and barrier_arrive_tx (sm_90): thread 0 copies
+// and arrives announcing the 16 bytes, thread 1 arrives plainly; both wait
+// on their tokens and read.
+__global__ void arrive_tx(const int *src, int *out) {
+#ifdef SM90
+  alignas(16) __shared__ int tile[4];
+  alignas(block_barrier) __shared__ unsigned char storage[sizeof(block_barrier)];
+  block_barrier &bar = *reinterpret_cast<block_barrier *>(storage);
+  if (threadIdx.x == 0) init(&bar, 2);
+  __syncthreads();
+  block_barrier::arrival_token token;
+  if (threadIdx.x == 0) {
+    cuda::device::memcpy_async_tx(tile, src, cuda::aligned_size_t<16>(sizeof(tile)), bar);
+    token = cuda::device::barrier_arrive_tx(bar, 1, sizeof(tile));
+  } else {
+    token = bar.arrive();
+  }
+  bar.wait(cuda::std::move(token));
+  out[threadIdx.x] = tile[threadIdx.x];
+#endif
+}
+
+// Distributed shared memory (sm_90, a cluster of 2 CTAs): thread 0 of each
+// CTA writes its rank + 1 into the other CTA's slot through
+// map_shared_rank (mapa), cluster.sync() (barrier.cluster.arrive.release /
+// wait.acquire), then reads its own slot.
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+#ifdef SM90
+#define CLUSTER_OF_2 __cluster_dims__(2, 1, 1)
+#else
+#define CLUSTER_OF_2
+#endif
+__global__ void CLUSTER_OF_2 dsmem_exchange(int *out) {
+#ifdef SM90
+  __shared__ int slot;
+  cg::cluster_group cluster = cg::this_cluster();
+  unsigned rank = cluster.block_rank();
+  int *other = cluster.map_shared_rank(&slot, rank ^ 1);
+  *other = rank + 1;
+  cluster.sync();
+  out[rank] = slot;
+#endif
+}
+
+// The bug: the cluster barrier's arrive is relaxed (cuda::ptx
+// barrier_cluster_arrive(sem_relaxed), as a kernel writes it to signal
+// "ready" without publishing data): the remote store is not released.
+__global__ void CLUSTER_OF_2 dsmem_relaxed(int *out) {
+#ifdef SM90
+  __shared__ int slot;
+  cg::cluster_group cluster = cg::this_cluster();
+  unsigned rank = cluster.block_rank();
+  int *other = cluster.map_shared_rank(&slot, rank ^ 1);
+  *other = rank + 1;
+  ptx::barrier_cluster_arrive(ptx::sem_relaxed);
+  ptx::barrier_cluster_wait();
+  out[rank] = slot;
+#endif
+}

@@ -229,17 +229,20 @@ K3 = [
  ("TMA-store-fenced", "_Z12store_fencedPi", ["sm_90a"], "dst", "u32 dst[4];", "exists (dst[0] != 1 \\/ dst[1] != 2)", "No", "each thread writes its tile word, fence.proxy.async.shared::cta, __syncthreads, thread 0 bulk-copies the tile to dst (bulk_group, wait_group 0): the async proxy's reads follow the generic writes through the proxy fence, dst holds 1 and 2"),
  ("TMA-store-unfenced", "_Z14store_unfencedPi", ["sm_90a"], "dst", "u32 dst[4]; _ZZ10bulk_storeILb0EEvPiE4tile = 7;", "exists (dst[0] != 1 \\/ dst[1] != 2)", "Ok", "the same without fence.proxy.async: the generic writes are not ordered before the async proxy's reads of the tile (8.9.5 proxy-preserved causality), the copy may move the stale 7"),
  ("PIPELINE-prims", "_Z14pipeline_primsPKiPi", ASYNC_BUILDS, "src, out", SRC, GOT, "No", "__pipeline_memcpy_async (cp.async.cg), __pipeline_commit, __pipeline_wait_prior(0) in thread 0, then __syncthreads: the copy's writes are complete before the barrier, both read 1 and 2"),
+ ("ARRIVE-tx", "_Z9arrive_txPKiPi", ["sm_90a"], "src, out", SRC, GOT, "No", "cuda::device::memcpy_async_tx and barrier_arrive_tx(bar, 1, 16) in thread 0 (mbarrier.arrive.expect_tx.release.cta), a plain arrive in thread 1, both wait on their tokens: the phase completes after the copy's writes"),
+ ("DSMEM-exchange", "_Z14dsmem_exchangePi", ["sm_90a"], "out", "u32 out[4];", "exists (out[0] != 2 \\/ out[1] != 1)", "No", "a cluster of two CTAs: each writes rank + 1 into the other's __shared__ slot through map_shared_rank (mapa, st.shared::cluster), cluster.sync() (barrier.cluster.arrive release, wait acquire), then reads its own slot: 2 in CTA 0, 1 in CTA 1 (D297)"),
+ ("DSMEM-relaxed", "_Z13dsmem_relaxedPi", ["sm_90a"], "out", "u32 out[4]; _ZZ13dsmem_relaxedPiE4slot = 7;", "exists (out[0] != 2 \\/ out[1] != 1)", "Ok", "the same with barrier.cluster.arrive.relaxed: the remote store is not released, a CTA may read its slot's stale 7"),
  ("PIPELINE-thread", "_Z15pipeline_threadPKiPi", ASYNC_BUILDS, "src, out", SRC, "exists (out[0] != 3 \\/ out[1] != 7)", "No", "a thread-scope cuda::pipeline per thread: producer_acquire, memcpy_async of its two words (cp.async.ca), producer_commit, consumer_wait (cp.async.wait_group 0), then it reads its own words: 1 + 2 and 3 + 4"),
 ]
 # libcu++'s barrier polls arrive_and_wait with back-off: past the reference
 # engine's candidate budget, as BARRIER-device is.
-for n in ["MEMCPY-barrier", "MEMCPY-nowait"]:
-    for a in ASYNC_BUILDS:
+for n in ["MEMCPY-barrier", "MEMCPY-nowait", "ARRIVE-tx"]:
+    for a in next(k[2] for k in K3 if k[0] == n):
         UNROLL[(n, a)] = (2, "sat", "the reference engine: past its candidate budget (libcu++'s arrive_and_wait back-off); the SAT engine decides it")
 for name, kern, builds, args, init, cond, exp, why in K3:
     for arch in builds:
         test = f"{name}.{arch}"
-        threads = T1
+        threads = ["P0@cta 0,cluster 0,gpu 0", "P1@cta 1,cluster 0,gpu 0"] if name.startswith("DSMEM") else T1
         cells = [f"call {kern}, ({args})"] * len(threads)
         w = max(len(c) for c in cells + threads) + 1
         head = " | ".join(t.ljust(w) for t in threads) + " ;"

@@ -113,10 +113,11 @@ impl Ctx<'_> {
         }
         let info = self.resolve_name(name);
         // A module's `.shared` variable has one copy per CTA (5.1.7: "shared
-        // by all threads in a CTA"), whatever the instruction's window; a
-        // test's own `.shared` access names its cluster's copy (D19).
+        // by all threads in a CTA"), whatever the instruction's window: the
+        // thread's own, or the one `mapa` named (D297); a test's own
+        // `.shared` access names its cluster's copy (D19).
         let shared_cluster = match self.space(&info.root) {
-            ast::VarSpace::Shared => Some(self.placements[t].cta),
+            ast::VarSpace::Shared => Some(info.cta.unwrap_or(self.placements[t].cta)),
             _ if shared => Some(self.placements[t].cluster),
             _ => None,
         };

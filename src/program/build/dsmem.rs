@@ -27,9 +27,9 @@ impl Ctx<'_> {
     /// `mapa dst, a, rank` (9.7.10.26: "Get address in the CTA specified by
     /// operand b which corresponds to the address specified by operand a").
     /// A test's `.shared` variable is one copy per cluster (D19), so its
-    /// address in any CTA of the cluster is the same location; a module's
-    /// `.shared` variable has one copy per CTA, and mapping it to another
-    /// CTA is refused (D292).
+    /// address in any CTA of the cluster is the same location (D292); a
+    /// module's `.shared` variable has one copy per CTA, so the address names
+    /// the copy of the CTA of that rank (D297).
     pub(super) fn step_mapa(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
         let InstrKind::Mapa { dst, src, rank } = &ins.kind else {
             return Err(Error::internal("step_mapa on another instruction"));
@@ -47,7 +47,7 @@ impl Ctx<'_> {
                 return Err(Error::input(msg, ins.span));
             }
         };
-        let (own, n) = self.cluster_rank(t);
+        let (_, n) = self.cluster_rank(t);
         if !(0..n).contains(&rank) {
             let msg = format!(
                 "CTA rank {} is not in this thread's cluster, which has {} CTA{} (ranks 0 to {}): the address is undefined",
@@ -58,17 +58,46 @@ impl Ctx<'_> {
             );
             return Err(Error::input(msg, ins.span));
         }
-        let root = self.resolve_name(&name).root;
-        if self.space(&root) == ast::VarSpace::Shared && rank != own {
-            let msg = format!(
-                "`mapa` of the module's .shared variable `{}` to another CTA (rank {}) is not modelled yet: each CTA has its own copy",
-                crate::module::written_name(&root),
-                rank
-            );
-            return Err(Error::input(msg, ins.span));
-        }
+        let info = self.resolve_name(&name);
+        let mapped = if self.space(&info.root) == ast::VarSpace::Shared {
+            let cta = self.cta_of_rank(t, rank);
+            let own = cta == self.placements[t].cta;
+            self.name_in_cta(&name, &info, cta, own)
+        } else {
+            name
+        };
         deps.extend(a.deps);
-        st.regs.insert(dst.clone(), Val { v: V::Addr(name, off), deps });
+        st.regs.insert(dst.clone(), Val { v: V::Addr(mapped, off), deps });
         Ok(Step::Next)
+    }
+
+    /// The CTA (its placement number) of rank `rank` in thread `t`'s cluster.
+    fn cta_of_rank(&self, t: usize, rank: i64) -> usize {
+        (0..self.placements.len())
+            .find(|&u| self.cluster_rank(u).0 == rank && self.same_cluster(t, u))
+            .map_or(self.placements[t].cta, |u| self.placements[u].cta)
+    }
+
+    fn same_cluster(&self, t: usize, u: usize) -> bool {
+        let (a, b) = (&self.lit.threads[t], &self.lit.threads[u]);
+        a.gpu == b.gpu && a.cluster == b.cluster && (a.cluster.is_some() || a.cta == b.cta)
+    }
+
+    /// The name under which module `.shared` variable `name` (its `info`)
+    /// denotes CTA `cta`'s copy: the same virtual address, another copy (a
+    /// DSMEM address is no alias of 8.6: it names the other CTA's memory).
+    /// The thread's own CTA (`own`) keeps the plain name.
+    fn name_in_cta(&mut self, name: &str, info: &NameInfo, cta: usize, own: bool) -> String {
+        let base = match info.cta {
+            Some(_) => name.rsplit_once("@cta").map_or(name, |(b, _)| b),
+            None => name,
+        };
+        if own {
+            return base.to_string();
+        }
+        let mapped = format!("{}@cta{}", base, cta);
+        let entry = NameInfo { root: info.root.clone(), vaddr: info.vaddr.clone(), cta: Some(cta) };
+        self.names.entry(mapped.clone()).or_insert(entry);
+        mapped
     }
 }
