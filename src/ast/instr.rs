@@ -523,6 +523,12 @@ pub enum InstrKind {
         src: Operand,
         rank: Operand,
     },
+    /// `getctarank{.shared::cluster}.u32 dst, a` (9.7.10.27, D298): `dst` is
+    /// the rank of the CTA whose shared memory holds address `a`.
+    CtaRank {
+        dst: String,
+        src: Operand,
+    },
     /// `barrier.cluster.arrive{.release,.relaxed}` (arrive = true) / `barrier.cluster.wait{.acquire}`.
     ClusterBarrier {
         arrive: bool,
@@ -651,6 +657,7 @@ impl InstrKind {
                 reg(mask, r);
             }
             InstrKind::IsSpace { addr, .. } => reg(addr, r),
+            InstrKind::CtaRank { src, .. } => reg(src, r),
             InstrKind::Mapa { src, rank, .. } => {
                 reg(src, r);
                 reg(rank, r);
@@ -683,7 +690,8 @@ impl InstrKind {
             | InstrKind::ActiveMask { dst }
             | InstrKind::Timer { dst, .. }
             | InstrKind::IsSpace { dst, .. }
-            | InstrKind::Mapa { dst, .. } => vec![dst.as_str()],
+            | InstrKind::Mapa { dst, .. }
+            | InstrKind::CtaRank { dst, .. } => vec![dst.as_str()],
             InstrKind::Atomic { dst, .. } | InstrKind::Mbarrier { dst, .. } => dst.iter().map(String::as_str).collect(),
             InstrKind::Barrier { red, .. } => red.iter().map(|(dst, _, _)| dst.as_str()).collect(),
             InstrKind::Warp { dst, pred, .. } => std::iter::once(dst).chain(pred).map(String::as_str).collect(),

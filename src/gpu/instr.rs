@@ -213,8 +213,8 @@ impl Ctx<'_> {
             InstrKind::InitFence => {
                 return Err("fence.mbarrier_init publishes mbarrier objects to the cluster, and the emitter places every location in global memory".into())
             }
-            InstrKind::Mapa { .. } => {
-                return Err("`mapa` names another CTA's .shared memory, and the emitter places every location in global memory".into())
+            InstrKind::Mapa { .. } | InstrKind::CtaRank { .. } => {
+                return Err("`mapa` and `getctarank` name CTAs' .shared memory, and the emitter places every location in global memory".into())
             }
             InstrKind::Barrier { .. } => return self.barrier(ins),
             InstrKind::ClusterBarrier { arrive, relaxed } => self.cluster_barrier(*arrive, *relaxed),

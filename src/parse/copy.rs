@@ -260,6 +260,19 @@ pub(crate) fn store_async(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
     Ok(InstrKind::Async(AsyncInstr::Store { dst: names.addr(a)?, values, ty, mbar: names.addr(m)?, red: op }))
 }
 
+/// `getctarank{.shared::cluster}.{u32,u64} d, a` (9.7.10.27, D298).
+pub(crate) fn getctarank(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
+    for q in &raw.quals {
+        if !matches!(q.text.as_str(), "shared::cluster" | "u32" | "u64" | "b32" | "b64") {
+            return Err(raw.bad_qual(q));
+        }
+    }
+    match raw.operands.as_slice() {
+        [d, a] => Ok(InstrKind::CtaRank { dst: super::instr::dst(d)?, src: names.value(a)? }),
+        _ => Err(raw.arity("a destination and an address")),
+    }
+}
+
 /// `mapa{.shared::cluster}.{u32,u64} d, a, rank` (9.7.10.26, D292).
 pub(crate) fn mapa(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
     for q in &raw.quals {

@@ -396,6 +396,7 @@ pub(crate) fn decode(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
         "mbarrier" => sync::mbarrier(raw, names),
         "cp" => super::copy::decode(raw, names),
         "mapa" => super::copy::mapa(raw, names),
+        "getctarank" => super::copy::getctarank(raw, names),
         "setp" => alu::setp(raw, names),
         "selp" => alu::selp(raw, names),
         "beq" | "bne" | "blt" | "bgt" | "ble" | "bge" | "goto" | "bra" => branch(raw, names),

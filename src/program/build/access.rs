@@ -118,7 +118,7 @@ impl Ctx<'_> {
         // `.shared` access names its cluster's copy (D19).
         let shared_cluster = match self.space(&info.root) {
             ast::VarSpace::Shared => Some(info.cta.unwrap_or(self.placements[t].cta)),
-            _ if shared => Some(self.placements[t].cluster),
+            _ if shared || info.cta.is_some() => Some(self.placements[t].cluster),
             _ => None,
         };
         let key = LocKey { root: info.root.clone(), offset: off, shared_cluster };

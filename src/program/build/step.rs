@@ -112,6 +112,7 @@ impl Ctx<'_> {
                 Ok(Step::Next)
             }
             InstrKind::Mapa { .. } => self.step_mapa(t, st, ins),
+            InstrKind::CtaRank { .. } => self.step_ctarank(t, st, ins),
             InstrKind::Barrier { .. } => self.step_barrier(t, st, ins),
             InstrKind::ClusterBarrier { .. } => self.step_cluster_barrier(t, st, ins),
             InstrKind::Mbarrier { .. } => self.step_mbarrier(t, st, ins),
