@@ -119,7 +119,7 @@ impl Emitter<'_> {
         match &r.result {
             Ok(res) => {
                 self.note_name(&res.program.name, &r.path);
-                if let Some(note) = report::reading_note(res) {
+                for note in [report::reading_note(res), report::spin_note(res)].into_iter().flatten() {
                     out::eprintln(&format!("note: {}: {}", r.path.display(), note));
                 }
                 if !self.a.json {

@@ -122,6 +122,15 @@ struct Ctx<'a> {
     /// The reads of the failed spin iterations left out while exploring (D113),
     /// one per thread, location and access profile: checked after the build.
     spin_left_out: BTreeMap<String, spin_prune::LeftOut>,
+    /// Per thread, in the last walk: each path D113 left out at a loop head,
+    /// up to that head (what the thread did before it spun).
+    spin_prefixes: Vec<Vec<FinishedPath>>,
+    /// Whether the last walk cut a path at the unroll bound (not D113), whose
+    /// later iterations' writes are then missing from the domains, or kept
+    /// too many spin prefixes: no thread is then proven to spin for ever.
+    spin_proof_lost: bool,
+    /// The threads proven to spin forever (D299).
+    spinning_forever: Vec<usize>,
     /// Each thread's warp and lane in its CTA (D92, D174).
     seats: Vec<(i64, u32)>,
     /// The values each thread contributes to each use of a warp collective
@@ -307,6 +316,9 @@ impl<'a> Ctx<'a> {
             foot_at: HashMap::new(),
             mbarrier_inits: HashMap::new(),
             spin_left_out: BTreeMap::new(),
+            spin_prefixes: Vec::new(),
+            spin_proof_lost: false,
+            spinning_forever: Vec::new(),
             seats: warp::seats(lit),
             exchanged: HashMap::new(),
             exchanged_srcs: HashMap::new(),

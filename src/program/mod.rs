@@ -194,6 +194,9 @@ pub struct Program {
     /// A variable without an initial value (8.2.6) whose bytes some path
     /// reads: the answer may depend on them (D71).
     pub reads_unknown: Option<crate::ast::VarDecl>,
+    /// Threads proven never to leave a spin loop (D299): their traces end
+    /// where the spin begins, and no execution reaches a final state.
+    pub spinning_forever: Vec<usize>,
 }
 
 impl Program {

@@ -65,6 +65,26 @@ pub fn reading_note(r: &TestResult) -> Option<String> {
     ))
 }
 
+/// Why a result has no final state when a thread never leaves its spin loop
+/// (D299): said beside the listing, whose `Flag deadlock` is the short form.
+pub fn spin_note(r: &TestResult) -> Option<String> {
+    let p = &r.program;
+    if p.spinning_forever.is_empty() {
+        return None;
+    }
+    let threads: Vec<String> = p.spinning_forever.iter().map(|t| format!("P{}", t)).collect();
+    let one = threads.len() == 1;
+    let at = p.unroll_cut.as_ref().map_or(String::new(), |(_, what)| format!(" (the first at {})", what));
+    Some(format!(
+        "{} never leave{} {} spin loop{}{}: no value that any execution writes ends it (D299), so no execution reaches a final state (Flag deadlock)",
+        threads.join(", "),
+        if one { "s" } else { "" },
+        if one { "its" } else { "their" },
+        if one { "" } else { "s" },
+        at
+    ))
+}
+
 /// The block of one test in herd7's log format (README, "Reading the
 /// output"): what herd's own `mcompare7`/`msum7` read. `source` is the test's
 /// text, for the `Hash=` line. A test without a condition is written as herd

@@ -13,8 +13,7 @@ use ptx_litmus::outcome::Verdict;
 use std::path::Path;
 
 /// Tests not yet decided as their doc strings argue, each with what is missing.
-const PENDING: &[(&str, &str)] =
-    &[("bulk-expect_tx-too-short-spin", "a phase that never completes is an unroll-bound limit, not a deadlock")];
+const PENDING: &[(&str, &str)] = &[];
 
 struct Row {
     file: String,

@@ -394,6 +394,7 @@ impl Ctx<'_> {
             projected: false,
             c11: lit.c11.clone(),
             reads_unknown,
+            spinning_forever: self.spinning_forever.clone(),
         };
         Ok((program, left_out))
     }

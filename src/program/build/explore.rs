@@ -18,6 +18,9 @@ pub fn is_path_limit(e: &Error) -> bool {
         && e.message.ends_with(PATH_LIMIT_ADVICE)
 }
 
+/// The most spin prefixes a thread keeps for a proof that it spins for ever (D299).
+const MAX_SPIN_PREFIXES: usize = 256;
+
 impl Ctx<'_> {
     /// Every thread's paths, with the value domains of the locations at a fixpoint.
     pub(super) fn explore_all(&mut self) -> Result<(Vec<Vec<FinishedPath>>, bool)> {
@@ -119,7 +122,47 @@ impl Ctx<'_> {
                 ));
             }
         }
+        ctx.spinning_forever = ctx.prove_spins_forever(&mut paths);
         Ok((paths, unroll_hit))
+    }
+
+    /// The threads with no complete path that provably never leave their spin
+    /// loops (D299): every path of theirs was left out at a loop head after a
+    /// failed iteration (D113: reads only, the same live registers), and no
+    /// path of any thread was cut at the unroll bound, so every value any
+    /// execution writes is in the domains the spins were explored with, and
+    /// none ends them. Such a thread's paths are its prefixes up to the spin.
+    fn prove_spins_forever(&mut self, paths: &mut [Vec<FinishedPath>]) -> Vec<usize> {
+        if self.spin_proof_lost {
+            return Vec::new();
+        }
+        let mut proven = Vec::new();
+        for (t, p) in paths.iter_mut().enumerate() {
+            if p.is_empty() && !self.spin_prefixes[t].is_empty() {
+                *p = std::mem::take(&mut self.spin_prefixes[t]);
+                proven.push(t);
+            }
+        }
+        proven
+    }
+
+    /// Keep the events of `st` before the loop head it is left out at
+    /// (`from`), while thread `t` has no complete path (only then can it be
+    /// proven to spin for ever). Past [`MAX_SPIN_PREFIXES`] no proof is
+    /// attempted: the limit stands, as without D299. Two equal prefixes are
+    /// two equal traces, which the assembly shares.
+    fn keep_spin_prefix(&mut self, t: usize, st: &PathState, from: usize) {
+        if self.spin_prefixes[t].len() >= MAX_SPIN_PREFIXES {
+            self.spin_proof_lost = true;
+            return;
+        }
+        let events = st.events[..from].to_vec();
+        crate::budget::charge(path_bytes(&events));
+        // No final state shows a spinning thread's registers: keep those the
+        // prefix defines (a read after the head is not in it).
+        let mut regs = st.regs.clone();
+        regs.retain(|_, v| !matches!(v.v, V::Free(i) if i >= from));
+        self.spin_prefixes[t].push(FinishedPath { events, regs });
     }
 
     /// All complete paths of thread `t`, the writes of each path the unroll
@@ -183,6 +226,9 @@ impl Ctx<'_> {
                     // could have failed until the unroll bound cut it.
                     let from = snap.events();
                     self.leave_out(t, &st.events[..from], &st.events[from..]);
+                    if done.is_empty() {
+                        self.keep_spin_prefix(t, &st, from);
+                    }
                     cut = true;
                     let at = &code[st.pc];
                     cut_writes.extend(self.cut_path(st, at, t));
@@ -195,6 +241,7 @@ impl Ctx<'_> {
             *visits += 1;
             if *visits > self.opts.unroll + 1 {
                 cut = true;
+                self.spin_proof_lost = true;
                 let at = &code[st.pc];
                 cut_writes.extend(self.cut_path(st, at, t));
                 continue;
@@ -415,6 +462,8 @@ impl Ctx<'_> {
             let walk_start = exchanged_count(self);
             let (mut paths, mut finished, mut unroll_hit) = (Vec::new(), Vec::new(), false);
             self.spin_left_out.clear();
+            self.spin_prefixes = (0..self.lit.threads.len()).map(|_| Vec::new()).collect();
+            self.spin_proof_lost = false;
             for t in 0..self.lit.threads.len() {
                 let t0 = std::time::Instant::now();
                 let (mut p, cut_writes, hit) = self.explore_thread(t)?;
