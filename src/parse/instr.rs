@@ -385,6 +385,22 @@ fn setp_pair(raw: &RawInstr, names: &Names, p: &str, q: &str) -> Result<Vec<Inst
     Ok(vec![set, not])
 }
 
+/// `griddepcontrol.wait` / `.launch_dependents` (9.7.13.x, D300): they wait
+/// for the prerequisite grids of a programmatic dependent launch and let the
+/// dependent grids start. A test is one grid, with no prerequisite and no
+/// dependent grid, so both order nothing in it: a no-op.
+fn grid_dependency(raw: &RawInstr) -> Result<InstrKind> {
+    match raw.quals.as_slice() {
+        [q] if q.text == "wait" || q.text == "launch_dependents" => {
+            raw.no_operands()?;
+            Ok(InstrKind::Nop)
+        }
+        [_, extra, ..] => Err(raw.bad_qual(extra)),
+        [q] => Err(raw.bad_qual(q)),
+        [] => Err(Error::input("`griddepcontrol` needs `.wait` or `.launch_dependents`", raw.span)),
+    }
+}
+
 /// Decode one instruction of a thread whose register names are `names`.
 pub(crate) fn decode(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
     match raw.opcode.as_str() {
@@ -408,6 +424,7 @@ pub(crate) fn decode(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
             raw.no_operands()?;
             Ok(InstrKind::Nop)
         }
+        "griddepcontrol" => grid_dependency(raw),
         op if bits::is_bit_op(op) => bits::decode(raw, names),
         op if warp::is_warp_op(op) => warp::decode(raw, names),
         op => match alu_op(op) {

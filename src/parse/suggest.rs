@@ -65,6 +65,7 @@ pub(crate) const OPCODES: &[&str] = &[
     "mbarrier",
     "mapa",
     "getctarank",
+    "griddepcontrol",
 ];
 
 /// Qualifiers some instruction accepts.
