@@ -341,14 +341,21 @@ fn unroll_limit_names_the_flag() {
     let ok = run(&["check", &fs_, "--unroll", "4"]);
     assert_eq!(ok.code, 0, "{}", ok.stderr);
     assert!(ok.stdout.contains("Test count Allowed"), "{}", ok.stdout);
-    // The infinite loop fails whatever the bound.
-    let inf = run(&["check", "tests/bad-input/infinite-loop.litmus", "--unroll", "7"]);
-    assert_eq!(inf.code, 3, "{}", inf.stderr);
-    assert!(
-        inf.stderr.contains("unroll bound (7) in the loop at `L` (line 6, thread P0); raise --unroll"),
-        "{}",
-        inf.stderr
-    );
+    // A loop that can never exit (`L: goto L`) is no limit of the bound: P0
+    // never terminates, so no execution has a final state (D299). Argued:
+    // `exists` over no state is No, with the deadlock flag, at any bound.
+    let inf = d.join("infinite.litmus");
+    fs::write(&inf, "PTX infinite-loop\n{\nx = 0;\n}\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n L: goto L      | ld.weak r0, x  ;\nexists (P1:r0 == 0)\n").unwrap();
+    for bound in ["2", "7"] {
+        let r = run(&["check", &inf.display().to_string(), "--unroll", bound]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        assert!(r.stdout.contains("\nNo\n") && r.stdout.contains("Flag deadlock"), "{}", r.stdout);
+        assert!(
+            r.stderr.contains("P0 never leaves its spin loop (the first at `L` (line 6, thread P0))"),
+            "{}",
+            r.stderr
+        );
+    }
     let _ = fs::remove_dir_all(&d);
 }
 
