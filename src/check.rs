@@ -389,9 +389,14 @@ fn same_for_other_unknown_bytes(
         return Ok(());
     }
     let name = var.name.split('#').next().unwrap_or(&var.name);
+    // A parameter's bytes no argument gave: a struct argument's other words (D301).
+    let how = match var.space {
+        crate::ast::VarSpace::Param => "pass a struct argument as its 8-byte words, `{a, 0}`",
+        _ => "store to it before any thread reads it",
+    };
     let msg = format!(
-        "the outcome depends on the initial value of `{}`, which the ISA leaves unknown (8.2.6: no initializer gives it one); store to it before any thread reads it",
-        name
+        "the outcome depends on the initial value of `{}`, which the ISA leaves unknown (8.2.6: no initializer gives it one); {}",
+        name, how
     );
     Err(Error::input(msg, var.span).in_origin(&var.origin))
 }

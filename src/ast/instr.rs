@@ -597,7 +597,9 @@ pub enum InstrKind {
     /// (`module::expand`) before the program is built.
     Call {
         name: String,
-        args: Vec<Operand>,
+        /// Each argument: one operand, or the 8-byte words of an aggregate
+        /// parameter (`{x, 0}`, D301).
+        args: Vec<Vec<Operand>>,
     },
 }
 
@@ -663,7 +665,7 @@ impl InstrKind {
                 reg(rank, r);
             }
             InstrKind::Async(a) => a.registers_read(r),
-            InstrKind::Call { args, .. } => args.iter().for_each(|o| reg(o, r)),
+            InstrKind::Call { args, .. } => args.iter().flatten().for_each(|o| reg(o, r)),
             InstrKind::ActiveMask { .. }
             | InstrKind::Timer { .. }
             | InstrKind::Fence { .. }

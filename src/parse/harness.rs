@@ -66,7 +66,12 @@ pub(super) fn call(raw: &RawInstr, names: &Names) -> Result<InstrKind> {
         None => {}
         Some(RawKind::List(items)) => {
             for a in items {
-                args.push(names.value(a)?);
+                // `{a, b}`: the 8-byte words of an aggregate parameter (D301).
+                let fields = match &a.kind {
+                    RawKind::Vector(elems) => elems.iter().map(|e| names.value(e)).collect::<Result<Vec<_>>>()?,
+                    _ => vec![names.value(a)?],
+                };
+                args.push(fields);
             }
         }
         Some(_) => {

@@ -15,7 +15,7 @@ use std::sync::Arc;
 impl Inliner<'_> {
     /// A cell's `call NAME, (ARGS);`: each argument is copied into the
     /// register bound to the parameter, then the body runs.
-    pub(crate) fn call_from_cell(&mut self, name: &str, args: Vec<Operand>, span: Span) -> Result<()> {
+    pub(crate) fn call_from_cell(&mut self, name: &str, args: Vec<Vec<Operand>>, span: Span) -> Result<()> {
         let (mi, fi) = self
             .resolve(name)
             .ok_or_else(|| self.unknown_function(name, "no `ptx \"...\";` module of this test defines it", span))?;
@@ -35,11 +35,14 @@ impl Inliner<'_> {
         let id = self.next_frame();
         let mut params = HashMap::new();
         let origin = Some(self.modules[mi].origin.clone());
-        for (p, a) in f.params.iter().zip(args) {
+        for (p, fields) in f.params.iter().zip(args) {
             let root = format!("{}#f{}", p.name, id);
             self.declare(&root, VarSpace::Param, p.size, f.span, origin.clone());
-            let text = format!("call {}: {} = {}", name, p.name, operand_text(&a));
-            self.out.push(Instr { kind: param_store(&root, p, a), span, text, origin: None });
+            let shown: Vec<String> = fields.iter().map(operand_text).collect();
+            let text = format!("call {}: {} = {}", name, p.name, shown.join(", "));
+            for kind in bind_argument(&root, p, fields).map_err(|m| Error::input(format!("`{}`: {}", name, m), span))? {
+                self.out.push(Instr { kind, span, text: text.clone(), origin: None });
+            }
             params.insert(p.name.clone(), root);
         }
         for r in &f.rets {
@@ -201,6 +204,57 @@ fn param_store(root: &str, p: &Param, src: Operand) -> InstrKind {
         src,
         size,
         ty,
+        shared: false,
+        private: true,
+    }
+}
+
+/// The stores that bind a cell's argument to parameter `p` (7.1): one
+/// operand as the parameter's type; the words `{w0, w1, ...}` of an aggregate
+/// parameter (`.b8 p[16]`, a struct passed by value) as 8-byte little-endian
+/// words from offset 0, its bytes past the last word 0: a kernel argument's
+/// bytes are all the host's, none unknown (D301).
+fn bind_argument(root: &str, p: &Param, fields: Vec<Operand>) -> std::result::Result<Vec<InstrKind>, String> {
+    if fields.len() == 1 {
+        return Ok(fields.into_iter().map(|only| param_store(root, p, only)).collect());
+    }
+    if param_type(p).1.is_some() {
+        return Err(format!(
+            "parameter `{}` is a scalar `{}`, and the argument gives {} words",
+            p.name,
+            p.ty,
+            fields.len()
+        ));
+    }
+    let words = fields;
+    if (words.len() as u64 - 1) * 8 >= p.size {
+        return Err(format!(
+            "parameter `{}` is {} bytes, and the argument gives {} 8-byte words",
+            p.name,
+            p.size,
+            words.len()
+        ));
+    }
+    let mut out = Vec::new();
+    let zeros = (words.len() as u64 * 8..p.size).step_by(8).map(|_| Operand::Imm(0));
+    for (i, w) in words.into_iter().chain(zeros).enumerate() {
+        let offset = 8 * i as u64;
+        out.push(param_word(root, offset, (p.size - offset).min(8) as u8, w));
+    }
+    Ok(out)
+}
+
+/// `st.param.b{8*size} [root+offset], value`: one word of an aggregate parameter.
+fn param_word(root: &str, offset: u64, size: u8, src: Operand) -> InstrKind {
+    let addr = Addr { base: AddrBase::Sym(root.to_string()), offset: offset as i64 };
+    InstrKind::Store {
+        sem: Sem::Weak,
+        scope: None,
+        proxy: Proxy::Generic,
+        addr,
+        src,
+        size,
+        ty: None,
         shared: false,
         private: true,
     }
