@@ -16,6 +16,18 @@ use crate::ast::{self, InitItem, InstrKind, Litmus, Sem, Span};
 use crate::error::{Error, Result};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+/// A concrete operand value, or (a read still symbolic) one path per value it
+/// may have: the steps of `step.rs` and `warp.rs` (and any submodule declared
+/// below) use it.
+macro_rules! conc {
+    ($self:ident, $st:ident, $ins:ident, $op:expr) => {
+        match $self.concrete($st, $op, $ins.span)? {
+            Ok(x) => x,
+            Err(i) => return Ok($self.fork_read($st, i)),
+        }
+    };
+}
+
 mod access;
 mod arrays;
 mod assemble;

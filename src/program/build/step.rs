@@ -7,16 +7,6 @@ use crate::program::access::stored;
 use crate::program::private::Found;
 use std::collections::BTreeSet;
 
-/// A concrete operand value, or (a read still symbolic) one path per value it may have.
-macro_rules! conc {
-    ($self:ident, $st:ident, $ins:ident, $op:expr) => {
-        match $self.concrete($st, $op, $ins.span)? {
-            Ok(x) => x,
-            Err(i) => return Ok($self.fork_read($st, i)),
-        }
-    };
-}
-
 /// Both operands made concrete: the comparison and its dependencies.
 macro_rules! compared {
     ($self:ident, $st:ident, $ins:ident, $cmp:expr, $a:expr, $b:expr, $ty:expr) => {{

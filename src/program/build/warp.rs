@@ -10,16 +10,6 @@ use crate::program::warp;
 /// Most combinations of other lanes' values one collective forks over.
 const MAX_EXCHANGES: usize = 4096;
 
-/// A concrete operand value, or (a read still symbolic) one path per value it may have.
-macro_rules! conc {
-    ($self:ident, $st:ident, $ins:ident, $op:expr) => {
-        match $self.concrete($st, $op, $ins.span)? {
-            Ok(x) => x,
-            Err(i) => return Ok($self.fork_read($st, i)),
-        }
-    };
-}
-
 /// Where a thread sits in its CTA: its warp (`%tid.x / 32`) and lane (`%tid.x % 32`), ISA 10.2, 10.3.
 pub(super) fn seats(lit: &Litmus) -> Vec<(i64, u32)> {
     crate::module::thread_ids(lit).into_iter().map(|tid| (tid / 32, (tid % 32) as u32)).collect()
