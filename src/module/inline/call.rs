@@ -195,18 +195,7 @@ fn param_type(p: &Param) -> (u8, Option<IntTy>) {
 /// `st.param [root], value`: binding an argument to parameter `p` (7.1).
 fn param_store(root: &str, p: &Param, src: Operand) -> InstrKind {
     let (size, ty) = param_type(p);
-    let addr = Addr { base: AddrBase::Sym(root.to_string()), offset: 0 };
-    InstrKind::Store {
-        sem: Sem::Weak,
-        scope: None,
-        proxy: Proxy::Generic,
-        addr,
-        src,
-        size,
-        ty,
-        shared: false,
-        private: true,
-    }
+    param_write(root, 0, (size, ty), src)
 }
 
 /// The stores that bind a cell's argument to parameter `p` (7.1): one
@@ -239,13 +228,14 @@ fn bind_argument(root: &str, p: &Param, fields: Vec<Operand>) -> std::result::Re
     let zeros = (words.len() as u64 * 8..p.size).step_by(8).map(|_| Operand::Imm(0));
     for (i, w) in words.into_iter().chain(zeros).enumerate() {
         let offset = 8 * i as u64;
-        out.push(param_word(root, offset, (p.size - offset).min(8) as u8, w));
+        out.push(param_write(root, offset, ((p.size - offset).min(8) as u8, None), w));
     }
     Ok(out)
 }
 
-/// `st.param.b{8*size} [root+offset], value`: one word of an aggregate parameter.
-fn param_word(root: &str, offset: u64, size: u8, src: Operand) -> InstrKind {
+/// `st.param [root+offset], value` of `size` bytes at type `ty`: the store
+/// that binds an argument, or one word of an aggregate one.
+fn param_write(root: &str, offset: u64, (size, ty): (u8, Option<IntTy>), src: Operand) -> InstrKind {
     let addr = Addr { base: AddrBase::Sym(root.to_string()), offset: offset as i64 };
     InstrKind::Store {
         sem: Sem::Weak,
@@ -254,7 +244,7 @@ fn param_word(root: &str, offset: u64, size: u8, src: Operand) -> InstrKind {
         addr,
         src,
         size,
-        ty: None,
+        ty,
         shared: false,
         private: true,
     }
