@@ -35,6 +35,8 @@ mod copy;
 mod dsmem;
 mod explore;
 mod mbarrier;
+mod meaning;
+mod paths;
 mod rmw;
 mod spin_prune;
 mod step;

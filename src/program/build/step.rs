@@ -1,27 +1,13 @@
 //! One instruction on one path (split from build.rs by concern).
 
 use super::*;
-use crate::ast::{self, AluOp, BarrierCount, BarrierOp, BranchCond, InstrKind, IntTy, Operand, RedOp};
+use crate::ast::{self, BarrierCount, BarrierOp, InstrKind, IntTy, RedOp};
 use crate::error::{Error, Result};
 use crate::program::access::stored;
 use crate::program::private::Found;
+use super::meaning::{self, Branched, Flow};
+use super::paths::step_of;
 use std::collections::BTreeSet;
-
-/// Both operands made concrete: the comparison and its dependencies.
-macro_rules! compared {
-    ($self:ident, $st:ident, $ins:ident, $cmp:expr, $a:expr, $b:expr, $ty:expr) => {{
-        // Two unknown reads: fork on the older (a ticket, an expected value)
-        // first; the comparison shortcut (`fork_compare`) then splits the newer
-        // one into two paths instead of one per value (issue 27).
-        let swap = $self.older_read($st, $b, $a);
-        let (first, second) = if swap { ($b, $a) } else { ($a, $b) };
-        let (x1, mut d) = conc!($self, $st, $ins, first);
-        let (x2, d2) = conc!($self, $st, $ins, second);
-        let (x, y) = if swap { (x2, x1) } else { (x1, x2) };
-        d.extend(d2);
-        (arith::compare($cmp, x, y, $ty), d)
-    }};
-}
 
 /// How one use of a synchronizing object is pushed (`Ctx::push_sync`).
 pub(super) struct SyncUse {
@@ -112,51 +98,9 @@ impl Ctx<'_> {
         }
     }
 
-    /// `Alu` instructions.
+    /// `Alu` instructions (their meaning: `meaning::alu`).
     fn step_alu(&mut self, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
-        let InstrKind::Alu { op, dst, srcs, ty, src_ty } = &ins.kind else {
-            return Err(Error::internal("step_alu on another instruction"));
-        };
-        if *op == AluOp::Mov && srcs.len() == 1 {
-            let v = self.operand(st, &srcs[0]);
-            // A copy that cannot change the value keeps a read symbolic; an
-            // address converted at 32 bits or wider stays the address (D90:
-            // nvcc's `mov.u32 %r, sym; cvt.u64.u32; cvta.shared.u64`).
-            let address_kept = matches!(v.v, V::Addr(..)) && [*ty, *src_ty].iter().flatten().all(|t| t.bits >= 32);
-            if self.keeps(st, &v, *ty) && (src_ty == ty || src_ty.is_none() || address_kept) {
-                st.regs.insert(dst.clone(), v);
-                return Ok(Step::Next);
-            }
-        }
-        // Address arithmetic: address + constant stays an address.
-        if matches!(op, AluOp::Add | AluOp::Sub) && srcs.len() == 2 {
-            let a = self.operand(st, &srcs[0]);
-            if let V::Addr(name, off) = a.v.clone() {
-                let (b, bdeps) = conc!(self, st, ins, &srcs[1]);
-                let mut deps = a.deps.clone();
-                deps.extend(bdeps);
-                let off = if *op == AluOp::Add { off.wrapping_add(b) } else { off.wrapping_sub(b) };
-                st.regs.insert(dst.clone(), Val { v: V::Addr(name, off), deps });
-                return Ok(Step::Next);
-            }
-        }
-        let mut vals = Vec::new();
-        let mut deps = BTreeSet::new();
-        for s in srcs {
-            let (c, d) = conc!(self, st, ins, s);
-            vals.push(c);
-            deps.extend(d);
-        }
-        let r = arith::alu(*op, &vals, *ty, *src_ty).map_err(|e| {
-            let why = match e {
-                NoValue::DivByZero => "divides by zero on some path, whose result the ISA leaves unspecified",
-                NoValue::Overflow => "overflows 64 bits on some path",
-                NoValue::Arity => "has the wrong number of operands",
-            };
-            Error::input(format!("`{}` {}", ins.text, why), ins.span)
-        })?;
-        st.regs.insert(dst.clone(), Val { v: V::Const(r), deps });
-        Ok(Step::Next)
+        step_of(meaning::alu(self, st, ins).map(|()| Step::Next))
     }
 
     /// A timer read (D81): one path where no time has passed since the
@@ -182,75 +126,40 @@ impl Ctx<'_> {
         Ok(Step::Continue(out))
     }
 
-    /// `Setp` instructions.
+    /// `Setp` instructions (`meaning::setp`).
     fn step_setp(&mut self, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
-        let InstrKind::Setp { cmp, dst, a, b, ty } = &ins.kind else {
-            return Err(Error::internal("step_setp on another instruction"));
-        };
-        if let Some((yes, no, deps)) = self.fork_compare(st, *cmp, a, b, *ty) {
-            let mut out = Vec::new();
-            for (mut c, v) in [(yes, 1), (no, 0)] {
-                c.regs.insert(dst.clone(), Val { v: V::Const(v), deps: deps.clone() });
-                c.pc += 1;
-                out.push(c);
+        step_of(meaning::setp(self, st, ins).map(|flow| match flow {
+            Flow::Next => Step::Next,
+            Flow::Split(mut paths) => {
+                paths.iter_mut().for_each(|c| c.pc += 1);
+                Step::Continue(paths)
             }
-            return Ok(Step::Continue(out));
-        }
-        let (c, d) = compared!(self, st, ins, *cmp, a, b, *ty);
-        st.regs.insert(dst.clone(), Val { v: V::Const(c as i64), deps: d });
-        Ok(Step::Next)
+        }))
     }
 
-    /// `Selp` instructions.
+    /// `Selp` instructions (`meaning::selp`).
     fn step_selp(&mut self, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
-        let InstrKind::Selp { dst, a, b, pred, ty } = &ins.kind else {
-            return Err(Error::internal("step_selp on another instruction"));
-        };
-        let (p, pd) = conc!(self, st, ins, pred);
-        let chosen = if p != 0 { a } else { b };
-        let mut v = self.operand(st, chosen);
-        if !self.keeps(st, &v, *ty) {
-            let (c, d) = conc!(self, st, ins, chosen);
-            v = Val { v: V::Const(arith::convert(*ty, c)), deps: d };
-        }
-        v.deps.extend(pd);
-        st.regs.insert(dst.clone(), v);
-        Ok(Step::Next)
+        step_of(meaning::selp(self, st, ins).map(|()| Step::Next))
     }
 
-    /// `Branch` instructions.
+    /// `Branch` instructions (`meaning::branch`).
     fn step_branch(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
         let InstrKind::Branch { cond, target } = &ins.kind else {
             return Err(Error::internal("step_branch on another instruction"));
         };
-        let taken = match cond {
-            BranchCond::Always => true,
-            BranchCond::Pred { reg, negated } => {
-                let (p, d) = conc!(self, st, ins, &Operand::Reg(reg.clone()));
-                st.ctrl.extend(d);
-                (p != 0) != *negated
-            }
-            BranchCond::Compare { cmp, a, b } => {
-                if let Some((yes, no, deps)) = self.fork_compare(st, *cmp, a, b, None) {
-                    // Keep the read symbolic: one path per outcome.
-                    let mut out = Vec::new();
-                    for (mut c, taken) in [(yes, true), (no, false)] {
-                        c.ctrl.extend(deps.iter().copied());
-                        if taken {
-                            c.pc = self.label_index(t, target);
-                        } else {
-                            c.pc += 1;
-                        }
-                        out.push(c);
-                    }
-                    return Ok(Step::Continue(out));
-                }
-                let (c, d) = compared!(self, st, ins, *cmp, a, b, None);
-                st.ctrl.extend(d);
-                c
-            }
-        };
-        Ok(if taken { Step::Jump(target.clone()) } else { Step::Next })
+        step_of(meaning::branch(self, st, cond, ins).map(|to| match to {
+            Branched::Goes(true) => Step::Jump(target.clone()),
+            Branched::Goes(false) => Step::Next,
+            Branched::Split(parts) => Step::Continue(
+                parts
+                    .into_iter()
+                    .map(|(mut c, taken)| {
+                        c.pc = if taken { self.label_index(t, target) } else { c.pc + 1 };
+                        c
+                    })
+                    .collect(),
+            ),
+        }))
     }
 
     /// `Load` instructions.

@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::ast::{AluOp, AtomOp, BranchCond, Cmp, InstrKind, IntTy, Operand, Sem};
+use crate::program::build::meaning;
 use crate::program::symbolic::SymOp;
 
 mod barrier;
@@ -13,6 +14,7 @@ mod isspace;
 mod private;
 mod spin;
 mod timer;
+mod values;
 
 /// Most states one thread's work list may hold (a limit, exit 3).
 const MAX_STATES: usize = 100_000;
@@ -20,7 +22,7 @@ const MAX_STATES: usize = 100_000;
 /// A point of one thread's walk: the paths that reach instruction `pc`
 /// after `back_edges` back edges with these visit counts, as one state.
 #[derive(Clone, Debug)]
-struct SymState {
+pub(in crate::program::build) struct SymState {
     /// The 0/1 term "this state's paths are taken".
     guard: TermId,
     regs: BTreeMap<String, SVal>,
@@ -47,7 +49,7 @@ type StateKey = (u32, usize);
 /// A walk's finished states: each one's guard and registers.
 type Finished = Vec<(TermId, BTreeMap<String, SVal>)>;
 
-pub(super) struct Walk<'c, 'a> {
+pub(in crate::program::build) struct Walk<'c, 'a> {
     pub ctx: &'c mut Ctx<'a>,
     pub r: &'c mut Round,
     pub t: usize,
@@ -252,16 +254,13 @@ impl Walk<'_, '_> {
         }
         match &ins.kind {
             InstrKind::Branch { cond, target } => return self.branch(st, ins, cond, labels[target]),
-            InstrKind::Alu { .. } => self.alu(&mut st, ins)?,
-            InstrKind::Setp { cmp, dst, a, b, ty } => {
-                let (va, vb) = (self.operand(&st, a), self.operand(&st, b));
-                let args = vec![self.term_of(&va), self.term_of(&vb)];
-                let c = self.r.terms.op(SymOp::Compare(*cmp, *ty), args).map_err(|e| term_error(e, ins))?;
-                let mut deps = va.deps;
-                self.add_deps(&mut deps, &vb.deps)?;
-                st.regs.insert(dst.clone(), SVal { v: SV::T(c), deps });
+            InstrKind::Alu { .. } => meaning::alu(self, &mut st, ins)?,
+            InstrKind::Setp { .. } => {
+                if let meaning::Flow::Split(_) = meaning::setp(self, &mut st, ins)? {
+                    return Err(Stop::Err(Error::internal("a symbolic comparison is a term")));
+                }
             }
-            InstrKind::Selp { .. } => self.selp(&mut st, ins)?,
+            InstrKind::Selp { .. } => meaning::selp(self, &mut st, ins)?,
             InstrKind::Load { .. } => self.load(&mut st, ins)?,
             InstrKind::Store { .. } => self.store(&mut st, ins)?,
             InstrKind::Atomic { .. } => self.atomic(&mut st, ins)?,
@@ -320,133 +319,23 @@ impl Walk<'_, '_> {
         self.r.terms.op(SymOp::Compare(Cmp::Ne, None), vec![t, FALSE]).map_err(|e| term_error(e, ins))
     }
 
-    /// `Alu` instructions (`step_alu`).
-    fn alu(&mut self, st: &mut SymState, ins: &ast::Instr) -> SResult<()> {
-        let InstrKind::Alu { op, dst, srcs, ty, src_ty } = &ins.kind else {
-            return Err(Stop::Err(Error::internal("alu on another instruction")));
-        };
-        if *op == AluOp::Mov && srcs.len() == 1 {
-            let v = self.operand(st, &srcs[0]);
-            let address_kept = matches!(v.v, SV::Addr(..)) && [*ty, *src_ty].iter().flatten().all(|t| t.bits >= 32);
-            if self.keeps(&v, *ty) && (src_ty == ty || src_ty.is_none() || address_kept) {
-                st.regs.insert(dst.clone(), v);
-                return Ok(());
-            }
-        }
-        if matches!(op, AluOp::Add | AluOp::Sub) && srcs.len() == 2 {
-            let a = self.operand(st, &srcs[0]);
-            if let SV::Addr(name, off) = &a.v {
-                let b = self.operand(st, &srcs[1]);
-                let bt = self.term_of(&b);
-                let Some(by) = self.r.terms.constant(bt) else {
-                    return Err(outside(ins, "it computes an address from a value read"));
-                };
-                let off = if *op == AluOp::Add { off.wrapping_add(by) } else { off.wrapping_sub(by) };
-                let mut deps = a.deps.clone();
-                self.add_deps(&mut deps, &b.deps)?;
-                st.regs.insert(dst.clone(), SVal { v: SV::Addr(name.clone(), off), deps });
-                return Ok(());
-            }
-        }
-        let mut args = Vec::new();
-        let mut deps = Deps::new();
-        for s in srcs {
-            let v = self.operand(st, s);
-            args.push(self.term_of(&v));
-            self.add_deps(&mut deps, &v.deps)?;
-        }
-        let t = self.r.terms.op(SymOp::Alu(*op, *ty, *src_ty), args).map_err(|e| term_error(e, ins))?;
-        st.regs.insert(dst.clone(), SVal { v: SV::T(t), deps });
-        Ok(())
-    }
-
-    /// `selp d, a, b, p` (`step_selp`): `p ? a : b` converted to the type
-    /// where that changes it; the chosen operand's dependencies under the
-    /// condition that it is chosen, and the predicate's.
-    fn selp(&mut self, st: &mut SymState, ins: &ast::Instr) -> SResult<()> {
-        let InstrKind::Selp { dst, a, b, pred, ty } = &ins.kind else {
-            return Err(Stop::Err(Error::internal("selp on another instruction")));
-        };
-        let p = self.operand(st, pred);
-        let pt = self.term_of(&p);
-        let c = self.nonzero(pt, ins)?;
-        let mut sides = Vec::new();
-        for o in [a, b] {
-            let mut v = self.operand(st, o);
-            if !self.keeps(&v, *ty) {
-                let t = self.term_of(&v);
-                v.v = SV::T(self.r.terms.op(SymOp::Convert(*ty), vec![t]).map_err(|e| term_error(e, ins))?);
-            }
-            sides.push(v);
-        }
-        let (vb, va) = (sides.pop().unwrap_or_else(SVal::zero), sides.pop().unwrap_or_else(SVal::zero));
-        let mut v = match self.r.terms.constant(c) {
-            Some(k) if k != 0 => va,
-            Some(_) => vb,
-            None => {
-                let v = match (&va.v, &vb.v) {
-                    (x, y) if x == y => x.clone(),
-                    (SV::T(x), SV::T(y)) => SV::T(self.r.terms.ite(c, *x, *y).map_err(too_many_terms)?),
-                    _ => return Err(outside(ins, "it chooses between an address and another value by a value read")),
-                };
-                SVal { v, deps: self.merge_deps(c, &va.deps, &vb.deps)? }
-            }
-        };
-        self.add_deps(&mut v.deps, &p.deps)?;
-        st.regs.insert(dst.clone(), v);
-        Ok(())
-    }
-
-    /// `Branch` instructions (`step_branch`): the predicate's dependencies
-    /// become control dependencies of both continuations; a constant
-    /// condition goes one way, a term splits the guard.
+    /// `Branch` instructions (`meaning::branch`): a constant condition goes
+    /// one way, a term splits the guard.
     fn branch(&mut self, mut st: SymState, ins: &ast::Instr, cond: &BranchCond, to: usize) -> SResult<Vec<SymState>> {
-        let c = match cond {
-            BranchCond::Always => TRUE,
-            BranchCond::Pred { reg, negated } => {
-                let p = self.operand(&st, &Operand::Reg(reg.clone()));
-                let mut ctrl = std::mem::take(&mut st.ctrl);
-                self.add_deps(&mut ctrl, &p.deps)?;
-                st.ctrl = ctrl;
-                let pt = self.term_of(&p);
-                let c = self.nonzero(pt, ins)?;
-                if *negated {
-                    self.r.terms.not(c).map_err(too_many_terms)?
-                } else {
-                    c
-                }
-            }
-            BranchCond::Compare { cmp, a, b } => {
-                let (va, vb) = (self.operand(&st, a), self.operand(&st, b));
-                let mut ctrl = std::mem::take(&mut st.ctrl);
-                self.add_deps(&mut ctrl, &va.deps)?;
-                self.add_deps(&mut ctrl, &vb.deps)?;
-                st.ctrl = ctrl;
-                let args = vec![self.term_of(&va), self.term_of(&vb)];
-                self.r.terms.op(SymOp::Compare(*cmp, None), args).map_err(|e| term_error(e, ins))?
-            }
-        };
         let from = st.pc;
-        let jump = |mut s: SymState| {
-            s.pc = to;
-            s.back_edges += u32::from(to <= from);
+        let jump = |mut s: SymState, taken: bool| {
+            if taken {
+                s.pc = to;
+                s.back_edges += u32::from(to <= from);
+            } else {
+                s.pc += 1;
+            }
             s
         };
-        match self.r.terms.constant(c) {
-            Some(k) if k != 0 => Ok(vec![jump(st)]),
-            Some(_) => {
-                st.pc += 1;
-                Ok(vec![st])
-            }
-            None => {
-                let mut taken = st.clone();
-                let not_c = self.r.terms.not(c).map_err(too_many_terms)?;
-                self.restrict(&mut taken, c)?;
-                self.restrict(&mut st, not_c)?;
-                st.pc += 1;
-                Ok(vec![jump(taken), st])
-            }
-        }
+        Ok(match meaning::branch(self, &mut st, cond, ins)? {
+            meaning::Branched::Goes(taken) => vec![jump(st, taken)],
+            meaning::Branched::Split(parts) => parts.into_iter().map(|(s, taken)| jump(s, taken)).collect(),
+        })
     }
 
     /// The location of an access (`Ctx::address`): static, or refused; the

@@ -1,0 +1,250 @@
+//! Each instruction's meaning, written once for both builders (issue 40).
+//!
+//! The path builder (`step.rs`) holds concrete values and forks a path on a
+//! read's candidate values when it needs one; the symbolic builder
+//! (`symbolic/walk.rs`) holds terms and splits a state's guard instead. What
+//! an instruction does (which registers it writes, with which value and which
+//! dependencies, where a branch goes) is the same for both and is written here
+//! against [`Values`], the one thing each builder implements: how it holds a
+//! value, how a value becomes a number, how numbers combine, and when a state
+//! splits. The builders keep what is theirs: the work list, merging, loop cuts.
+//! The instructions not yet here are listed in `paper-notes/encoding.md`
+//! ("One meaning per instruction").
+
+use crate::ast::{self, AluOp, BranchCond, Cmp, InstrKind, IntTy, Operand};
+
+/// A comparison's result as a builder holds it.
+pub(super) enum Compared<B: Values + ?Sized> {
+    /// A number (0 or 1) and what it depends on.
+    Value(B::Num, B::Deps),
+    /// The state used up and split in two without enumerating a read's values
+    /// (the path builder's `fork_compare`): where the comparison holds, where
+    /// it does not, and what it depends on.
+    Split(B::State, B::State, B::Deps),
+}
+
+/// Where a branch sends a state.
+pub(super) enum Branched<S> {
+    /// The state goes on: `true` to the target, `false` to the next instruction.
+    Goes(bool),
+    /// The state used up and split: each part with whether it goes to the target.
+    Split(Vec<(S, bool)>),
+}
+
+/// What became of a state after an instruction that writes registers.
+pub(super) enum Flow<S> {
+    /// The state performed it and goes on.
+    Next,
+    /// The state was used up: these states each performed it.
+    Split(Vec<S>),
+}
+
+/// How a builder holds values: the policy the meanings below are read with.
+pub(super) trait Values {
+    /// One path (paths) or one guarded state (symbolic) of a thread.
+    type State;
+    /// A register's value with its dependencies.
+    type Val: Clone;
+    /// A number: concrete, or a term.
+    type Num: Copy;
+    /// The reads a value depends on (8.10.4).
+    type Deps: Clone + Default;
+    /// Why an instruction stops before it is performed: an error, a construct
+    /// the builder does not cover, or (paths) a fork on a read's values, after
+    /// which the instruction runs again on each path.
+    type Stop;
+
+    fn operand(&mut self, st: &Self::State, op: &Operand) -> Self::Val;
+    fn set(st: &mut Self::State, dst: &str, v: Self::Val);
+    /// The static address a value holds, if it is one (a name and an offset).
+    fn address(v: &Self::Val) -> Option<(&str, i64)>;
+    fn deps(v: &Self::Val) -> &Self::Deps;
+    fn deps_mut(v: &mut Self::Val) -> &mut Self::Deps;
+    fn number_val(n: Self::Num, deps: Self::Deps) -> Self::Val;
+    fn address_val(name: String, off: i64, deps: Self::Deps) -> Self::Val;
+    /// The value as a number (an address as its synthetic number); the path
+    /// builder forks here on a read not yet known.
+    fn number(&mut self, st: &Self::State, v: &Self::Val) -> Result<Self::Num, Self::Stop>;
+    /// The number `v`.
+    fn konst(&mut self, v: i64) -> Self::Num;
+    /// The number's value where it has one value.
+    fn constant(&self, n: Self::Num) -> Option<i64>;
+    /// Converting `v` to `ty` changes none of the values it may have.
+    fn keeps(&self, st: &Self::State, v: &Self::Val, ty: Option<IntTy>) -> bool;
+    /// Add `from` to `into`.
+    fn join(&mut self, into: &mut Self::Deps, from: &Self::Deps) -> Result<(), Self::Stop>;
+    fn alu(&mut self, op: AluOp, args: Vec<Self::Num>, types: (Option<IntTy>, Option<IntTy>), ins: &ast::Instr)
+        -> Result<Self::Num, Self::Stop>;
+    fn convert(&mut self, ty: Option<IntTy>, n: Self::Num, ins: &ast::Instr) -> Result<Self::Num, Self::Stop>;
+    /// The 0/1 number "`n` is not 0".
+    fn nonzero(&mut self, n: Self::Num, ins: &ast::Instr) -> Result<Self::Num, Self::Stop>;
+    /// The 0/1 number "`n` is 0", for `n` 0/1.
+    fn not(&mut self, n: Self::Num) -> Result<Self::Num, Self::Stop>;
+    /// `c ? a : b` where `c` has both values.
+    fn choose(&mut self, c: Self::Num, a: Self::Val, b: Self::Val, ins: &ast::Instr) -> Result<Self::Val, Self::Stop>;
+    /// `a cmp b` at type `ty`, as a 0/1 number or a split of the state.
+    #[allow(clippy::too_many_arguments)]
+    fn compare(
+        &mut self,
+        st: &mut Self::State,
+        cmp: Cmp,
+        a: &Operand,
+        b: &Operand,
+        ty: Option<IntTy>,
+        ins: &ast::Instr,
+    ) -> Result<Compared<Self>, Self::Stop>;
+    /// The state's later events depend on `deps` by control (8.10.4).
+    fn add_ctrl(&mut self, st: &mut Self::State, deps: &Self::Deps) -> Result<(), Self::Stop>;
+    /// Where a branch on the 0/1 number `c` sends the state.
+    fn decide(&mut self, st: &mut Self::State, c: Self::Num) -> Result<Branched<Self::State>, Self::Stop>;
+    /// `ins` is outside what the builder covers, because `why`.
+    fn outside(&self, ins: &ast::Instr, why: &str) -> Self::Stop;
+    /// A meaning was handed an instruction of another kind.
+    fn internal(&self, what: &str) -> Self::Stop;
+}
+
+/// `Alu` instructions (9.7.1-9.7.9: `add`, `mov`, `cvt`, `and`, `shl`, ...):
+/// the destination gets the operation on the sources, converted to the
+/// instruction's type, depending on every source.
+pub(super) fn alu<B: Values>(b: &mut B, st: &mut B::State, ins: &ast::Instr) -> Result<(), B::Stop> {
+    let InstrKind::Alu { op, dst, srcs, ty, src_ty } = &ins.kind else {
+        return Err(b.internal("alu on another instruction"));
+    };
+    if *op == AluOp::Mov && srcs.len() == 1 {
+        let v = b.operand(st, &srcs[0]);
+        // A copy that cannot change the value keeps a read as it is; an
+        // address converted at 32 bits or wider stays the address (D90:
+        // nvcc's `mov.u32 %r, sym; cvt.u64.u32; cvta.shared.u64`).
+        let address_kept = B::address(&v).is_some() && [*ty, *src_ty].iter().flatten().all(|t| t.bits >= 32);
+        if b.keeps(st, &v, *ty) && (src_ty == ty || src_ty.is_none() || address_kept) {
+            B::set(st, dst, v);
+            return Ok(());
+        }
+    }
+    // Address arithmetic: an address plus a constant stays an address.
+    if matches!(op, AluOp::Add | AluOp::Sub) && srcs.len() == 2 {
+        let a = b.operand(st, &srcs[0]);
+        if let Some((name, off)) = B::address(&a) {
+            let name = name.to_string();
+            let by = b.operand(st, &srcs[1]);
+            let n = b.number(st, &by)?;
+            let Some(k) = b.constant(n) else {
+                return Err(b.outside(ins, "it computes an address from a value read"));
+            };
+            let off = if *op == AluOp::Add { off.wrapping_add(k) } else { off.wrapping_sub(k) };
+            let mut deps = B::deps(&a).clone();
+            b.join(&mut deps, B::deps(&by))?;
+            B::set(st, dst, B::address_val(name, off, deps));
+            return Ok(());
+        }
+    }
+    let mut args = Vec::new();
+    let mut deps = B::Deps::default();
+    for s in srcs {
+        let v = b.operand(st, s);
+        args.push(b.number(st, &v)?);
+        b.join(&mut deps, B::deps(&v))?;
+    }
+    let n = b.alu(*op, args, (*ty, *src_ty), ins)?;
+    B::set(st, dst, B::number_val(n, deps));
+    Ok(())
+}
+
+/// `setp` (9.7.3.x, 9.7.7.x): the predicate is 1 where `a cmp b` holds, else
+/// 0, depending on both operands (a predicate no branch reads orders nothing:
+/// these are data dependencies, 8.10.4).
+pub(super) fn setp<B: Values>(b: &mut B, st: &mut B::State, ins: &ast::Instr) -> Result<Flow<B::State>, B::Stop> {
+    let InstrKind::Setp { cmp, dst, a, b: other, ty } = &ins.kind else {
+        return Err(b.internal("setp on another instruction"));
+    };
+    match b.compare(st, *cmp, a, other, *ty, ins)? {
+        Compared::Value(c, deps) => {
+            B::set(st, dst, B::number_val(c, deps));
+            Ok(Flow::Next)
+        }
+        Compared::Split(holds, fails, deps) => {
+            let mut out = Vec::new();
+            for (mut s, v) in [(holds, 1), (fails, 0)] {
+                let n = b.konst(v);
+                B::set(&mut s, dst, B::number_val(n, deps.clone()));
+                out.push(s);
+            }
+            Ok(Flow::Split(out))
+        }
+    }
+}
+
+/// `selp d, a, b, p` (9.7.7.x): `p ? a : b`, converted to the instruction's
+/// type where that changes it; the chosen operand's dependencies (under the
+/// condition that it is chosen) and the predicate's.
+pub(super) fn selp<B: Values>(b: &mut B, st: &mut B::State, ins: &ast::Instr) -> Result<(), B::Stop> {
+    let InstrKind::Selp { dst, a, b: other, pred, ty } = &ins.kind else {
+        return Err(b.internal("selp on another instruction"));
+    };
+    let p = b.operand(st, pred);
+    let pn = b.number(st, &p)?;
+    let c = b.nonzero(pn, ins)?;
+    let mut v = match b.constant(c) {
+        Some(k) => side(b, st, if k != 0 { a } else { other }, *ty, ins)?,
+        None => {
+            let va = side(b, st, a, *ty, ins)?;
+            let vb = side(b, st, other, *ty, ins)?;
+            b.choose(c, va, vb, ins)?
+        }
+    };
+    b.join(B::deps_mut(&mut v), B::deps(&p))?;
+    B::set(st, dst, v);
+    Ok(())
+}
+
+/// An operand of `selp` converted to its type where that changes it.
+fn side<B: Values>(
+    b: &mut B,
+    st: &B::State,
+    op: &Operand,
+    ty: Option<IntTy>,
+    ins: &ast::Instr,
+) -> Result<B::Val, B::Stop> {
+    let v = b.operand(st, op);
+    if b.keeps(st, &v, ty) {
+        return Ok(v);
+    }
+    let n = b.number(st, &v)?;
+    let converted = b.convert(ty, n, ins)?;
+    Ok(B::number_val(converted, B::deps(&v).clone()))
+}
+
+/// `bra` (9.7.8.x), with its guard: where the state goes. What the
+/// condition depends on becomes a control dependency of everything after
+/// (8.10.4), on both continuations.
+pub(super) fn branch<B: Values>(
+    b: &mut B,
+    st: &mut B::State,
+    cond: &BranchCond,
+    ins: &ast::Instr,
+) -> Result<Branched<B::State>, B::Stop> {
+    match cond {
+        BranchCond::Always => Ok(Branched::Goes(true)),
+        BranchCond::Pred { reg, negated } => {
+            let p = b.operand(st, &Operand::Reg(reg.clone()));
+            let n = b.number(st, &p)?;
+            b.add_ctrl(st, B::deps(&p))?;
+            let mut c = b.nonzero(n, ins)?;
+            if *negated {
+                c = b.not(c)?;
+            }
+            b.decide(st, c)
+        }
+        BranchCond::Compare { cmp, a, b: other } => match b.compare(st, *cmp, a, other, None, ins)? {
+            Compared::Value(c, deps) => {
+                b.add_ctrl(st, &deps)?;
+                b.decide(st, c)
+            }
+            Compared::Split(mut holds, mut fails, deps) => {
+                b.add_ctrl(&mut holds, &deps)?;
+                b.add_ctrl(&mut fails, &deps)?;
+                Ok(Branched::Split(vec![(holds, true), (fails, false)]))
+            }
+        },
+    }
+}

@@ -1,0 +1,165 @@
+//! The path builder's [`Values`] (issue 40): numbers are concrete; a read not
+//! yet known forks the path over the values its location may hold (or, for
+//! `==`/`!=` against a constant, into the two outcomes, `fork_compare`).
+
+use super::meaning::{Branched, Compared, Values};
+use super::*;
+use crate::ast::{AluOp, Cmp, IntTy, Operand};
+
+/// Why the path builder stops an instruction before performing it.
+pub(super) enum PathStop {
+    /// The path forked on a read's values: each child runs the instruction again.
+    Fork(Step),
+    Err(Error),
+}
+
+impl From<Error> for PathStop {
+    fn from(e: Error) -> Self {
+        PathStop::Err(e)
+    }
+}
+
+/// The step an instruction's meaning came to: `performed` where it ran to the end.
+pub(super) fn step_of(r: std::result::Result<Step, PathStop>) -> Result<Step> {
+    match r {
+        Ok(step) | Err(PathStop::Fork(step)) => Ok(step),
+        Err(PathStop::Err(e)) => Err(e),
+    }
+}
+
+type PResult<T> = std::result::Result<T, PathStop>;
+
+impl Values for Ctx<'_> {
+    type State = PathState;
+    type Val = Val;
+    type Num = i64;
+    type Deps = BTreeSet<usize>;
+    type Stop = PathStop;
+
+    fn operand(&mut self, st: &PathState, op: &Operand) -> Val {
+        Ctx::operand(self, st, op)
+    }
+
+    fn set(st: &mut PathState, dst: &str, v: Val) {
+        st.regs.insert(dst.to_string(), v);
+    }
+
+    fn address(v: &Val) -> Option<(&str, i64)> {
+        match &v.v {
+            V::Addr(name, off) => Some((name, *off)),
+            _ => None,
+        }
+    }
+
+    fn deps(v: &Val) -> &BTreeSet<usize> {
+        &v.deps
+    }
+
+    fn deps_mut(v: &mut Val) -> &mut BTreeSet<usize> {
+        &mut v.deps
+    }
+
+    fn number_val(n: i64, deps: BTreeSet<usize>) -> Val {
+        Val { v: V::Const(n), deps }
+    }
+
+    fn address_val(name: String, off: i64, deps: BTreeSet<usize>) -> Val {
+        Val { v: V::Addr(name, off), deps }
+    }
+
+    fn number(&mut self, st: &PathState, v: &Val) -> PResult<i64> {
+        match &v.v {
+            V::Const(c) => Ok(*c),
+            V::Free(i) => Err(PathStop::Fork(self.fork_read(st, *i))),
+            V::Addr(name, off) => {
+                let idx = self.names.keys().position(|n| n == name).unwrap_or(0);
+                Ok(address_number(idx, *off))
+            }
+        }
+    }
+
+    fn konst(&mut self, v: i64) -> i64 {
+        v
+    }
+
+    fn constant(&self, n: i64) -> Option<i64> {
+        Some(n)
+    }
+
+    fn keeps(&self, st: &PathState, v: &Val, ty: Option<IntTy>) -> bool {
+        Ctx::keeps(self, st, v, ty)
+    }
+
+    fn join(&mut self, into: &mut BTreeSet<usize>, from: &BTreeSet<usize>) -> PResult<()> {
+        into.extend(from.iter().copied());
+        Ok(())
+    }
+
+    fn alu(&mut self, op: AluOp, args: Vec<i64>, types: (Option<IntTy>, Option<IntTy>), ins: &ast::Instr) -> PResult<i64> {
+        arith::alu(op, &args, types.0, types.1).map_err(|e| {
+            let why = match e {
+                NoValue::DivByZero => "divides by zero on some path, whose result the ISA leaves unspecified",
+                NoValue::Overflow => "overflows 64 bits on some path",
+                NoValue::Arity => "has the wrong number of operands",
+            };
+            PathStop::Err(Error::input(format!("`{}` {}", ins.text, why), ins.span))
+        })
+    }
+
+    fn convert(&mut self, ty: Option<IntTy>, n: i64, _: &ast::Instr) -> PResult<i64> {
+        Ok(arith::convert(ty, n))
+    }
+
+    fn nonzero(&mut self, n: i64, _: &ast::Instr) -> PResult<i64> {
+        Ok(i64::from(n != 0))
+    }
+
+    fn not(&mut self, n: i64) -> PResult<i64> {
+        Ok(i64::from(n == 0))
+    }
+
+    fn choose(&mut self, _: i64, _: Val, _: Val, _: &ast::Instr) -> PResult<Val> {
+        Err(PathStop::Err(Error::internal("a path's number has one value")))
+    }
+
+    fn compare(
+        &mut self,
+        st: &mut PathState,
+        cmp: Cmp,
+        a: &Operand,
+        b: &Operand,
+        ty: Option<IntTy>,
+        _: &ast::Instr,
+    ) -> PResult<Compared<Self>> {
+        if let Some((holds, fails, deps)) = self.fork_compare(st, cmp, a, b, ty) {
+            return Ok(Compared::Split(holds, fails, deps));
+        }
+        // Two unknown reads: fork on the older (a ticket, an expected value)
+        // first; the comparison shortcut (`fork_compare`) then splits the newer
+        // one into two paths instead of one per value (issue 27).
+        let swap = self.older_read(st, b, a);
+        let (first, second) = if swap { (b, a) } else { (a, b) };
+        let (v1, v2) = (Ctx::operand(self, st, first), Ctx::operand(self, st, second));
+        let (x1, x2) = (self.number(st, &v1)?, self.number(st, &v2)?);
+        let (x, y) = if swap { (x2, x1) } else { (x1, x2) };
+        let deps = v1.deps.union(&v2.deps).copied().collect();
+        Ok(Compared::Value(i64::from(arith::compare(cmp, x, y, ty)), deps))
+    }
+
+    fn add_ctrl(&mut self, st: &mut PathState, deps: &BTreeSet<usize>) -> PResult<()> {
+        st.ctrl.extend(deps.iter().copied());
+        Ok(())
+    }
+
+    fn decide(&mut self, _: &mut PathState, c: i64) -> PResult<Branched<PathState>> {
+        Ok(Branched::Goes(c != 0))
+    }
+
+    fn outside(&self, ins: &ast::Instr, why: &str) -> PathStop {
+        PathStop::Err(Error::internal(format!("the path builder stopped at `{}`: {}", ins.text, why)))
+    }
+
+    fn internal(&self, what: &str) -> PathStop {
+        PathStop::Err(Error::internal(what))
+    }
+}

@@ -1,0 +1,133 @@
+//! The symbolic builder's [`Values`] (issue 40): numbers are terms over the
+//! values the thread reads; a branch on a term splits the state's guard, and
+//! nothing forks on a value.
+
+use super::*;
+use crate::program::build::meaning::{Branched, Compared, Values};
+
+impl Values for Walk<'_, '_> {
+    type State = SymState;
+    type Val = SVal;
+    type Num = TermId;
+    type Deps = Deps;
+    type Stop = Stop;
+
+    fn operand(&mut self, st: &SymState, op: &Operand) -> SVal {
+        Walk::operand(self, st, op)
+    }
+
+    fn set(st: &mut SymState, dst: &str, v: SVal) {
+        st.regs.insert(dst.to_string(), v);
+    }
+
+    fn address(v: &SVal) -> Option<(&str, i64)> {
+        match &v.v {
+            SV::Addr(name, off) => Some((name, *off)),
+            SV::T(_) => None,
+        }
+    }
+
+    fn deps(v: &SVal) -> &Deps {
+        &v.deps
+    }
+
+    fn deps_mut(v: &mut SVal) -> &mut Deps {
+        &mut v.deps
+    }
+
+    fn number_val(n: TermId, deps: Deps) -> SVal {
+        SVal { v: SV::T(n), deps }
+    }
+
+    fn address_val(name: String, off: i64, deps: Deps) -> SVal {
+        SVal { v: SV::Addr(name, off), deps }
+    }
+
+    fn number(&mut self, _: &SymState, v: &SVal) -> SResult<TermId> {
+        Ok(self.term_of(v))
+    }
+
+    fn konst(&mut self, v: i64) -> TermId {
+        self.r.terms.konst(v)
+    }
+
+    fn constant(&self, n: TermId) -> Option<i64> {
+        self.r.terms.constant(n)
+    }
+
+    fn keeps(&self, _: &SymState, v: &SVal, ty: Option<IntTy>) -> bool {
+        Walk::keeps(self, v, ty)
+    }
+
+    fn join(&mut self, into: &mut Deps, from: &Deps) -> SResult<()> {
+        self.add_deps(into, from)
+    }
+
+    fn alu(&mut self, op: AluOp, args: Vec<TermId>, types: (Option<IntTy>, Option<IntTy>), ins: &ast::Instr) -> SResult<TermId> {
+        self.r.terms.op(SymOp::Alu(op, types.0, types.1), args).map_err(|e| term_error(e, ins))
+    }
+
+    fn convert(&mut self, ty: Option<IntTy>, n: TermId, ins: &ast::Instr) -> SResult<TermId> {
+        self.r.terms.op(SymOp::Convert(ty), vec![n]).map_err(|e| term_error(e, ins))
+    }
+
+    fn nonzero(&mut self, n: TermId, ins: &ast::Instr) -> SResult<TermId> {
+        Walk::nonzero(self, n, ins)
+    }
+
+    fn not(&mut self, n: TermId) -> SResult<TermId> {
+        self.r.terms.not(n).map_err(too_many_terms)
+    }
+
+    fn choose(&mut self, c: TermId, a: SVal, b: SVal, ins: &ast::Instr) -> SResult<SVal> {
+        let v = match (&a.v, &b.v) {
+            (x, y) if x == y => x.clone(),
+            (SV::T(x), SV::T(y)) => SV::T(self.r.terms.ite(c, *x, *y).map_err(too_many_terms)?),
+            _ => return Err(outside(ins, "it chooses between an address and another value by a value read")),
+        };
+        Ok(SVal { v, deps: self.merge_deps(c, &a.deps, &b.deps)? })
+    }
+
+    fn compare(
+        &mut self,
+        st: &mut SymState,
+        cmp: Cmp,
+        a: &Operand,
+        b: &Operand,
+        ty: Option<IntTy>,
+        ins: &ast::Instr,
+    ) -> SResult<Compared<Self>> {
+        let (va, vb) = (Walk::operand(self, st, a), Walk::operand(self, st, b));
+        let args = vec![self.term_of(&va), self.term_of(&vb)];
+        let c = self.r.terms.op(SymOp::Compare(cmp, ty), args).map_err(|e| term_error(e, ins))?;
+        let mut deps = va.deps;
+        self.add_deps(&mut deps, &vb.deps)?;
+        Ok(Compared::Value(c, deps))
+    }
+
+    fn add_ctrl(&mut self, st: &mut SymState, deps: &Deps) -> SResult<()> {
+        let mut ctrl = std::mem::take(&mut st.ctrl);
+        self.add_deps(&mut ctrl, deps)?;
+        st.ctrl = ctrl;
+        Ok(())
+    }
+
+    fn decide(&mut self, st: &mut SymState, c: TermId) -> SResult<Branched<SymState>> {
+        if let Some(k) = self.r.terms.constant(c) {
+            return Ok(Branched::Goes(k != 0));
+        }
+        let (mut taken, mut fails) = (st.clone(), st.clone());
+        let not_c = self.r.terms.not(c).map_err(too_many_terms)?;
+        self.restrict(&mut taken, c)?;
+        self.restrict(&mut fails, not_c)?;
+        Ok(Branched::Split(vec![(taken, true), (fails, false)]))
+    }
+
+    fn outside(&self, ins: &ast::Instr, why: &str) -> Stop {
+        outside(ins, why)
+    }
+
+    fn internal(&self, what: &str) -> Stop {
+        Stop::Err(Error::internal(what))
+    }
+}
