@@ -101,6 +101,7 @@ impl Values for Ctx<'_> {
                 NoValue::DivByZero => "divides by zero on some path, whose result the ISA leaves unspecified",
                 NoValue::Overflow => "overflows 64 bits on some path",
                 NoValue::Arity => "has the wrong number of operands",
+                NoValue::Undefined(why) => why,
             };
             PathStop::Err(Error::input(format!("`{}` {}", ins.text, why), ins.span))
         })
