@@ -11,7 +11,11 @@
 //! The instructions not yet here are listed in `paper-notes/encoding.md`
 //! ("One meaning per instruction").
 
+use super::step::{timer_register, TIMER_LATER};
 use crate::ast::{self, AluOp, BranchCond, Cmp, InstrKind, IntTy, Operand};
+use crate::error::Error;
+use crate::program::event::EventKind;
+use crate::program::symbolic::SymOp;
 
 /// A comparison's result as a builder holds it.
 pub(super) enum Compared<B: Values + ?Sized> {
@@ -21,6 +25,13 @@ pub(super) enum Compared<B: Values + ?Sized> {
     /// (the path builder's `fork_compare`): where the comparison holds, where
     /// it does not, and what it depends on.
     Split(B::State, B::State, B::Deps),
+}
+
+/// A number chosen by nothing in the program, as a builder holds it.
+pub(super) enum Either<B: Values + ?Sized> {
+    One(B::Num),
+    /// The state used up and split: each part with its number.
+    Split(Vec<(B::State, B::Num)>),
 }
 
 /// Where a branch sends a state.
@@ -52,7 +63,7 @@ pub(super) trait Values {
     /// Why an instruction stops before it is performed: an error, a construct
     /// the builder does not cover, or (paths) a fork on a read's values, after
     /// which the instruction runs again on each path.
-    type Stop;
+    type Stop: From<Error>;
 
     fn operand(&mut self, st: &Self::State, op: &Operand) -> Self::Val;
     fn set(st: &mut Self::State, dst: &str, v: Self::Val);
@@ -73,13 +84,20 @@ pub(super) trait Values {
     fn keeps(&self, st: &Self::State, v: &Self::Val, ty: Option<IntTy>) -> bool;
     /// Add `from` to `into`.
     fn join(&mut self, into: &mut Self::Deps, from: &Self::Deps) -> Result<(), Self::Stop>;
-    fn alu(&mut self, op: AluOp, args: Vec<Self::Num>, types: (Option<IntTy>, Option<IntTy>), ins: &ast::Instr)
-        -> Result<Self::Num, Self::Stop>;
-    fn convert(&mut self, ty: Option<IntTy>, n: Self::Num, ins: &ast::Instr) -> Result<Self::Num, Self::Stop>;
+    /// `op` on the numbers: `SymOp::eval` on concrete ones, a term on terms
+    /// (`SymOp` is the one vocabulary of register arithmetic).
+    fn apply(&mut self, op: SymOp, args: Vec<Self::Num>, ins: &ast::Instr) -> Result<Self::Num, Self::Stop>;
     /// The 0/1 number "`n` is not 0".
     fn nonzero(&mut self, n: Self::Num, ins: &ast::Instr) -> Result<Self::Num, Self::Stop>;
     /// The 0/1 number "`n` is 0", for `n` 0/1.
     fn not(&mut self, n: Self::Num) -> Result<Self::Num, Self::Stop>;
+    /// A number that is `a` or `b`, neither decided by the program (a timer
+    /// read): one number (a term) or the state split, each part with its number.
+    fn either(&mut self, st: &mut Self::State, a: Self::Num, b: Self::Num) -> Result<Either<Self>, Self::Stop>;
+    /// The state space of the variable `name` (or of the variable it aliases).
+    fn space_of(&self, name: &str) -> ast::VarSpace;
+    /// The state performs an event that is neither a read nor a write (a fence).
+    fn push_other(&mut self, st: &mut Self::State, kind: EventKind, ins: &ast::Instr) -> Result<(), Self::Stop>;
     /// `c ? a : b` where `c` has both values.
     fn choose(&mut self, c: Self::Num, a: Self::Val, b: Self::Val, ins: &ast::Instr) -> Result<Self::Val, Self::Stop>;
     /// `a cmp b` at type `ty`, as a 0/1 number or a split of the state.
@@ -145,7 +163,7 @@ pub(super) fn alu<B: Values>(b: &mut B, st: &mut B::State, ins: &ast::Instr) -> 
         args.push(b.number(st, &v)?);
         b.join(&mut deps, B::deps(&v))?;
     }
-    let n = b.alu(*op, args, (*ty, *src_ty), ins)?;
+    let n = b.apply(SymOp::Alu(*op, *ty, *src_ty), args, ins)?;
     B::set(st, dst, B::number_val(n, deps));
     Ok(())
 }
@@ -210,7 +228,7 @@ fn side<B: Values>(
         return Ok(v);
     }
     let n = b.number(st, &v)?;
-    let converted = b.convert(ty, n, ins)?;
+    let converted = b.apply(SymOp::Convert(ty), vec![n], ins)?;
     Ok(B::number_val(converted, B::deps(&v).clone()))
 }
 
@@ -247,4 +265,76 @@ pub(super) fn branch<B: Values>(
             }
         },
     }
+}
+
+/// A timer read (D81): the counter is where the thread last read it, or far
+/// later (past any deadline a loop may set); it never goes back along the
+/// thread. The destination shows the counter's bits (`%globaltimer_hi`: the
+/// high 32), and depends on nothing.
+pub(super) fn timer<B: Values>(b: &mut B, st: &mut B::State, ins: &ast::Instr) -> Result<Flow<B::State>, B::Stop> {
+    let InstrKind::Timer { dst, timer, shift, bits } = &ins.kind else {
+        return Err(b.internal("timer on another instruction"));
+    };
+    let hidden = timer_register(timer);
+    // A counter not read before reads as 0 (an unwritten register).
+    let last = b.operand(st, &Operand::Reg(hidden.clone()));
+    let last = b.number(st, &last)?;
+    let by = b.konst(TIMER_LATER);
+    let later = b.apply(SymOp::Alu(AluOp::Add, None, None), vec![last, by], ins)?;
+    let read = |b: &mut B, s: &mut B::State, now: B::Num| -> Result<(), B::Stop> {
+        let view = b.apply(SymOp::TimerView(*shift, *bits), vec![now], ins)?;
+        B::set(s, &hidden, B::number_val(now, B::Deps::default()));
+        B::set(s, dst, B::number_val(view, B::Deps::default()));
+        Ok(())
+    };
+    match b.either(st, last, later)? {
+        Either::One(now) => {
+            read(b, st, now)?;
+            Ok(Flow::Next)
+        }
+        Either::Split(parts) => {
+            let mut out = Vec::new();
+            for (mut s, now) in parts {
+                read(b, &mut s, now)?;
+                out.push(s);
+            }
+            Ok(Flow::Split(out))
+        }
+    }
+}
+
+/// `isspacep.space d, a` (9.7.9.x, D42): 1 when `a` is the address of a
+/// variable of `space` (6.4.1.1: a generic address lies in one state space's
+/// window), with `a`'s dependencies. A number that is no variable's address
+/// is an input error (a value read is made a number first, then refused).
+pub(super) fn isspace<B: Values>(b: &mut B, st: &mut B::State, ins: &ast::Instr) -> Result<(), B::Stop> {
+    let InstrKind::IsSpace { dst, addr, space } = &ins.kind else {
+        return Err(b.internal("isspace on another instruction"));
+    };
+    let v = b.operand(st, addr);
+    let Some((name, _)) = B::address(&v) else {
+        b.number(st, &v)?;
+        return Err(Error::input(
+            "`isspacep` of a number that is not the address of a variable: its state space is unknown",
+            ins.span,
+        )
+        .into());
+    };
+    let inside = b.space_of(name) == *space;
+    let n = b.konst(i64::from(inside));
+    let deps = B::deps(&v).clone();
+    B::set(st, dst, B::number_val(n, deps));
+    Ok(())
+}
+
+/// A fence (9.7.13.4 `fence`/`membar`, `fence.proxy`, `fence.mbarrier_init`):
+/// one event of its kind, ordered by the model's rows.
+pub(super) fn fence<B: Values>(b: &mut B, st: &mut B::State, ins: &ast::Instr) -> Result<(), B::Stop> {
+    let kind = match &ins.kind {
+        InstrKind::Fence { sem, scope } => EventKind::Fence { sem: *sem, scope: *scope },
+        InstrKind::ProxyFence { proxy, space } => EventKind::ProxyFence { proxy: *proxy, space: *space },
+        InstrKind::InitFence => EventKind::InitFence,
+        _ => return Err(b.internal("fence on another instruction")),
+    };
+    b.push_other(st, kind, ins)
 }

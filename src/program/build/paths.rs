@@ -2,9 +2,10 @@
 //! yet known forks the path over the values its location may hold (or, for
 //! `==`/`!=` against a constant, into the two outcomes, `fork_compare`).
 
-use super::meaning::{Branched, Compared, Values};
+use super::meaning::{Branched, Compared, Either, Values};
 use super::*;
-use crate::ast::{AluOp, Cmp, IntTy, Operand};
+use crate::ast::{Cmp, IntTy, Operand};
+use crate::program::symbolic::SymOp;
 
 /// Why the path builder stops an instruction before performing it.
 pub(super) enum PathStop {
@@ -95,8 +96,8 @@ impl Values for Ctx<'_> {
         Ok(())
     }
 
-    fn alu(&mut self, op: AluOp, args: Vec<i64>, types: (Option<IntTy>, Option<IntTy>), ins: &ast::Instr) -> PResult<i64> {
-        arith::alu(op, &args, types.0, types.1).map_err(|e| {
+    fn apply(&mut self, op: SymOp, args: Vec<i64>, ins: &ast::Instr) -> PResult<i64> {
+        op.eval(&args).map_err(|e| {
             let why = match e {
                 NoValue::DivByZero => "divides by zero on some path, whose result the ISA leaves unspecified",
                 NoValue::Overflow => "overflows 64 bits on some path",
@@ -107,16 +108,25 @@ impl Values for Ctx<'_> {
         })
     }
 
-    fn convert(&mut self, ty: Option<IntTy>, n: i64, _: &ast::Instr) -> PResult<i64> {
-        Ok(arith::convert(ty, n))
-    }
-
     fn nonzero(&mut self, n: i64, _: &ast::Instr) -> PResult<i64> {
         Ok(i64::from(n != 0))
     }
 
     fn not(&mut self, n: i64) -> PResult<i64> {
         Ok(i64::from(n == 0))
+    }
+
+    fn either(&mut self, st: &mut PathState, a: i64, b: i64) -> PResult<Either<Self>> {
+        Ok(Either::Split(vec![(st.clone(), a), (st.clone(), b)]))
+    }
+
+    fn space_of(&self, name: &str) -> ast::VarSpace {
+        self.space_of_variable(name)
+    }
+
+    fn push_other(&mut self, st: &mut PathState, kind: EventKind, ins: &ast::Instr) -> PResult<()> {
+        Ctx::push_other(self, st, kind, ins);
+        Ok(())
     }
 
     fn choose(&mut self, _: i64, _: Val, _: Val, _: &ast::Instr) -> PResult<Val> {

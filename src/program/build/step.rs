@@ -1,12 +1,12 @@
 //! One instruction on one path (split from build.rs by concern).
 
+use super::meaning::{self, Branched, Flow};
+use super::paths::step_of;
 use super::*;
 use crate::ast::{self, BarrierCount, BarrierOp, InstrKind, IntTy, RedOp};
 use crate::error::{Error, Result};
 use crate::program::access::stored;
 use crate::program::private::Found;
-use super::meaning::{self, Branched, Flow};
-use super::paths::step_of;
 use std::collections::BTreeSet;
 
 /// How one use of a synchronizing object is pushed (`Ctx::push_sync`).
@@ -75,17 +75,8 @@ impl Ctx<'_> {
             InstrKind::Atomic { sem, scope, proxy, op, dst, addr, operands, size, ty, shared } => {
                 self.atomic(t, st, ins, (*sem, *scope, *proxy, *op, *size, *shared, *ty), dst, addr, operands)
             }
-            InstrKind::Fence { sem, scope } => {
-                self.push_other(st, EventKind::Fence { sem: *sem, scope: *scope }, ins);
-                Ok(Step::Next)
-            }
-            InstrKind::ProxyFence { proxy, space } => {
-                self.push_other(st, EventKind::ProxyFence { proxy: *proxy, space: *space }, ins);
-                Ok(Step::Next)
-            }
-            InstrKind::InitFence => {
-                self.push_other(st, EventKind::InitFence, ins);
-                Ok(Step::Next)
+            InstrKind::Fence { .. } | InstrKind::ProxyFence { .. } | InstrKind::InitFence => {
+                step_of(meaning::fence(self, st, ins).map(|()| Step::Next))
             }
             InstrKind::Mapa { .. } => self.step_mapa(t, st, ins),
             InstrKind::CtaRank { .. } => self.step_ctarank(t, st, ins),
@@ -103,38 +94,27 @@ impl Ctx<'_> {
         step_of(meaning::alu(self, st, ins).map(|()| Step::Next))
     }
 
-    /// A timer read (D81): one path where no time has passed since the
-    /// thread's previous read of the timer, one where much has (a deadline of
-    /// any loop has passed): the value never decreases along the thread.
+    /// A timer read (`meaning::timer`): one path where no time has passed
+    /// since the thread's previous read of the timer, one where much has.
     fn step_timer(&mut self, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
-        let InstrKind::Timer { dst, timer, shift, bits } = &ins.kind else {
-            return Err(Error::internal("step_timer on another instruction"));
-        };
-        let hidden = timer_register(timer);
-        let last = match st.regs.get(&hidden).map(|v| &v.v) {
-            Some(V::Const(c)) => *c,
-            _ => 0,
-        };
-        let mut out = Vec::new();
-        for now in [last, last.wrapping_add(TIMER_LATER)] {
-            let mut c = st.clone();
-            c.regs.insert(hidden.clone(), Val::konst(now));
-            c.regs.insert(dst.clone(), Val::konst(timer_view(now, *shift, *bits)));
-            c.pc += 1;
-            out.push(c);
-        }
-        Ok(Step::Continue(out))
+        step_of(meaning::timer(self, st, ins).map(|flow| self.performed(flow)))
     }
 
     /// `Setp` instructions (`meaning::setp`).
     fn step_setp(&mut self, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
-        step_of(meaning::setp(self, st, ins).map(|flow| match flow {
+        step_of(meaning::setp(self, st, ins).map(|flow| self.performed(flow)))
+    }
+
+    /// The step after an instruction whose meaning may split the path: each
+    /// part goes on to the next instruction.
+    fn performed(&self, flow: Flow<PathState>) -> Step {
+        match flow {
             Flow::Next => Step::Next,
             Flow::Split(mut paths) => {
                 paths.iter_mut().for_each(|c| c.pc += 1);
                 Step::Continue(paths)
             }
-        }))
+        }
     }
 
     /// `Selp` instructions (`meaning::selp`).
@@ -147,18 +127,20 @@ impl Ctx<'_> {
         let InstrKind::Branch { cond, target } = &ins.kind else {
             return Err(Error::internal("step_branch on another instruction"));
         };
-        step_of(meaning::branch(self, st, cond, ins).map(|to| match to {
-            Branched::Goes(true) => Step::Jump(target.clone()),
-            Branched::Goes(false) => Step::Next,
-            Branched::Split(parts) => Step::Continue(
-                parts
-                    .into_iter()
-                    .map(|(mut c, taken)| {
-                        c.pc = if taken { self.label_index(t, target) } else { c.pc + 1 };
-                        c
-                    })
-                    .collect(),
-            ),
+        step_of(meaning::branch(self, st, cond, ins).map(|to| {
+            match to {
+                Branched::Goes(true) => Step::Jump(target.clone()),
+                Branched::Goes(false) => Step::Next,
+                Branched::Split(parts) => Step::Continue(
+                    parts
+                        .into_iter()
+                        .map(|(mut c, taken)| {
+                            c.pc = if taken { self.label_index(t, target) } else { c.pc + 1 };
+                            c
+                        })
+                        .collect(),
+                ),
+            }
         }))
     }
 
@@ -306,23 +288,7 @@ impl Ctx<'_> {
     /// (ISA 6.4.1.1: a generic address lies in one state space's window). A
     /// test's own locations are global memory (litmus-format 5).
     fn step_isspace(&mut self, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
-        let InstrKind::IsSpace { dst, addr, space } = &ins.kind else {
-            return Err(Error::internal("step_isspace on another instruction"));
-        };
-        let v = self.operand(st, addr);
-        let root = match &v.v {
-            V::Addr(name, _) => self.names.get(name).map_or(name.clone(), |i| i.root.clone()),
-            V::Free(i) => return Ok(self.fork_read(st, *i)),
-            V::Const(_) => {
-                return Err(Error::input(
-                    "`isspacep` of a number that is not the address of a variable: its state space is unknown",
-                    ins.span,
-                ))
-            }
-        };
-        let inside = self.space(&root) == *space;
-        st.regs.insert(dst.clone(), Val { v: V::Const(inside as i64), deps: v.deps });
-        Ok(Step::Next)
+        step_of(meaning::isspace(self, st, ins).map(|()| Step::Next))
     }
 
     /// `Barrier` instructions.

@@ -3,17 +3,15 @@
 //! with terms for values (D181, D183).
 
 use super::*;
-use crate::ast::{AluOp, AtomOp, BranchCond, Cmp, InstrKind, IntTy, Operand, Sem};
+use crate::ast::{AtomOp, BranchCond, Cmp, InstrKind, IntTy, Operand, Sem};
 use crate::program::build::meaning;
 use crate::program::symbolic::SymOp;
 
 mod barrier;
 mod cas;
 mod collective;
-mod isspace;
 mod private;
 mod spin;
-mod timer;
 mod values;
 
 /// Most states one thread's work list may hold (a limit, exit 3).
@@ -255,11 +253,7 @@ impl Walk<'_, '_> {
         match &ins.kind {
             InstrKind::Branch { cond, target } => return self.branch(st, ins, cond, labels[target]),
             InstrKind::Alu { .. } => meaning::alu(self, &mut st, ins)?,
-            InstrKind::Setp { .. } => {
-                if let meaning::Flow::Split(_) = meaning::setp(self, &mut st, ins)? {
-                    return Err(Stop::Err(Error::internal("a symbolic comparison is a term")));
-                }
-            }
+            InstrKind::Setp { .. } => one_state(meaning::setp(self, &mut st, ins)?)?,
             InstrKind::Selp { .. } => meaning::selp(self, &mut st, ins)?,
             InstrKind::Load { .. } => self.load(&mut st, ins)?,
             InstrKind::Store { .. } => self.store(&mut st, ins)?,
@@ -267,15 +261,10 @@ impl Walk<'_, '_> {
             InstrKind::Barrier { .. } => self.barrier(&mut st, ins)?,
             InstrKind::Warp { .. } => self.warp_collective(&mut st, ins)?,
             InstrKind::ActiveMask { .. } => self.activemask(&mut st, ins)?,
-            InstrKind::Timer { .. } => self.timer(&mut st, ins)?,
-            InstrKind::IsSpace { .. } => self.isspace(&mut st, ins)?,
-            InstrKind::Fence { sem, scope } => {
-                let kind = DraftKind::Other(EventKind::Fence { sem: *sem, scope: *scope });
-                self.push(&mut st, (0, TRUE), kind, &Deps::new(), ins)?;
-            }
-            InstrKind::ProxyFence { proxy, space } => {
-                let kind = DraftKind::Other(EventKind::ProxyFence { proxy: *proxy, space: *space });
-                self.push(&mut st, (0, TRUE), kind, &Deps::new(), ins)?;
+            InstrKind::Timer { .. } => one_state(meaning::timer(self, &mut st, ins)?)?,
+            InstrKind::IsSpace { .. } => meaning::isspace(self, &mut st, ins)?,
+            InstrKind::Fence { .. } | InstrKind::ProxyFence { .. } | InstrKind::InitFence => {
+                meaning::fence(self, &mut st, ins)?
             }
             _ => {}
         }
@@ -672,6 +661,15 @@ impl Walk<'_, '_> {
 }
 
 /// Where two states merge, for a message: the instruction's line, or the end.
+/// A meaning that splits a state only where the path builder forks: a
+/// symbolic state never splits there (its numbers are terms).
+fn one_state(flow: meaning::Flow<SymState>) -> SResult<()> {
+    match flow {
+        meaning::Flow::Next => Ok(()),
+        meaning::Flow::Split(_) => Err(Stop::Err(Error::internal("a symbolic state split on a number"))),
+    }
+}
+
 fn place(at: Option<&ast::Instr>) -> String {
     at.map_or_else(|| "the end of the thread".to_string(), |i| format!("line {}", i.span.line))
 }

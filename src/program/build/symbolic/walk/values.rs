@@ -3,7 +3,7 @@
 //! nothing forks on a value.
 
 use super::*;
-use crate::program::build::meaning::{Branched, Compared, Values};
+use crate::program::build::meaning::{Branched, Compared, Either, Values};
 
 impl Values for Walk<'_, '_> {
     type State = SymState;
@@ -63,12 +63,8 @@ impl Values for Walk<'_, '_> {
         self.add_deps(into, from)
     }
 
-    fn alu(&mut self, op: AluOp, args: Vec<TermId>, types: (Option<IntTy>, Option<IntTy>), ins: &ast::Instr) -> SResult<TermId> {
-        self.r.terms.op(SymOp::Alu(op, types.0, types.1), args).map_err(|e| term_error(e, ins))
-    }
-
-    fn convert(&mut self, ty: Option<IntTy>, n: TermId, ins: &ast::Instr) -> SResult<TermId> {
-        self.r.terms.op(SymOp::Convert(ty), vec![n]).map_err(|e| term_error(e, ins))
+    fn apply(&mut self, op: SymOp, args: Vec<TermId>, ins: &ast::Instr) -> SResult<TermId> {
+        self.r.terms.op(op, args).map_err(|e| term_error(e, ins))
     }
 
     fn nonzero(&mut self, n: TermId, ins: &ast::Instr) -> SResult<TermId> {
@@ -77,6 +73,22 @@ impl Values for Walk<'_, '_> {
 
     fn not(&mut self, n: TermId) -> SResult<TermId> {
         self.r.terms.not(n).map_err(too_many_terms)
+    }
+
+    fn either(&mut self, _: &mut SymState, a: TermId, b: TermId) -> SResult<Either<Self>> {
+        let k = self.r.choices;
+        self.r.choices += 1;
+        let chosen = self.r.terms.choice(k).map_err(too_many_terms)?;
+        // The timer's choice term is 1 where the later value is read (`b`).
+        Ok(Either::One(self.r.terms.ite(chosen, b, a).map_err(too_many_terms)?))
+    }
+
+    fn space_of(&self, name: &str) -> ast::VarSpace {
+        self.ctx.space_of_variable(name)
+    }
+
+    fn push_other(&mut self, st: &mut SymState, kind: EventKind, ins: &ast::Instr) -> SResult<()> {
+        self.push(st, (0, TRUE), DraftKind::Other(kind), &Deps::new(), ins).map(|_| ())
     }
 
     fn choose(&mut self, c: TermId, a: SVal, b: SVal, ins: &ast::Instr) -> SResult<SVal> {
