@@ -12,6 +12,7 @@
 //! ("One meaning per instruction").
 
 use super::step::{timer_register, TIMER_LATER};
+use super::{normalize, Access, LocKey, Scope};
 use crate::ast::{self, AluOp, BranchCond, Cmp, InstrKind, IntTy, Operand};
 use crate::error::Error;
 use crate::program::event::EventKind;
@@ -32,6 +33,15 @@ pub(super) enum Either<B: Values + ?Sized> {
     One(B::Num),
     /// The state used up and split: each part with its number.
     Split(Vec<(B::State, B::Num)>),
+}
+
+/// What a load reads, as a builder holds it.
+pub(super) enum Read<B: Values + ?Sized> {
+    /// The value (a read not yet known, or a term).
+    One(B::Val),
+    /// The state used up and split: each part with its value (the path
+    /// builder's load over several cells, one path per combination of bytes).
+    Split(Vec<(B::State, B::Val)>),
 }
 
 /// Where a branch sends a state.
@@ -95,9 +105,61 @@ pub(super) trait Values {
     /// read): one number (a term) or the state split, each part with its number.
     fn either(&mut self, st: &mut Self::State, a: Self::Num, b: Self::Num) -> Result<Either<Self>, Self::Stop>;
     /// The state space of the variable `name` (or of the variable it aliases).
-    fn space_of(&self, name: &str) -> ast::VarSpace;
+    fn variable_space(&self, name: &str) -> ast::VarSpace;
     /// The state performs an event that is neither a read nor a write (a fence).
     fn push_other(&mut self, st: &mut Self::State, kind: EventKind, ins: &ast::Instr) -> Result<(), Self::Stop>;
+    /// The variable and offset a number is the synthetic address of, if any.
+    fn numeric_address(&self, n: i64) -> Option<(String, i64)>;
+    /// The input error for register `r`, used as an address, holding a number.
+    fn not_an_address(&self, r: &str, ins: &ast::Instr) -> Error;
+    /// The location and virtual address of `name + off` for this thread
+    /// (`shared`: through the `.shared` window).
+    fn locate(&mut self, name: &str, off: i64, shared: bool, ins: &ast::Instr) -> Result<(LocKey, String), Error>;
+    /// An access of `root` at a type (the variable is typed).
+    fn typed(&mut self, root: &str);
+    /// `root` is accessed as private (`.local`, `.param`) or as global or
+    /// shared memory; one variable cannot be both (D17).
+    fn check_space(&mut self, root: &str, private: bool, ins: &ast::Instr) -> Result<(), Error>;
+    /// The cells an access of `size` bytes at `key` covers (D18).
+    fn cells(&mut self, key: &LocKey, size: u8, ins: &ast::Instr) -> Vec<(LocKey, i64, u8)>;
+    /// A load of the thread's private bytes: the destination is written.
+    fn private_load(
+        &mut self,
+        st: &mut Self::State,
+        ins: &ast::Instr,
+        key: &LocKey,
+        adeps: Self::Deps,
+    ) -> Result<(), Self::Stop>;
+    /// A store to the thread's private bytes.
+    fn private_store(
+        &mut self,
+        st: &mut Self::State,
+        ins: &ast::Instr,
+        key: &LocKey,
+        deps: Self::Deps,
+    ) -> Result<(), Self::Stop>;
+    /// The read events of `access` over `cells`, and the value read.
+    fn read(
+        &mut self,
+        st: &mut Self::State,
+        key: LocKey,
+        cells: Vec<(LocKey, i64, u8)>,
+        access: Access,
+        adeps: Self::Deps,
+        ins: &ast::Instr,
+    ) -> Result<Read<Self>, Self::Stop>;
+    /// The write events of `access` over `cells`, writing the bit pattern `value`.
+    #[allow(clippy::too_many_arguments)]
+    fn write(
+        &mut self,
+        st: &mut Self::State,
+        key: LocKey,
+        cells: Vec<(LocKey, i64, u8)>,
+        access: Access,
+        value: Self::Num,
+        deps: Self::Deps,
+        ins: &ast::Instr,
+    ) -> Result<(), Self::Stop>;
     /// `c ? a : b` where `c` has both values.
     fn choose(&mut self, c: Self::Num, a: Self::Val, b: Self::Val, ins: &ast::Instr) -> Result<Self::Val, Self::Stop>;
     /// `a cmp b` at type `ty`, as a 0/1 number or a split of the state.
@@ -320,7 +382,7 @@ pub(super) fn isspace<B: Values>(b: &mut B, st: &mut B::State, ins: &ast::Instr)
         )
         .into());
     };
-    let inside = b.space_of(name) == *space;
+    let inside = b.variable_space(name) == *space;
     let n = b.konst(i64::from(inside));
     let deps = B::deps(&v).clone();
     B::set(st, dst, B::number_val(n, deps));
@@ -337,4 +399,101 @@ pub(super) fn fence<B: Values>(b: &mut B, st: &mut B::State, ins: &ast::Instr) -
         _ => return Err(b.internal("fence on another instruction")),
     };
     b.push_other(st, kind, ins)
+}
+
+/// The location an address operand names (6.4.1: `[var+off]`, `[reg+off]`),
+/// its virtual address, and what the address depends on. A register holds an
+/// address, or a number that is one (a test's address numbers); a value
+/// read is made a number first (the path builder forks on it).
+pub(super) fn location<B: Values>(
+    b: &mut B,
+    st: &B::State,
+    addr: &ast::Addr,
+    shared: bool,
+    ins: &ast::Instr,
+) -> Result<(LocKey, String, B::Deps), B::Stop> {
+    let (name, off, deps) = match &addr.base {
+        ast::AddrBase::Sym(s) => (s.clone(), addr.offset, B::Deps::default()),
+        ast::AddrBase::Reg(r) => {
+            let v = b.operand(st, &Operand::Reg(r.clone()));
+            let (name, off) = match B::address(&v) {
+                Some((name, off)) => (name.to_string(), off),
+                None => {
+                    let n = b.number(st, &v)?;
+                    let Some(c) = b.constant(n) else {
+                        return Err(b.outside(ins, "its address is computed from a value read"));
+                    };
+                    b.numeric_address(c).ok_or_else(|| b.not_an_address(r, ins))?
+                }
+            };
+            (name, off.checked_add(addr.offset).unwrap_or(i64::MAX), B::deps(&v).clone())
+        }
+    };
+    let (key, vaddr) = b.locate(&name, off, shared, ins)?;
+    Ok((key, vaddr, deps))
+}
+
+/// `ld` (9.7.9.8): a read of `size` bytes at the address, its value
+/// extended by the load's type; `.local`/`.param` memory is private however
+/// it is reached (a generic address from `cvta.local`, 5.1.5; a parameter's
+/// address, 5.1.6.1), and read back from the thread's own bytes.
+pub(super) fn load<B: Values>(b: &mut B, st: &mut B::State, ins: &ast::Instr) -> Result<Flow<B::State>, B::Stop> {
+    let InstrKind::Load { sem, scope, proxy, dst, addr, size, ty, shared, private } = &ins.kind else {
+        return Err(b.internal("load on another instruction"));
+    };
+    let (key, vaddr, adeps) = location(b, st, addr, *shared, ins)?;
+    if ty.is_some() {
+        b.typed(&key.root);
+    }
+    let private = *private || b.variable_space(&key.root).is_private();
+    b.check_space(&key.root, private, ins)?;
+    if private {
+        b.private_load(st, ins, &key, adeps)?;
+        return Ok(Flow::Next);
+    }
+    let cells = b.cells(&key, *size, ins);
+    let (msem, mscope) = normalize(*sem, *scope, Scope::Sys);
+    let access = Access { reads: true, conv: *ty, ..Access::new(vaddr, *proxy, *size, msem, mscope) };
+    match b.read(st, key, cells, access, adeps, ins)? {
+        Read::One(v) => {
+            B::set(st, dst, v);
+            Ok(Flow::Next)
+        }
+        Read::Split(parts) => Ok(Flow::Split(
+            parts
+                .into_iter()
+                .map(|(mut s, v)| {
+                    B::set(&mut s, dst, v);
+                    s
+                })
+                .collect(),
+        )),
+    }
+}
+
+/// `st` (9.7.9.9): a write of `size` bytes at the address. A typed store
+/// leaves its bit pattern (`st.u8` of 300 is 44; `st.s32` of -1 is
+/// 0xffffffff, D74), an untyped one its value (D15); the write depends on
+/// the address and the value (8.10.4).
+pub(super) fn store<B: Values>(b: &mut B, st: &mut B::State, ins: &ast::Instr) -> Result<(), B::Stop> {
+    let InstrKind::Store { sem, scope, proxy, addr, src, size, ty, shared, private } = &ins.kind else {
+        return Err(b.internal("store on another instruction"));
+    };
+    let (key, vaddr, mut deps) = location(b, st, addr, *shared, ins)?;
+    if ty.is_some() {
+        b.typed(&key.root);
+    }
+    let private = *private || b.variable_space(&key.root).is_private();
+    b.check_space(&key.root, private, ins)?;
+    if private {
+        return b.private_store(st, ins, &key, deps);
+    }
+    let v = b.operand(st, src);
+    let n = b.number(st, &v)?;
+    b.join(&mut deps, B::deps(&v))?;
+    let value = if ty.is_some() { b.apply(SymOp::Stored(*ty, *size), vec![n], ins)? } else { n };
+    let cells = b.cells(&key, *size, ins);
+    let (msem, mscope) = normalize(*sem, *scope, Scope::Sys);
+    let access = Access { writes: true, ..Access::new(vaddr, *proxy, *size, msem, mscope) };
+    b.write(st, key, cells, access, value, deps, ins)
 }

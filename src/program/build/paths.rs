@@ -2,7 +2,7 @@
 //! yet known forks the path over the values its location may hold (or, for
 //! `==`/`!=` against a constant, into the two outcomes, `fork_compare`).
 
-use super::meaning::{Branched, Compared, Either, Values};
+use super::meaning::{Branched, Compared, Either, Read, Values};
 use super::*;
 use crate::ast::{Cmp, IntTy, Operand};
 use crate::program::symbolic::SymOp;
@@ -30,7 +30,28 @@ pub(super) fn step_of(r: std::result::Result<Step, PathStop>) -> Result<Step> {
 
 type PResult<T> = std::result::Result<T, PathStop>;
 
-impl Values for Ctx<'_> {
+/// A step that performed the instruction (`Next`), or the fork it stopped at.
+fn performed_whole(step: Result<Step>) -> PResult<()> {
+    match step? {
+        Step::Next => Ok(()),
+        fork => Err(PathStop::Fork(fork)),
+    }
+}
+
+/// The path builder walking thread `t`.
+pub(super) struct PathThread<'c, 'a> {
+    pub ctx: &'c mut Ctx<'a>,
+    pub t: usize,
+}
+
+impl<'a> Ctx<'a> {
+    /// The path builder's [`Values`] for thread `t`.
+    pub(super) fn on(&mut self, t: usize) -> PathThread<'_, 'a> {
+        PathThread { ctx: self, t }
+    }
+}
+
+impl Values for PathThread<'_, '_> {
     type State = PathState;
     type Val = Val;
     type Num = i64;
@@ -38,7 +59,7 @@ impl Values for Ctx<'_> {
     type Stop = PathStop;
 
     fn operand(&mut self, st: &PathState, op: &Operand) -> Val {
-        Ctx::operand(self, st, op)
+        self.ctx.operand(st, op)
     }
 
     fn set(st: &mut PathState, dst: &str, v: Val) {
@@ -71,9 +92,9 @@ impl Values for Ctx<'_> {
     fn number(&mut self, st: &PathState, v: &Val) -> PResult<i64> {
         match &v.v {
             V::Const(c) => Ok(*c),
-            V::Free(i) => Err(PathStop::Fork(self.fork_read(st, *i))),
+            V::Free(i) => Err(PathStop::Fork(self.ctx.fork_read(st, *i))),
             V::Addr(name, off) => {
-                let idx = self.names.keys().position(|n| n == name).unwrap_or(0);
+                let idx = self.ctx.names.keys().position(|n| n == name).unwrap_or(0);
                 Ok(address_number(idx, *off))
             }
         }
@@ -88,7 +109,7 @@ impl Values for Ctx<'_> {
     }
 
     fn keeps(&self, st: &PathState, v: &Val, ty: Option<IntTy>) -> bool {
-        Ctx::keeps(self, st, v, ty)
+        self.ctx.keeps(st, v, ty)
     }
 
     fn join(&mut self, into: &mut BTreeSet<usize>, from: &BTreeSet<usize>) -> PResult<()> {
@@ -120,12 +141,92 @@ impl Values for Ctx<'_> {
         Ok(Either::Split(vec![(st.clone(), a), (st.clone(), b)]))
     }
 
-    fn space_of(&self, name: &str) -> ast::VarSpace {
-        self.space_of_variable(name)
+    fn variable_space(&self, name: &str) -> ast::VarSpace {
+        self.ctx.space_of_variable(name)
     }
 
     fn push_other(&mut self, st: &mut PathState, kind: EventKind, ins: &ast::Instr) -> PResult<()> {
-        Ctx::push_other(self, st, kind, ins);
+        self.ctx.push_other(st, kind, ins);
+        Ok(())
+    }
+
+    fn numeric_address(&self, n: i64) -> Option<(String, i64)> {
+        self.ctx.numeric_address(n)
+    }
+
+    fn not_an_address(&self, r: &str, ins: &ast::Instr) -> Error {
+        self.ctx.not_an_address(r, self.t, ins)
+    }
+
+    fn locate(&mut self, name: &str, off: i64, shared: bool, ins: &ast::Instr) -> Result<(LocKey, String)> {
+        self.ctx.locate(name, off, shared, self.t, ins)
+    }
+
+    fn typed(&mut self, root: &str) {
+        self.ctx.typed_roots.insert(root.to_string());
+    }
+
+    fn check_space(&mut self, root: &str, private: bool, ins: &ast::Instr) -> Result<()> {
+        self.ctx.space_of(root, private, ins)
+    }
+
+    fn cells(&mut self, key: &LocKey, size: u8, ins: &ast::Instr) -> Vec<(LocKey, i64, u8)> {
+        self.ctx.mem_cells(key, size, ins)
+    }
+
+    fn private_load(
+        &mut self,
+        st: &mut PathState,
+        ins: &ast::Instr,
+        key: &LocKey,
+        adeps: BTreeSet<usize>,
+    ) -> PResult<()> {
+        performed_whole(self.ctx.private_load(st, ins, key, adeps))
+    }
+
+    fn private_store(
+        &mut self,
+        st: &mut PathState,
+        ins: &ast::Instr,
+        key: &LocKey,
+        deps: BTreeSet<usize>,
+    ) -> PResult<()> {
+        performed_whole(self.ctx.private_store(st, ins, key, deps))
+    }
+
+    fn read(
+        &mut self,
+        st: &mut PathState,
+        key: LocKey,
+        cells: Vec<(LocKey, i64, u8)>,
+        access: Access,
+        adeps: BTreeSet<usize>,
+        ins: &ast::Instr,
+    ) -> PResult<Read<Self>> {
+        if cells.len() > 1 {
+            return Ok(Read::Split(self.ctx.split_load(st, ins, cells, access, adeps)?));
+        }
+        Ok(Read::One(Val::free(self.ctx.push_mem(st, key, access, adeps, ins))))
+    }
+
+    fn write(
+        &mut self,
+        st: &mut PathState,
+        _: LocKey,
+        cells: Vec<(LocKey, i64, u8)>,
+        access: Access,
+        value: i64,
+        deps: BTreeSet<usize>,
+        ins: &ast::Instr,
+    ) -> PResult<()> {
+        // A store over several cells writes each cell its own bytes (D18).
+        let whole = cells.len() == 1;
+        for (k, at, len) in cells {
+            let write_value = if whole { value } else { cells::extract(value, at, len) };
+            let vaddr = cell_vaddr(&access.vaddr, k.offset);
+            let access = Access { write_value, start: -at, vaddr, ..access.clone() };
+            self.ctx.push_mem(st, k, access, deps.clone(), ins);
+        }
         Ok(())
     }
 
@@ -142,15 +243,15 @@ impl Values for Ctx<'_> {
         ty: Option<IntTy>,
         _: &ast::Instr,
     ) -> PResult<Compared<Self>> {
-        if let Some((holds, fails, deps)) = self.fork_compare(st, cmp, a, b, ty) {
+        if let Some((holds, fails, deps)) = self.ctx.fork_compare(st, cmp, a, b, ty) {
             return Ok(Compared::Split(holds, fails, deps));
         }
         // Two unknown reads: fork on the older (a ticket, an expected value)
         // first; the comparison shortcut (`fork_compare`) then splits the newer
         // one into two paths instead of one per value (issue 27).
-        let swap = self.older_read(st, b, a);
+        let swap = self.ctx.older_read(st, b, a);
         let (first, second) = if swap { (b, a) } else { (a, b) };
-        let (v1, v2) = (Ctx::operand(self, st, first), Ctx::operand(self, st, second));
+        let (v1, v2) = (self.ctx.operand(st, first), self.ctx.operand(st, second));
         let (x1, x2) = (self.number(st, &v1)?, self.number(st, &v2)?);
         let (x, y) = if swap { (x2, x1) } else { (x1, x2) };
         let deps = v1.deps.union(&v2.deps).copied().collect();

@@ -5,7 +5,6 @@ use super::paths::step_of;
 use super::*;
 use crate::ast::{self, BarrierCount, BarrierOp, InstrKind, IntTy, RedOp};
 use crate::error::{Error, Result};
-use crate::program::access::stored;
 use crate::program::private::Found;
 use std::collections::BTreeSet;
 
@@ -58,17 +57,17 @@ impl Ctx<'_> {
                 st.pc += n;
                 Ok(Step::Continue(vec![st.clone()]))
             }
-            InstrKind::Timer { .. } => self.step_timer(st, ins),
+            InstrKind::Timer { .. } => self.step_timer(t, st, ins),
             InstrKind::Refused(message) => Err(Error::input(message.clone(), ins.span)),
-            InstrKind::IsSpace { .. } => self.step_isspace(st, ins),
+            InstrKind::IsSpace { .. } => self.step_isspace(t, st, ins),
             // `module::expand` replaces every call by the function's body.
             InstrKind::Call { name, .. } => Err(Error::input(
                 format!("`call {}` needs a `ptx \"FILE.ptx\";` line that loads a module defining it", name),
                 ins.span,
             )),
-            InstrKind::Alu { .. } => self.step_alu(st, ins),
-            InstrKind::Setp { .. } => self.step_setp(st, ins),
-            InstrKind::Selp { .. } => self.step_selp(st, ins),
+            InstrKind::Alu { .. } => self.step_alu(t, st, ins),
+            InstrKind::Setp { .. } => self.step_setp(t, st, ins),
+            InstrKind::Selp { .. } => self.step_selp(t, st, ins),
             InstrKind::Branch { .. } => self.step_branch(t, st, ins),
             InstrKind::Load { .. } => self.step_load(t, st, ins),
             InstrKind::Store { .. } => self.step_store(t, st, ins),
@@ -76,7 +75,7 @@ impl Ctx<'_> {
                 self.atomic(t, st, ins, (*sem, *scope, *proxy, *op, *size, *shared, *ty), dst, addr, operands)
             }
             InstrKind::Fence { .. } | InstrKind::ProxyFence { .. } | InstrKind::InitFence => {
-                step_of(meaning::fence(self, st, ins).map(|()| Step::Next))
+                step_of(meaning::fence(&mut self.on(t), st, ins).map(|()| Step::Next))
             }
             InstrKind::Mapa { .. } => self.step_mapa(t, st, ins),
             InstrKind::CtaRank { .. } => self.step_ctarank(t, st, ins),
@@ -90,19 +89,19 @@ impl Ctx<'_> {
     }
 
     /// `Alu` instructions (their meaning: `meaning::alu`).
-    fn step_alu(&mut self, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
-        step_of(meaning::alu(self, st, ins).map(|()| Step::Next))
+    fn step_alu(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
+        step_of(meaning::alu(&mut self.on(t), st, ins).map(|()| Step::Next))
     }
 
     /// A timer read (`meaning::timer`): one path where no time has passed
     /// since the thread's previous read of the timer, one where much has.
-    fn step_timer(&mut self, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
-        step_of(meaning::timer(self, st, ins).map(|flow| self.performed(flow)))
+    fn step_timer(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
+        step_of(meaning::timer(&mut self.on(t), st, ins).map(|flow| self.performed(flow)))
     }
 
     /// `Setp` instructions (`meaning::setp`).
-    fn step_setp(&mut self, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
-        step_of(meaning::setp(self, st, ins).map(|flow| self.performed(flow)))
+    fn step_setp(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
+        step_of(meaning::setp(&mut self.on(t), st, ins).map(|flow| self.performed(flow)))
     }
 
     /// The step after an instruction whose meaning may split the path: each
@@ -118,8 +117,8 @@ impl Ctx<'_> {
     }
 
     /// `Selp` instructions (`meaning::selp`).
-    fn step_selp(&mut self, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
-        step_of(meaning::selp(self, st, ins).map(|()| Step::Next))
+    fn step_selp(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
+        step_of(meaning::selp(&mut self.on(t), st, ins).map(|()| Step::Next))
     }
 
     /// `Branch` instructions (`meaning::branch`).
@@ -127,7 +126,7 @@ impl Ctx<'_> {
         let InstrKind::Branch { cond, target } = &ins.kind else {
             return Err(Error::internal("step_branch on another instruction"));
         };
-        step_of(meaning::branch(self, st, cond, ins).map(|to| {
+        step_of(meaning::branch(&mut self.on(t), st, cond, ins).map(|to| {
             match to {
                 Branched::Goes(true) => Step::Jump(target.clone()),
                 Branched::Goes(false) => Step::Next,
@@ -144,50 +143,25 @@ impl Ctx<'_> {
         }))
     }
 
-    /// `Load` instructions.
+    /// `Load` instructions (`meaning::load`).
     fn step_load(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
-        let InstrKind::Load { sem, scope, proxy, dst, addr, size, ty, shared, private } = &ins.kind else {
-            return Err(Error::internal("step_load on another instruction"));
-        };
-        let (key, vaddr, adeps) = match self.address(st, t, addr, *shared, ins)? {
-            Ok(x) => x,
-            Err(i) => return Ok(self.fork_read(st, i)),
-        };
-        if ty.is_some() {
-            self.typed_roots.insert(key.root.clone());
-        }
-        // `.local`/`.param` memory is private however it is reached (a generic
-        // address from `cvta.local`, 5.1.5; a parameter's address, 5.1.6.1).
-        let private = *private || self.space(&key.root).is_private();
-        self.space_of(&key.root, private, ins)?;
-        if private {
-            return self.private_load(st, ins, &key, *size, *ty, adeps, dst);
-        }
-        let parts = self.mem_cells(&key, *size, ins);
-        let (msem, mscope) = normalize(*sem, *scope, Scope::Sys);
-        let access = Access { reads: true, conv: *ty, ..Access::new(vaddr, *proxy, *size, msem, mscope) };
-        if parts.len() > 1 {
-            return self.split_load(st, ins, parts, access, adeps, dst);
-        }
-        let idx = self.push_mem(st, key, access, adeps, ins);
-        st.regs.insert(dst.clone(), Val::free(idx));
-        Ok(Step::Next)
+        step_of(meaning::load(&mut self.on(t), st, ins).map(|flow| self.performed(flow)))
     }
 
     /// A load of the path's own private bytes: the value stored, when one
     /// store's value is read back whole at a type that keeps it; else its
     /// bytes, extended by the load's type (untyped: a signed value, D17).
-    #[allow(clippy::too_many_arguments)]
-    fn private_load(
+    pub(super) fn private_load(
         &mut self,
         st: &mut PathState,
         ins: &ast::Instr,
         key: &LocKey,
-        size: u8,
-        ty: Option<IntTy>,
         adeps: BTreeSet<usize>,
-        dst: &str,
     ) -> Result<Step> {
+        let InstrKind::Load { dst, size, ty, .. } = &ins.kind else {
+            return Err(Error::internal("private_load on another instruction"));
+        };
+        let (size, ty) = (*size, *ty);
         self.check_private_bounds(key, size, ins)?;
         let unwritten = std::cell::Cell::new(false);
         let init = |i: i64| {
@@ -235,60 +209,43 @@ impl Ctx<'_> {
         ))
     }
 
-    /// `Store` instructions.
+    /// `Store` instructions (`meaning::store`).
     fn step_store(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
-        let InstrKind::Store { sem, scope, proxy, addr, src, size, ty, shared, private } = &ins.kind else {
-            return Err(Error::internal("step_store on another instruction"));
+        step_of(meaning::store(&mut self.on(t), st, ins).map(|()| Step::Next))
+    }
+
+    /// A store to the path's own private bytes: an address or a read not yet
+    /// concrete is kept whole (D72), any other value converted to the type.
+    pub(super) fn private_store(
+        &mut self,
+        st: &mut PathState,
+        ins: &ast::Instr,
+        key: &LocKey,
+        deps: BTreeSet<usize>,
+    ) -> Result<Step> {
+        let InstrKind::Store { src, size, ty, .. } = &ins.kind else {
+            return Err(Error::internal("private_store on another instruction"));
         };
-        let (key, vaddr, mut deps) = match self.address(st, t, addr, *shared, ins)? {
-            Ok(x) => x,
-            Err(i) => return Ok(self.fork_read(st, i)),
+        self.check_private_bounds(key, *size, ins)?;
+        let v = self.operand(st, src);
+        let mut v = match v.v {
+            V::Addr(..) => v,
+            V::Free(_) if self.keeps(st, &v, *ty) => v,
+            _ => {
+                let (c, d) = conc!(self, st, ins, src);
+                Val { v: V::Const(arith::convert(*ty, c)), deps: d }
+            }
         };
-        if ty.is_some() {
-            self.typed_roots.insert(key.root.clone());
-        }
-        let private = *private || self.space(&key.root).is_private();
-        self.space_of(&key.root, private, ins)?;
-        if private {
-            self.check_private_bounds(&key, *size, ins)?;
-            // An address or a read not yet concrete is kept whole (D72).
-            let v = self.operand(st, src);
-            let mut v = match v.v {
-                V::Addr(..) => v,
-                V::Free(_) if self.keeps(st, &v, *ty) => v,
-                _ => {
-                    let (c, d) = conc!(self, st, ins, src);
-                    Val { v: V::Const(arith::convert(*ty, c)), deps: d }
-                }
-            };
-            v.deps.extend(deps);
-            st.private.store(&key.root, key.offset, *size, &v);
-            return Ok(Step::Next);
-        }
-        let (value, vdeps) = conc!(self, st, ins, src);
-        deps.extend(vdeps);
-        // A typed store leaves its bit pattern (st.u8 of 300 is 44; st.s32 of
-        // -1 is 0xffffffff, D74); an untyped one its value (D15).
-        let value = stored(*ty, *size, value);
-        let parts = self.mem_cells(&key, *size, ins);
-        let (msem, mscope) = normalize(*sem, *scope, Scope::Sys);
-        // A store over several cells writes each cell its own bytes (D18).
-        let whole = parts.len() == 1;
-        for (k, at, len) in parts {
-            let v = if whole { value } else { cells::extract(value, at, len) };
-            let va = cell_vaddr(&vaddr, k.offset);
-            let access =
-                Access { writes: true, write_value: v, start: -at, ..Access::new(va, *proxy, *size, msem, mscope) };
-            self.push_mem(st, k, access, deps.clone(), ins);
-        }
+        v.deps.extend(deps);
+        st.private.store(&key.root, key.offset, *size, &v);
         Ok(Step::Next)
     }
 
     /// `isspacep.space d, a`: whether `a` points into a variable of `space`
     /// (ISA 6.4.1.1: a generic address lies in one state space's window). A
     /// test's own locations are global memory (litmus-format 5).
-    fn step_isspace(&mut self, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
-        step_of(meaning::isspace(self, st, ins).map(|()| Step::Next))
+    fn step_isspace(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
+        step_of(meaning::isspace(&mut self.on(t), st, ins).map(|()| Step::Next))
     }
 
     /// `Barrier` instructions.

@@ -255,8 +255,8 @@ impl Walk<'_, '_> {
             InstrKind::Alu { .. } => meaning::alu(self, &mut st, ins)?,
             InstrKind::Setp { .. } => one_state(meaning::setp(self, &mut st, ins)?)?,
             InstrKind::Selp { .. } => meaning::selp(self, &mut st, ins)?,
-            InstrKind::Load { .. } => self.load(&mut st, ins)?,
-            InstrKind::Store { .. } => self.store(&mut st, ins)?,
+            InstrKind::Load { .. } => one_state(meaning::load(self, &mut st, ins)?)?,
+            InstrKind::Store { .. } => meaning::store(self, &mut st, ins)?,
             InstrKind::Atomic { .. } => self.atomic(&mut st, ins)?,
             InstrKind::Barrier { .. } => self.barrier(&mut st, ins)?,
             InstrKind::Warp { .. } => self.warp_collective(&mut st, ins)?,
@@ -327,49 +327,12 @@ impl Walk<'_, '_> {
         })
     }
 
-    /// The location of an access (`Ctx::address`): static, or refused; the
-    /// memory the symbolic builder does not cover is refused here too.
-    fn address(
-        &mut self,
-        st: &SymState,
-        addr: &ast::Addr,
-        shared: bool,
-        ins: &ast::Instr,
-    ) -> SResult<(LocKey, String, Deps)> {
-        let (name, off, deps) = match &addr.base {
-            ast::AddrBase::Sym(s) => (s.clone(), addr.offset, Deps::new()),
-            ast::AddrBase::Reg(r) => {
-                let v = st.regs.get(r).cloned().unwrap_or_else(SVal::zero);
-                let (name, o) = match &v.v {
-                    SV::Addr(name, o) => (name.clone(), *o),
-                    SV::T(t) => match self.r.terms.constant(*t) {
-                        Some(c) => match self.ctx.numeric_address(c) {
-                            Some(at) => at,
-                            None => return Err(Stop::Err(self.ctx.not_an_address(r, self.t, ins))),
-                        },
-                        None => return Err(outside(ins, "its address is computed from a value read")),
-                    },
-                };
-                (name, o.checked_add(addr.offset).unwrap_or(i64::MAX), v.deps)
-            }
-        };
-        let (key, vaddr) = self.ctx.locate(&name, off, shared, self.t, ins)?;
-        Ok((key, vaddr, deps))
-    }
-
     /// `key` is accessed as global or shared memory: the state-space check
     /// (D17). A variable without an initial value is read as the path
     /// builder reads it (the fill of `BuildOptions::unknown_fill`, D71).
     fn shared_memory(&mut self, key: &LocKey, ins: &ast::Instr) -> SResult<()> {
         self.ctx.space_of(&key.root, false, ins)?;
         Ok(())
-    }
-
-    /// The access `ins` is to thread-private memory (ISA 5.1.5, 5.1.6): its
-    /// own flag, or a `.local`/`.param` variable however it is reached.
-    fn is_private(&self, key: &LocKey, ins: &ast::Instr) -> bool {
-        let flag = matches!(ins.kind, InstrKind::Load { private: true, .. } | InstrKind::Store { private: true, .. });
-        flag || self.ctx.space(&key.root).is_private()
     }
 
     /// Push an event of `st` at sub-index `at.0`, performed where the
@@ -433,62 +396,6 @@ impl Walk<'_, '_> {
         Ok(SVal { v: SV::T(t), deps: Deps::from([(idx, TRUE)]) })
     }
 
-    /// `Load` instructions (`step_load`).
-    fn load(&mut self, st: &mut SymState, ins: &ast::Instr) -> SResult<()> {
-        let InstrKind::Load { sem, scope, proxy, dst, addr, size, ty, shared, .. } = &ins.kind else {
-            return Err(Stop::Err(Error::internal("load on another instruction")));
-        };
-        let (key, vaddr, adeps) = self.address(st, addr, *shared, ins)?;
-        if ty.is_some() {
-            self.ctx.typed_roots.insert(key.root.clone());
-        }
-        if self.is_private(&key, ins) {
-            return self.private_load(st, ins, &key, adeps);
-        }
-        self.shared_memory(&key, ins)?;
-        self.ctx.mem_cells(&key, *size, ins);
-        let (msem, mscope) = normalize(*sem, *scope, Scope::Sys);
-        let access = Access { reads: true, conv: *ty, ..Access::new(vaddr, *proxy, *size, msem, mscope) };
-        let kind = DraftKind::Mem { key: key.clone(), access: access.clone() };
-        let idx = self.push(st, (0, TRUE), kind, &adeps, ins)?;
-        let v = self.read_value(idx, &key, &access, ins)?;
-        st.regs.insert(dst.clone(), v);
-        Ok(())
-    }
-
-    /// `Store` instructions (`step_store`): a typed store writes its bit
-    /// pattern (`access::stored`, D74).
-    fn store(&mut self, st: &mut SymState, ins: &ast::Instr) -> SResult<()> {
-        let InstrKind::Store { sem, scope, proxy, addr, src, size, ty, shared, .. } = &ins.kind else {
-            return Err(Stop::Err(Error::internal("store on another instruction")));
-        };
-        let (key, vaddr, mut deps) = self.address(st, addr, *shared, ins)?;
-        if ty.is_some() {
-            self.ctx.typed_roots.insert(key.root.clone());
-        }
-        if self.is_private(&key, ins) {
-            return self.private_store(st, ins, &key, deps);
-        }
-        self.shared_memory(&key, ins)?;
-        let v = self.operand(st, src);
-        self.add_deps(&mut deps, &v.deps)?;
-        let value = self.stored_term(&v, *ty, *size, ins)?;
-        self.ctx.mem_cells(&key, *size, ins);
-        let (msem, mscope) = normalize(*sem, *scope, Scope::Sys);
-        let constant = self.r.terms.constant(value);
-        let access = Access {
-            writes: true,
-            write_value: constant.unwrap_or(0),
-            ..Access::new(vaddr, *proxy, *size, msem, mscope)
-        };
-        let idx = self.push(st, (0, TRUE), DraftKind::Mem { key, access }, &deps, ins)?;
-        if constant.is_none() {
-            self.r.write.insert(idx, value);
-            self.r.write_conds.insert(idx, deps.values().copied().collect());
-        }
-        Ok(())
-    }
-
     /// The bit pattern a write of `v` by an access of `ty` and `size` leaves,
     /// its value set exact over its reads (it feeds the domains, D184).
     fn stored_term(&mut self, v: &SVal, ty: Option<IntTy>, size: u8, ins: &ast::Instr) -> SResult<TermId> {
@@ -515,7 +422,7 @@ impl Walk<'_, '_> {
             vals.push(v.clone());
             self.add_deps(&mut deps, &v.deps)?;
         }
-        let (key, vaddr, adeps) = self.address(st, addr, *shared, ins)?;
+        let (key, vaddr, adeps) = meaning::location(self, st, addr, *shared, ins)?;
         if self.ctx.space(&key.root).is_private() {
             return Err(Stop::Err(Error::input(
                 "atomic operations take .global or .shared memory, not a thread's private .local/.param memory",

@@ -3,7 +3,7 @@
 //! nothing forks on a value.
 
 use super::*;
-use crate::program::build::meaning::{Branched, Compared, Either, Values};
+use crate::program::build::meaning::{Branched, Compared, Either, Read, Values};
 
 impl Values for Walk<'_, '_> {
     type State = SymState;
@@ -83,12 +83,82 @@ impl Values for Walk<'_, '_> {
         Ok(Either::One(self.r.terms.ite(chosen, b, a).map_err(too_many_terms)?))
     }
 
-    fn space_of(&self, name: &str) -> ast::VarSpace {
+    fn variable_space(&self, name: &str) -> ast::VarSpace {
         self.ctx.space_of_variable(name)
     }
 
     fn push_other(&mut self, st: &mut SymState, kind: EventKind, ins: &ast::Instr) -> SResult<()> {
         self.push(st, (0, TRUE), DraftKind::Other(kind), &Deps::new(), ins).map(|_| ())
+    }
+
+    fn numeric_address(&self, n: i64) -> Option<(String, i64)> {
+        self.ctx.numeric_address(n)
+    }
+
+    fn not_an_address(&self, r: &str, ins: &ast::Instr) -> Error {
+        self.ctx.not_an_address(r, self.t, ins)
+    }
+
+    fn locate(&mut self, name: &str, off: i64, shared: bool, ins: &ast::Instr) -> Result<(LocKey, String)> {
+        self.ctx.locate(name, off, shared, self.t, ins)
+    }
+
+    fn typed(&mut self, root: &str) {
+        self.ctx.typed_roots.insert(root.to_string());
+    }
+
+    fn check_space(&mut self, root: &str, private: bool, ins: &ast::Instr) -> Result<()> {
+        self.ctx.space_of(root, private, ins)
+    }
+
+    fn cells(&mut self, key: &LocKey, size: u8, ins: &ast::Instr) -> Vec<(LocKey, i64, u8)> {
+        self.ctx.mem_cells(key, size, ins)
+    }
+
+    fn private_load(&mut self, st: &mut SymState, ins: &ast::Instr, key: &LocKey, adeps: Deps) -> SResult<()> {
+        Walk::private_load(self, st, ins, key, adeps)
+    }
+
+    fn private_store(&mut self, st: &mut SymState, ins: &ast::Instr, key: &LocKey, deps: Deps) -> SResult<()> {
+        Walk::private_store(self, st, ins, key, deps)
+    }
+
+    /// One read event (a load over several cells is refused before the walk, as mixed-size).
+    fn read(
+        &mut self,
+        st: &mut SymState,
+        key: LocKey,
+        _: Vec<(LocKey, i64, u8)>,
+        access: Access,
+        adeps: Deps,
+        ins: &ast::Instr,
+    ) -> SResult<Read<Self>> {
+        let kind = DraftKind::Mem { key: key.clone(), access: access.clone() };
+        let idx = self.push(st, (0, TRUE), kind, &adeps, ins)?;
+        Ok(Read::One(self.read_value(idx, &key, &access, ins)?))
+    }
+
+    /// One write event; a value that is not a constant is a term whose value
+    /// set is exact over its reads (it feeds the domains, D184).
+    fn write(
+        &mut self,
+        st: &mut SymState,
+        key: LocKey,
+        _: Vec<(LocKey, i64, u8)>,
+        access: Access,
+        value: TermId,
+        deps: Deps,
+        ins: &ast::Instr,
+    ) -> SResult<()> {
+        self.r.terms.refine(value);
+        let constant = self.r.terms.constant(value);
+        let access = Access { write_value: constant.unwrap_or(0), ..access };
+        let idx = self.push(st, (0, TRUE), DraftKind::Mem { key, access }, &deps, ins)?;
+        if constant.is_none() {
+            self.r.write.insert(idx, value);
+            self.r.write_conds.insert(idx, deps.values().copied().collect());
+        }
+        Ok(())
     }
 
     fn choose(&mut self, c: TermId, a: SVal, b: SVal, ins: &ast::Instr) -> SResult<SVal> {
