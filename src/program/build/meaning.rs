@@ -12,9 +12,10 @@
 //! ("One meaning per instruction").
 
 use super::step::{timer_register, TIMER_LATER};
-use super::{normalize, Access, LocKey, Scope};
-use crate::ast::{self, AluOp, BranchCond, Cmp, InstrKind, IntTy, Operand};
+use super::{mk_rmw, normalize, Access, LocKey, Scope};
+use crate::ast::{self, AluOp, AtomOp, BranchCond, Cmp, InstrKind, IntTy, Operand, Sem};
 use crate::error::Error;
+use crate::program::arith;
 use crate::program::event::EventKind;
 use crate::program::symbolic::SymOp;
 
@@ -158,6 +159,46 @@ pub(super) trait Values {
         access: Access,
         value: Self::Num,
         deps: Self::Deps,
+        ins: &ast::Instr,
+    ) -> Result<(), Self::Stop>;
+    /// A read-modify-write event: `base` with the bit pattern `value`
+    /// written whatever it reads (`exch`); `dst` gets what it reads.
+    #[allow(clippy::too_many_arguments)]
+    fn exchange(
+        &mut self,
+        st: &mut Self::State,
+        key: LocKey,
+        base: Access,
+        value: Self::Num,
+        deps: Self::Deps,
+        dst: &Option<String>,
+        ins: &ast::Instr,
+    ) -> Result<(), Self::Stop>;
+    /// `atom.cas`: `base` writes `new` where it reads `cmp` at its type, and
+    /// nothing elsewhere; `dst` gets what it reads.
+    #[allow(clippy::too_many_arguments)]
+    fn compare_and_swap(
+        &mut self,
+        st: &mut Self::State,
+        key: LocKey,
+        base: Access,
+        operands: (Self::Num, Self::Num),
+        deps: Self::Deps,
+        dst: &Option<String>,
+        ins: &ast::Instr,
+    ) -> Result<(), Self::Stop>;
+    /// Any other read-modify-write: `base` writes `op` of what it reads and
+    /// the operands (`arith::rmw`, computed by the engines); `dst` gets what
+    /// it reads.
+    #[allow(clippy::too_many_arguments)]
+    fn modify(
+        &mut self,
+        st: &mut Self::State,
+        key: LocKey,
+        base: Access,
+        operation: (AtomOp, Vec<Self::Num>),
+        deps: Self::Deps,
+        dst: &Option<String>,
         ins: &ast::Instr,
     ) -> Result<(), Self::Stop>;
     /// `c ? a : b` where `c` has both values.
@@ -496,4 +537,74 @@ pub(super) fn store<B: Values>(b: &mut B, st: &mut B::State, ins: &ast::Instr) -
     let (msem, mscope) = normalize(*sem, *scope, Scope::Sys);
     let access = Access { writes: true, ..Access::new(vaddr, *proxy, *size, msem, mscope) };
     b.write(st, key, cells, access, value, deps, ins)
+}
+
+/// `atom` and `red` (9.7.13.5, 9.7.13.6): one read-modify-write of `.global`
+/// or `.shared` memory, depending on its operands and its address (8.10.4);
+/// without `.sem` it is `.relaxed`, without `.scope` `.gpu`. `exch` writes
+/// its operand's bit pattern (D74) whatever it reads, `cas` writes only
+/// where it reads the compared value, the others a function of what they
+/// read. `atom`'s destination gets the value read (`red` has none).
+pub(super) fn atomic<B: Values>(b: &mut B, st: &mut B::State, ins: &ast::Instr) -> Result<(), B::Stop> {
+    let InstrKind::Atomic { sem, scope, proxy, op, dst, addr, operands, size, ty, shared } = &ins.kind else {
+        return Err(b.internal("atomic on another instruction"));
+    };
+    let mut args = Vec::new();
+    let mut deps = B::Deps::default();
+    for o in operands {
+        let v = b.operand(st, o);
+        args.push(b.number(st, &v)?);
+        b.join(&mut deps, B::deps(&v))?;
+    }
+    let (key, vaddr, adeps) = location(b, st, addr, *shared, ins)?;
+    b.join(&mut deps, &adeps)?;
+    atomic_location(b, &key, *size, *ty, ins)?;
+    let sem = if *sem == Sem::Weak { Sem::Relaxed } else { *sem };
+    let (msem, mscope) = normalize(sem, *scope, Scope::Gpu);
+    let base = Access { conv: *ty, ..mk_rmw(vaddr, *proxy, *size, msem, mscope, dst.is_none(), None) };
+    if *op == AtomOp::Exch {
+        let n = *args.first().ok_or_else(|| Error::input("exch needs a value operand", ins.span))?;
+        let value = if ty.is_some() { b.apply(SymOp::Stored(*ty, *size), vec![n], ins)? } else { n };
+        return b.exchange(st, key, base, value, deps, dst, ins);
+    }
+    if arith::rmw(*op, 0, &vec![0; args.len()], *ty).is_none() {
+        let message = format!("`{}`: wrong number of operands for atom.{:?}", ins.text, op).to_lowercase();
+        return Err(Error::input(message, ins.span).into());
+    }
+    if *op == AtomOp::Cas {
+        return b.compare_and_swap(st, key, base, (args[0], args[1]), deps, dst, ins);
+    }
+    b.modify(st, key, base, (*op, args), deps, dst, ins)
+}
+
+/// An atomic operation's location: `.global` or `.shared` memory, not a
+/// thread's private variable, and not bytes that differently-sized accesses
+/// also touch (mixed-size, not supported). A typed operation marks its
+/// variable typed.
+fn atomic_location<B: Values>(
+    b: &mut B,
+    key: &LocKey,
+    size: u8,
+    ty: Option<IntTy>,
+    ins: &ast::Instr,
+) -> Result<(), B::Stop> {
+    if b.variable_space(&key.root).is_private() {
+        return Err(Error::input(
+            "atomic operations take .global or .shared memory, not a thread's private .local/.param memory",
+            ins.span,
+        )
+        .into());
+    }
+    b.check_space(&key.root, false, ins)?;
+    if ty.is_some() {
+        b.typed(&key.root);
+    }
+    if b.cells(key, size, ins).len() > 1 {
+        return Err(Error::input(
+            "an atomic operation over bytes that differently-sized accesses also touch (mixed-size) is not supported",
+            ins.span,
+        )
+        .into());
+    }
+    Ok(())
 }

@@ -4,12 +4,14 @@
 
 use super::meaning::{Branched, Compared, Either, Read, Values};
 use super::*;
-use crate::ast::{Cmp, IntTy, Operand};
+use crate::ast::{AtomOp, Cmp, IntTy, Operand};
 use crate::program::symbolic::SymOp;
 
 /// Why the path builder stops an instruction before performing it.
 pub(super) enum PathStop {
-    /// The path forked on a read's values: each child runs the instruction again.
+    /// The path forked: on a read's values, each child running the
+    /// instruction again (`Step::Fork`), or into children that each performed
+    /// it (`Step::Continue`: a `cas`'s outcomes).
     Fork(Step),
     Err(Error),
 }
@@ -227,6 +229,52 @@ impl Values for PathThread<'_, '_> {
             let access = Access { write_value, start: -at, vaddr, ..access.clone() };
             self.ctx.push_mem(st, k, access, deps.clone(), ins);
         }
+        Ok(())
+    }
+
+    fn exchange(
+        &mut self,
+        st: &mut PathState,
+        key: LocKey,
+        base: Access,
+        value: i64,
+        deps: BTreeSet<usize>,
+        dst: &Option<String>,
+        ins: &ast::Instr,
+    ) -> PResult<()> {
+        // The read can stay unknown: what is written does not depend on it.
+        let access = Access { writes: true, write_value: value, ..base };
+        self.ctx.push_rmw(st, key, access, deps, ins, dst);
+        Ok(())
+    }
+
+    fn compare_and_swap(
+        &mut self,
+        st: &mut PathState,
+        key: LocKey,
+        base: Access,
+        (cmp, new): (i64, i64),
+        deps: BTreeSet<usize>,
+        dst: &Option<String>,
+        ins: &ast::Instr,
+    ) -> PResult<()> {
+        let ty = base.conv;
+        Err(PathStop::Fork(self.ctx.cas(self.t, st, ins, base, key, (cmp, new, ty), deps, dst)))
+    }
+
+    fn modify(
+        &mut self,
+        st: &mut PathState,
+        key: LocKey,
+        base: Access,
+        (op, operands): (AtomOp, Vec<i64>),
+        deps: BTreeSet<usize>,
+        dst: &Option<String>,
+        ins: &ast::Instr,
+    ) -> PResult<()> {
+        // One event whose written value the engines compute from reads-from.
+        let access = Access { writes: true, rmw: Some(Rmw { op, operands, ty: base.conv }), ..base };
+        self.ctx.push_rmw(st, key, access, deps, ins, dst);
         Ok(())
     }
 

@@ -71,9 +71,7 @@ impl Ctx<'_> {
             InstrKind::Branch { .. } => self.step_branch(t, st, ins),
             InstrKind::Load { .. } => self.step_load(t, st, ins),
             InstrKind::Store { .. } => self.step_store(t, st, ins),
-            InstrKind::Atomic { sem, scope, proxy, op, dst, addr, operands, size, ty, shared } => {
-                self.atomic(t, st, ins, (*sem, *scope, *proxy, *op, *size, *shared, *ty), dst, addr, operands)
-            }
+            InstrKind::Atomic { .. } => step_of(meaning::atomic(&mut self.on(t), st, ins).map(|()| Step::Next)),
             InstrKind::Fence { .. } | InstrKind::ProxyFence { .. } | InstrKind::InitFence => {
                 step_of(meaning::fence(&mut self.on(t), st, ins).map(|()| Step::Next))
             }

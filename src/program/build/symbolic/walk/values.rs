@@ -161,6 +161,64 @@ impl Values for Walk<'_, '_> {
         Ok(())
     }
 
+    /// A constant written makes the exchange silent where it reads that value (D116).
+    fn exchange(
+        &mut self,
+        st: &mut SymState,
+        key: LocKey,
+        base: Access,
+        value: TermId,
+        deps: Deps,
+        dst: &Option<String>,
+        ins: &ast::Instr,
+    ) -> SResult<()> {
+        self.r.terms.refine(value);
+        let constant = self.r.terms.constant(value);
+        let access = Access { writes: true, write_value: constant.unwrap_or(0), ..base };
+        let kind = DraftKind::Mem { key: key.clone(), access: access.clone() };
+        let idx = self.push_event(st, (0, TRUE), kind, &deps, ins, constant)?;
+        if constant.is_none() {
+            self.r.write.insert(idx, value);
+            self.r.write_conds.insert(idx, deps.values().copied().collect());
+        }
+        self.set_read(st, dst, idx, &key, &access, ins)
+    }
+
+    fn compare_and_swap(
+        &mut self,
+        st: &mut SymState,
+        key: LocKey,
+        base: Access,
+        operands: (TermId, TermId),
+        deps: Deps,
+        _: &Option<String>,
+        ins: &ast::Instr,
+    ) -> SResult<()> {
+        self.cas(st, ins, (key, base), operands, &deps)
+    }
+
+    /// Operands that are not all constants are kept as terms the engines read.
+    fn modify(
+        &mut self,
+        st: &mut SymState,
+        key: LocKey,
+        base: Access,
+        (op, terms): (AtomOp, Vec<TermId>),
+        deps: Deps,
+        dst: &Option<String>,
+        ins: &ast::Instr,
+    ) -> SResult<()> {
+        let consts: Option<Vec<i64>> = terms.iter().map(|&t| self.r.terms.constant(t)).collect();
+        let rmw = Rmw { op, operands: consts.clone().unwrap_or_else(|| vec![0; terms.len()]), ty: base.conv };
+        let access = Access { writes: true, rmw: Some(rmw), ..base };
+        let idx = self.push(st, (0, TRUE), DraftKind::Mem { key: key.clone(), access: access.clone() }, &deps, ins)?;
+        if consts.is_none() {
+            terms.iter().for_each(|&t| self.r.terms.refine(t));
+            self.r.operands.insert(idx, terms);
+        }
+        self.set_read(st, dst, idx, &key, &access, ins)
+    }
+
     fn choose(&mut self, c: TermId, a: SVal, b: SVal, ins: &ast::Instr) -> SResult<SVal> {
         let v = match (&a.v, &b.v) {
             (x, y) if x == y => x.clone(),
