@@ -35,6 +35,7 @@ mod copy;
 mod dsmem;
 mod explore;
 mod mbarrier;
+#[macro_use]
 mod meaning;
 mod paths;
 mod rmw;

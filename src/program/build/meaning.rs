@@ -11,6 +11,41 @@
 //! The instructions not yet here are listed in `paper-notes/encoding.md`
 //! ("One meaning per instruction").
 
+/// The [`Values`] methods both builders answer alike, from the build
+/// context they share (`self.ctx`) for the thread they walk (`self.t`):
+/// addresses, locations, state spaces and cells.
+macro_rules! shared_context {
+    () => {
+        fn numeric_address(&self, n: i64) -> Option<(String, i64)> {
+            self.ctx.numeric_address(n)
+        }
+
+        fn not_an_address(&self, r: &str, ins: &ast::Instr) -> Error {
+            self.ctx.not_an_address(r, self.t, ins)
+        }
+
+        fn locate(&mut self, name: &str, off: i64, shared: bool, ins: &ast::Instr) -> Result<(LocKey, String)> {
+            self.ctx.locate(name, off, shared, self.t, ins)
+        }
+
+        fn typed(&mut self, root: &str) {
+            self.ctx.typed_roots.insert(root.to_string());
+        }
+
+        fn check_space(&mut self, root: &str, private: bool, ins: &ast::Instr) -> Result<()> {
+            self.ctx.space_of(root, private, ins)
+        }
+
+        fn cells(&mut self, key: &LocKey, size: u8, ins: &ast::Instr) -> Vec<(LocKey, i64, u8)> {
+            self.ctx.mem_cells(key, size, ins)
+        }
+
+        fn variable_space(&self, name: &str) -> ast::VarSpace {
+            self.ctx.space_of_variable(name)
+        }
+    };
+}
+
 use super::step::{timer_register, TIMER_LATER};
 use super::{mk_rmw, normalize, Access, LocKey, Scope};
 use crate::ast::{self, AluOp, AtomOp, BranchCond, Cmp, InstrKind, IntTy, Operand, Sem};

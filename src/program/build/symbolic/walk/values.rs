@@ -83,37 +83,11 @@ impl Values for Walk<'_, '_> {
         Ok(Either::One(self.r.terms.ite(chosen, b, a).map_err(too_many_terms)?))
     }
 
-    fn variable_space(&self, name: &str) -> ast::VarSpace {
-        self.ctx.space_of_variable(name)
-    }
-
     fn push_other(&mut self, st: &mut SymState, kind: EventKind, ins: &ast::Instr) -> SResult<()> {
         self.push(st, (0, TRUE), DraftKind::Other(kind), &Deps::new(), ins).map(|_| ())
     }
 
-    fn numeric_address(&self, n: i64) -> Option<(String, i64)> {
-        self.ctx.numeric_address(n)
-    }
-
-    fn not_an_address(&self, r: &str, ins: &ast::Instr) -> Error {
-        self.ctx.not_an_address(r, self.t, ins)
-    }
-
-    fn locate(&mut self, name: &str, off: i64, shared: bool, ins: &ast::Instr) -> Result<(LocKey, String)> {
-        self.ctx.locate(name, off, shared, self.t, ins)
-    }
-
-    fn typed(&mut self, root: &str) {
-        self.ctx.typed_roots.insert(root.to_string());
-    }
-
-    fn check_space(&mut self, root: &str, private: bool, ins: &ast::Instr) -> Result<()> {
-        self.ctx.space_of(root, private, ins)
-    }
-
-    fn cells(&mut self, key: &LocKey, size: u8, ins: &ast::Instr) -> Vec<(LocKey, i64, u8)> {
-        self.ctx.mem_cells(key, size, ins)
-    }
+    shared_context!();
 
     fn private_load(&mut self, st: &mut SymState, ins: &ast::Instr, key: &LocKey, adeps: Deps) -> SResult<()> {
         Walk::private_load(self, st, ins, key, adeps)
