@@ -43,6 +43,18 @@ macro_rules! shared_context {
         fn variable_space(&self, name: &str) -> ast::VarSpace {
             self.ctx.space_of_variable(name)
         }
+
+        fn mapped_name(&mut self, name: &str, rank: i64, ins: &ast::Instr) -> Result<String> {
+            self.ctx.mapped_name(self.t, name, rank, ins)
+        }
+
+        fn rank_of(&mut self, name: &str, ins: &ast::Instr) -> Result<i64> {
+            self.ctx.rank_of(self.t, name, ins)
+        }
+
+        fn occupied_lanes(&self) -> u32 {
+            self.ctx.occupied_lanes(self.t)
+        }
     };
 }
 
@@ -158,6 +170,12 @@ pub(super) trait Values {
     fn check_space(&mut self, root: &str, private: bool, ins: &ast::Instr) -> Result<(), Error>;
     /// The cells an access of `size` bytes at `key` covers (D18).
     fn cells(&mut self, key: &LocKey, size: u8, ins: &ast::Instr) -> Vec<(LocKey, i64, u8)>;
+    /// The name `mapa` of variable `name` to CTA rank `rank` gives (D292, D297).
+    fn mapped_name(&mut self, name: &str, rank: i64, ins: &ast::Instr) -> Result<String, Error>;
+    /// The CTA rank `getctarank` of variable `name` gives (D298).
+    fn rank_of(&mut self, name: &str, ins: &ast::Instr) -> Result<i64, Error>;
+    /// The lanes of the thread's warp that a thread of the test occupies.
+    fn occupied_lanes(&self) -> u32;
     /// A load of the thread's private bytes: the destination is written.
     fn private_load(
         &mut self,
@@ -450,15 +468,9 @@ pub(super) fn isspace<B: Values>(b: &mut B, st: &mut B::State, ins: &ast::Instr)
         return Err(b.internal("isspace on another instruction"));
     };
     let v = b.operand(st, addr);
-    let Some((name, _)) = B::address(&v) else {
-        b.number(st, &v)?;
-        return Err(Error::input(
-            "`isspacep` of a number that is not the address of a variable: its state space is unknown",
-            ins.span,
-        )
-        .into());
-    };
-    let inside = b.variable_space(name) == *space;
+    let what = "`isspacep` of a number that is not the address of a variable: its state space is unknown";
+    let (name, _) = address_operand(b, st, &v, what, ins)?;
+    let inside = b.variable_space(&name) == *space;
     let n = b.konst(i64::from(inside));
     let deps = B::deps(&v).clone();
     B::set(st, dst, B::number_val(n, deps));
@@ -641,5 +653,70 @@ fn atomic_location<B: Values>(
         )
         .into());
     }
+    Ok(())
+}
+
+/// The variable and offset an address operand holds; a number that is no
+/// variable's address is an input error, `what` (a value read is made a
+/// number first: the path builder forks on it).
+fn address_operand<B: Values>(
+    b: &mut B,
+    st: &B::State,
+    v: &B::Val,
+    what: &str,
+    ins: &ast::Instr,
+) -> Result<(String, i64), B::Stop> {
+    if let Some((name, off)) = B::address(v) {
+        return Ok((name.to_string(), off));
+    }
+    b.number(st, v)?;
+    Err(Error::input(what, ins.span).into())
+}
+
+/// `mapa dst, a, rank` (9.7.10.26): the address of `a`'s variable in the
+/// CTA of that rank in the cluster (`Values::mapped_name`), depending on both
+/// operands.
+pub(super) fn mapa<B: Values>(b: &mut B, st: &mut B::State, ins: &ast::Instr) -> Result<(), B::Stop> {
+    let InstrKind::Mapa { dst, src, rank } = &ins.kind else {
+        return Err(b.internal("mapa on another instruction"));
+    };
+    let r = b.operand(st, rank);
+    let n = b.number(st, &r)?;
+    let Some(k) = b.constant(n) else {
+        return Err(b.outside(ins, "its CTA rank is computed from a value read"));
+    };
+    let a = b.operand(st, src);
+    let what = "`mapa` maps the address of a .shared variable, and this operand holds a number";
+    let (name, off) = address_operand(b, st, &a, what, ins)?;
+    let mapped = b.mapped_name(&name, k, ins)?;
+    let mut deps = B::deps(&r).clone();
+    b.join(&mut deps, B::deps(&a))?;
+    B::set(st, dst, B::address_val(mapped, off, deps));
+    Ok(())
+}
+
+/// `getctarank dst, a` (9.7.10.27): the rank of the CTA whose shared memory
+/// holds `a` (`Values::rank_of`), depending on `a`.
+pub(super) fn ctarank<B: Values>(b: &mut B, st: &mut B::State, ins: &ast::Instr) -> Result<(), B::Stop> {
+    let InstrKind::CtaRank { dst, src } = &ins.kind else {
+        return Err(b.internal("getctarank on another instruction"));
+    };
+    let a = b.operand(st, src);
+    let what = "`getctarank` takes the address of a .shared variable, and this operand holds a number";
+    let (name, _) = address_operand(b, st, &a, what, ins)?;
+    let rank = b.rank_of(&name, ins)?;
+    let n = b.konst(rank);
+    B::set(st, dst, B::number_val(n, B::deps(&a).clone()));
+    Ok(())
+}
+
+/// `activemask.b32 d` (9.7.13.x, D175): the lanes of the warp its threads occupy
+/// (every thread of a test runs each instruction), depending on nothing.
+pub(super) fn activemask<B: Values>(b: &mut B, st: &mut B::State, ins: &ast::Instr) -> Result<(), B::Stop> {
+    let InstrKind::ActiveMask { dst } = &ins.kind else {
+        return Err(b.internal("activemask on another instruction"));
+    };
+    let n = b.konst(i64::from(b.occupied_lanes()));
+    B::set(st, dst, B::number_val(n, B::Deps::default()));
     Ok(())
 }

@@ -260,7 +260,9 @@ impl Walk<'_, '_> {
             InstrKind::Atomic { .. } => meaning::atomic(self, &mut st, ins)?,
             InstrKind::Barrier { .. } => self.barrier(&mut st, ins)?,
             InstrKind::Warp { .. } => self.warp_collective(&mut st, ins)?,
-            InstrKind::ActiveMask { .. } => self.activemask(&mut st, ins)?,
+            InstrKind::ActiveMask { .. } => meaning::activemask(self, &mut st, ins)?,
+            InstrKind::Mapa { .. } => meaning::mapa(self, &mut st, ins)?,
+            InstrKind::CtaRank { .. } => meaning::ctarank(self, &mut st, ins)?,
             InstrKind::Timer { .. } => one_state(meaning::timer(self, &mut st, ins)?)?,
             InstrKind::IsSpace { .. } => meaning::isspace(self, &mut st, ins)?,
             InstrKind::Fence { .. } | InstrKind::ProxyFence { .. } | InstrKind::InitFence => {
