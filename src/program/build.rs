@@ -35,7 +35,6 @@ mod copy;
 mod dsmem;
 mod explore;
 mod mbarrier;
-#[macro_use]
 mod meaning;
 mod paths;
 mod rmw;

@@ -11,58 +11,10 @@
 //! The instructions not yet here are listed in `paper-notes/encoding.md`
 //! ("One meaning per instruction").
 
-/// The [`Values`] methods both builders answer alike, from the build
-/// context they share (`self.ctx`) for the thread they walk (`self.t`):
-/// addresses, locations, state spaces and cells.
-macro_rules! shared_context {
-    () => {
-        fn numeric_address(&self, n: i64) -> Option<(String, i64)> {
-            self.ctx.numeric_address(n)
-        }
-
-        fn not_an_address(&self, r: &str, ins: &ast::Instr) -> Error {
-            self.ctx.not_an_address(r, self.t, ins)
-        }
-
-        fn locate(&mut self, name: &str, off: i64, shared: bool, ins: &ast::Instr) -> Result<(LocKey, String)> {
-            self.ctx.locate(name, off, shared, self.t, ins)
-        }
-
-        fn typed(&mut self, root: &str) {
-            self.ctx.typed_roots.insert(root.to_string());
-        }
-
-        fn check_space(&mut self, root: &str, private: bool, ins: &ast::Instr) -> Result<()> {
-            self.ctx.space_of(root, private, ins)
-        }
-
-        fn cells(&mut self, key: &LocKey, size: u8, ins: &ast::Instr) -> Vec<(LocKey, i64, u8)> {
-            self.ctx.mem_cells(key, size, ins)
-        }
-
-        fn variable_space(&self, name: &str) -> ast::VarSpace {
-            self.ctx.space_of_variable(name)
-        }
-
-        fn mapped_name(&mut self, name: &str, rank: i64, ins: &ast::Instr) -> Result<String> {
-            self.ctx.mapped_name(self.t, name, rank, ins)
-        }
-
-        fn rank_of(&mut self, name: &str, ins: &ast::Instr) -> Result<i64> {
-            self.ctx.rank_of(self.t, name, ins)
-        }
-
-        fn occupied_lanes(&self) -> u32 {
-            self.ctx.occupied_lanes(self.t)
-        }
-    };
-}
-
 use super::step::{timer_register, TIMER_LATER};
-use super::{mk_rmw, normalize, Access, LocKey, Scope};
-use crate::ast::{self, AluOp, AtomOp, BranchCond, Cmp, InstrKind, IntTy, Operand, Sem};
+use super::{normalize, Access, LocKey, Scope};
+use crate::ast::{self, AluOp, BranchCond, Cmp, InstrKind, IntTy, Operand};
 use crate::error::Error;
-use crate::program::arith;
 use crate::program::event::EventKind;
 use crate::program::symbolic::SymOp;
 
@@ -170,12 +122,6 @@ pub(super) trait Values {
     fn check_space(&mut self, root: &str, private: bool, ins: &ast::Instr) -> Result<(), Error>;
     /// The cells an access of `size` bytes at `key` covers (D18).
     fn cells(&mut self, key: &LocKey, size: u8, ins: &ast::Instr) -> Vec<(LocKey, i64, u8)>;
-    /// The name `mapa` of variable `name` to CTA rank `rank` gives (D292, D297).
-    fn mapped_name(&mut self, name: &str, rank: i64, ins: &ast::Instr) -> Result<String, Error>;
-    /// The CTA rank `getctarank` of variable `name` gives (D298).
-    fn rank_of(&mut self, name: &str, ins: &ast::Instr) -> Result<i64, Error>;
-    /// The lanes of the thread's warp that a thread of the test occupies.
-    fn occupied_lanes(&self) -> u32;
     /// A load of the thread's private bytes: the destination is written.
     fn private_load(
         &mut self,
@@ -212,46 +158,6 @@ pub(super) trait Values {
         access: Access,
         value: Self::Num,
         deps: Self::Deps,
-        ins: &ast::Instr,
-    ) -> Result<(), Self::Stop>;
-    /// A read-modify-write event: `base` with the bit pattern `value`
-    /// written whatever it reads (`exch`); `dst` gets what it reads.
-    #[allow(clippy::too_many_arguments)]
-    fn exchange(
-        &mut self,
-        st: &mut Self::State,
-        key: LocKey,
-        base: Access,
-        value: Self::Num,
-        deps: Self::Deps,
-        dst: &Option<String>,
-        ins: &ast::Instr,
-    ) -> Result<(), Self::Stop>;
-    /// `atom.cas`: `base` writes `new` where it reads `cmp` at its type, and
-    /// nothing elsewhere; `dst` gets what it reads.
-    #[allow(clippy::too_many_arguments)]
-    fn compare_and_swap(
-        &mut self,
-        st: &mut Self::State,
-        key: LocKey,
-        base: Access,
-        operands: (Self::Num, Self::Num),
-        deps: Self::Deps,
-        dst: &Option<String>,
-        ins: &ast::Instr,
-    ) -> Result<(), Self::Stop>;
-    /// Any other read-modify-write: `base` writes `op` of what it reads and
-    /// the operands (`arith::rmw`, computed by the engines); `dst` gets what
-    /// it reads.
-    #[allow(clippy::too_many_arguments)]
-    fn modify(
-        &mut self,
-        st: &mut Self::State,
-        key: LocKey,
-        base: Access,
-        operation: (AtomOp, Vec<Self::Num>),
-        deps: Self::Deps,
-        dst: &Option<String>,
         ins: &ast::Instr,
     ) -> Result<(), Self::Stop>;
     /// `c ? a : b` where `c` has both values.
@@ -468,9 +374,15 @@ pub(super) fn isspace<B: Values>(b: &mut B, st: &mut B::State, ins: &ast::Instr)
         return Err(b.internal("isspace on another instruction"));
     };
     let v = b.operand(st, addr);
-    let what = "`isspacep` of a number that is not the address of a variable: its state space is unknown";
-    let (name, _) = address_operand(b, st, &v, what, ins)?;
-    let inside = b.variable_space(&name) == *space;
+    let Some((name, _)) = B::address(&v) else {
+        b.number(st, &v)?;
+        return Err(Error::input(
+            "`isspacep` of a number that is not the address of a variable: its state space is unknown",
+            ins.span,
+        )
+        .into());
+    };
+    let inside = b.variable_space(name) == *space;
     let n = b.konst(i64::from(inside));
     let deps = B::deps(&v).clone();
     B::set(st, dst, B::number_val(n, deps));
@@ -584,139 +496,4 @@ pub(super) fn store<B: Values>(b: &mut B, st: &mut B::State, ins: &ast::Instr) -
     let (msem, mscope) = normalize(*sem, *scope, Scope::Sys);
     let access = Access { writes: true, ..Access::new(vaddr, *proxy, *size, msem, mscope) };
     b.write(st, key, cells, access, value, deps, ins)
-}
-
-/// `atom` and `red` (9.7.13.5, 9.7.13.6): one read-modify-write of `.global`
-/// or `.shared` memory, depending on its operands and its address (8.10.4);
-/// without `.sem` it is `.relaxed`, without `.scope` `.gpu`. `exch` writes
-/// its operand's bit pattern (D74) whatever it reads, `cas` writes only
-/// where it reads the compared value, the others a function of what they
-/// read. `atom`'s destination gets the value read (`red` has none).
-pub(super) fn atomic<B: Values>(b: &mut B, st: &mut B::State, ins: &ast::Instr) -> Result<(), B::Stop> {
-    let InstrKind::Atomic { sem, scope, proxy, op, dst, addr, operands, size, ty, shared } = &ins.kind else {
-        return Err(b.internal("atomic on another instruction"));
-    };
-    let mut args = Vec::new();
-    let mut deps = B::Deps::default();
-    for o in operands {
-        let v = b.operand(st, o);
-        args.push(b.number(st, &v)?);
-        b.join(&mut deps, B::deps(&v))?;
-    }
-    let (key, vaddr, adeps) = location(b, st, addr, *shared, ins)?;
-    b.join(&mut deps, &adeps)?;
-    atomic_location(b, &key, *size, *ty, ins)?;
-    let sem = if *sem == Sem::Weak { Sem::Relaxed } else { *sem };
-    let (msem, mscope) = normalize(sem, *scope, Scope::Gpu);
-    let base = Access { conv: *ty, ..mk_rmw(vaddr, *proxy, *size, msem, mscope, dst.is_none(), None) };
-    if *op == AtomOp::Exch {
-        let n = *args.first().ok_or_else(|| Error::input("exch needs a value operand", ins.span))?;
-        let value = if ty.is_some() { b.apply(SymOp::Stored(*ty, *size), vec![n], ins)? } else { n };
-        return b.exchange(st, key, base, value, deps, dst, ins);
-    }
-    if arith::rmw(*op, 0, &vec![0; args.len()], *ty).is_none() {
-        let message = format!("`{}`: wrong number of operands for atom.{:?}", ins.text, op).to_lowercase();
-        return Err(Error::input(message, ins.span).into());
-    }
-    if *op == AtomOp::Cas {
-        return b.compare_and_swap(st, key, base, (args[0], args[1]), deps, dst, ins);
-    }
-    b.modify(st, key, base, (*op, args), deps, dst, ins)
-}
-
-/// An atomic operation's location: `.global` or `.shared` memory, not a
-/// thread's private variable, and not bytes that differently-sized accesses
-/// also touch (mixed-size, not supported). A typed operation marks its
-/// variable typed.
-fn atomic_location<B: Values>(
-    b: &mut B,
-    key: &LocKey,
-    size: u8,
-    ty: Option<IntTy>,
-    ins: &ast::Instr,
-) -> Result<(), B::Stop> {
-    if b.variable_space(&key.root).is_private() {
-        return Err(Error::input(
-            "atomic operations take .global or .shared memory, not a thread's private .local/.param memory",
-            ins.span,
-        )
-        .into());
-    }
-    b.check_space(&key.root, false, ins)?;
-    if ty.is_some() {
-        b.typed(&key.root);
-    }
-    if b.cells(key, size, ins).len() > 1 {
-        return Err(Error::input(
-            "an atomic operation over bytes that differently-sized accesses also touch (mixed-size) is not supported",
-            ins.span,
-        )
-        .into());
-    }
-    Ok(())
-}
-
-/// The variable and offset an address operand holds; a number that is no
-/// variable's address is an input error, `what` (a value read is made a
-/// number first: the path builder forks on it).
-fn address_operand<B: Values>(
-    b: &mut B,
-    st: &B::State,
-    v: &B::Val,
-    what: &str,
-    ins: &ast::Instr,
-) -> Result<(String, i64), B::Stop> {
-    if let Some((name, off)) = B::address(v) {
-        return Ok((name.to_string(), off));
-    }
-    b.number(st, v)?;
-    Err(Error::input(what, ins.span).into())
-}
-
-/// `mapa dst, a, rank` (9.7.10.26): the address of `a`'s variable in the
-/// CTA of that rank in the cluster (`Values::mapped_name`), depending on both
-/// operands.
-pub(super) fn mapa<B: Values>(b: &mut B, st: &mut B::State, ins: &ast::Instr) -> Result<(), B::Stop> {
-    let InstrKind::Mapa { dst, src, rank } = &ins.kind else {
-        return Err(b.internal("mapa on another instruction"));
-    };
-    let r = b.operand(st, rank);
-    let n = b.number(st, &r)?;
-    let Some(k) = b.constant(n) else {
-        return Err(b.outside(ins, "its CTA rank is computed from a value read"));
-    };
-    let a = b.operand(st, src);
-    let what = "`mapa` maps the address of a .shared variable, and this operand holds a number";
-    let (name, off) = address_operand(b, st, &a, what, ins)?;
-    let mapped = b.mapped_name(&name, k, ins)?;
-    let mut deps = B::deps(&r).clone();
-    b.join(&mut deps, B::deps(&a))?;
-    B::set(st, dst, B::address_val(mapped, off, deps));
-    Ok(())
-}
-
-/// `getctarank dst, a` (9.7.10.27): the rank of the CTA whose shared memory
-/// holds `a` (`Values::rank_of`), depending on `a`.
-pub(super) fn ctarank<B: Values>(b: &mut B, st: &mut B::State, ins: &ast::Instr) -> Result<(), B::Stop> {
-    let InstrKind::CtaRank { dst, src } = &ins.kind else {
-        return Err(b.internal("getctarank on another instruction"));
-    };
-    let a = b.operand(st, src);
-    let what = "`getctarank` takes the address of a .shared variable, and this operand holds a number";
-    let (name, _) = address_operand(b, st, &a, what, ins)?;
-    let rank = b.rank_of(&name, ins)?;
-    let n = b.konst(rank);
-    B::set(st, dst, B::number_val(n, B::deps(&a).clone()));
-    Ok(())
-}
-
-/// `activemask.b32 d` (9.7.13.x, D175): the lanes of the warp its threads occupy
-/// (every thread of a test runs each instruction), depending on nothing.
-pub(super) fn activemask<B: Values>(b: &mut B, st: &mut B::State, ins: &ast::Instr) -> Result<(), B::Stop> {
-    let InstrKind::ActiveMask { dst } = &ins.kind else {
-        return Err(b.internal("activemask on another instruction"));
-    };
-    let n = b.konst(i64::from(b.occupied_lanes()));
-    B::set(st, dst, B::number_val(n, B::Deps::default()));
-    Ok(())
 }

@@ -4,14 +4,12 @@
 
 use super::meaning::{Branched, Compared, Either, Read, Values};
 use super::*;
-use crate::ast::{AtomOp, Cmp, IntTy, Operand};
+use crate::ast::{Cmp, IntTy, Operand};
 use crate::program::symbolic::SymOp;
 
 /// Why the path builder stops an instruction before performing it.
 pub(super) enum PathStop {
-    /// The path forked: on a read's values, each child running the
-    /// instruction again (`Step::Fork`), or into children that each performed
-    /// it (`Step::Continue`: a `cas`'s outcomes).
+    /// The path forked on a read's values: each child runs the instruction again.
     Fork(Step),
     Err(Error),
 }
@@ -143,12 +141,38 @@ impl Values for PathThread<'_, '_> {
         Ok(Either::Split(vec![(st.clone(), a), (st.clone(), b)]))
     }
 
+    fn variable_space(&self, name: &str) -> ast::VarSpace {
+        self.ctx.space_of_variable(name)
+    }
+
     fn push_other(&mut self, st: &mut PathState, kind: EventKind, ins: &ast::Instr) -> PResult<()> {
         self.ctx.push_other(st, kind, ins);
         Ok(())
     }
 
-    shared_context!();
+    fn numeric_address(&self, n: i64) -> Option<(String, i64)> {
+        self.ctx.numeric_address(n)
+    }
+
+    fn not_an_address(&self, r: &str, ins: &ast::Instr) -> Error {
+        self.ctx.not_an_address(r, self.t, ins)
+    }
+
+    fn locate(&mut self, name: &str, off: i64, shared: bool, ins: &ast::Instr) -> Result<(LocKey, String)> {
+        self.ctx.locate(name, off, shared, self.t, ins)
+    }
+
+    fn typed(&mut self, root: &str) {
+        self.ctx.typed_roots.insert(root.to_string());
+    }
+
+    fn check_space(&mut self, root: &str, private: bool, ins: &ast::Instr) -> Result<()> {
+        self.ctx.space_of(root, private, ins)
+    }
+
+    fn cells(&mut self, key: &LocKey, size: u8, ins: &ast::Instr) -> Vec<(LocKey, i64, u8)> {
+        self.ctx.mem_cells(key, size, ins)
+    }
 
     fn private_load(
         &mut self,
@@ -203,52 +227,6 @@ impl Values for PathThread<'_, '_> {
             let access = Access { write_value, start: -at, vaddr, ..access.clone() };
             self.ctx.push_mem(st, k, access, deps.clone(), ins);
         }
-        Ok(())
-    }
-
-    fn exchange(
-        &mut self,
-        st: &mut PathState,
-        key: LocKey,
-        base: Access,
-        value: i64,
-        deps: BTreeSet<usize>,
-        dst: &Option<String>,
-        ins: &ast::Instr,
-    ) -> PResult<()> {
-        // The read can stay unknown: what is written does not depend on it.
-        let access = Access { writes: true, write_value: value, ..base };
-        self.ctx.push_rmw(st, key, access, deps, ins, dst);
-        Ok(())
-    }
-
-    fn compare_and_swap(
-        &mut self,
-        st: &mut PathState,
-        key: LocKey,
-        base: Access,
-        (cmp, new): (i64, i64),
-        deps: BTreeSet<usize>,
-        dst: &Option<String>,
-        ins: &ast::Instr,
-    ) -> PResult<()> {
-        let ty = base.conv;
-        Err(PathStop::Fork(self.ctx.cas(self.t, st, ins, base, key, (cmp, new, ty), deps, dst)))
-    }
-
-    fn modify(
-        &mut self,
-        st: &mut PathState,
-        key: LocKey,
-        base: Access,
-        (op, operands): (AtomOp, Vec<i64>),
-        deps: BTreeSet<usize>,
-        dst: &Option<String>,
-        ins: &ast::Instr,
-    ) -> PResult<()> {
-        // One event whose written value the engines compute from reads-from.
-        let access = Access { writes: true, rmw: Some(Rmw { op, operands, ty: base.conv }), ..base };
-        self.ctx.push_rmw(st, key, access, deps, ins, dst);
         Ok(())
     }
 

@@ -71,18 +71,20 @@ impl Ctx<'_> {
             InstrKind::Branch { .. } => self.step_branch(t, st, ins),
             InstrKind::Load { .. } => self.step_load(t, st, ins),
             InstrKind::Store { .. } => self.step_store(t, st, ins),
-            InstrKind::Atomic { .. } => step_of(meaning::atomic(&mut self.on(t), st, ins).map(|()| Step::Next)),
+            InstrKind::Atomic { sem, scope, proxy, op, dst, addr, operands, size, ty, shared } => {
+                self.atomic(t, st, ins, (*sem, *scope, *proxy, *op, *size, *shared, *ty), dst, addr, operands)
+            }
             InstrKind::Fence { .. } | InstrKind::ProxyFence { .. } | InstrKind::InitFence => {
                 step_of(meaning::fence(&mut self.on(t), st, ins).map(|()| Step::Next))
             }
-            InstrKind::Mapa { .. } => step_of(meaning::mapa(&mut self.on(t), st, ins).map(|()| Step::Next)),
-            InstrKind::CtaRank { .. } => step_of(meaning::ctarank(&mut self.on(t), st, ins).map(|()| Step::Next)),
+            InstrKind::Mapa { .. } => self.step_mapa(t, st, ins),
+            InstrKind::CtaRank { .. } => self.step_ctarank(t, st, ins),
             InstrKind::Barrier { .. } => self.step_barrier(t, st, ins),
             InstrKind::ClusterBarrier { .. } => self.step_cluster_barrier(t, st, ins),
             InstrKind::Mbarrier { .. } => self.step_mbarrier(t, st, ins),
             InstrKind::Async(_) => self.step_async(t, st, ins),
             InstrKind::Warp { .. } => self.step_warp(t, st, ins),
-            InstrKind::ActiveMask { .. } => step_of(meaning::activemask(&mut self.on(t), st, ins).map(|()| Step::Next)),
+            InstrKind::ActiveMask { .. } => self.step_activemask(t, st, ins),
         }
     }
 

@@ -34,10 +34,10 @@ pub(super) fn kind(k: &InstrKind) -> Option<&'static str> {
         | InstrKind::Timer { .. }
         | InstrKind::IsSpace { .. }
         | InstrKind::Warp { .. }
-        | InstrKind::ActiveMask { .. }
-        | InstrKind::Mapa { .. }
-        | InstrKind::CtaRank { .. } => return None,
+        | InstrKind::ActiveMask { .. } => return None,
         InstrKind::ClusterBarrier { .. } => "cluster barriers are outside the symbolic builder",
+        InstrKind::Mapa { .. } => "mapa (distributed shared memory) is outside the symbolic builder",
+        InstrKind::CtaRank { .. } => "getctarank (distributed shared memory) is outside the symbolic builder",
         InstrKind::Mbarrier { .. } => "mbarrier operations are outside the symbolic builder",
         InstrKind::Async(_) => {
             "asynchronous copies and stores (cp.async, cp.async.bulk, st.async) are outside the symbolic builder"

@@ -3,7 +3,7 @@
 //! with terms for values (D181, D183).
 
 use super::*;
-use crate::ast::{AtomOp, BranchCond, Cmp, InstrKind, IntTy, Operand};
+use crate::ast::{AtomOp, BranchCond, Cmp, InstrKind, IntTy, Operand, Sem};
 use crate::program::build::meaning;
 use crate::program::symbolic::SymOp;
 
@@ -257,12 +257,10 @@ impl Walk<'_, '_> {
             InstrKind::Selp { .. } => meaning::selp(self, &mut st, ins)?,
             InstrKind::Load { .. } => one_state(meaning::load(self, &mut st, ins)?)?,
             InstrKind::Store { .. } => meaning::store(self, &mut st, ins)?,
-            InstrKind::Atomic { .. } => meaning::atomic(self, &mut st, ins)?,
+            InstrKind::Atomic { .. } => self.atomic(&mut st, ins)?,
             InstrKind::Barrier { .. } => self.barrier(&mut st, ins)?,
             InstrKind::Warp { .. } => self.warp_collective(&mut st, ins)?,
-            InstrKind::ActiveMask { .. } => meaning::activemask(self, &mut st, ins)?,
-            InstrKind::Mapa { .. } => meaning::mapa(self, &mut st, ins)?,
-            InstrKind::CtaRank { .. } => meaning::ctarank(self, &mut st, ins)?,
+            InstrKind::ActiveMask { .. } => self.activemask(&mut st, ins)?,
             InstrKind::Timer { .. } => one_state(meaning::timer(self, &mut st, ins)?)?,
             InstrKind::IsSpace { .. } => meaning::isspace(self, &mut st, ins)?,
             InstrKind::Fence { .. } | InstrKind::ProxyFence { .. } | InstrKind::InitFence => {
@@ -327,6 +325,14 @@ impl Walk<'_, '_> {
             meaning::Branched::Goes(taken) => vec![jump(st, taken)],
             meaning::Branched::Split(parts) => parts.into_iter().map(|(s, taken)| jump(s, taken)).collect(),
         })
+    }
+
+    /// `key` is accessed as global or shared memory: the state-space check
+    /// (D17). A variable without an initial value is read as the path
+    /// builder reads it (the fill of `BuildOptions::unknown_fill`, D71).
+    fn shared_memory(&mut self, key: &LocKey, ins: &ast::Instr) -> SResult<()> {
+        self.ctx.space_of(&key.root, false, ins)?;
+        Ok(())
     }
 
     /// Push an event of `st` at sub-index `at.0`, performed where the
@@ -400,6 +406,72 @@ impl Walk<'_, '_> {
         };
         self.r.terms.refine(w);
         Ok(w)
+    }
+
+    /// `Atomic` instructions (`Ctx::atomic`): `exch` writes its operand,
+    /// `cas` is two events (`cas`), the others one event whose written value
+    /// the engines compute from what it reads.
+    fn atomic(&mut self, st: &mut SymState, ins: &ast::Instr) -> SResult<()> {
+        let InstrKind::Atomic { sem, scope, proxy, op, dst, addr, operands, size, ty, shared } = &ins.kind else {
+            return Err(Stop::Err(Error::internal("atomic on another instruction")));
+        };
+        let mut vals = Vec::new();
+        let mut deps = Deps::new();
+        for o in operands {
+            let v = self.operand(st, o);
+            vals.push(v.clone());
+            self.add_deps(&mut deps, &v.deps)?;
+        }
+        let (key, vaddr, adeps) = meaning::location(self, st, addr, *shared, ins)?;
+        if self.ctx.space(&key.root).is_private() {
+            return Err(Stop::Err(Error::input(
+                "atomic operations take .global or .shared memory, not a thread's private .local/.param memory",
+                ins.span,
+            )));
+        }
+        self.shared_memory(&key, ins)?;
+        self.add_deps(&mut deps, &adeps)?;
+        if ty.is_some() {
+            self.ctx.typed_roots.insert(key.root.clone());
+        }
+        self.ctx.mem_cells(&key, *size, ins);
+        // atom/red without .sem are .relaxed, without .scope are .gpu.
+        let sem = if *sem == Sem::Weak { Sem::Relaxed } else { *sem };
+        let (msem, mscope) = normalize(sem, *scope, Scope::Gpu);
+        let base = mk_rmw(vaddr, *proxy, *size, msem, mscope, dst.is_none(), None);
+        let base = Access { conv: *ty, ..base };
+        if *op == AtomOp::Exch {
+            let v = vals.first().ok_or_else(|| Error::input("exch needs a value operand", ins.span))?;
+            let w = self.stored_term(v, *ty, *size, ins)?;
+            let constant = self.r.terms.constant(w);
+            let access = Access { writes: true, write_value: constant.unwrap_or(0), ..base };
+            let kind = DraftKind::Mem { key: key.clone(), access: access.clone() };
+            let idx = self.push_event(st, (0, TRUE), kind, &deps, ins, constant)?;
+            if constant.is_none() {
+                self.r.write.insert(idx, w);
+                self.r.write_conds.insert(idx, deps.values().copied().collect());
+            }
+            return self.set_read(st, dst, idx, &key, &access, ins);
+        }
+        if arith::rmw(*op, 0, &vec![0; vals.len()], *ty).is_none() {
+            return Err(Stop::Err(Error::input(
+                format!("`{}`: wrong number of operands for atom.{:?}", ins.text, op).to_lowercase(),
+                ins.span,
+            )));
+        }
+        let terms: Vec<TermId> = vals.iter().map(|v| self.term_of(v)).collect();
+        if *op == AtomOp::Cas {
+            return self.cas(st, ins, (key, base), (terms[0], terms[1]), &deps);
+        }
+        let consts: Option<Vec<i64>> = terms.iter().map(|&t| self.r.terms.constant(t)).collect();
+        let rmw = Rmw { op: *op, operands: consts.clone().unwrap_or_else(|| vec![0; terms.len()]), ty: *ty };
+        let access = Access { writes: true, rmw: Some(rmw), ..base };
+        let idx = self.push(st, (0, TRUE), DraftKind::Mem { key: key.clone(), access: access.clone() }, &deps, ins)?;
+        if consts.is_none() {
+            terms.iter().for_each(|&t| self.r.terms.refine(t));
+            self.r.operands.insert(idx, terms);
+        }
+        self.set_read(st, dst, idx, &key, &access, ins)
     }
 
     /// `dst` (when the operation has one) gets what event `idx` reads.

@@ -83,11 +83,37 @@ impl Values for Walk<'_, '_> {
         Ok(Either::One(self.r.terms.ite(chosen, b, a).map_err(too_many_terms)?))
     }
 
+    fn variable_space(&self, name: &str) -> ast::VarSpace {
+        self.ctx.space_of_variable(name)
+    }
+
     fn push_other(&mut self, st: &mut SymState, kind: EventKind, ins: &ast::Instr) -> SResult<()> {
         self.push(st, (0, TRUE), DraftKind::Other(kind), &Deps::new(), ins).map(|_| ())
     }
 
-    shared_context!();
+    fn numeric_address(&self, n: i64) -> Option<(String, i64)> {
+        self.ctx.numeric_address(n)
+    }
+
+    fn not_an_address(&self, r: &str, ins: &ast::Instr) -> Error {
+        self.ctx.not_an_address(r, self.t, ins)
+    }
+
+    fn locate(&mut self, name: &str, off: i64, shared: bool, ins: &ast::Instr) -> Result<(LocKey, String)> {
+        self.ctx.locate(name, off, shared, self.t, ins)
+    }
+
+    fn typed(&mut self, root: &str) {
+        self.ctx.typed_roots.insert(root.to_string());
+    }
+
+    fn check_space(&mut self, root: &str, private: bool, ins: &ast::Instr) -> Result<()> {
+        self.ctx.space_of(root, private, ins)
+    }
+
+    fn cells(&mut self, key: &LocKey, size: u8, ins: &ast::Instr) -> Vec<(LocKey, i64, u8)> {
+        self.ctx.mem_cells(key, size, ins)
+    }
 
     fn private_load(&mut self, st: &mut SymState, ins: &ast::Instr, key: &LocKey, adeps: Deps) -> SResult<()> {
         Walk::private_load(self, st, ins, key, adeps)
@@ -133,64 +159,6 @@ impl Values for Walk<'_, '_> {
             self.r.write_conds.insert(idx, deps.values().copied().collect());
         }
         Ok(())
-    }
-
-    /// A constant written makes the exchange silent where it reads that value (D116).
-    fn exchange(
-        &mut self,
-        st: &mut SymState,
-        key: LocKey,
-        base: Access,
-        value: TermId,
-        deps: Deps,
-        dst: &Option<String>,
-        ins: &ast::Instr,
-    ) -> SResult<()> {
-        self.r.terms.refine(value);
-        let constant = self.r.terms.constant(value);
-        let access = Access { writes: true, write_value: constant.unwrap_or(0), ..base };
-        let kind = DraftKind::Mem { key: key.clone(), access: access.clone() };
-        let idx = self.push_event(st, (0, TRUE), kind, &deps, ins, constant)?;
-        if constant.is_none() {
-            self.r.write.insert(idx, value);
-            self.r.write_conds.insert(idx, deps.values().copied().collect());
-        }
-        self.set_read(st, dst, idx, &key, &access, ins)
-    }
-
-    fn compare_and_swap(
-        &mut self,
-        st: &mut SymState,
-        key: LocKey,
-        base: Access,
-        operands: (TermId, TermId),
-        deps: Deps,
-        _: &Option<String>,
-        ins: &ast::Instr,
-    ) -> SResult<()> {
-        self.cas(st, ins, (key, base), operands, &deps)
-    }
-
-    /// Operands that are not all constants are kept as terms the engines read.
-    fn modify(
-        &mut self,
-        st: &mut SymState,
-        key: LocKey,
-        base: Access,
-        (op, terms): (AtomOp, Vec<TermId>),
-        deps: Deps,
-        dst: &Option<String>,
-        ins: &ast::Instr,
-    ) -> SResult<()> {
-        let consts: Option<Vec<i64>> = terms.iter().map(|&t| self.r.terms.constant(t)).collect();
-        let rmw = Rmw { op, operands: consts.clone().unwrap_or_else(|| vec![0; terms.len()]), ty: base.conv };
-        let access = Access { writes: true, rmw: Some(rmw), ..base };
-        let idx = self.push(st, (0, TRUE), DraftKind::Mem { key: key.clone(), access: access.clone() }, &deps, ins)?;
-        if consts.is_none() {
-            terms.iter().for_each(|&t| self.r.terms.refine(t));
-            self.r.operands.insert(idx, terms);
-        }
-        self.set_read(st, dst, idx, &key, &access, ins)
     }
 
     fn choose(&mut self, c: TermId, a: SVal, b: SVal, ins: &ast::Instr) -> SResult<SVal> {
