@@ -52,7 +52,6 @@ pub(crate) const OPCODES: &[&str] = &[
     "bfind",
     "bfe",
     "bfi",
-    "fns",
     "cnot",
     "prmt",
     "lop3",

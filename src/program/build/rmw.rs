@@ -185,7 +185,7 @@ impl Ctx<'_> {
     }
 
     /// A load over several cells: one read per cell, then one path per
-    /// combination of the values the cells can hold, each with the value of
+    /// combination of the values the cells can hold, the register holding
     /// their bytes composed little-endian and extended by the load's type.
     pub(super) fn split_load(
         &self,
@@ -194,7 +194,8 @@ impl Ctx<'_> {
         parts: Vec<(LocKey, i64, u8)>,
         access: Access,
         adeps: BTreeSet<usize>,
-    ) -> Result<Vec<(PathState, Val)>> {
+        dst: &str,
+    ) -> Result<Step> {
         let (ty, size) = (access.conv, access.size);
         let mut idx = Vec::new();
         for (k, at, _) in &parts {
@@ -227,8 +228,10 @@ impl Ctx<'_> {
                 bytes.push((v, parts[j].1, parts[j].2));
             }
             let v = arith::convert(ty, arith::norm(read, cells::compose(&bytes)));
-            children.push((c, Val { v: V::Const(v), deps: deps.clone() }));
+            c.regs.insert(dst.to_string(), Val { v: V::Const(v), deps: deps.clone() });
+            c.pc += 1;
+            children.push(c);
         }
-        Ok(children)
+        Ok(Step::Continue(children))
     }
 }

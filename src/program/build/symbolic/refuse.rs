@@ -29,13 +29,13 @@ pub(super) fn kind(k: &InstrKind) -> Option<&'static str> {
         | InstrKind::Atomic { .. }
         | InstrKind::Fence { .. }
         | InstrKind::ProxyFence { .. }
-        | InstrKind::InitFence
         | InstrKind::Barrier { .. }
         | InstrKind::Timer { .. }
         | InstrKind::IsSpace { .. }
         | InstrKind::Warp { .. }
         | InstrKind::ActiveMask { .. } => return None,
         InstrKind::ClusterBarrier { .. } => "cluster barriers are outside the symbolic builder",
+        InstrKind::InitFence => "fence.mbarrier_init is outside the symbolic builder",
         InstrKind::Mapa { .. } => "mapa (distributed shared memory) is outside the symbolic builder",
         InstrKind::CtaRank { .. } => "getctarank (distributed shared memory) is outside the symbolic builder",
         InstrKind::Mbarrier { .. } => "mbarrier operations are outside the symbolic builder",
