@@ -314,6 +314,9 @@ pub enum BitOp {
     Bfe,
     /// `bfi f, a, b, pos, len`: `a`'s low bits inserted into `b`.
     Bfi,
+    /// `fns.b32 d, mask, base, offset`: the position of the offset-th set bit
+    /// of `mask` counted from bit `base` (D302).
+    Fns,
     /// `prmt.b32{.mode} d, a, b, c`: bytes of {b, a} picked by `c`.
     Prmt(PrmtMode),
     /// `lop3.b32 d, a, b, c, lut`: any logic function of three inputs.

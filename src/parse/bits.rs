@@ -1,5 +1,5 @@
 //! The bit operations (ISA 9.7.1 `popc`, `clz`, `brev`, `bfind`, `bfe`,
-//! `bfi`; 9.7.8 `cnot`, `prmt`, `lop3`, `shf`) decoded into register arithmetic
+//! `bfi`, `fns`; 9.7.8 `cnot`, `prmt`, `lop3`, `shf`) decoded into register arithmetic
 //! (`AluOp::Bits`, evaluated by `program::bits`). Each takes exactly the
 //! types its ISA syntax lists.
 
@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 
 /// The opcodes decoded here.
 pub(crate) fn is_bit_op(opcode: &str) -> bool {
-    matches!(opcode, "popc" | "clz" | "brev" | "bfind" | "bfe" | "bfi" | "cnot" | "prmt" | "lop3" | "shf")
+    matches!(opcode, "popc" | "clz" | "brev" | "bfind" | "bfe" | "bfi" | "fns" | "cnot" | "prmt" | "lop3" | "shf")
 }
 
 const U32: IntTy = IntTy { bits: 32, signed: false };
@@ -18,7 +18,7 @@ const U32: IntTy = IntTy { bits: 32, signed: false };
 fn allowed_types(opcode: &str) -> &'static [&'static str] {
     match opcode {
         "bfind" | "bfe" => &["u32", "u64", "s32", "s64"],
-        "prmt" | "lop3" | "shf" => &["b32"],
+        "prmt" | "lop3" | "shf" | "fns" => &["b32"],
         "cnot" => &["b16", "b32", "b64"],
         _ => &["b32", "b64"],
     }
@@ -93,6 +93,7 @@ fn bit_op(raw: &RawInstr, modes: &[&Qual]) -> Result<BitOp> {
         "bfind" => BitOp::Bfind { shiftamt: !modes.is_empty() },
         "bfe" => BitOp::Bfe,
         "bfi" => BitOp::Bfi,
+        "fns" => BitOp::Fns,
         "lop3" => BitOp::Lop3,
         "prmt" => BitOp::Prmt(
             one_of(raw, modes, &["f4e", "b4e", "rc8", "ecl", "ecr", "rc16"], "mode")?
@@ -118,7 +119,7 @@ fn bit_op(raw: &RawInstr, modes: &[&Qual]) -> Result<BitOp> {
 fn sources(op: BitOp) -> usize {
     match op {
         BitOp::Popc | BitOp::Cnot | BitOp::Clz | BitOp::Brev | BitOp::Bfind { .. } => 1,
-        BitOp::Bfe | BitOp::Prmt(_) | BitOp::Shf { .. } => 3,
+        BitOp::Bfe | BitOp::Fns | BitOp::Prmt(_) | BitOp::Shf { .. } => 3,
         BitOp::Bfi | BitOp::Lop3 => 4,
     }
 }

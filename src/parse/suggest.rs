@@ -52,6 +52,7 @@ pub(crate) const OPCODES: &[&str] = &[
     "bfind",
     "bfe",
     "bfi",
+    "fns",
     "cnot",
     "prmt",
     "lop3",

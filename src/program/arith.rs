@@ -29,6 +29,9 @@ pub enum NoValue {
     Overflow,
     /// Wrong number of operands (a bug upstream).
     Arity,
+    /// An operand the ISA leaves the behaviour undefined for (`fns` with a
+    /// base past 31): why, as the end of a sentence naming the instruction.
+    Undefined(&'static str),
 }
 
 /// `op(srcs)` for an ALU instruction: sources read as `src_ty`, result truncated to `ty`.

@@ -1,5 +1,5 @@
 //! The bit operations of ISA 9.7.1 (`popc`, `clz`, `bfind`, `brev`, `bfe`,
-//! `bfi`) and 9.7.8 (`cnot`, `prmt`, `lop3`, `shf`), each exactly as its semantics
+//! `bfi`, `fns`) and 9.7.8 (`cnot`, `prmt`, `lop3`, `shf`), each exactly as its semantics
 //! pseudo-code reads, at the width of its type. A register value is stored
 //! as `arith` stores it (zero- or sign-extended from the result type).
 
@@ -33,6 +33,7 @@ pub fn eval(op: BitOp, v: &[i64], ty: IntTy, src: IntTy) -> Result<i64, NoValue>
         BitOp::Bfind { shiftamt } => bfind(a, width, src.signed, shiftamt),
         BitOp::Bfe => bfe(a, width, src.signed, byte(1)?, byte(2)?),
         BitOp::Bfi => bfi(a, raw(src, arg(1)?), width, byte(2)?, byte(3)?),
+        BitOp::Fns => fns(a, raw(U32, arg(1)?), raw(U32, arg(2)?) as u32 as i32)?,
         BitOp::Prmt(mode) => prmt(a, raw(U32, arg(1)?), raw(U32, arg(2)?), mode),
         BitOp::Lop3 => lop3(a, raw(src, arg(1)?), raw(src, arg(2)?), raw(U32, arg(3)?) as u8, width),
         BitOp::Shf { left, clamp } => shf(a, raw(U32, arg(1)?), raw(U32, arg(2)?), left, clamp),
@@ -69,6 +70,36 @@ fn bfe(a: u64, width: u32, signed: bool, pos: u32, len: u32) -> u64 {
         let bit = if i < len && pos + i <= msb { a >> (pos + i) & 1 } else { sbit };
         d | bit << i
     })
+}
+
+/// fns: "d = 0xffffffff; if (offset == 0) { if (mask[base] == 1) d = base; }
+/// else { pos = base; count = |offset| - 1; inc = (offset > 0) ? 1 : -1;
+/// while (0 <= pos < 32) { if (mask[pos] == 1) { if (count == 0) { d = pos;
+/// break; } else count--; } pos += inc; } }". "Operand base must be <= 31,
+/// otherwise behavior is undefined": a base read as a 32-bit number past 31
+/// (a negative `.s32` base too) has no value here (D302).
+fn fns(mask: u64, base: u64, offset: i32) -> Result<u64, NoValue> {
+    if base > 31 {
+        return Err(NoValue::Undefined("has a base past 31 on some path, where the ISA leaves the result undefined"));
+    }
+    let set = |pos: i64| mask >> pos & 1 == 1;
+    let base = base as i64;
+    if offset == 0 {
+        return Ok(if set(base) { base as u64 } else { 0xffff_ffff });
+    }
+    let inc = if offset > 0 { 1 } else { -1 };
+    let mut count = i64::from(offset).abs() - 1;
+    let mut pos = base;
+    while (0..32).contains(&pos) {
+        if set(pos) {
+            if count == 0 {
+                return Ok(pos as u64);
+            }
+            count -= 1;
+        }
+        pos += inc;
+    }
+    Ok(0xffff_ffff)
 }
 
 /// bfi: "f = b; for (i = 0; i < len && pos+i <= msb; i++) f[pos+i] = a[i]".
@@ -186,6 +217,27 @@ mod tests {
         // Only the low 8 bits of pos and len count: 0x104 is 4.
         assert_eq!(e(BitOp::Bfe, &[0xabcd, 0x104, 8], B32, B32), 0xbc);
         assert_eq!(e(BitOp::Bfe, &[-1, 60, 8], B64, B64), 0xf);
+    }
+
+    /// The ISA's four examples, and the cases its loop reaches the ends in.
+    #[test]
+    fn fns_counts_set_bits_from_the_base() {
+        let f = |mask: u32, base, offset| eval(BitOp::Fns, &[mask as i64, base, offset], B32, B32);
+        assert_eq!(f(0xaaaa_aaaa, 3, 1), Ok(3));
+        assert_eq!(f(0xaaaa_aaaa, 3, -1), Ok(3));
+        assert_eq!(f(0xaaaa_aaaa, 2, 1), Ok(3));
+        assert_eq!(f(0xaaaa_aaaa, 2, -1), Ok(1));
+        // offset 0 asks for the base bit itself.
+        assert_eq!(f(0xaaaa_aaaa, 3, 0), Ok(3));
+        assert_eq!(f(0xaaaa_aaaa, 2, 0), Ok(0xffff_ffff));
+        // The third set bit upwards from 0 of 0b10110 is bit 4; there is no fourth.
+        assert_eq!(f(0b10110, 0, 3), Ok(4));
+        assert_eq!(f(0b10110, 0, 4), Ok(0xffff_ffff));
+        assert_eq!(f(0x8000_0000, 31, i32::MIN as i64), Ok(0xffff_ffff));
+        assert_eq!(f(0x8000_0001, 31, -2), Ok(0));
+        // A base past 31 (or negative, read as 32 bits) is undefined behaviour.
+        assert!(matches!(f(1, 32, 1), Err(NoValue::Undefined(_))));
+        assert!(matches!(f(1, -1, 1), Err(NoValue::Undefined(_))));
     }
 
     #[test]

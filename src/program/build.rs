@@ -35,6 +35,9 @@ mod copy;
 mod dsmem;
 mod explore;
 mod mbarrier;
+#[macro_use]
+mod meaning;
+mod paths;
 mod rmw;
 mod spin_prune;
 mod step;
@@ -466,6 +469,11 @@ impl<'a> Ctx<'a> {
 
     /// The state space of variable `root`: declared, or global for the
     /// test's own locations (litmus-format 5).
+    /// The state space of variable `name`, or of the variable it aliases.
+    fn space_of_variable(&self, name: &str) -> ast::VarSpace {
+        self.space(self.names.get(name).map_or(name, |i| i.root.as_str()))
+    }
+
     fn space(&self, root: &str) -> ast::VarSpace {
         self.vars.get(root).map_or(ast::VarSpace::Global, |d| d.space)
     }

@@ -76,3 +76,18 @@ exists (x == 0)
     let expected = BTreeSet::from([vec![two, 0, 1, one, three], vec![two, one, 0, 0, three]]);
     assert_eq!(symbolic_states(src, Path::new(".")), expected);
 }
+
+/// `litmus/regressions/symbolic-valueless-cycle` (D304): every value of x but
+/// 0 is computed from P0's first read, so it reads 0 (8.10.4 No-Thin-Air)
+/// and x ends 0 or 1; both lanes perform their one `shfl.sync` over mask 3,
+/// which completes: no deadlock under either encoding. The symbolic
+/// encoding flagged one from an execution whose reads on a reads-from cycle
+/// had no value.
+#[test]
+fn a_reads_from_cycle_through_a_shuffle_has_values_and_no_deadlock() {
+    let path = root().join("litmus/regressions/symbolic-valueless-cycle.litmus");
+    let src = std::fs::read_to_string(&path).expect("the regression test is in the repository");
+    let sym = decide(&src, Path::new("."), ThreadEncoding::Symbolic).unwrap_or_else(|e| panic!("{}", e.message));
+    assert!(!sym.outcome.flags.deadlock, "symbolic: a deadlock no execution has");
+    assert_eq!(symbolic_states(&src, Path::new(".")), BTreeSet::from([vec![0, 0], vec![1, 0]]));
+}

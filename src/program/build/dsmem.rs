@@ -24,30 +24,15 @@ impl Ctx<'_> {
         (rank as i64, ctas.len() as i64)
     }
 
-    /// `mapa dst, a, rank` (9.7.10.26: "Get address in the CTA specified by
-    /// operand b which corresponds to the address specified by operand a").
-    /// A test's `.shared` variable is one copy per cluster (D19), so its
-    /// address in any CTA of the cluster is the same location (D292), seen
-    /// through that CTA's window (`getctarank` gives the rank back, D298); a
-    /// module's `.shared` variable has one copy per CTA, so the address names
-    /// the copy of the CTA of that rank (D297).
-    pub(super) fn step_mapa(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
-        let InstrKind::Mapa { dst, src, rank } = &ins.kind else {
-            return Err(Error::internal("step_mapa on another instruction"));
-        };
-        let (rank, mut deps) = match self.concrete(st, rank, ins.span)? {
-            Ok(x) => x,
-            Err(i) => return Ok(self.fork_read(st, i)),
-        };
-        let a = self.operand(st, src);
-        let (name, off) = match a.v {
-            V::Addr(name, off) => (name, off),
-            V::Free(i) => return Ok(self.fork_read(st, i)),
-            V::Const(_) => {
-                let msg = "`mapa` maps the address of a .shared variable, and this operand holds a number";
-                return Err(Error::input(msg, ins.span));
-            }
-        };
+    /// What `mapa` of variable `name` to CTA rank `rank` of thread `t`'s
+    /// cluster names (9.7.10.26: "Get address in the CTA specified by operand
+    /// b which corresponds to the address specified by operand a"). A test's
+    /// `.shared` variable is one copy per cluster (D19), so its address in any
+    /// CTA of the cluster is the same location (D292), seen through that
+    /// CTA's window (`getctarank` gives the rank back, D298); a module's
+    /// `.shared` variable has one copy per CTA, so the address names the copy
+    /// of the CTA of that rank (D297).
+    pub(super) fn mapped_name(&mut self, t: usize, name: &str, rank: i64, ins: &ast::Instr) -> Result<String> {
         let (_, n) = self.cluster_rank(t);
         if !(0..n).contains(&rank) {
             let msg = format!(
@@ -59,51 +44,34 @@ impl Ctx<'_> {
             );
             return Err(Error::input(msg, ins.span));
         }
-        let info = self.resolve_name(&name);
-        let mapped = if self.in_shared_memory(&info.root) {
-            let cta = self.cta_of_rank(t, rank);
-            let own = cta == self.placements[t].cta;
-            self.name_in_cta(&name, &info, cta, own)
-        } else {
-            name
-        };
-        deps.extend(a.deps);
-        st.regs.insert(dst.clone(), Val { v: V::Addr(mapped, off), deps });
-        Ok(Step::Next)
+        let info = self.resolve_name(name);
+        if !self.in_shared_memory(&info.root) {
+            return Ok(name.to_string());
+        }
+        let cta = self.cta_of_rank(t, rank);
+        let own = cta == self.placements[t].cta;
+        Ok(self.name_in_cta(name, &info, cta, own))
     }
 
-    /// `getctarank dst, a` (9.7.10.27: "Write the destination register with
-    /// the rank of the CTA which contains the address specified in operand
-    /// a"): a module `.shared` variable's copy is the thread's own CTA's, or
-    /// the one `mapa` named; a test's `.shared` variable is one copy per
-    /// cluster (D19), which every CTA's window shows, so it is the thread's
-    /// own rank; any other address is in no CTA's shared memory (D298).
-    pub(super) fn step_ctarank(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
-        let InstrKind::CtaRank { dst, src } = &ins.kind else {
-            return Err(Error::internal("step_ctarank on another instruction"));
-        };
-        let a = self.operand(st, src);
-        let name = match a.v {
-            V::Addr(name, _) => name,
-            V::Free(i) => return Ok(self.fork_read(st, i)),
-            V::Const(_) => {
-                let msg = "`getctarank` takes the address of a .shared variable, and this operand holds a number";
-                return Err(Error::input(msg, ins.span));
-            }
-        };
-        let info = self.resolve_name(&name);
+    /// The rank `getctarank` gives for variable `name` in thread `t`
+    /// (9.7.10.27: "Write the destination register with the rank of the CTA
+    /// which contains the address specified in operand a"): a module
+    /// `.shared` variable's copy is the thread's own CTA's, or the one `mapa`
+    /// named; a test's `.shared` variable is one copy per cluster (D19), which
+    /// every CTA's window shows, so it is the thread's own rank; any other
+    /// address is in no CTA's shared memory (D298).
+    pub(super) fn rank_of(&mut self, t: usize, name: &str, ins: &ast::Instr) -> Result<i64> {
+        let info = self.resolve_name(name);
         if !self.in_shared_memory(&info.root) {
             let msg = format!("`getctarank` of `{}`, which is not in shared memory: the result is undefined", name);
             return Err(Error::input(msg, ins.span));
         }
-        let rank = match info.cta {
+        Ok(match info.cta {
             Some(cta) => (0..self.placements.len())
                 .find(|&u| self.placements[u].cta == cta)
                 .map_or(0, |u| self.cluster_rank(u).0),
             None => self.cluster_rank(t).0,
-        };
-        st.regs.insert(dst.clone(), Val { v: V::Const(rank), deps: a.deps });
-        Ok(Step::Next)
+        })
     }
 
     /// Whether `root` may be in shared memory: a module's `.shared`

@@ -1,104 +1,15 @@
 //! Read-modify-writes (`atom`, `red`, `cas`) and loads split over cells.
 
 use super::*;
-use crate::ast::{self, AtomOp, Cmp, InstrKind, IntTy, Operand, Sem};
+use crate::ast::{self, Cmp, InstrKind, IntTy};
 use crate::error::{Error, Result};
 use crate::program::access::stored;
 use std::collections::BTreeSet;
 
 impl Ctx<'_> {
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn atomic(
-        &mut self,
-        t: usize,
-        st: &mut PathState,
-        ins: &ast::Instr,
-        q: (Sem, Option<Scope>, Proxy, AtomOp, u8, bool, Option<IntTy>),
-        dst: &Option<String>,
-        addr: &ast::Addr,
-        operands: &[Operand],
-    ) -> Result<Step> {
-        let (sem, scope, proxy, op, size, shared, ty) = q;
-        let mut vals = Vec::new();
-        let mut deps = BTreeSet::new();
-        for o in operands {
-            match self.concrete(st, o, ins.span)? {
-                Ok((c, d)) => {
-                    vals.push(c);
-                    deps.extend(d);
-                }
-                Err(i) => return Ok(self.fork_read(st, i)),
-            }
-        }
-        let (key, vaddr, adeps) = match self.address(st, t, addr, shared, ins)? {
-            Ok(x) => x,
-            Err(i) => return Ok(self.fork_read(st, i)),
-        };
-        deps.extend(adeps);
-        self.check_atomic_location(&key, size, ty, ins)?;
-        // atom/red without .sem are .relaxed, without .scope are .gpu.
-        let sem = if sem == Sem::Weak { Sem::Relaxed } else { sem };
-        let (msem, mscope) = normalize(sem, scope, Scope::Gpu);
-        let is_red = dst.is_none();
-        // exch writes its operand whatever it reads: the read can stay symbolic.
-        if op == AtomOp::Exch {
-            let value = *vals.first().ok_or_else(|| Error::input("exch needs a value operand", ins.span))?;
-            let mut access = mk_rmw(vaddr, proxy, size, msem, mscope, is_red, Some(stored(ty, size, value)));
-            access.conv = ty;
-            return Ok(self.push_rmw(st, key, access, deps, ins, dst));
-        }
-        if arith::rmw(op, 0, &vals, ty).is_none() {
-            return Err(Error::input(
-                format!("`{}`: wrong number of operands for atom.{:?}", ins.text, op).to_lowercase(),
-                ins.span,
-            ));
-        }
-        // cas writes a constant when it succeeds and nothing when it fails: two
-        // paths, one assuming the read returns the compared value, one that it does not.
-        if op == AtomOp::Cas {
-            return Ok(self.cas(
-                t,
-                st,
-                ins,
-                mk_rmw(vaddr, proxy, size, msem, mscope, is_red, None),
-                key,
-                (vals[0], vals[1], ty),
-                deps,
-                dst,
-            ));
-        }
-        // The other operations write a function of the value read: one event whose
-        // written value the engines compute from reads-from.
-        // `Some(0)`: it writes; the value itself comes from `rmw`.
-        let mut access = mk_rmw(vaddr, proxy, size, msem, mscope, is_red, Some(0));
-        access.rmw = Some(Rmw { op, operands: vals, ty });
-        access.conv = ty;
-        Ok(self.push_rmw(st, key, access, deps, ins, dst))
-    }
-
-    /// An atomic operation's location: in `.global` or `.shared` memory, not
-    /// one of a thread's private variables, and not a byte range that
-    /// differently-sized accesses also touch (mixed-size, not supported). A
-    /// typed operation marks its root as typed.
-    fn check_atomic_location(&mut self, key: &LocKey, size: u8, ty: Option<IntTy>, ins: &ast::Instr) -> Result<()> {
-        if self.space(&key.root).is_private() {
-            return Err(Error::input(
-                "atomic operations take .global or .shared memory, not a thread's private .local/.param memory",
-                ins.span,
-            ));
-        }
-        if ty.is_some() {
-            self.typed_roots.insert(key.root.clone());
-        }
-        if self.mem_cells(key, size, ins).len() > 1 {
-            return Err(Error::input("an atomic operation over bytes that differently-sized accesses also touch (mixed-size) is not supported", ins.span));
-        }
-        Ok(())
-    }
-
     /// Push a read-modify-write's one event; `atom`'s destination register
     /// gets the value it reads (`red` has none).
-    fn push_rmw(
+    pub(super) fn push_rmw(
         &mut self,
         st: &mut PathState,
         key: LocKey,
@@ -185,7 +96,7 @@ impl Ctx<'_> {
     }
 
     /// A load over several cells: one read per cell, then one path per
-    /// combination of the values the cells can hold, the register holding
+    /// combination of the values the cells can hold, each with the value of
     /// their bytes composed little-endian and extended by the load's type.
     pub(super) fn split_load(
         &self,
@@ -194,8 +105,7 @@ impl Ctx<'_> {
         parts: Vec<(LocKey, i64, u8)>,
         access: Access,
         adeps: BTreeSet<usize>,
-        dst: &str,
-    ) -> Result<Step> {
+    ) -> Result<Vec<(PathState, Val)>> {
         let (ty, size) = (access.conv, access.size);
         let mut idx = Vec::new();
         for (k, at, _) in &parts {
@@ -228,10 +138,8 @@ impl Ctx<'_> {
                 bytes.push((v, parts[j].1, parts[j].2));
             }
             let v = arith::convert(ty, arith::norm(read, cells::compose(&bytes)));
-            c.regs.insert(dst.to_string(), Val { v: V::Const(v), deps: deps.clone() });
-            c.pc += 1;
-            children.push(c);
+            children.push((c, Val { v: V::Const(v), deps: deps.clone() }));
         }
-        Ok(Step::Continue(children))
+        Ok(children)
     }
 }

@@ -1,27 +1,12 @@
 //! One instruction on one path (split from build.rs by concern).
 
+use super::meaning::{self, Branched, Flow};
+use super::paths::step_of;
 use super::*;
-use crate::ast::{self, AluOp, BarrierCount, BarrierOp, BranchCond, InstrKind, IntTy, Operand, RedOp};
+use crate::ast::{self, BarrierCount, BarrierOp, InstrKind, IntTy, RedOp};
 use crate::error::{Error, Result};
-use crate::program::access::stored;
 use crate::program::private::Found;
 use std::collections::BTreeSet;
-
-/// Both operands made concrete: the comparison and its dependencies.
-macro_rules! compared {
-    ($self:ident, $st:ident, $ins:ident, $cmp:expr, $a:expr, $b:expr, $ty:expr) => {{
-        // Two unknown reads: fork on the older (a ticket, an expected value)
-        // first; the comparison shortcut (`fork_compare`) then splits the newer
-        // one into two paths instead of one per value (issue 27).
-        let swap = $self.older_read($st, $b, $a);
-        let (first, second) = if swap { ($b, $a) } else { ($a, $b) };
-        let (x1, mut d) = conc!($self, $st, $ins, first);
-        let (x2, d2) = conc!($self, $st, $ins, second);
-        let (x, y) = if swap { (x2, x1) } else { (x1, x2) };
-        d.extend(d2);
-        (arith::compare($cmp, x, y, $ty), d)
-    }};
-}
 
 /// How one use of a synchronizing object is pushed (`Ctx::push_sync`).
 pub(super) struct SyncUse {
@@ -72,231 +57,109 @@ impl Ctx<'_> {
                 st.pc += n;
                 Ok(Step::Continue(vec![st.clone()]))
             }
-            InstrKind::Timer { .. } => self.step_timer(st, ins),
+            InstrKind::Timer { .. } => self.step_timer(t, st, ins),
             InstrKind::Refused(message) => Err(Error::input(message.clone(), ins.span)),
-            InstrKind::IsSpace { .. } => self.step_isspace(st, ins),
+            InstrKind::IsSpace { .. } => self.step_isspace(t, st, ins),
             // `module::expand` replaces every call by the function's body.
             InstrKind::Call { name, .. } => Err(Error::input(
                 format!("`call {}` needs a `ptx \"FILE.ptx\";` line that loads a module defining it", name),
                 ins.span,
             )),
-            InstrKind::Alu { .. } => self.step_alu(st, ins),
-            InstrKind::Setp { .. } => self.step_setp(st, ins),
-            InstrKind::Selp { .. } => self.step_selp(st, ins),
+            InstrKind::Alu { .. } => self.step_alu(t, st, ins),
+            InstrKind::Setp { .. } => self.step_setp(t, st, ins),
+            InstrKind::Selp { .. } => self.step_selp(t, st, ins),
             InstrKind::Branch { .. } => self.step_branch(t, st, ins),
             InstrKind::Load { .. } => self.step_load(t, st, ins),
             InstrKind::Store { .. } => self.step_store(t, st, ins),
-            InstrKind::Atomic { sem, scope, proxy, op, dst, addr, operands, size, ty, shared } => {
-                self.atomic(t, st, ins, (*sem, *scope, *proxy, *op, *size, *shared, *ty), dst, addr, operands)
+            InstrKind::Atomic { .. } => step_of(meaning::atomic(&mut self.on(t), st, ins).map(|()| Step::Next)),
+            InstrKind::Fence { .. } | InstrKind::ProxyFence { .. } | InstrKind::InitFence => {
+                step_of(meaning::fence(&mut self.on(t), st, ins).map(|()| Step::Next))
             }
-            InstrKind::Fence { sem, scope } => {
-                self.push_other(st, EventKind::Fence { sem: *sem, scope: *scope }, ins);
-                Ok(Step::Next)
-            }
-            InstrKind::ProxyFence { proxy, space } => {
-                self.push_other(st, EventKind::ProxyFence { proxy: *proxy, space: *space }, ins);
-                Ok(Step::Next)
-            }
-            InstrKind::InitFence => {
-                self.push_other(st, EventKind::InitFence, ins);
-                Ok(Step::Next)
-            }
-            InstrKind::Mapa { .. } => self.step_mapa(t, st, ins),
-            InstrKind::CtaRank { .. } => self.step_ctarank(t, st, ins),
+            InstrKind::Mapa { .. } => step_of(meaning::mapa(&mut self.on(t), st, ins).map(|()| Step::Next)),
+            InstrKind::CtaRank { .. } => step_of(meaning::ctarank(&mut self.on(t), st, ins).map(|()| Step::Next)),
             InstrKind::Barrier { .. } => self.step_barrier(t, st, ins),
             InstrKind::ClusterBarrier { .. } => self.step_cluster_barrier(t, st, ins),
             InstrKind::Mbarrier { .. } => self.step_mbarrier(t, st, ins),
             InstrKind::Async(_) => self.step_async(t, st, ins),
             InstrKind::Warp { .. } => self.step_warp(t, st, ins),
-            InstrKind::ActiveMask { .. } => self.step_activemask(t, st, ins),
+            InstrKind::ActiveMask { .. } => step_of(meaning::activemask(&mut self.on(t), st, ins).map(|()| Step::Next)),
         }
     }
 
-    /// `Alu` instructions.
-    fn step_alu(&mut self, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
-        let InstrKind::Alu { op, dst, srcs, ty, src_ty } = &ins.kind else {
-            return Err(Error::internal("step_alu on another instruction"));
-        };
-        if *op == AluOp::Mov && srcs.len() == 1 {
-            let v = self.operand(st, &srcs[0]);
-            // A copy that cannot change the value keeps a read symbolic; an
-            // address converted at 32 bits or wider stays the address (D90:
-            // nvcc's `mov.u32 %r, sym; cvt.u64.u32; cvta.shared.u64`).
-            let address_kept = matches!(v.v, V::Addr(..)) && [*ty, *src_ty].iter().flatten().all(|t| t.bits >= 32);
-            if self.keeps(st, &v, *ty) && (src_ty == ty || src_ty.is_none() || address_kept) {
-                st.regs.insert(dst.clone(), v);
-                return Ok(Step::Next);
+    /// `Alu` instructions (their meaning: `meaning::alu`).
+    fn step_alu(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
+        step_of(meaning::alu(&mut self.on(t), st, ins).map(|()| Step::Next))
+    }
+
+    /// A timer read (`meaning::timer`): one path where no time has passed
+    /// since the thread's previous read of the timer, one where much has.
+    fn step_timer(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
+        step_of(meaning::timer(&mut self.on(t), st, ins).map(|flow| self.performed(flow)))
+    }
+
+    /// `Setp` instructions (`meaning::setp`).
+    fn step_setp(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
+        step_of(meaning::setp(&mut self.on(t), st, ins).map(|flow| self.performed(flow)))
+    }
+
+    /// The step after an instruction whose meaning may split the path: each
+    /// part goes on to the next instruction.
+    fn performed(&self, flow: Flow<PathState>) -> Step {
+        match flow {
+            Flow::Next => Step::Next,
+            Flow::Split(mut paths) => {
+                paths.iter_mut().for_each(|c| c.pc += 1);
+                Step::Continue(paths)
             }
         }
-        // Address arithmetic: address + constant stays an address.
-        if matches!(op, AluOp::Add | AluOp::Sub) && srcs.len() == 2 {
-            let a = self.operand(st, &srcs[0]);
-            if let V::Addr(name, off) = a.v.clone() {
-                let (b, bdeps) = conc!(self, st, ins, &srcs[1]);
-                let mut deps = a.deps.clone();
-                deps.extend(bdeps);
-                let off = if *op == AluOp::Add { off.wrapping_add(b) } else { off.wrapping_sub(b) };
-                st.regs.insert(dst.clone(), Val { v: V::Addr(name, off), deps });
-                return Ok(Step::Next);
-            }
-        }
-        let mut vals = Vec::new();
-        let mut deps = BTreeSet::new();
-        for s in srcs {
-            let (c, d) = conc!(self, st, ins, s);
-            vals.push(c);
-            deps.extend(d);
-        }
-        let r = arith::alu(*op, &vals, *ty, *src_ty).map_err(|e| {
-            let why = match e {
-                NoValue::DivByZero => "divides by zero on some path, whose result the ISA leaves unspecified",
-                NoValue::Overflow => "overflows 64 bits on some path",
-                NoValue::Arity => "has the wrong number of operands",
-            };
-            Error::input(format!("`{}` {}", ins.text, why), ins.span)
-        })?;
-        st.regs.insert(dst.clone(), Val { v: V::Const(r), deps });
-        Ok(Step::Next)
     }
 
-    /// A timer read (D81): one path where no time has passed since the
-    /// thread's previous read of the timer, one where much has (a deadline of
-    /// any loop has passed): the value never decreases along the thread.
-    fn step_timer(&mut self, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
-        let InstrKind::Timer { dst, timer, shift, bits } = &ins.kind else {
-            return Err(Error::internal("step_timer on another instruction"));
-        };
-        let hidden = timer_register(timer);
-        let last = match st.regs.get(&hidden).map(|v| &v.v) {
-            Some(V::Const(c)) => *c,
-            _ => 0,
-        };
-        let mut out = Vec::new();
-        for now in [last, last.wrapping_add(TIMER_LATER)] {
-            let mut c = st.clone();
-            c.regs.insert(hidden.clone(), Val::konst(now));
-            c.regs.insert(dst.clone(), Val::konst(timer_view(now, *shift, *bits)));
-            c.pc += 1;
-            out.push(c);
-        }
-        Ok(Step::Continue(out))
+    /// `Selp` instructions (`meaning::selp`).
+    fn step_selp(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
+        step_of(meaning::selp(&mut self.on(t), st, ins).map(|()| Step::Next))
     }
 
-    /// `Setp` instructions.
-    fn step_setp(&mut self, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
-        let InstrKind::Setp { cmp, dst, a, b, ty } = &ins.kind else {
-            return Err(Error::internal("step_setp on another instruction"));
-        };
-        if let Some((yes, no, deps)) = self.fork_compare(st, *cmp, a, b, *ty) {
-            let mut out = Vec::new();
-            for (mut c, v) in [(yes, 1), (no, 0)] {
-                c.regs.insert(dst.clone(), Val { v: V::Const(v), deps: deps.clone() });
-                c.pc += 1;
-                out.push(c);
-            }
-            return Ok(Step::Continue(out));
-        }
-        let (c, d) = compared!(self, st, ins, *cmp, a, b, *ty);
-        st.regs.insert(dst.clone(), Val { v: V::Const(c as i64), deps: d });
-        Ok(Step::Next)
-    }
-
-    /// `Selp` instructions.
-    fn step_selp(&mut self, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
-        let InstrKind::Selp { dst, a, b, pred, ty } = &ins.kind else {
-            return Err(Error::internal("step_selp on another instruction"));
-        };
-        let (p, pd) = conc!(self, st, ins, pred);
-        let chosen = if p != 0 { a } else { b };
-        let mut v = self.operand(st, chosen);
-        if !self.keeps(st, &v, *ty) {
-            let (c, d) = conc!(self, st, ins, chosen);
-            v = Val { v: V::Const(arith::convert(*ty, c)), deps: d };
-        }
-        v.deps.extend(pd);
-        st.regs.insert(dst.clone(), v);
-        Ok(Step::Next)
-    }
-
-    /// `Branch` instructions.
+    /// `Branch` instructions (`meaning::branch`).
     fn step_branch(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
         let InstrKind::Branch { cond, target } = &ins.kind else {
             return Err(Error::internal("step_branch on another instruction"));
         };
-        let taken = match cond {
-            BranchCond::Always => true,
-            BranchCond::Pred { reg, negated } => {
-                let (p, d) = conc!(self, st, ins, &Operand::Reg(reg.clone()));
-                st.ctrl.extend(d);
-                (p != 0) != *negated
+        step_of(meaning::branch(&mut self.on(t), st, cond, ins).map(|to| {
+            match to {
+                Branched::Goes(true) => Step::Jump(target.clone()),
+                Branched::Goes(false) => Step::Next,
+                Branched::Split(parts) => Step::Continue(
+                    parts
+                        .into_iter()
+                        .map(|(mut c, taken)| {
+                            c.pc = if taken { self.label_index(t, target) } else { c.pc + 1 };
+                            c
+                        })
+                        .collect(),
+                ),
             }
-            BranchCond::Compare { cmp, a, b } => {
-                if let Some((yes, no, deps)) = self.fork_compare(st, *cmp, a, b, None) {
-                    // Keep the read symbolic: one path per outcome.
-                    let mut out = Vec::new();
-                    for (mut c, taken) in [(yes, true), (no, false)] {
-                        c.ctrl.extend(deps.iter().copied());
-                        if taken {
-                            c.pc = self.label_index(t, target);
-                        } else {
-                            c.pc += 1;
-                        }
-                        out.push(c);
-                    }
-                    return Ok(Step::Continue(out));
-                }
-                let (c, d) = compared!(self, st, ins, *cmp, a, b, None);
-                st.ctrl.extend(d);
-                c
-            }
-        };
-        Ok(if taken { Step::Jump(target.clone()) } else { Step::Next })
+        }))
     }
 
-    /// `Load` instructions.
+    /// `Load` instructions (`meaning::load`).
     fn step_load(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
-        let InstrKind::Load { sem, scope, proxy, dst, addr, size, ty, shared, private } = &ins.kind else {
-            return Err(Error::internal("step_load on another instruction"));
-        };
-        let (key, vaddr, adeps) = match self.address(st, t, addr, *shared, ins)? {
-            Ok(x) => x,
-            Err(i) => return Ok(self.fork_read(st, i)),
-        };
-        if ty.is_some() {
-            self.typed_roots.insert(key.root.clone());
-        }
-        // `.local`/`.param` memory is private however it is reached (a generic
-        // address from `cvta.local`, 5.1.5; a parameter's address, 5.1.6.1).
-        let private = *private || self.space(&key.root).is_private();
-        self.space_of(&key.root, private, ins)?;
-        if private {
-            return self.private_load(st, ins, &key, *size, *ty, adeps, dst);
-        }
-        let parts = self.mem_cells(&key, *size, ins);
-        let (msem, mscope) = normalize(*sem, *scope, Scope::Sys);
-        let access = Access { reads: true, conv: *ty, ..Access::new(vaddr, *proxy, *size, msem, mscope) };
-        if parts.len() > 1 {
-            return self.split_load(st, ins, parts, access, adeps, dst);
-        }
-        let idx = self.push_mem(st, key, access, adeps, ins);
-        st.regs.insert(dst.clone(), Val::free(idx));
-        Ok(Step::Next)
+        step_of(meaning::load(&mut self.on(t), st, ins).map(|flow| self.performed(flow)))
     }
 
     /// A load of the path's own private bytes: the value stored, when one
     /// store's value is read back whole at a type that keeps it; else its
     /// bytes, extended by the load's type (untyped: a signed value, D17).
-    #[allow(clippy::too_many_arguments)]
-    fn private_load(
+    pub(super) fn private_load(
         &mut self,
         st: &mut PathState,
         ins: &ast::Instr,
         key: &LocKey,
-        size: u8,
-        ty: Option<IntTy>,
         adeps: BTreeSet<usize>,
-        dst: &str,
     ) -> Result<Step> {
+        let InstrKind::Load { dst, size, ty, .. } = &ins.kind else {
+            return Err(Error::internal("private_load on another instruction"));
+        };
+        let (size, ty) = (*size, *ty);
         self.check_private_bounds(key, size, ins)?;
         let unwritten = std::cell::Cell::new(false);
         let init = |i: i64| {
@@ -344,76 +207,43 @@ impl Ctx<'_> {
         ))
     }
 
-    /// `Store` instructions.
+    /// `Store` instructions (`meaning::store`).
     fn step_store(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
-        let InstrKind::Store { sem, scope, proxy, addr, src, size, ty, shared, private } = &ins.kind else {
-            return Err(Error::internal("step_store on another instruction"));
+        step_of(meaning::store(&mut self.on(t), st, ins).map(|()| Step::Next))
+    }
+
+    /// A store to the path's own private bytes: an address or a read not yet
+    /// concrete is kept whole (D72), any other value converted to the type.
+    pub(super) fn private_store(
+        &mut self,
+        st: &mut PathState,
+        ins: &ast::Instr,
+        key: &LocKey,
+        deps: BTreeSet<usize>,
+    ) -> Result<Step> {
+        let InstrKind::Store { src, size, ty, .. } = &ins.kind else {
+            return Err(Error::internal("private_store on another instruction"));
         };
-        let (key, vaddr, mut deps) = match self.address(st, t, addr, *shared, ins)? {
-            Ok(x) => x,
-            Err(i) => return Ok(self.fork_read(st, i)),
+        self.check_private_bounds(key, *size, ins)?;
+        let v = self.operand(st, src);
+        let mut v = match v.v {
+            V::Addr(..) => v,
+            V::Free(_) if self.keeps(st, &v, *ty) => v,
+            _ => {
+                let (c, d) = conc!(self, st, ins, src);
+                Val { v: V::Const(arith::convert(*ty, c)), deps: d }
+            }
         };
-        if ty.is_some() {
-            self.typed_roots.insert(key.root.clone());
-        }
-        let private = *private || self.space(&key.root).is_private();
-        self.space_of(&key.root, private, ins)?;
-        if private {
-            self.check_private_bounds(&key, *size, ins)?;
-            // An address or a read not yet concrete is kept whole (D72).
-            let v = self.operand(st, src);
-            let mut v = match v.v {
-                V::Addr(..) => v,
-                V::Free(_) if self.keeps(st, &v, *ty) => v,
-                _ => {
-                    let (c, d) = conc!(self, st, ins, src);
-                    Val { v: V::Const(arith::convert(*ty, c)), deps: d }
-                }
-            };
-            v.deps.extend(deps);
-            st.private.store(&key.root, key.offset, *size, &v);
-            return Ok(Step::Next);
-        }
-        let (value, vdeps) = conc!(self, st, ins, src);
-        deps.extend(vdeps);
-        // A typed store leaves its bit pattern (st.u8 of 300 is 44; st.s32 of
-        // -1 is 0xffffffff, D74); an untyped one its value (D15).
-        let value = stored(*ty, *size, value);
-        let parts = self.mem_cells(&key, *size, ins);
-        let (msem, mscope) = normalize(*sem, *scope, Scope::Sys);
-        // A store over several cells writes each cell its own bytes (D18).
-        let whole = parts.len() == 1;
-        for (k, at, len) in parts {
-            let v = if whole { value } else { cells::extract(value, at, len) };
-            let va = cell_vaddr(&vaddr, k.offset);
-            let access =
-                Access { writes: true, write_value: v, start: -at, ..Access::new(va, *proxy, *size, msem, mscope) };
-            self.push_mem(st, k, access, deps.clone(), ins);
-        }
+        v.deps.extend(deps);
+        st.private.store(&key.root, key.offset, *size, &v);
         Ok(Step::Next)
     }
 
     /// `isspacep.space d, a`: whether `a` points into a variable of `space`
     /// (ISA 6.4.1.1: a generic address lies in one state space's window). A
     /// test's own locations are global memory (litmus-format 5).
-    fn step_isspace(&mut self, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
-        let InstrKind::IsSpace { dst, addr, space } = &ins.kind else {
-            return Err(Error::internal("step_isspace on another instruction"));
-        };
-        let v = self.operand(st, addr);
-        let root = match &v.v {
-            V::Addr(name, _) => self.names.get(name).map_or(name.clone(), |i| i.root.clone()),
-            V::Free(i) => return Ok(self.fork_read(st, *i)),
-            V::Const(_) => {
-                return Err(Error::input(
-                    "`isspacep` of a number that is not the address of a variable: its state space is unknown",
-                    ins.span,
-                ))
-            }
-        };
-        let inside = self.space(&root) == *space;
-        st.regs.insert(dst.clone(), Val { v: V::Const(inside as i64), deps: v.deps });
-        Ok(Step::Next)
+    fn step_isspace(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
+        step_of(meaning::isspace(&mut self.on(t), st, ins).map(|()| Step::Next))
     }
 
     /// `Barrier` instructions.

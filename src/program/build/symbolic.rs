@@ -44,7 +44,7 @@ pub enum SymbolicBuild {
 /// Why a symbolic build stopped: a construct it does not cover, or an error
 /// the path builder would give too (an input error, a limit).
 #[derive(Debug)]
-enum Stop {
+pub(in crate::program::build) enum Stop {
     Outside(String),
     Err(Error),
 }
@@ -103,17 +103,17 @@ fn too_many_terms(_: TermError) -> Stop {
 /// Dependencies of a value or of a thread's control (8.10.4): each read
 /// (its index in [`Round::events`]) with the 0/1 term under which the
 /// state's path carries it.
-type Deps = BTreeMap<usize, TermId>;
+pub(in crate::program::build) type Deps = BTreeMap<usize, TermId>;
 
 /// A register value: a term, or a static address (the path builder's `V::Addr`).
 #[derive(Clone, Debug, PartialEq)]
-enum SV {
+pub(in crate::program::build) enum SV {
     T(TermId),
     Addr(String, i64),
 }
 
 #[derive(Clone, Debug, PartialEq)]
-struct SVal {
+pub(in crate::program::build) struct SVal {
     v: SV,
     deps: Deps,
 }

@@ -77,15 +77,6 @@ impl Ctx<'_> {
         Ok((0..32).filter(|l| mask & 1 << l != 0).filter_map(|l| Some((l, at(l)?))).collect())
     }
 
-    /// `activemask.b32 d`: the lanes of the warp the test's threads occupy (D175).
-    pub(super) fn step_activemask(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
-        let InstrKind::ActiveMask { dst } = &ins.kind else {
-            return Err(Error::internal("step_activemask on another instruction"));
-        };
-        st.regs.insert(dst.clone(), Val::konst(i64::from(self.occupied_lanes(t))));
-        Ok(Step::Next)
-    }
-
     /// `bar.warp.sync membermask`: a barrier of the lanes the mask names, kept
     /// apart from the CTA's barriers 0-15 (D92); the mask may be a register
     /// whose value the path knows (`activemask`, a constant).

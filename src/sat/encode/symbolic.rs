@@ -203,8 +203,36 @@ impl Encoding<'_> {
                 }
             }
         }
+        self.performed_have_values(facts, &sym);
         self.assumptions_and_cuts(facts, &sym);
         self.values.sym = Some(sym);
+    }
+
+    /// A performed read has the value of the write it reads from, and a
+    /// performed write writes one (8.9.7: a read reads *a value*). Without
+    /// this, a cycle of reads from writes whose values are computed from
+    /// those reads could leave every term on it without a value, an execution
+    /// no path of the path builder has (each of its paths has concrete
+    /// values): for instance a `shfl.sync` none of whose waits is performed
+    /// because its source read has no value, while the deadlock search has
+    /// barrier progress off (D304).
+    fn performed_have_values(&mut self, facts: &SymFacts, sym: &SymLits) {
+        for (t, term) in facts.terms.iter().enumerate() {
+            let Term::Read(e) = *term else { continue };
+            if self.p.events[e].access().is_some_and(|a| a.reads) {
+                let mut c: Vec<B> = sym.lits[t].iter().map(|x| x.1).collect();
+                c.push(!self.exec(e));
+                self.f.clause(&c);
+            }
+        }
+        for e in &self.p.events {
+            let ls = &self.values.wval[e.id];
+            if e.write_loc().is_some() && !ls.iter().any(|x| x.1 == B::T) {
+                let mut c: Vec<B> = ls.iter().map(|x| x.1).collect();
+                c.push(!self.exec(e.id));
+                self.f.clause(&c);
+            }
+        }
     }
 
     fn assumptions_and_cuts(&mut self, facts: &SymFacts, sym: &SymLits) {

@@ -29,15 +29,15 @@ pub(super) fn kind(k: &InstrKind) -> Option<&'static str> {
         | InstrKind::Atomic { .. }
         | InstrKind::Fence { .. }
         | InstrKind::ProxyFence { .. }
+        | InstrKind::InitFence
         | InstrKind::Barrier { .. }
         | InstrKind::Timer { .. }
         | InstrKind::IsSpace { .. }
         | InstrKind::Warp { .. }
-        | InstrKind::ActiveMask { .. } => return None,
+        | InstrKind::ActiveMask { .. }
+        | InstrKind::Mapa { .. }
+        | InstrKind::CtaRank { .. } => return None,
         InstrKind::ClusterBarrier { .. } => "cluster barriers are outside the symbolic builder",
-        InstrKind::InitFence => "fence.mbarrier_init is outside the symbolic builder",
-        InstrKind::Mapa { .. } => "mapa (distributed shared memory) is outside the symbolic builder",
-        InstrKind::CtaRank { .. } => "getctarank (distributed shared memory) is outside the symbolic builder",
         InstrKind::Mbarrier { .. } => "mbarrier operations are outside the symbolic builder",
         InstrKind::Async(_) => {
             "asynchronous copies and stores (cp.async, cp.async.bulk, st.async) are outside the symbolic builder"

@@ -3,16 +3,16 @@
 //! with terms for values (D181, D183).
 
 use super::*;
-use crate::ast::{AluOp, AtomOp, BranchCond, Cmp, InstrKind, IntTy, Operand, Sem};
+use crate::ast::{AtomOp, BranchCond, Cmp, InstrKind, IntTy, Operand};
+use crate::program::build::meaning;
 use crate::program::symbolic::SymOp;
 
 mod barrier;
 mod cas;
 mod collective;
-mod isspace;
 mod private;
 mod spin;
-mod timer;
+mod values;
 
 /// Most states one thread's work list may hold (a limit, exit 3).
 const MAX_STATES: usize = 100_000;
@@ -20,7 +20,7 @@ const MAX_STATES: usize = 100_000;
 /// A point of one thread's walk: the paths that reach instruction `pc`
 /// after `back_edges` back edges with these visit counts, as one state.
 #[derive(Clone, Debug)]
-struct SymState {
+pub(in crate::program::build) struct SymState {
     /// The 0/1 term "this state's paths are taken".
     guard: TermId,
     regs: BTreeMap<String, SVal>,
@@ -47,7 +47,7 @@ type StateKey = (u32, usize);
 /// A walk's finished states: each one's guard and registers.
 type Finished = Vec<(TermId, BTreeMap<String, SVal>)>;
 
-pub(super) struct Walk<'c, 'a> {
+pub(in crate::program::build) struct Walk<'c, 'a> {
     pub ctx: &'c mut Ctx<'a>,
     pub r: &'c mut Round,
     pub t: usize,
@@ -252,31 +252,21 @@ impl Walk<'_, '_> {
         }
         match &ins.kind {
             InstrKind::Branch { cond, target } => return self.branch(st, ins, cond, labels[target]),
-            InstrKind::Alu { .. } => self.alu(&mut st, ins)?,
-            InstrKind::Setp { cmp, dst, a, b, ty } => {
-                let (va, vb) = (self.operand(&st, a), self.operand(&st, b));
-                let args = vec![self.term_of(&va), self.term_of(&vb)];
-                let c = self.r.terms.op(SymOp::Compare(*cmp, *ty), args).map_err(|e| term_error(e, ins))?;
-                let mut deps = va.deps;
-                self.add_deps(&mut deps, &vb.deps)?;
-                st.regs.insert(dst.clone(), SVal { v: SV::T(c), deps });
-            }
-            InstrKind::Selp { .. } => self.selp(&mut st, ins)?,
-            InstrKind::Load { .. } => self.load(&mut st, ins)?,
-            InstrKind::Store { .. } => self.store(&mut st, ins)?,
-            InstrKind::Atomic { .. } => self.atomic(&mut st, ins)?,
+            InstrKind::Alu { .. } => meaning::alu(self, &mut st, ins)?,
+            InstrKind::Setp { .. } => one_state(meaning::setp(self, &mut st, ins)?)?,
+            InstrKind::Selp { .. } => meaning::selp(self, &mut st, ins)?,
+            InstrKind::Load { .. } => one_state(meaning::load(self, &mut st, ins)?)?,
+            InstrKind::Store { .. } => meaning::store(self, &mut st, ins)?,
+            InstrKind::Atomic { .. } => meaning::atomic(self, &mut st, ins)?,
             InstrKind::Barrier { .. } => self.barrier(&mut st, ins)?,
             InstrKind::Warp { .. } => self.warp_collective(&mut st, ins)?,
-            InstrKind::ActiveMask { .. } => self.activemask(&mut st, ins)?,
-            InstrKind::Timer { .. } => self.timer(&mut st, ins)?,
-            InstrKind::IsSpace { .. } => self.isspace(&mut st, ins)?,
-            InstrKind::Fence { sem, scope } => {
-                let kind = DraftKind::Other(EventKind::Fence { sem: *sem, scope: *scope });
-                self.push(&mut st, (0, TRUE), kind, &Deps::new(), ins)?;
-            }
-            InstrKind::ProxyFence { proxy, space } => {
-                let kind = DraftKind::Other(EventKind::ProxyFence { proxy: *proxy, space: *space });
-                self.push(&mut st, (0, TRUE), kind, &Deps::new(), ins)?;
+            InstrKind::ActiveMask { .. } => meaning::activemask(self, &mut st, ins)?,
+            InstrKind::Mapa { .. } => meaning::mapa(self, &mut st, ins)?,
+            InstrKind::CtaRank { .. } => meaning::ctarank(self, &mut st, ins)?,
+            InstrKind::Timer { .. } => one_state(meaning::timer(self, &mut st, ins)?)?,
+            InstrKind::IsSpace { .. } => meaning::isspace(self, &mut st, ins)?,
+            InstrKind::Fence { .. } | InstrKind::ProxyFence { .. } | InstrKind::InitFence => {
+                meaning::fence(self, &mut st, ins)?
             }
             _ => {}
         }
@@ -320,178 +310,23 @@ impl Walk<'_, '_> {
         self.r.terms.op(SymOp::Compare(Cmp::Ne, None), vec![t, FALSE]).map_err(|e| term_error(e, ins))
     }
 
-    /// `Alu` instructions (`step_alu`).
-    fn alu(&mut self, st: &mut SymState, ins: &ast::Instr) -> SResult<()> {
-        let InstrKind::Alu { op, dst, srcs, ty, src_ty } = &ins.kind else {
-            return Err(Stop::Err(Error::internal("alu on another instruction")));
-        };
-        if *op == AluOp::Mov && srcs.len() == 1 {
-            let v = self.operand(st, &srcs[0]);
-            let address_kept = matches!(v.v, SV::Addr(..)) && [*ty, *src_ty].iter().flatten().all(|t| t.bits >= 32);
-            if self.keeps(&v, *ty) && (src_ty == ty || src_ty.is_none() || address_kept) {
-                st.regs.insert(dst.clone(), v);
-                return Ok(());
-            }
-        }
-        if matches!(op, AluOp::Add | AluOp::Sub) && srcs.len() == 2 {
-            let a = self.operand(st, &srcs[0]);
-            if let SV::Addr(name, off) = &a.v {
-                let b = self.operand(st, &srcs[1]);
-                let bt = self.term_of(&b);
-                let Some(by) = self.r.terms.constant(bt) else {
-                    return Err(outside(ins, "it computes an address from a value read"));
-                };
-                let off = if *op == AluOp::Add { off.wrapping_add(by) } else { off.wrapping_sub(by) };
-                let mut deps = a.deps.clone();
-                self.add_deps(&mut deps, &b.deps)?;
-                st.regs.insert(dst.clone(), SVal { v: SV::Addr(name.clone(), off), deps });
-                return Ok(());
-            }
-        }
-        let mut args = Vec::new();
-        let mut deps = Deps::new();
-        for s in srcs {
-            let v = self.operand(st, s);
-            args.push(self.term_of(&v));
-            self.add_deps(&mut deps, &v.deps)?;
-        }
-        let t = self.r.terms.op(SymOp::Alu(*op, *ty, *src_ty), args).map_err(|e| term_error(e, ins))?;
-        st.regs.insert(dst.clone(), SVal { v: SV::T(t), deps });
-        Ok(())
-    }
-
-    /// `selp d, a, b, p` (`step_selp`): `p ? a : b` converted to the type
-    /// where that changes it; the chosen operand's dependencies under the
-    /// condition that it is chosen, and the predicate's.
-    fn selp(&mut self, st: &mut SymState, ins: &ast::Instr) -> SResult<()> {
-        let InstrKind::Selp { dst, a, b, pred, ty } = &ins.kind else {
-            return Err(Stop::Err(Error::internal("selp on another instruction")));
-        };
-        let p = self.operand(st, pred);
-        let pt = self.term_of(&p);
-        let c = self.nonzero(pt, ins)?;
-        let mut sides = Vec::new();
-        for o in [a, b] {
-            let mut v = self.operand(st, o);
-            if !self.keeps(&v, *ty) {
-                let t = self.term_of(&v);
-                v.v = SV::T(self.r.terms.op(SymOp::Convert(*ty), vec![t]).map_err(|e| term_error(e, ins))?);
-            }
-            sides.push(v);
-        }
-        let (vb, va) = (sides.pop().unwrap_or_else(SVal::zero), sides.pop().unwrap_or_else(SVal::zero));
-        let mut v = match self.r.terms.constant(c) {
-            Some(k) if k != 0 => va,
-            Some(_) => vb,
-            None => {
-                let v = match (&va.v, &vb.v) {
-                    (x, y) if x == y => x.clone(),
-                    (SV::T(x), SV::T(y)) => SV::T(self.r.terms.ite(c, *x, *y).map_err(too_many_terms)?),
-                    _ => return Err(outside(ins, "it chooses between an address and another value by a value read")),
-                };
-                SVal { v, deps: self.merge_deps(c, &va.deps, &vb.deps)? }
-            }
-        };
-        self.add_deps(&mut v.deps, &p.deps)?;
-        st.regs.insert(dst.clone(), v);
-        Ok(())
-    }
-
-    /// `Branch` instructions (`step_branch`): the predicate's dependencies
-    /// become control dependencies of both continuations; a constant
-    /// condition goes one way, a term splits the guard.
+    /// `Branch` instructions (`meaning::branch`): a constant condition goes
+    /// one way, a term splits the guard.
     fn branch(&mut self, mut st: SymState, ins: &ast::Instr, cond: &BranchCond, to: usize) -> SResult<Vec<SymState>> {
-        let c = match cond {
-            BranchCond::Always => TRUE,
-            BranchCond::Pred { reg, negated } => {
-                let p = self.operand(&st, &Operand::Reg(reg.clone()));
-                let mut ctrl = std::mem::take(&mut st.ctrl);
-                self.add_deps(&mut ctrl, &p.deps)?;
-                st.ctrl = ctrl;
-                let pt = self.term_of(&p);
-                let c = self.nonzero(pt, ins)?;
-                if *negated {
-                    self.r.terms.not(c).map_err(too_many_terms)?
-                } else {
-                    c
-                }
-            }
-            BranchCond::Compare { cmp, a, b } => {
-                let (va, vb) = (self.operand(&st, a), self.operand(&st, b));
-                let mut ctrl = std::mem::take(&mut st.ctrl);
-                self.add_deps(&mut ctrl, &va.deps)?;
-                self.add_deps(&mut ctrl, &vb.deps)?;
-                st.ctrl = ctrl;
-                let args = vec![self.term_of(&va), self.term_of(&vb)];
-                self.r.terms.op(SymOp::Compare(*cmp, None), args).map_err(|e| term_error(e, ins))?
-            }
-        };
         let from = st.pc;
-        let jump = |mut s: SymState| {
-            s.pc = to;
-            s.back_edges += u32::from(to <= from);
+        let jump = |mut s: SymState, taken: bool| {
+            if taken {
+                s.pc = to;
+                s.back_edges += u32::from(to <= from);
+            } else {
+                s.pc += 1;
+            }
             s
         };
-        match self.r.terms.constant(c) {
-            Some(k) if k != 0 => Ok(vec![jump(st)]),
-            Some(_) => {
-                st.pc += 1;
-                Ok(vec![st])
-            }
-            None => {
-                let mut taken = st.clone();
-                let not_c = self.r.terms.not(c).map_err(too_many_terms)?;
-                self.restrict(&mut taken, c)?;
-                self.restrict(&mut st, not_c)?;
-                st.pc += 1;
-                Ok(vec![jump(taken), st])
-            }
-        }
-    }
-
-    /// The location of an access (`Ctx::address`): static, or refused; the
-    /// memory the symbolic builder does not cover is refused here too.
-    fn address(
-        &mut self,
-        st: &SymState,
-        addr: &ast::Addr,
-        shared: bool,
-        ins: &ast::Instr,
-    ) -> SResult<(LocKey, String, Deps)> {
-        let (name, off, deps) = match &addr.base {
-            ast::AddrBase::Sym(s) => (s.clone(), addr.offset, Deps::new()),
-            ast::AddrBase::Reg(r) => {
-                let v = st.regs.get(r).cloned().unwrap_or_else(SVal::zero);
-                let (name, o) = match &v.v {
-                    SV::Addr(name, o) => (name.clone(), *o),
-                    SV::T(t) => match self.r.terms.constant(*t) {
-                        Some(c) => match self.ctx.numeric_address(c) {
-                            Some(at) => at,
-                            None => return Err(Stop::Err(self.ctx.not_an_address(r, self.t, ins))),
-                        },
-                        None => return Err(outside(ins, "its address is computed from a value read")),
-                    },
-                };
-                (name, o.checked_add(addr.offset).unwrap_or(i64::MAX), v.deps)
-            }
-        };
-        let (key, vaddr) = self.ctx.locate(&name, off, shared, self.t, ins)?;
-        Ok((key, vaddr, deps))
-    }
-
-    /// `key` is accessed as global or shared memory: the state-space check
-    /// (D17). A variable without an initial value is read as the path
-    /// builder reads it (the fill of `BuildOptions::unknown_fill`, D71).
-    fn shared_memory(&mut self, key: &LocKey, ins: &ast::Instr) -> SResult<()> {
-        self.ctx.space_of(&key.root, false, ins)?;
-        Ok(())
-    }
-
-    /// The access `ins` is to thread-private memory (ISA 5.1.5, 5.1.6): its
-    /// own flag, or a `.local`/`.param` variable however it is reached.
-    fn is_private(&self, key: &LocKey, ins: &ast::Instr) -> bool {
-        let flag = matches!(ins.kind, InstrKind::Load { private: true, .. } | InstrKind::Store { private: true, .. });
-        flag || self.ctx.space(&key.root).is_private()
+        Ok(match meaning::branch(self, &mut st, cond, ins)? {
+            meaning::Branched::Goes(taken) => vec![jump(st, taken)],
+            meaning::Branched::Split(parts) => parts.into_iter().map(|(s, taken)| jump(s, taken)).collect(),
+        })
     }
 
     /// Push an event of `st` at sub-index `at.0`, performed where the
@@ -555,62 +390,6 @@ impl Walk<'_, '_> {
         Ok(SVal { v: SV::T(t), deps: Deps::from([(idx, TRUE)]) })
     }
 
-    /// `Load` instructions (`step_load`).
-    fn load(&mut self, st: &mut SymState, ins: &ast::Instr) -> SResult<()> {
-        let InstrKind::Load { sem, scope, proxy, dst, addr, size, ty, shared, .. } = &ins.kind else {
-            return Err(Stop::Err(Error::internal("load on another instruction")));
-        };
-        let (key, vaddr, adeps) = self.address(st, addr, *shared, ins)?;
-        if ty.is_some() {
-            self.ctx.typed_roots.insert(key.root.clone());
-        }
-        if self.is_private(&key, ins) {
-            return self.private_load(st, ins, &key, adeps);
-        }
-        self.shared_memory(&key, ins)?;
-        self.ctx.mem_cells(&key, *size, ins);
-        let (msem, mscope) = normalize(*sem, *scope, Scope::Sys);
-        let access = Access { reads: true, conv: *ty, ..Access::new(vaddr, *proxy, *size, msem, mscope) };
-        let kind = DraftKind::Mem { key: key.clone(), access: access.clone() };
-        let idx = self.push(st, (0, TRUE), kind, &adeps, ins)?;
-        let v = self.read_value(idx, &key, &access, ins)?;
-        st.regs.insert(dst.clone(), v);
-        Ok(())
-    }
-
-    /// `Store` instructions (`step_store`): a typed store writes its bit
-    /// pattern (`access::stored`, D74).
-    fn store(&mut self, st: &mut SymState, ins: &ast::Instr) -> SResult<()> {
-        let InstrKind::Store { sem, scope, proxy, addr, src, size, ty, shared, .. } = &ins.kind else {
-            return Err(Stop::Err(Error::internal("store on another instruction")));
-        };
-        let (key, vaddr, mut deps) = self.address(st, addr, *shared, ins)?;
-        if ty.is_some() {
-            self.ctx.typed_roots.insert(key.root.clone());
-        }
-        if self.is_private(&key, ins) {
-            return self.private_store(st, ins, &key, deps);
-        }
-        self.shared_memory(&key, ins)?;
-        let v = self.operand(st, src);
-        self.add_deps(&mut deps, &v.deps)?;
-        let value = self.stored_term(&v, *ty, *size, ins)?;
-        self.ctx.mem_cells(&key, *size, ins);
-        let (msem, mscope) = normalize(*sem, *scope, Scope::Sys);
-        let constant = self.r.terms.constant(value);
-        let access = Access {
-            writes: true,
-            write_value: constant.unwrap_or(0),
-            ..Access::new(vaddr, *proxy, *size, msem, mscope)
-        };
-        let idx = self.push(st, (0, TRUE), DraftKind::Mem { key, access }, &deps, ins)?;
-        if constant.is_none() {
-            self.r.write.insert(idx, value);
-            self.r.write_conds.insert(idx, deps.values().copied().collect());
-        }
-        Ok(())
-    }
-
     /// The bit pattern a write of `v` by an access of `ty` and `size` leaves,
     /// its value set exact over its reads (it feeds the domains, D184).
     fn stored_term(&mut self, v: &SVal, ty: Option<IntTy>, size: u8, ins: &ast::Instr) -> SResult<TermId> {
@@ -621,72 +400,6 @@ impl Walk<'_, '_> {
         };
         self.r.terms.refine(w);
         Ok(w)
-    }
-
-    /// `Atomic` instructions (`Ctx::atomic`): `exch` writes its operand,
-    /// `cas` is two events (`cas`), the others one event whose written value
-    /// the engines compute from what it reads.
-    fn atomic(&mut self, st: &mut SymState, ins: &ast::Instr) -> SResult<()> {
-        let InstrKind::Atomic { sem, scope, proxy, op, dst, addr, operands, size, ty, shared } = &ins.kind else {
-            return Err(Stop::Err(Error::internal("atomic on another instruction")));
-        };
-        let mut vals = Vec::new();
-        let mut deps = Deps::new();
-        for o in operands {
-            let v = self.operand(st, o);
-            vals.push(v.clone());
-            self.add_deps(&mut deps, &v.deps)?;
-        }
-        let (key, vaddr, adeps) = self.address(st, addr, *shared, ins)?;
-        if self.ctx.space(&key.root).is_private() {
-            return Err(Stop::Err(Error::input(
-                "atomic operations take .global or .shared memory, not a thread's private .local/.param memory",
-                ins.span,
-            )));
-        }
-        self.shared_memory(&key, ins)?;
-        self.add_deps(&mut deps, &adeps)?;
-        if ty.is_some() {
-            self.ctx.typed_roots.insert(key.root.clone());
-        }
-        self.ctx.mem_cells(&key, *size, ins);
-        // atom/red without .sem are .relaxed, without .scope are .gpu.
-        let sem = if *sem == Sem::Weak { Sem::Relaxed } else { *sem };
-        let (msem, mscope) = normalize(sem, *scope, Scope::Gpu);
-        let base = mk_rmw(vaddr, *proxy, *size, msem, mscope, dst.is_none(), None);
-        let base = Access { conv: *ty, ..base };
-        if *op == AtomOp::Exch {
-            let v = vals.first().ok_or_else(|| Error::input("exch needs a value operand", ins.span))?;
-            let w = self.stored_term(v, *ty, *size, ins)?;
-            let constant = self.r.terms.constant(w);
-            let access = Access { writes: true, write_value: constant.unwrap_or(0), ..base };
-            let kind = DraftKind::Mem { key: key.clone(), access: access.clone() };
-            let idx = self.push_event(st, (0, TRUE), kind, &deps, ins, constant)?;
-            if constant.is_none() {
-                self.r.write.insert(idx, w);
-                self.r.write_conds.insert(idx, deps.values().copied().collect());
-            }
-            return self.set_read(st, dst, idx, &key, &access, ins);
-        }
-        if arith::rmw(*op, 0, &vec![0; vals.len()], *ty).is_none() {
-            return Err(Stop::Err(Error::input(
-                format!("`{}`: wrong number of operands for atom.{:?}", ins.text, op).to_lowercase(),
-                ins.span,
-            )));
-        }
-        let terms: Vec<TermId> = vals.iter().map(|v| self.term_of(v)).collect();
-        if *op == AtomOp::Cas {
-            return self.cas(st, ins, (key, base), (terms[0], terms[1]), &deps);
-        }
-        let consts: Option<Vec<i64>> = terms.iter().map(|&t| self.r.terms.constant(t)).collect();
-        let rmw = Rmw { op: *op, operands: consts.clone().unwrap_or_else(|| vec![0; terms.len()]), ty: *ty };
-        let access = Access { writes: true, rmw: Some(rmw), ..base };
-        let idx = self.push(st, (0, TRUE), DraftKind::Mem { key: key.clone(), access: access.clone() }, &deps, ins)?;
-        if consts.is_none() {
-            terms.iter().for_each(|&t| self.r.terms.refine(t));
-            self.r.operands.insert(idx, terms);
-        }
-        self.set_read(st, dst, idx, &key, &access, ins)
     }
 
     /// `dst` (when the operation has one) gets what event `idx` reads.
@@ -783,6 +496,15 @@ impl Walk<'_, '_> {
 }
 
 /// Where two states merge, for a message: the instruction's line, or the end.
+/// A meaning that splits a state only where the path builder forks: a
+/// symbolic state never splits there (its numbers are terms).
+fn one_state(flow: meaning::Flow<SymState>) -> SResult<()> {
+    match flow {
+        meaning::Flow::Next => Ok(()),
+        meaning::Flow::Split(_) => Err(Stop::Err(Error::internal("a symbolic state split on a number"))),
+    }
+}
+
 fn place(at: Option<&ast::Instr>) -> String {
     at.map_or_else(|| "the end of the thread".to_string(), |i| format!("line {}", i.span.line))
 }

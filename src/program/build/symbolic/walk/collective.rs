@@ -38,17 +38,6 @@ struct ValuedWait {
 }
 
 impl Walk<'_, '_> {
-    /// `activemask.b32 d`: the lanes of the warp the test's threads occupy
-    /// (D175), a constant.
-    pub(super) fn activemask(&mut self, st: &mut SymState, ins: &ast::Instr) -> SResult<()> {
-        let InstrKind::ActiveMask { dst } = &ins.kind else {
-            return Err(Stop::Err(Error::internal("activemask on another instruction")));
-        };
-        let mask = self.r.terms.konst(i64::from(self.ctx.occupied_lanes(self.t)));
-        st.regs.insert(dst.clone(), SVal { v: SV::T(mask), deps: Deps::new() });
-        Ok(())
-    }
-
     /// `bar.warp.sync membermask` (`step_warp_sync`): a barrier of the lanes
     /// the mask names, apart from the CTA's barriers (D92).
     pub(super) fn warp_sync(&mut self, st: &mut SymState, ins: &ast::Instr) -> SResult<()> {
