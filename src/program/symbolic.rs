@@ -60,6 +60,13 @@ pub enum SymOp {
     /// `build::timer_view(now, shift, bits)`: what a `mov` from a timer
     /// register shows of the counter's value (D81).
     TimerView(u8, u8),
+    /// `arith::mbarrier::pending(a)`: the pending count of a state token
+    /// (`mbarrier.pending_count`).
+    MbarrierPending,
+    /// `[word, token]`: whether the phase the token names has completed in
+    /// the object's word (`mbarrier.test_wait`; `.parity`: the phase of that
+    /// parity, `arith::mbarrier::parity_done`), as 0 or 1.
+    MbarrierDone { parity: bool },
     /// Boolean negation of a 0/1 term.
     Not,
     /// Conjunction of 0/1 terms, short-circuit: false as soon as one argument
@@ -136,6 +143,9 @@ impl SymOp {
             SymOp::Convert(ty) => Ok(arith::convert(*ty, arg(0)?)),
             SymOp::Stored(ty, size) => Ok(super::access::stored(*ty, *size, arg(0)?)),
             SymOp::TimerView(shift, bits) => Ok(super::build::timer_view(arg(0)?, *shift, *bits)),
+            SymOp::MbarrierPending => Ok(arith::mbarrier::pending(arg(0)?)),
+            SymOp::MbarrierDone { parity: false } => Ok(arith::mbarrier::phase_done(arg(0)?, arg(1)?) as i64),
+            SymOp::MbarrierDone { parity: true } => Ok(arith::mbarrier::parity_done(arg(0)?, arg(1)?) as i64),
             SymOp::Not => Ok((arg(0)? == 0) as i64),
             SymOp::And => Ok(args.iter().all(|&v| v != 0) as i64),
             SymOp::Or => Ok(args.iter().any(|&v| v != 0) as i64),

@@ -206,6 +206,33 @@ impl Values for PathThread<'_, '_> {
         Ok(())
     }
 
+    fn test_word(
+        &mut self,
+        st: &mut PathState,
+        key: LocKey,
+        access: Access,
+        (done, token): (SymOp, i64),
+        deps: BTreeSet<usize>,
+        ins: &ast::Instr,
+    ) -> PResult<Read<Self>> {
+        // Two paths, not one per word: where the phase completed (the read
+        // returns one of the words saying so) and where it did not.
+        let domain = self.ctx.domain(&key);
+        let holds = |w: i64| done.eval(&[w, token]).is_ok_and(|d| d != 0);
+        let (yes, no): (Vec<i64>, Vec<i64>) = domain.iter().copied().partition(|&w| holds(w));
+        let mut parts = Vec::new();
+        for (outcome, excluded) in [(1, no), (0, yes)] {
+            if excluded.len() == domain.len() {
+                continue;
+            }
+            let mut c = st.clone();
+            let access = Access { read_not: excluded, ..access.clone() };
+            let idx = self.ctx.push_mem(&mut c, key.clone(), access, deps.clone(), ins);
+            parts.push((c, Val { v: V::Const(outcome), deps: BTreeSet::from([idx]) }));
+        }
+        Ok(Read::Split(parts))
+    }
+
     fn exchange(
         &mut self,
         st: &mut PathState,

@@ -79,7 +79,9 @@ impl Ctx<'_> {
             InstrKind::CtaRank { .. } => step_of(meaning::ctarank(&mut self.on(t), st, ins).map(|()| Step::Next)),
             InstrKind::Barrier { .. } => self.step_barrier(t, st, ins),
             InstrKind::ClusterBarrier { .. } => self.step_cluster_barrier(t, st, ins),
-            InstrKind::Mbarrier { .. } => self.step_mbarrier(t, st, ins),
+            InstrKind::Mbarrier { .. } => {
+                step_of(meaning::mbarrier(&mut self.on(t), st, ins).map(|flow| self.performed(flow)))
+            }
             InstrKind::Async(_) => self.step_async(t, st, ins),
             InstrKind::Warp { .. } => self.step_warp(t, st, ins),
             InstrKind::ActiveMask { .. } => step_of(meaning::activemask(&mut self.on(t), st, ins).map(|()| Step::Next)),

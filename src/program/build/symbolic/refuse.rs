@@ -1,7 +1,7 @@
 //! What the symbolic builder does not cover (D182): each refusal names the
 //! first construct outside its fragment and its line.
 
-use crate::ast::{AtomOp, InstrKind, Litmus};
+use crate::ast::{InstrKind, Litmus};
 
 /// A test the symbolic builder refuses before walking it: a C test.
 pub(super) fn upfront(lit: &Litmus) -> Option<String> {
@@ -14,8 +14,7 @@ pub(super) fn upfront(lit: &Litmus) -> Option<String> {
 }
 
 /// Why an instruction of this kind is outside the fragment; `None` for the
-/// kinds the walk covers (an `Alu` or `Atomic` may still be refused for
-/// its operation, [`operation`]).
+/// kinds the walk covers.
 pub(super) fn kind(k: &InstrKind) -> Option<&'static str> {
     Some(match k {
         InstrKind::Label(_)
@@ -36,9 +35,9 @@ pub(super) fn kind(k: &InstrKind) -> Option<&'static str> {
         | InstrKind::Warp { .. }
         | InstrKind::ActiveMask { .. }
         | InstrKind::Mapa { .. }
-        | InstrKind::CtaRank { .. } => return None,
+        | InstrKind::CtaRank { .. }
+        | InstrKind::Mbarrier { .. } => return None,
         InstrKind::ClusterBarrier { .. } => "cluster barriers are outside the symbolic builder",
-        InstrKind::Mbarrier { .. } => "mbarrier operations are outside the symbolic builder",
         InstrKind::Async(_) => {
             "asynchronous copies and stores (cp.async, cp.async.bulk, st.async) are outside the symbolic builder"
         }
@@ -48,22 +47,4 @@ pub(super) fn kind(k: &InstrKind) -> Option<&'static str> {
         InstrKind::Call { .. } => "calls are outside the symbolic builder",
         InstrKind::Refused(_) => "an instruction the model does not support is outside the symbolic builder",
     })
-}
-
-/// Why an atomic operation is outside the fragment (`mbarrier` arrivals), if
-/// it is. Floating-point operations are terms like the integer ones: the
-/// same `program::float` functions evaluate them (D204).
-pub(super) fn operation(k: &InstrKind) -> Option<&'static str> {
-    match k {
-        InstrKind::Atomic {
-            op:
-                AtomOp::MbarrierArrive
-                | AtomOp::MbarrierArriveDrop
-                | AtomOp::MbarrierExpectTx
-                | AtomOp::MbarrierCompleteTx
-                | AtomOp::MbarrierArriveExpectTx,
-            ..
-        } => Some("mbarrier arrivals are outside the symbolic builder"),
-        _ => None,
-    }
 }

@@ -247,7 +247,7 @@ impl Walk<'_, '_> {
     /// The states after `ins` (`step`): one, two after a branch on a term,
     /// none when `ins` is outside the fragment (refused).
     fn step(&mut self, mut st: SymState, ins: &ast::Instr, labels: &HashMap<String, usize>) -> SResult<Vec<SymState>> {
-        if let Some(why) = refuse::kind(&ins.kind).or_else(|| refuse::operation(&ins.kind)) {
+        if let Some(why) = refuse::kind(&ins.kind) {
             return Err(outside(ins, why));
         }
         match &ins.kind {
@@ -265,6 +265,7 @@ impl Walk<'_, '_> {
             InstrKind::CtaRank { .. } => meaning::ctarank(self, &mut st, ins)?,
             InstrKind::Timer { .. } => one_state(meaning::timer(self, &mut st, ins)?)?,
             InstrKind::IsSpace { .. } => meaning::isspace(self, &mut st, ins)?,
+            InstrKind::Mbarrier { .. } => one_state(meaning::mbarrier(self, &mut st, ins)?)?,
             InstrKind::Fence { .. } | InstrKind::ProxyFence { .. } | InstrKind::InitFence => {
                 meaning::fence(self, &mut st, ins)?
             }

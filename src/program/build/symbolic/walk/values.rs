@@ -112,6 +112,25 @@ impl Values for Walk<'_, '_> {
         Ok(Read::One(self.read_value(idx, &key, &access, ins)?))
     }
 
+    /// One read event; the result is the term `done(word read, token)`, no
+    /// split (the engines give the read its values).
+    fn test_word(
+        &mut self,
+        st: &mut SymState,
+        key: LocKey,
+        access: Access,
+        (done, token): (SymOp, TermId),
+        deps: Deps,
+        ins: &ast::Instr,
+    ) -> SResult<Read<Self>> {
+        let kind = DraftKind::Mem { key: key.clone(), access: access.clone() };
+        let idx = self.push(st, (0, TRUE), kind, &deps, ins)?;
+        let word = self.read_value(idx, &key, &access, ins)?;
+        let w = self.term_of(&word);
+        let outcome = self.r.terms.op(done, vec![w, token]).map_err(|e| term_error(e, ins))?;
+        Ok(Read::One(SVal { v: SV::T(outcome), deps: word.deps }))
+    }
+
     /// One write event; a value that is not a constant is a term whose value
     /// set is exact over its reads (it feeds the domains, D184).
     fn write(
