@@ -8,7 +8,8 @@
 //! which the unroll bound cuts), and in some tests a synchronizing
 //! instruction in every thread (D196, D210, D211): `bar.sync`, a warp
 //! collective over the lanes `activemask` gives (`vote.sync`, `shfl.sync`,
-//! `redux.sync`, `match.any.sync`), `bar.warp.sync` or `bar.red`. Register
+//! `redux.sync`, `match.any.sync`), `bar.warp.sync`, `bar.red`, or an
+//! arrive on and a test of an mbarrier (D305). Register
 //! values flow into stores, operands and predicates, so reads fork the path
 //! builder's paths and the symbolic builder's terms carry data, control and
 //! `Ite` dependencies.
@@ -74,6 +75,13 @@ pub enum SyncOp {
     RedPopc { dst: usize, pred: usize },
     /// `bar.red.{and,or}.pred p{dst}, 1, {!}p{pred}`.
     RedPred { or: bool, dst: usize, pred: usize, negated: bool },
+    /// An arrive on the CTA's mbarrier `M` (`.release` or `.relaxed`) into
+    /// the token `r8`, then `mbarrier.test_wait` (`.acquire` or `.relaxed`)
+    /// into `p{pred}` of that token or (`parity`) of phase 0's parity, and
+    /// with `pending` `mbarrier.pending_count r{dst}, r8`. The first thread
+    /// of each CTA initialises `M` for its CTA's threads, before a
+    /// `bar.sync 0` every thread performs first (D305).
+    Mbarrier { release: bool, acquire: bool, parity: bool, pred: usize, pending: Option<usize> },
 }
 
 fn sync_op() -> impl Strategy<Value = SyncOp> {
@@ -89,6 +97,8 @@ fn sync_op() -> impl Strategy<Value = SyncOp> {
         1 => (0..REGS, 0..PREDS).prop_map(|(dst, pred)| SyncOp::RedPopc { dst, pred }),
         1 => (any::<bool>(), 0..PREDS, 0..PREDS, any::<bool>())
             .prop_map(|(or, dst, pred, negated)| SyncOp::RedPred { or, dst, pred, negated }),
+        2 => (any::<bool>(), any::<bool>(), any::<bool>(), 0..PREDS, proptest::option::of(0..REGS))
+            .prop_map(|(release, acquire, parity, pred, pending)| SyncOp::Mbarrier { release, acquire, parity, pred, pending }),
     ]
 }
 
@@ -284,6 +294,9 @@ impl FragmentTest {
         let release = self.back_edge.as_ref().filter(|l| !l.cas && (l.thread + 1) % self.threads.len() == t);
         let release = release.map(|l| format!("st.relaxed.gpu.u32 [{}], 1", LOCS[l.loc]));
         let barrier = self.barrier_at.as_ref().map(|at| at[t]);
+        if barrier.is_some() {
+            v.extend(self.mbarrier_prelude(t));
+        }
         for i in 0..=len {
             if barrier == Some(i) {
                 v.extend(release.clone());
@@ -302,12 +315,39 @@ impl FragmentTest {
         v
     }
 
+    /// With an mbarrier synchronization point: the first thread of `t`'s CTA
+    /// initialises `M` for the CTA's threads, and every thread then waits at
+    /// `bar.sync 0`, which orders the initialisation before every arrive.
+    fn mbarrier_prelude(&self, t: usize) -> Vec<String> {
+        if !matches!(self.sync_op, SyncOp::Mbarrier { .. }) {
+            return Vec::new();
+        }
+        let mates: Vec<usize> = (0..self.threads.len()).filter(|&u| self.ctas[u] == self.ctas[t]).collect();
+        let mut v = Vec::new();
+        if mates.first() == Some(&t) {
+            v.push(format!("mbarrier.init.shared.b64 [M], {}", mates.len()));
+        }
+        v.push("bar.sync 0".to_string());
+        v
+    }
+
     /// Thread `t`'s synchronization point: a warp operation's member mask is
     /// the lanes of its CTA's threads (`activemask`, into `r9`, which nothing observes).
     fn sync_lines(&self, t: usize) -> Vec<String> {
         let not = |n: bool| if n { "!" } else { "" };
         let line = match &self.sync_op {
             SyncOp::BarSync => return vec!["bar.sync 0".to_string()],
+            SyncOp::Mbarrier { release, acquire, parity, pred, pending } => {
+                let arrive = if *release { "release" } else { "relaxed" };
+                let wait = if *acquire { "acquire" } else { "relaxed" };
+                let mut v = vec![format!("mbarrier.arrive.{}.cta.shared.b64 r8, [M]", arrive)];
+                v.push(match parity {
+                    true => format!("mbarrier.test_wait.parity.{}.cta.shared.b64 p{}, [M], 0", wait, pred),
+                    false => format!("mbarrier.test_wait.{}.cta.shared.b64 p{}, [M], r8", wait, pred),
+                });
+                v.extend(pending.map(|d| format!("mbarrier.pending_count.b64 r{}, r8", d)));
+                return v;
+            }
             SyncOp::RedPopc { dst, pred } => return vec![format!("bar.red.popc.u32 r{}, 1, p{}", dst, pred)],
             SyncOp::RedPred { or, dst, pred, negated } => {
                 let op = if *or { "or" } else { "and" };
@@ -369,6 +409,9 @@ impl FragmentTest {
 fn render_cells(name: &str, cells: &[Vec<String>], ctas: &[u32]) -> String {
     let n = cells.len();
     let mut s = format!("PTX {}\n{{\nx = 0; y = 0;\n", name);
+    if cells.iter().flatten().any(|l| l.contains("[M]")) {
+        s.push_str("M = 0;\n");
+    }
     for i in 0..n {
         let regs: Vec<String> = (0..REGS).map(|r| format!("P{}:r{} = 0;", i, r)).collect();
         s.push_str(&format!("{}\n", regs.join(" ")));

@@ -16,7 +16,12 @@ impl Ctx<'_> {
     /// undefined; a test that inits one object from two instructions (or one
     /// instruction on two loop iterations: `back_edges`) and never
     /// invalidates it is refused.
-    pub(super) fn check_single_init(&mut self, (t, back_edges): (usize, u32), key: &LocKey, ins: &ast::Instr) -> Result<()> {
+    pub(super) fn check_single_init(
+        &mut self,
+        (t, back_edges): (usize, u32),
+        key: &LocKey,
+        ins: &ast::Instr,
+    ) -> Result<()> {
         let site = (t, ins.span.line, ins.span.col, back_edges);
         let first = self.mbarrier_inits.entry(key.clone()).or_insert(site);
         if *first != site && !self.has_mbarrier_inval {

@@ -67,9 +67,9 @@ use super::{mk_rmw, normalize, Access, LocKey, MemSem, Scope};
 use crate::ast::{self, AluOp, AtomOp, BranchCond, Cmp, InstrKind, IntTy, MbarrierOp, Operand, Sem};
 use crate::error::Error;
 use crate::program::arith::{self, mbarrier};
-use crate::program::MbarrierUse;
 use crate::program::event::EventKind;
 use crate::program::symbolic::SymOp;
+use crate::program::MbarrierUse;
 
 /// A comparison's result as a builder holds it.
 pub(super) enum Compared<B: Values + ?Sized> {
@@ -826,7 +826,8 @@ fn mbarrier_word<B: Values>(
     b.join(&mut deps, &adeps)?;
     b.check_space(&key.root, false, ins)?;
     if b.cells(&key, 8, ins).len() > 1 {
-        let message = "an mbarrier object over bytes that differently-sized accesses also touch (mixed-size) is not supported";
+        let message =
+            "an mbarrier object over bytes that differently-sized accesses also touch (mixed-size) is not supported";
         return Err(Error::input(message, ins.span).into());
     }
     Ok((key, vaddr, deps))
