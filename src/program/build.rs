@@ -200,7 +200,7 @@ struct PathState {
     /// The state at each loop head the last time this path stood there (D113).
     spin_heads: HashMap<usize, spin_prune::HeadSnapshot>,
     /// Uses so far of each synchronizing object (its next phase), by role
-    /// where arrive and wait are counted apart (see `Ctx::push_sync`).
+    /// where arrive and wait are counted apart (`Values::sync_uses`).
     sync_phase: HashMap<(SyncKey, Option<SyncRole>), usize>,
     /// This path's `.local`/`.param` bytes.
     private: PrivateMem,

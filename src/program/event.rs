@@ -62,7 +62,7 @@ pub struct SyncKey {
 }
 
 /// Which half of a synchronizing operation an event is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum SyncRole {
     Arrive,
     Wait,

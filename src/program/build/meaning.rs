@@ -56,6 +56,12 @@ macro_rules! shared_context {
             self.ctx.occupied_lanes(self.t)
         }
 
+        fn cluster_members(&self) -> (usize, Vec<usize>) {
+            let places = &self.ctx.placements;
+            let cluster = places[self.t].cluster;
+            (cluster, (0..places.len()).filter(|&u| places[u].cluster == cluster).collect())
+        }
+
         fn check_single_init(&mut self, st: &Self::State, key: &LocKey, ins: &ast::Instr) -> Result<()> {
             self.ctx.check_single_init((self.t, st.back_edges), key, ins)
         }
@@ -69,7 +75,7 @@ use crate::error::Error;
 use crate::program::arith::{self, mbarrier};
 use crate::program::event::EventKind;
 use crate::program::symbolic::SymOp;
-use crate::program::MbarrierUse;
+use crate::program::{Expected, MbarrierUse, Sync, SyncKey, SyncKind, SyncRole};
 
 /// A comparison's result as a builder holds it.
 pub(super) enum Compared<B: Values + ?Sized> {
@@ -237,6 +243,13 @@ pub(super) trait Values {
     /// one on a later loop iteration) in a test without `mbarrier.inval` is
     /// refused: re-initialising a live object is undefined.
     fn check_single_init(&mut self, st: &Self::State, key: &LocKey, ins: &ast::Instr) -> Result<(), Error>;
+    /// The thread's cluster and the threads of the test in it.
+    fn cluster_members(&self) -> (usize, Vec<usize>);
+    /// How many uses of the synchronizing object `base` (at phase 0) the
+    /// state performed, counting only those of `role` where it is given.
+    fn sync_uses(st: &Self::State, base: &SyncKey, role: Option<SyncRole>) -> usize;
+    /// The state performs one more such use.
+    fn count_sync_use(st: &mut Self::State, base: &SyncKey, role: Option<SyncRole>);
     /// A read-modify-write event: `base` with the bit pattern `value`
     /// written whatever it reads (`exch`); `dst` gets what it reads.
     #[allow(clippy::too_many_arguments)]
@@ -862,4 +875,36 @@ fn mbarrier_write<B: Values>(
     let cells = vec![(key.clone(), 0, 8)];
     let value = b.konst(word);
     b.write(st, key, cells, access, value, deps, ins)
+}
+
+/// `barrier.cluster.arrive{.relaxed}` and `barrier.cluster.wait`
+/// (9.7.13.4): one half of a use of the cluster's barrier, at which every
+/// thread of the test in the cluster arrives; a wait completes once each has
+/// arrived in its phase. A thread arrives, may go on, and waits later, so
+/// arrives and waits count their phases apart; a wait without an arrive of
+/// its own before it is an input error. A `.relaxed` arrive orders no
+/// memory.
+pub(super) fn cluster_barrier<B: Values>(b: &mut B, st: &mut B::State, ins: &ast::Instr) -> Result<(), B::Stop> {
+    let InstrKind::ClusterBarrier { arrive, relaxed } = &ins.kind else {
+        return Err(b.internal("cluster barrier on another instruction"));
+    };
+    let (cluster, members) = b.cluster_members();
+    let base = SyncKey { kind: SyncKind::ClusterBarrier, unit: cluster, id: 0, logical: None, phase: 0 };
+    let role = if *arrive { SyncRole::Arrive } else { SyncRole::Wait };
+    if !*arrive && B::sync_uses(st, &base, Some(SyncRole::Wait)) >= B::sync_uses(st, &base, Some(SyncRole::Arrive)) {
+        let message = "barrier.cluster.wait without a preceding barrier.cluster.arrive in this thread";
+        return Err(Error::input(message, ins.span).into());
+    }
+    let key = SyncKey { phase: B::sync_uses(st, &base, Some(role)), ..base.clone() };
+    B::count_sync_use(st, &base, Some(role));
+    let sync = Sync {
+        key,
+        role,
+        expected: Expected::Threads(members),
+        orders_memory: !*relaxed,
+        value: None,
+        result: None,
+        assumed: Vec::new(),
+    };
+    b.push_other(st, EventKind::Sync(sync), ins)
 }

@@ -143,6 +143,14 @@ impl Values for PathThread<'_, '_> {
         Ok(Either::Split(vec![(st.clone(), a), (st.clone(), b)]))
     }
 
+    fn sync_uses(st: &PathState, base: &SyncKey, role: Option<SyncRole>) -> usize {
+        st.sync_phase.get(&(base.clone(), role)).copied().unwrap_or(0)
+    }
+
+    fn count_sync_use(st: &mut PathState, base: &SyncKey, role: Option<SyncRole>) {
+        *st.sync_phase.entry((base.clone(), role)).or_insert(0) += 1;
+    }
+
     fn push_other(&mut self, st: &mut PathState, kind: EventKind, ins: &ast::Instr) -> PResult<()> {
         self.ctx.push_other(st, kind, ins);
         Ok(())

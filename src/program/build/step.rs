@@ -12,14 +12,10 @@ use std::collections::BTreeSet;
 pub(super) struct SyncUse {
     /// What its wait expects.
     pub expected: Expected,
-    /// The arrive synchronizes (8.9.4); `barrier.cluster.arrive.relaxed` does not.
+    /// The arrive synchronizes (8.9.4); a warp collective's does not.
     pub orders_memory: bool,
     /// The thread's contribution to a reduction (`bar.red`).
     pub value: Option<i64>,
-    /// Arrives and waits count their phases apart (a cluster barrier's k-th
-    /// arrive meets the k-th wait); otherwise one use is one phase (`bar.arrive`
-    /// then `bar.sync` on one barrier are two phases).
-    pub by_role: bool,
 }
 
 /// How far a timer read may be later than the thread's previous read of its
@@ -78,7 +74,9 @@ impl Ctx<'_> {
             InstrKind::Mapa { .. } => step_of(meaning::mapa(&mut self.on(t), st, ins).map(|()| Step::Next)),
             InstrKind::CtaRank { .. } => step_of(meaning::ctarank(&mut self.on(t), st, ins).map(|()| Step::Next)),
             InstrKind::Barrier { .. } => self.step_barrier(t, st, ins),
-            InstrKind::ClusterBarrier { .. } => self.step_cluster_barrier(t, st, ins),
+            InstrKind::ClusterBarrier { .. } => {
+                step_of(meaning::cluster_barrier(&mut self.on(t), st, ins).map(|()| Step::Next))
+            }
             InstrKind::Mbarrier { .. } => {
                 step_of(meaning::mbarrier(&mut self.on(t), st, ins).map(|flow| self.performed(flow)))
             }
@@ -297,7 +295,7 @@ impl Ctx<'_> {
             _ => SyncKind::CtaBarrier,
         };
         let object = (kind, self.placements[t].cta, idv, logical_v);
-        let at = SyncUse { expected, orders_memory: true, value: contribution, by_role: false };
+        let at = SyncUse { expected, orders_memory: true, value: contribution };
         self.push_sync(st, ins, object, roles, at);
         match (op, red) {
             (BarrierOp::Red(r), Some((dst, ..))) => {
@@ -345,39 +343,17 @@ impl Ctx<'_> {
         let (kind, unit, id, logical) = object;
         let base = SyncKey { kind, unit, id, logical, phase: 0 };
         for &role in roles {
-            let counter = st.sync_phase.entry((base.clone(), at.by_role.then_some(role))).or_insert(0);
+            // One use is one phase (`bar.arrive` then `bar.sync` on one
+            // barrier are two); a cluster barrier counts its roles apart
+            // (`meaning::cluster_barrier`).
+            let counter = st.sync_phase.entry((base.clone(), None)).or_insert(0);
             let key = SyncKey { phase: *counter, ..base.clone() };
-            if at.by_role || role == roles[roles.len() - 1] {
+            if role == roles[roles.len() - 1] {
                 *counter += 1;
             }
             let (expected, orders_memory, value) = (at.expected.clone(), at.orders_memory, at.value);
             let sync = Sync { key, role, expected, orders_memory, value, result: None, assumed: Vec::new() };
             self.push_other(st, EventKind::Sync(sync), ins);
         }
-    }
-
-    /// `ClusterBarrier` instructions.
-    fn step_cluster_barrier(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
-        let InstrKind::ClusterBarrier { arrive, relaxed } = &ins.kind else {
-            return Err(Error::internal("step_cluster_barrier on another instruction"));
-        };
-        let cluster = self.placements[t].cluster;
-        let members: Vec<usize> =
-            (0..self.placements.len()).filter(|&u| self.placements[u].cluster == cluster).collect();
-        let object = (SyncKind::ClusterBarrier, cluster, 0, None);
-        let role = if *arrive { SyncRole::Arrive } else { SyncRole::Wait };
-        if !*arrive {
-            let base = SyncKey { kind: object.0, unit: cluster, id: 0, logical: None, phase: 0 };
-            let uses = |r| st.sync_phase.get(&(base.clone(), Some(r))).copied().unwrap_or(0);
-            if uses(SyncRole::Wait) >= uses(SyncRole::Arrive) {
-                return Err(Error::input(
-                    "barrier.cluster.wait without a preceding barrier.cluster.arrive in this thread",
-                    ins.span,
-                ));
-            }
-        }
-        let at = SyncUse { expected: Expected::Threads(members), orders_memory: !*relaxed, value: None, by_role: true };
-        self.push_sync(st, ins, object, &[role], at);
-        Ok(Step::Next)
     }
 }

@@ -83,7 +83,7 @@ impl Ctx<'_> {
     pub(super) fn step_warp_sync(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr, mask: i64) -> Result<Step> {
         let members = self.warp_members(t, mask, ins)?;
         let object = (SyncKind::WarpBarrier, self.placements[t].cta, -1 - self.seats[t].0, Some(mask as u32 as i64));
-        let at = SyncUse { expected: Expected::Count(members.len()), orders_memory: true, value: None, by_role: false };
+        let at = SyncUse { expected: Expected::Count(members.len()), orders_memory: true, value: None };
         self.push_sync(st, ins, object, &[SyncRole::Arrive, SyncRole::Wait], at);
         Ok(Step::Next)
     }
@@ -118,8 +118,7 @@ impl Ctx<'_> {
         let threads = members.iter().map(|x| x.1).collect();
         let object =
             (SyncKind::WarpCollective(*op), self.placements[t].cta, -1 - self.seats[t].0, Some(m as u32 as i64));
-        let at =
-            SyncUse { expected: Expected::Threads(threads), orders_memory: false, value: Some(own), by_role: false };
+        let at = SyncUse { expected: Expected::Threads(threads), orders_memory: false, value: Some(own) };
         self.push_sync(st, ins, object, &[SyncRole::Arrive, SyncRole::Wait], at);
         let (key, wait) = self.contribute(t, st, own, src_deps.first().cloned().unwrap_or_default())?;
         if !reads.is_empty() {

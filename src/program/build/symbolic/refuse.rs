@@ -36,8 +36,8 @@ pub(super) fn kind(k: &InstrKind) -> Option<&'static str> {
         | InstrKind::ActiveMask { .. }
         | InstrKind::Mapa { .. }
         | InstrKind::CtaRank { .. }
-        | InstrKind::Mbarrier { .. } => return None,
-        InstrKind::ClusterBarrier { .. } => "cluster barriers are outside the symbolic builder",
+        | InstrKind::Mbarrier { .. }
+        | InstrKind::ClusterBarrier { .. } => return None,
         InstrKind::Async(_) => {
             "asynchronous copies and stores (cp.async, cp.async.bulk, st.async) are outside the symbolic builder"
         }

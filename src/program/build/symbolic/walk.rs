@@ -266,6 +266,7 @@ impl Walk<'_, '_> {
             InstrKind::Timer { .. } => one_state(meaning::timer(self, &mut st, ins)?)?,
             InstrKind::IsSpace { .. } => meaning::isspace(self, &mut st, ins)?,
             InstrKind::Mbarrier { .. } => one_state(meaning::mbarrier(self, &mut st, ins)?)?,
+            InstrKind::ClusterBarrier { .. } => meaning::cluster_barrier(self, &mut st, ins)?,
             InstrKind::Fence { .. } | InstrKind::ProxyFence { .. } | InstrKind::InitFence => {
                 meaning::fence(self, &mut st, ins)?
             }

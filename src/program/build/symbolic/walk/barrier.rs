@@ -10,8 +10,9 @@ use super::*;
 use crate::ast::{BarrierCount, BarrierOp};
 use crate::program::{Expected, Sync, SyncKey, SyncKind, SyncRole};
 
-/// Per barrier (its key at phase 0), the uses the state's paths performed.
-pub(super) type Phases = BTreeMap<SyncKey, usize>;
+/// Per barrier (its key at phase 0, and the role where arrives and waits
+/// count apart), the uses the state's paths performed.
+pub(super) type Phases = BTreeMap<(SyncKey, Option<SyncRole>), usize>;
 
 impl Walk<'_, '_> {
     /// A CTA barrier use (`step_barrier`): an arrive and, but for

@@ -313,7 +313,7 @@ impl Walk<'_, '_> {
 /// The key of the next use of the synchronizing object `base` (phase 0) on
 /// the state's paths: the number of its earlier uses is the phase.
 pub(super) fn next_use(st: &mut SymState, base: SyncKey) -> SyncKey {
-    let uses = st.phases.entry(base.clone()).or_insert(0);
+    let uses = st.phases.entry((base.clone(), None)).or_insert(0);
     let key = SyncKey { phase: *uses, ..base };
     *uses += 1;
     key

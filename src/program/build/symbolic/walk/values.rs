@@ -83,6 +83,14 @@ impl Values for Walk<'_, '_> {
         Ok(Either::One(self.r.terms.ite(chosen, b, a).map_err(too_many_terms)?))
     }
 
+    fn sync_uses(st: &SymState, base: &SyncKey, role: Option<SyncRole>) -> usize {
+        st.phases.get(&(base.clone(), role)).copied().unwrap_or(0)
+    }
+
+    fn count_sync_use(st: &mut SymState, base: &SyncKey, role: Option<SyncRole>) {
+        *st.phases.entry((base.clone(), role)).or_insert(0) += 1;
+    }
+
     fn push_other(&mut self, st: &mut SymState, kind: EventKind, ins: &ast::Instr) -> SResult<()> {
         self.push(st, (0, TRUE), DraftKind::Other(kind), &Deps::new(), ins).map(|_| ())
     }
