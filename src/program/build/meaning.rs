@@ -777,7 +777,7 @@ pub(super) fn mbarrier<B: Values>(b: &mut B, st: &mut B::State, ins: &ast::Instr
         }
         MbarrierOp::Init => {
             let Some(count) = b.constant(n) else {
-                return Err(b.outside(ins, "an mbarrier.init count computed from a value read"));
+                return Err(b.outside(ins, "its count is computed from a value read"));
             };
             mbarrier_write(b, st, ins, addr, (count, deps))?;
             Ok(Flow::Next)

@@ -37,12 +37,11 @@ pub(super) fn kind(k: &InstrKind) -> Option<&'static str> {
         | InstrKind::Mapa { .. }
         | InstrKind::CtaRank { .. }
         | InstrKind::Mbarrier { .. }
-        | InstrKind::ClusterBarrier { .. } => return None,
+        | InstrKind::ClusterBarrier { .. }
+        | InstrKind::Choose(_)
+        | InstrKind::Skip(_) => return None,
         InstrKind::Async(_) => {
             "asynchronous copies and stores (cp.async, cp.async.bulk, st.async) are outside the symbolic builder"
-        }
-        InstrKind::Choose(_) | InstrKind::Skip(_) => {
-            "the element orders of a vector access (8.2.4) are outside the symbolic builder"
         }
         InstrKind::Call { .. } => "calls are outside the symbolic builder",
         InstrKind::Refused(_) => "an instruction the model does not support is outside the symbolic builder",

@@ -179,7 +179,10 @@ fn one(init: &str, ins: &str) -> String {
 #[test]
 fn each_construct_outside_the_fragment_is_refused_with_its_line() {
     let cases = [
-        (one("x = 0;", "barrier.cluster.arrive"), "cluster barriers"),
+        (
+            one("x = 0; M = 0;", "ld.relaxed.gpu r1, x ;\n mbarrier.init.shared.b64 [M], r1"),
+            "its count is computed from a value read",
+        ),
         (
             one("x = 0;", "ld.relaxed.gpu r1, x ;\n vote.sync.any.pred p1, 1, r1"),
             "member mask computed from a value read",

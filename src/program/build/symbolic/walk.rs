@@ -252,6 +252,11 @@ impl Walk<'_, '_> {
         }
         match &ins.kind {
             InstrKind::Branch { cond, target } => return self.branch(st, ins, cond, labels[target]),
+            InstrKind::Choose(offsets) => return self.choose_order(st, offsets),
+            InstrKind::Skip(n) => {
+                st.pc += n;
+                return Ok(vec![st]);
+            }
             InstrKind::Alu { .. } => meaning::alu(self, &mut st, ins)?,
             InstrKind::Setp { .. } => one_state(meaning::setp(self, &mut st, ins)?)?,
             InstrKind::Selp { .. } => meaning::selp(self, &mut st, ins)?,
@@ -329,6 +334,22 @@ impl Walk<'_, '_> {
             meaning::Branched::Goes(taken) => vec![jump(st, taken)],
             meaning::Branched::Split(parts) => parts.into_iter().map(|(s, taken)| jump(s, taken)).collect(),
         })
+    }
+
+    /// A strong vector access's element orders (8.2.4, `Choose`): the
+    /// path builder makes one path per order; here one state per order,
+    /// each under a one-hot free choice (a `Skip` then leaves the order's
+    /// block), which the engines range over as the path builder's paths.
+    fn choose_order(&mut self, st: SymState, offsets: &[usize]) -> SResult<Vec<SymState>> {
+        let picks = self.one_hot(offsets.len())?;
+        let mut out = Vec::with_capacity(offsets.len());
+        for (&o, &pick) in offsets.iter().zip(&picks) {
+            let mut s = st.clone();
+            self.restrict(&mut s, pick)?;
+            s.pc += o;
+            out.push(s);
+        }
+        Ok(out)
     }
 
     /// Push an event of `st` at sub-index `at.0`, performed where the

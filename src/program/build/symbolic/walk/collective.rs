@@ -242,7 +242,7 @@ impl Walk<'_, '_> {
     /// `n` 0/1 terms exactly one of which is 1, from `n - 1` fresh choices:
     /// the first where its choice is 1, each next where the earlier ones are
     /// 0 and its own is 1, the last where all are 0.
-    fn one_hot(&mut self, n: usize) -> SResult<Vec<TermId>> {
+    pub(super) fn one_hot(&mut self, n: usize) -> SResult<Vec<TermId>> {
         let mut out = Vec::with_capacity(n);
         let mut rest = TRUE;
         for _ in 1..n {
