@@ -31,7 +31,6 @@ macro_rules! conc {
 mod access;
 mod arrays;
 mod assemble;
-mod copy;
 mod dsmem;
 mod explore;
 mod mbarrier;
@@ -205,7 +204,7 @@ struct PathState {
     /// This path's `.local`/`.param` bytes.
     private: PrivateMem,
     /// This path's asynchronous operations and their groups (D260).
-    asyncs: copy::AsyncState,
+    asyncs: meaning::AsyncState,
 }
 
 struct FinishedPath {

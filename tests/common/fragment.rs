@@ -9,7 +9,8 @@
 //! instruction in every thread (D196, D210, D211): `bar.sync`, a warp
 //! collective over the lanes `activemask` gives (`vote.sync`, `shfl.sync`,
 //! `redux.sync`, `match.any.sync`), `bar.warp.sync`, `bar.red`, or an
-//! arrive on and a test of an mbarrier (D305). Register
+//! arrive on and a test of an mbarrier (D305), or an asynchronous copy into
+//! the thread's `.shared` words and its wait (D308). Register
 //! values flow into stores, operands and predicates, so reads fork the path
 //! builder's paths and the symbolic builder's terms carry data, control and
 //! `Ite` dependencies.
@@ -82,6 +83,13 @@ pub enum SyncOp {
     /// of each CTA initialises `M` for its CTA's threads, before a
     /// `bar.sync 0` every thread performs first (D305).
     Mbarrier { release: bool, acquire: bool, parity: bool, pred: usize, pending: Option<usize> },
+    /// In P0 only, an asynchronous copy of `x` or `y` (`src`) into its own
+    /// `.shared` words `S0` (`cp.async.ca.shared.global`, 4 bytes), committed
+    /// to a group, then (`wait`) 0: no wait, 1: `cp.async.wait_group 0`, 2:
+    /// `cp.async.wait_all`, 3: a second copy of the other location into
+    /// `S0+4` committed and `cp.async.wait_group 1`, so only the first is
+    /// complete; then `ld.shared.u32 r{reg}, [S0]` (D257-D261, D308).
+    Copy { src: usize, wait: usize, reg: usize },
 }
 
 fn sync_op() -> impl Strategy<Value = SyncOp> {
@@ -99,6 +107,7 @@ fn sync_op() -> impl Strategy<Value = SyncOp> {
             .prop_map(|(or, dst, pred, negated)| SyncOp::RedPred { or, dst, pred, negated }),
         2 => (any::<bool>(), any::<bool>(), any::<bool>(), 0..PREDS, proptest::option::of(0..REGS))
             .prop_map(|(release, acquire, parity, pred, pending)| SyncOp::Mbarrier { release, acquire, parity, pred, pending }),
+        2 => (0..2usize, 0..4usize, 0..REGS).prop_map(|(src, wait, reg)| SyncOp::Copy { src, wait, reg }),
     ]
 }
 
@@ -348,6 +357,10 @@ impl FragmentTest {
                 v.extend(pending.map(|d| format!("mbarrier.pending_count.b64 r{}, r8", d)));
                 return v;
             }
+            // One thread copies: a copy in every thread multiplies the
+            // reference engine's candidates past its budget in too many tests.
+            SyncOp::Copy { src, wait, reg } if t == 0 => return copy_lines(t, *src, *wait, *reg),
+            SyncOp::Copy { .. } => return Vec::new(),
             SyncOp::RedPopc { dst, pred } => return vec![format!("bar.red.popc.u32 r{}, 1, p{}", dst, pred)],
             SyncOp::RedPred { or, dst, pred, negated } => {
                 let op = if *or { "or" } else { "and" };
@@ -404,6 +417,23 @@ impl FragmentTest {
     }
 }
 
+/// Thread `t`'s lines of [`SyncOp::Copy`].
+fn copy_lines(t: usize, src: usize, wait: usize, reg: usize) -> Vec<String> {
+    let copy = |off: usize, loc: usize| {
+        let at = if off == 0 { String::new() } else { format!("+{}", off) };
+        format!("cp.async.ca.shared.global [S{}{}], [{}], 4", t, at, LOCS[loc])
+    };
+    let mut v = vec![copy(0, src), "cp.async.commit_group".to_string()];
+    match wait {
+        1 => v.push("cp.async.wait_group 0".into()),
+        2 => v.push("cp.async.wait_all".into()),
+        3 => v.extend([copy(4, 1 - src), "cp.async.commit_group".into(), "cp.async.wait_group 1".into()]),
+        _ => {}
+    }
+    v.push(format!("ld.shared.u32 r{}, [S{}]", reg, t));
+    v
+}
+
 /// A test of the threads `cells` (lines per thread) placed in `ctas`, every
 /// register and location observed.
 fn render_cells(name: &str, cells: &[Vec<String>], ctas: &[u32]) -> String {
@@ -411,6 +441,11 @@ fn render_cells(name: &str, cells: &[Vec<String>], ctas: &[u32]) -> String {
     let mut s = format!("PTX {}\n{{\nx = 0; y = 0;\n", name);
     if cells.iter().flatten().any(|l| l.contains("[M]")) {
         s.push_str("M = 0;\n");
+    }
+    for t in 0..n {
+        if cells[t].iter().any(|l| l.contains(&format!("[S{}]", t))) {
+            s.push_str(&format!("u32 S{}[2]; S{}[0] = 0; S{}[1] = 0;\n", t, t, t));
+        }
     }
     for i in 0..n {
         let regs: Vec<String> = (0..REGS).map(|r| format!("P{}:r{} = 0;", i, r)).collect();

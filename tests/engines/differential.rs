@@ -52,7 +52,14 @@ fn run_listing(text: &str, engine: Engine, list: Option<usize>) -> Option<TestRe
     };
     match check_source(text, &opts) {
         Ok(r) => Some(r),
-        Err(e) if e.kind == ErrorKind::Limit => None,
+        Err(e) if e.kind == ErrorKind::Limit => {
+            // Why cases are skipped (which budget), when a skip rate nears the
+            // vacuity guard of `property`.
+            if std::env::var("PTX_LITMUS_PROPTEST_SHOW_LIMITS").is_ok() {
+                eprintln!("LIMIT {:?}: {}", engine, e.message.chars().take(90).collect::<String>());
+            }
+            None
+        }
         Err(e) => panic!("generated test failed: {}\n{}", e, text),
     }
 }

@@ -1,7 +1,7 @@
 //! Addresses, state spaces and the events a path pushes.
 
 use super::*;
-use crate::ast::{self, AddrBase, IntTy};
+use crate::ast::{self, IntTy};
 use crate::error::{Error, Result};
 use std::collections::BTreeSet;
 
@@ -47,35 +47,6 @@ impl Ctx<'_> {
                 DraftKind::Other(_) => false,
             },
         }
-    }
-
-    /// Resolve an address operand to a location key and virtual address.
-    #[allow(clippy::type_complexity)]
-    pub(super) fn address(
-        &mut self,
-        st: &PathState,
-        t: usize,
-        addr: &ast::Addr,
-        shared: bool,
-        ins: &ast::Instr,
-    ) -> Result<std::result::Result<(LocKey, String, BTreeSet<usize>), usize>> {
-        let (name, off, deps) = match &addr.base {
-            AddrBase::Sym(s) => (s.clone(), addr.offset, BTreeSet::new()),
-            AddrBase::Reg(r) => {
-                let v = st.regs.get(r).cloned().unwrap_or_else(|| Val::konst(0));
-                match v.v {
-                    V::Addr(name, o) => (name, o.checked_add(addr.offset).unwrap_or(i64::MAX), v.deps),
-                    V::Free(i) => return Ok(Err(i)),
-                    V::Const(c) if self.numeric_address(c).is_some() => {
-                        let (name, o) = self.numeric_address(c).unwrap_or_default();
-                        (name, o.checked_add(addr.offset).unwrap_or(i64::MAX), v.deps)
-                    }
-                    V::Const(_) => return Err(self.not_an_address(r, t, ins)),
-                }
-            }
-        };
-        let (key, vaddr) = self.locate(&name, off, shared, t, ins)?;
-        Ok(Ok((key, vaddr, deps)))
     }
 
     /// A register that holds a number, not an address, used as an address.

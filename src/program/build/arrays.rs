@@ -82,3 +82,16 @@ impl Arrays {
             .then(|| format!("{}[{}]", key.root, i))
     }
 }
+
+impl Ctx<'_> {
+    /// The bytes of one element of variable `root` (what an asynchronous
+    /// copy moves whole, D261): its array's element size, else its width
+    /// where that is 8, else 4.
+    pub(super) fn element_size(&self, root: &str) -> i64 {
+        match self.arrays.decl.get(root) {
+            Some(&(s, _)) => i64::from(s),
+            None if self.width(root) == 8 => 8,
+            None => 4,
+        }
+    }
+}

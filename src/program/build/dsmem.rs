@@ -1,7 +1,7 @@
 //! Distributed shared memory (ISA 5.1.7, 9.7.10.26): `mapa`, the address of
 //! a variable in another CTA of the cluster (D292). `st.async` and
 //! `red.async` into that memory are asynchronous operations
-//! (`copy::async_store`).
+//! (`meaning::async_op`).
 
 use super::*;
 use crate::ast;

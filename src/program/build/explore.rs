@@ -335,6 +335,12 @@ impl Ctx<'_> {
 
     /// Fork `st` over the values of the free read `i`.
     pub(super) fn fork_read(&self, st: &PathState, i: usize) -> Step {
+        Step::Fork(self.read_values(st, i).into_iter().map(|(c, _)| c).collect())
+    }
+
+    /// `st` once per value the free read `i` may return, each assuming it,
+    /// with the value its destination sees.
+    pub(super) fn read_values(&self, st: &PathState, i: usize) -> Vec<(PathState, i64)> {
         let key = match &st.events[i].kind {
             DraftKind::Mem { key, .. } => key.clone(),
             DraftKind::Other(_) => unreachable_key(),
@@ -352,9 +358,9 @@ impl Ctx<'_> {
                 loaded = access.loaded(d);
             }
             c.assume_read(i, loaded);
-            children.push(c);
+            children.push((c, loaded));
         }
-        Step::Fork(children)
+        children
     }
 
     /// `a cmp b` where one side is a symbolic read and the other a constant, for

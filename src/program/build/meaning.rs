@@ -65,8 +65,20 @@ macro_rules! shared_context {
         fn check_single_init(&mut self, st: &Self::State, key: &LocKey, ins: &ast::Instr) -> Result<()> {
             self.ctx.check_single_init((self.t, st.back_edges), key, ins)
         }
+
+        fn element_size(&self, root: &str) -> i64 {
+            self.ctx.element_size(root)
+        }
+
+        fn asyncs(st: &mut Self::State) -> &mut $crate::program::build::meaning::AsyncState {
+            &mut st.asyncs
+        }
     };
 }
+
+mod asyncs;
+
+pub(super) use asyncs::{async_op, AsyncState};
 
 use super::step::{timer_register, TIMER_LATER};
 use super::{mk_rmw, normalize, Access, LocKey, MemSem, Scope};
@@ -243,6 +255,16 @@ pub(super) trait Values {
     /// one on a later loop iteration) in a test without `mbarrier.inval` is
     /// refused: re-initialising a live object is undefined.
     fn check_single_init(&mut self, st: &Self::State, key: &LocKey, ins: &ast::Instr) -> Result<(), Error>;
+    /// The bytes of one element of variable `root`: its array's element
+    /// size, else its width where that is 8, else 4 (D261).
+    fn element_size(&self, root: &str) -> i64;
+    /// The state's asynchronous operations and their groups (D260).
+    fn asyncs(st: &mut Self::State) -> &mut AsyncState;
+    /// The value as a number now, inside an instruction that goes on with
+    /// it (a copy writes what it read): one number (a term), or the state
+    /// used up and split (paths: one part per value an unknown read may
+    /// return, each part assuming it).
+    fn settle(&mut self, st: &mut Self::State, v: &Self::Val) -> Result<Either<Self>, Self::Stop>;
     /// The thread's cluster and the threads of the test in it.
     fn cluster_members(&self) -> (usize, Vec<usize>);
     /// How many uses of the synchronizing object `base` (at phase 0) the

@@ -102,6 +102,13 @@ impl Values for PathThread<'_, '_> {
         }
     }
 
+    fn settle(&mut self, st: &mut PathState, v: &Val) -> PResult<Either<Self>> {
+        match &v.v {
+            V::Free(i) => Ok(Either::Split(self.ctx.read_values(st, *i))),
+            _ => Ok(Either::One(self.number(st, v)?)),
+        }
+    }
+
     fn konst(&mut self, v: i64) -> i64 {
         v
     }

@@ -80,7 +80,9 @@ impl Ctx<'_> {
             InstrKind::Mbarrier { .. } => {
                 step_of(meaning::mbarrier(&mut self.on(t), st, ins).map(|flow| self.performed(flow)))
             }
-            InstrKind::Async(_) => self.step_async(t, st, ins),
+            InstrKind::Async(_) => {
+                step_of(meaning::async_op(&mut self.on(t), st, ins).map(|flow| self.performed(flow)))
+            }
             InstrKind::Warp { .. } => self.step_warp(t, st, ins),
             InstrKind::ActiveMask { .. } => step_of(meaning::activemask(&mut self.on(t), st, ins).map(|()| Step::Next)),
         }

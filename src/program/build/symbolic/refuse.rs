@@ -39,10 +39,8 @@ pub(super) fn kind(k: &InstrKind) -> Option<&'static str> {
         | InstrKind::Mbarrier { .. }
         | InstrKind::ClusterBarrier { .. }
         | InstrKind::Choose(_)
+        | InstrKind::Async(_)
         | InstrKind::Skip(_) => return None,
-        InstrKind::Async(_) => {
-            "asynchronous copies and stores (cp.async, cp.async.bulk, st.async) are outside the symbolic builder"
-        }
         InstrKind::Call { .. } => "calls are outside the symbolic builder",
         InstrKind::Refused(_) => "an instruction the model does not support is outside the symbolic builder",
     })

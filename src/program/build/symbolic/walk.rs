@@ -31,6 +31,9 @@ pub(in crate::program::build) struct SymState {
     /// How many times the paths used each CTA barrier so far (the same on
     /// every path of the state: a merge of different counts is refused).
     phases: barrier::Phases,
+    /// The asynchronous operations issued so far and their groups (the
+    /// same on every path of the state: a merge of different ones is refused).
+    asyncs: meaning::AsyncState,
     /// How many times the paths ran each instruction so far: a term, as
     /// merged paths may differ (D183).
     visits: BTreeMap<usize, TermId>,
@@ -84,6 +87,7 @@ impl Walk<'_, '_> {
             ctrl: Deps::new(),
             private: private::Bytes::new(),
             phases: barrier::Phases::new(),
+            asyncs: meaning::AsyncState::default(),
             visits: BTreeMap::new(),
             back_edges: 0,
             pc: 0,
@@ -208,6 +212,12 @@ impl Walk<'_, '_> {
                 place(at)
             )));
         }
+        if a.asyncs != b.asyncs {
+            return Err(Stop::Outside(format!(
+                "{}: paths that issued different asynchronous operations meet, which the symbolic builder does not merge",
+                place(at)
+            )));
+        }
         let spins = self.merge_snapshots(&a.spins, &b.spins)?;
         Ok(SymState { guard, regs, ctrl, private, visits, spins, ..a })
     }
@@ -272,6 +282,7 @@ impl Walk<'_, '_> {
             InstrKind::IsSpace { .. } => meaning::isspace(self, &mut st, ins)?,
             InstrKind::Mbarrier { .. } => one_state(meaning::mbarrier(self, &mut st, ins)?)?,
             InstrKind::ClusterBarrier { .. } => meaning::cluster_barrier(self, &mut st, ins)?,
+            InstrKind::Async(_) => one_state(meaning::async_op(self, &mut st, ins)?)?,
             InstrKind::Fence { .. } | InstrKind::ProxyFence { .. } | InstrKind::InitFence => {
                 meaning::fence(self, &mut st, ins)?
             }

@@ -47,6 +47,10 @@ impl Values for Walk<'_, '_> {
         Ok(self.term_of(v))
     }
 
+    fn settle(&mut self, _: &mut SymState, v: &SVal) -> SResult<Either<Self>> {
+        Ok(Either::One(self.term_of(v)))
+    }
+
     fn konst(&mut self, v: i64) -> TermId {
         self.r.terms.konst(v)
     }
