@@ -442,8 +442,8 @@ fn render_cells(name: &str, cells: &[Vec<String>], ctas: &[u32]) -> String {
     if cells.iter().flatten().any(|l| l.contains("[M]")) {
         s.push_str("M = 0;\n");
     }
-    for t in 0..n {
-        if cells[t].iter().any(|l| l.contains(&format!("[S{}]", t))) {
+    for (t, lines) in cells.iter().enumerate() {
+        if lines.iter().any(|l| l.contains(&format!("[S{}]", t))) {
             s.push_str(&format!("u32 S{}[2]; S{}[0] = 0; S{}[1] = 0;\n", t, t, t));
         }
     }

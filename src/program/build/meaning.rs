@@ -66,6 +66,22 @@ macro_rules! shared_context {
             self.ctx.check_single_init((self.t, st.back_edges), key, ins)
         }
 
+        fn cta(&self) -> usize {
+            self.ctx.placements[self.t].cta
+        }
+
+        fn cta_size(&self) -> usize {
+            self.ctx.cta_size(self.t)
+        }
+
+        fn warp(&self) -> i64 {
+            self.ctx.seats[self.t].0
+        }
+
+        fn warp_member_count(&self, mask: i64, ins: &ast::Instr) -> Result<usize> {
+            self.ctx.warp_members(self.t, mask, ins).map(|m| m.len())
+        }
+
         fn element_size(&self, root: &str) -> i64 {
             self.ctx.element_size(root)
         }
@@ -77,8 +93,10 @@ macro_rules! shared_context {
 }
 
 mod asyncs;
+mod barriers;
 
 pub(super) use asyncs::{async_op, AsyncState};
+pub(super) use barriers::{cluster_barrier, cta_barrier};
 
 use super::step::{timer_register, TIMER_LATER};
 use super::{mk_rmw, normalize, Access, LocKey, MemSem, Scope};
@@ -87,7 +105,7 @@ use crate::error::Error;
 use crate::program::arith::{self, mbarrier};
 use crate::program::event::EventKind;
 use crate::program::symbolic::SymOp;
-use crate::program::{Expected, MbarrierUse, Sync, SyncKey, SyncKind, SyncRole};
+use crate::program::{Expected, MbarrierUse, Sync, SyncKey, SyncRole};
 
 /// A comparison's result as a builder holds it.
 pub(super) enum Compared<B: Values + ?Sized> {
@@ -255,6 +273,33 @@ pub(super) trait Values {
     /// one on a later loop iteration) in a test without `mbarrier.inval` is
     /// refused: re-initialising a live object is undefined.
     fn check_single_init(&mut self, st: &Self::State, key: &LocKey, ins: &ast::Instr) -> Result<(), Error>;
+    /// The thread's CTA (its number in the test).
+    fn cta(&self) -> usize;
+    /// The threads of the test in the thread's CTA.
+    fn cta_size(&self) -> usize;
+    /// The thread's warp (its number in its CTA).
+    fn warp(&self) -> i64;
+    /// The lanes of member mask `mask` of the thread's warp, each a thread of
+    /// the test (an input error otherwise, D174).
+    fn warp_member_count(&self, mask: i64, ins: &ast::Instr) -> Result<usize, Error>;
+    /// The state performs the halves of one use of a barrier (events of one
+    /// instruction instance).
+    fn push_halves(&mut self, st: &mut Self::State, halves: Vec<Sync>, ins: &ast::Instr) -> Result<(), Self::Stop>;
+    /// `bar.red.op` (9.7.13.3): one use of the reduction barrier `key` whose
+    /// halves carry the thread's contribution `own` (0 or 1), and `dst` the
+    /// operation over every participant's, depending on `deps` (the barrier's
+    /// operands), `own`'s and the wait (8.10.4, D165). Each builder makes the
+    /// result its own way: one path per result, or terms per combination.
+    #[allow(clippy::too_many_arguments)]
+    fn barrier_reduction(
+        &mut self,
+        st: &mut Self::State,
+        ins: &ast::Instr,
+        at: (SyncKey, Expected),
+        result: (ast::RedOp, &str),
+        own: (Self::Num, Self::Deps),
+        deps: Self::Deps,
+    ) -> Result<Flow<Self::State>, Self::Stop>;
     /// The bytes of one element of variable `root`: its array's element
     /// size, else its width where that is 8, else 4 (D261).
     fn element_size(&self, root: &str) -> i64;
@@ -897,36 +942,4 @@ fn mbarrier_write<B: Values>(
     let cells = vec![(key.clone(), 0, 8)];
     let value = b.konst(word);
     b.write(st, key, cells, access, value, deps, ins)
-}
-
-/// `barrier.cluster.arrive{.relaxed}` and `barrier.cluster.wait`
-/// (9.7.13.4): one half of a use of the cluster's barrier, at which every
-/// thread of the test in the cluster arrives; a wait completes once each has
-/// arrived in its phase. A thread arrives, may go on, and waits later, so
-/// arrives and waits count their phases apart; a wait without an arrive of
-/// its own before it is an input error. A `.relaxed` arrive orders no
-/// memory.
-pub(super) fn cluster_barrier<B: Values>(b: &mut B, st: &mut B::State, ins: &ast::Instr) -> Result<(), B::Stop> {
-    let InstrKind::ClusterBarrier { arrive, relaxed } = &ins.kind else {
-        return Err(b.internal("cluster barrier on another instruction"));
-    };
-    let (cluster, members) = b.cluster_members();
-    let base = SyncKey { kind: SyncKind::ClusterBarrier, unit: cluster, id: 0, logical: None, phase: 0 };
-    let role = if *arrive { SyncRole::Arrive } else { SyncRole::Wait };
-    if !*arrive && B::sync_uses(st, &base, Some(SyncRole::Wait)) >= B::sync_uses(st, &base, Some(SyncRole::Arrive)) {
-        let message = "barrier.cluster.wait without a preceding barrier.cluster.arrive in this thread";
-        return Err(Error::input(message, ins.span).into());
-    }
-    let key = SyncKey { phase: B::sync_uses(st, &base, Some(role)), ..base.clone() };
-    B::count_sync_use(st, &base, Some(role));
-    let sync = Sync {
-        key,
-        role,
-        expected: Expected::Threads(members),
-        orders_memory: !*relaxed,
-        value: None,
-        result: None,
-        assumed: Vec::new(),
-    };
-    b.push_other(st, EventKind::Sync(sync), ins)
 }

@@ -2,10 +2,11 @@
 //! yet known forks the path over the values its location may hold (or, for
 //! `==`/`!=` against a constant, into the two outcomes, `fork_compare`).
 
-use super::meaning::{Branched, Compared, Either, Read, Values};
+use super::meaning::{Branched, Compared, Either, Flow, Read, Values};
 use super::*;
-use crate::ast::{AtomOp, Cmp, IntTy, Operand};
+use crate::ast::{AtomOp, Cmp, IntTy, Operand, RedOp};
 use crate::program::symbolic::SymOp;
+use crate::program::{Expected, Sync, SyncKey, SyncRole};
 
 /// Why the path builder stops an instruction before performing it.
 pub(super) enum PathStop {
@@ -246,6 +247,41 @@ impl Values for PathThread<'_, '_> {
             parts.push((c, Val { v: V::Const(outcome), deps: BTreeSet::from([idx]) }));
         }
         Ok(Read::Split(parts))
+    }
+
+    fn push_halves(&mut self, st: &mut PathState, halves: Vec<Sync>, ins: &ast::Instr) -> PResult<()> {
+        for h in halves {
+            self.ctx.push_other(st, EventKind::Sync(h), ins);
+        }
+        Ok(())
+    }
+
+    fn barrier_reduction(
+        &mut self,
+        st: &mut PathState,
+        ins: &ast::Instr,
+        (key, expected): (SyncKey, Expected),
+        (op, dst): (RedOp, &str),
+        (own, own_deps): (i64, BTreeSet<usize>),
+        mut deps: BTreeSet<usize>,
+    ) -> PResult<Flow<PathState>> {
+        let half = |role| Sync {
+            key: key.clone(),
+            role,
+            expected: expected.clone(),
+            orders_memory: true,
+            value: Some(own),
+            result: None,
+            assumed: Vec::new(),
+        };
+        self.push_halves(st, vec![half(SyncRole::Arrive), half(SyncRole::Wait)], ins)?;
+        // The arrive carries the predicate, the result reduces every
+        // participant's: both are dependencies (8.10.4, D165).
+        let (arrive, wait) = (st.events.len() - 2, st.events.len() - 1);
+        st.events[arrive].deps.extend(own_deps.iter().copied());
+        deps.extend(own_deps);
+        deps.insert(wait);
+        Ok(Flow::Split(self.ctx.fork_reduction(self.t, st, (op, dst), deps)))
     }
 
     fn exchange(

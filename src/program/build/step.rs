@@ -3,7 +3,7 @@
 use super::meaning::{self, Branched, Flow};
 use super::paths::step_of;
 use super::*;
-use crate::ast::{self, BarrierCount, BarrierOp, InstrKind, IntTy, RedOp};
+use crate::ast::{self, InstrKind, IntTy, RedOp};
 use crate::error::{Error, Result};
 use crate::program::private::Found;
 use std::collections::BTreeSet;
@@ -73,7 +73,9 @@ impl Ctx<'_> {
             }
             InstrKind::Mapa { .. } => step_of(meaning::mapa(&mut self.on(t), st, ins).map(|()| Step::Next)),
             InstrKind::CtaRank { .. } => step_of(meaning::ctarank(&mut self.on(t), st, ins).map(|()| Step::Next)),
-            InstrKind::Barrier { .. } => self.step_barrier(t, st, ins),
+            InstrKind::Barrier { .. } => {
+                step_of(meaning::cta_barrier(&mut self.on(t), st, ins).map(|flow| self.performed(flow)))
+            }
             InstrKind::ClusterBarrier { .. } => {
                 step_of(meaning::cluster_barrier(&mut self.on(t), st, ins).map(|()| Step::Next))
             }
@@ -248,76 +250,17 @@ impl Ctx<'_> {
         step_of(meaning::isspace(&mut self.on(t), st, ins).map(|()| Step::Next))
     }
 
-    /// `Barrier` instructions.
-    fn step_barrier(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr) -> Result<Step> {
-        let InstrKind::Barrier { op, id, logical, count, red } = &ins.kind else {
-            return Err(Error::internal("step_barrier on another instruction"));
-        };
-        if *op == BarrierOp::Warp {
-            let (mask, _) = conc!(self, st, ins, logical.as_ref().unwrap_or(id));
-            return self.step_warp_sync(t, st, ins, mask);
-        }
-        let (idv, mut deps) = conc!(self, st, ins, id);
-        let logical_v = match logical {
-            Some(l) => {
-                let (v, d) = conc!(self, st, ins, l);
-                deps.extend(d);
-                Some(v)
-            }
-            None => None,
-        };
-        let expected = match count {
-            BarrierCount::AllThreadsInCta => Expected::Count(self.cta_size(t)),
-            BarrierCount::Arrivals => Expected::Arrivals,
-            BarrierCount::Count(n) => {
-                let (v, _) = conc!(self, st, ins, n);
-                if !(1..=1024).contains(&v) {
-                    return Err(Error::input(
-                        format!("barrier thread count {} is out of range (1 to 1024)", v),
-                        ins.span,
-                    ));
-                }
-                Expected::Count(v as usize)
-            }
-        };
-        if !(0..=15).contains(&idv) {
-            return Err(Error::input(format!("barrier id {} is out of range (0 to 15)", idv), ins.span));
-        }
-        let (contribution, pred_deps) = match red {
-            Some((_, pred, negated)) => {
-                let (v, d) = conc!(self, st, ins, pred);
-                (Some(((v != 0) != *negated) as i64), d)
-            }
-            None => (None, BTreeSet::new()),
-        };
-        let roles: &[SyncRole] =
-            if *op == BarrierOp::Arrive { &[SyncRole::Arrive] } else { &[SyncRole::Arrive, SyncRole::Wait] };
-        let kind = match op {
-            BarrierOp::Red(r) => SyncKind::CtaReduction(*r),
-            _ => SyncKind::CtaBarrier,
-        };
-        let object = (kind, self.placements[t].cta, idv, logical_v);
-        let at = SyncUse { expected, orders_memory: true, value: contribution };
-        self.push_sync(st, ins, object, roles, at);
-        match (op, red) {
-            (BarrierOp::Red(r), Some((dst, ..))) => {
-                // The arrive carries the predicate, the result reduces every
-                // participant's: both are dependencies (8.10.4, D165).
-                let (arrive, wait) = (st.events.len() - 2, st.events.len() - 1);
-                st.events[arrive].deps.extend(pred_deps.iter().copied());
-                deps.extend(pred_deps);
-                deps.insert(wait);
-                Ok(self.fork_reduction(t, st, (*r, dst), deps))
-            }
-            _ => Ok(Step::Next),
-        }
-    }
-
     /// The result of `bar.red` depends on the other threads' predicates: one
     /// path per result it can have (`.popc`: 0 to the CTA's size; `.and`,
     /// `.or`: 0 or 1), each assuming it on its wait; the engines keep the paths
     /// whose assumption the matched arrivals' values give (`Sync::result_holds`).
-    fn fork_reduction(&self, t: usize, st: &PathState, (op, dst): (RedOp, &String), deps: BTreeSet<usize>) -> Step {
+    pub(super) fn fork_reduction(
+        &self,
+        t: usize,
+        st: &PathState,
+        (op, dst): (RedOp, &str),
+        deps: BTreeSet<usize>,
+    ) -> Vec<PathState> {
         let most = if op == RedOp::Popc { self.cta_size(t) as i64 } else { 1 };
         let mut children = Vec::new();
         for v in 0..=most {
@@ -325,11 +268,10 @@ impl Ctx<'_> {
             if let Some(DraftKind::Other(EventKind::Sync(wait))) = c.events.last_mut().map(|e| &mut e.kind) {
                 wait.result = Some((op, v));
             }
-            c.regs.insert(dst.clone(), Val { v: V::Const(v), deps: deps.clone() });
-            c.pc += 1;
+            c.regs.insert(dst.to_string(), Val { v: V::Const(v), deps: deps.clone() });
             children.push(c);
         }
-        Step::Continue(children)
+        children
     }
 
     /// Push the halves `roles` of one use of a synchronizing object `(kind,

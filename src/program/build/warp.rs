@@ -77,17 +77,6 @@ impl Ctx<'_> {
         Ok((0..32).filter(|l| mask & 1 << l != 0).filter_map(|l| Some((l, at(l)?))).collect())
     }
 
-    /// `bar.warp.sync membermask`: a barrier of the lanes the mask names, kept
-    /// apart from the CTA's barriers 0-15 (D92); the mask may be a register
-    /// whose value the path knows (`activemask`, a constant).
-    pub(super) fn step_warp_sync(&mut self, t: usize, st: &mut PathState, ins: &ast::Instr, mask: i64) -> Result<Step> {
-        let members = self.warp_members(t, mask, ins)?;
-        let object = (SyncKind::WarpBarrier, self.placements[t].cta, -1 - self.seats[t].0, Some(mask as u32 as i64));
-        let at = SyncUse { expected: Expected::Count(members.len()), orders_memory: true, value: None };
-        self.push_sync(st, ins, object, &[SyncRole::Arrive, SyncRole::Wait], at);
-        Ok(Step::Next)
-    }
-
     /// A warp collective (D174): its halves meet those of the other lanes of
     /// the mask at the same use of the same operation with the same mask; the
     /// arrive carries this lane's value and orders no memory. The path forks

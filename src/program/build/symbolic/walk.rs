@@ -273,7 +273,7 @@ impl Walk<'_, '_> {
             InstrKind::Load { .. } => one_state(meaning::load(self, &mut st, ins)?)?,
             InstrKind::Store { .. } => meaning::store(self, &mut st, ins)?,
             InstrKind::Atomic { .. } => meaning::atomic(self, &mut st, ins)?,
-            InstrKind::Barrier { .. } => self.barrier(&mut st, ins)?,
+            InstrKind::Barrier { .. } => one_state(meaning::cta_barrier(self, &mut st, ins)?)?,
             InstrKind::Warp { .. } => self.warp_collective(&mut st, ins)?,
             InstrKind::ActiveMask { .. } => meaning::activemask(self, &mut st, ins)?,
             InstrKind::Mapa { .. } => meaning::mapa(self, &mut st, ins)?,

@@ -38,32 +38,6 @@ struct ValuedWait {
 }
 
 impl Walk<'_, '_> {
-    /// `bar.warp.sync membermask` (`step_warp_sync`): a barrier of the lanes
-    /// the mask names, apart from the CTA's barriers (D92).
-    pub(super) fn warp_sync(&mut self, st: &mut SymState, ins: &ast::Instr) -> SResult<()> {
-        let InstrKind::Barrier { id, logical, .. } = &ins.kind else {
-            return Err(Stop::Err(Error::internal("bar.warp.sync on another instruction")));
-        };
-        let mask = self.operand(st, logical.as_ref().unwrap_or(id));
-        let m = self.constant_of(&mask, ins, "a member mask")?;
-        let members = self.ctx.warp_members(self.t, m, ins)?;
-        let key = self.warp_key(st, SyncKind::WarpBarrier, m);
-        for (sub, role) in [SyncRole::Arrive, SyncRole::Wait].into_iter().enumerate() {
-            let expected = Expected::Count(members.len());
-            let sync = Sync {
-                key: key.clone(),
-                role,
-                expected,
-                orders_memory: true,
-                value: None,
-                result: None,
-                assumed: vec![],
-            };
-            self.push(st, (sub, TRUE), DraftKind::Other(EventKind::Sync(sync)), &Deps::new(), ins)?;
-        }
-        Ok(())
-    }
-
     /// A warp collective (`step_warp`, D174): the member mask and a
     /// `shfl.sync`'s lane operands must be constants; the lanes the result
     /// reads contribute the values learned round after round (as the path
@@ -166,26 +140,20 @@ impl Walk<'_, '_> {
         st: &mut SymState,
         ins: &ast::Instr,
         (key, expected): (SyncKey, Expected),
-        op: RedOp,
+        (op, dst): (RedOp, &str),
+        (own, own_deps): (TermId, Deps),
         mut deps: Deps,
-    ) -> SResult<()> {
-        let InstrKind::Barrier { red: Some((dst, pred, negated)), .. } = &ins.kind else {
-            return Err(Stop::Err(Error::internal("bar.red without its destination")));
-        };
-        let p = self.operand(st, pred);
-        let pt = self.term_of(&p);
-        let c = self.nonzero(pt, ins)?;
-        let own = if *negated { self.r.terms.not(c).map_err(too_many_terms)? } else { c };
+    ) -> SResult<meaning::Flow<SymState>> {
         let most = if op == RedOp::Popc { self.ctx.cta_size(self.t) as i64 } else { 1 };
         let alts: Vec<Assumes> = (0..=most).map(|v| (Some((op, v)), Vec::new())).collect();
         let u = ValuedUse { key, expected, orders_memory: true };
-        let waits = self.push_valued(st, ins, &u, (own, &p.deps), &alts)?;
-        self.add_deps(&mut deps, &p.deps)?;
+        let waits = self.push_valued(st, ins, &u, (own, &own_deps), &alts)?;
+        self.add_deps(&mut deps, &own_deps)?;
         deps.extend(waits.iter().map(|w| (w.event, TRUE)));
         let results: Vec<(TermId, i64)> = waits.iter().map(|w| (w.cond, w.alt as i64)).collect();
         let d = self.chosen(&results)?;
-        st.regs.insert(dst.clone(), SVal { v: SV::T(d), deps });
-        Ok(())
+        st.regs.insert(dst.to_string(), SVal { v: SV::T(d), deps });
+        Ok(meaning::Flow::Next)
     }
 
     /// Push one valued use: an arrive per value `own` may have, performed

@@ -3,7 +3,9 @@
 //! nothing forks on a value.
 
 use super::*;
-use crate::program::build::meaning::{Branched, Compared, Either, Read, Values};
+use crate::ast::RedOp;
+use crate::program::build::meaning::{Branched, Compared, Either, Flow, Read, Values};
+use crate::program::{Expected, Sync, SyncKey};
 
 impl Values for Walk<'_, '_> {
     type State = SymState;
@@ -107,6 +109,25 @@ impl Values for Walk<'_, '_> {
 
     fn private_store(&mut self, st: &mut SymState, ins: &ast::Instr, key: &LocKey, deps: Deps) -> SResult<()> {
         Walk::private_store(self, st, ins, key, deps)
+    }
+
+    fn push_halves(&mut self, st: &mut SymState, halves: Vec<Sync>, ins: &ast::Instr) -> SResult<()> {
+        for (sub, h) in halves.into_iter().enumerate() {
+            self.push(st, (sub, TRUE), DraftKind::Other(EventKind::Sync(h)), &Deps::new(), ins)?;
+        }
+        Ok(())
+    }
+
+    fn barrier_reduction(
+        &mut self,
+        st: &mut SymState,
+        ins: &ast::Instr,
+        at: (SyncKey, Expected),
+        result: (RedOp, &str),
+        own: (TermId, Deps),
+        deps: Deps,
+    ) -> SResult<Flow<SymState>> {
+        self.reduction(st, ins, at, result, own, deps)
     }
 
     /// One read event (a load over several cells is refused before the walk, as mixed-size).
