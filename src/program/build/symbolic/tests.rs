@@ -187,7 +187,7 @@ fn each_construct_outside_the_fragment_is_refused_with_its_line() {
             one("x = 0;", "ld.relaxed.gpu r1, x ;\n vote.sync.any.pred p1, 1, r1"),
             "member mask computed from a value read",
         ),
-        (one("x = 0;", "ld.relaxed.gpu r1, x ;\n bar.sync r1"), "barrier operand computed from a value read"),
+        (one("x = 0;", "ld.relaxed.gpu r1, x ;\n bar.sync r1"), "barrier operand is computed from a value read"),
         (one("x = 0; y = 0;", "ld.relaxed.gpu r1, x ;\n ld.relaxed.gpu r2, [r1]"), "address"),
         (one("x = 0;", "st.relaxed.gpu.u8 [x+1], 1 ;\n st.relaxed.gpu.u32 [x], 1"), "mixed-size"),
     ];
