@@ -243,15 +243,17 @@ fn async_in_model(p: &Program, model: &Model) -> Result<()> {
 }
 
 /// The symbolic builder's program under `model`, as [`build`] has the path
-/// builder's: failed spin iterations left out of the walk (D189) where that
-/// is exact, every iteration kept otherwise.
+/// builder's: failed spin iterations left out of the walk (D189) under the
+/// models [`build`] leaves them out under (`spins_may_be_left_out`: the
+/// exactness argument is the same, D299) where that is exact, every
+/// iteration kept otherwise.
 fn build_symbolic_exactly(
     ast: &crate::ast::Litmus,
     opts: &crate::program::BuildOptions,
     model: &Model,
 ) -> Result<crate::program::SymbolicBuild> {
     use crate::program::build::{build_symbolic, build_symbolic_leaving_out_spins, SymbolicBuild};
-    if !model.is_builtin() {
+    if !spins_may_be_left_out(model) {
         return build_symbolic(ast, opts);
     }
     let program: fn(&SymbolicBuild) -> Option<&Program> = |b| match b {
