@@ -1,7 +1,7 @@
-//! Warp collectives, `activemask`, `bar.warp.sync` and `bar.red` in a
-//! symbolic walk (D210, D211). The path builder forks a collective's result
+//! Warp collectives and `bar.red`'s result (`Values::barrier_reduction`) in
+//! a symbolic walk (D210, D211). The path builder forks a collective's result
 //! over the values the other lanes may contribute and a reduction's over the
-//! results it may have (`build::warp`, `step_barrier`); each path's wait
+//! results it may have (`build::warp`, `meaning::cta_barrier`); each path's wait
 //! assumes its combination and both engines keep the executions whose matched
 //! arrivals carry it (`Sync::assumption_holds`, `Sync::result_holds`). Here
 //! the thread is not forked: its use of the object is one arrive per value
@@ -131,8 +131,8 @@ impl Walk<'_, '_> {
         self.ctx.exchanged.entry((key.clone(), self.t)).or_default().extend(values);
     }
 
-    /// `bar.red` (`step_barrier`, `fork_reduction`): the arrive carries the
-    /// predicate; one wait per result the reduction may have (`.popc`: 0 to
+    /// `bar.red`'s use (`Values::barrier_reduction`; the path builder's
+    /// `fork_reduction`): the arrive carries the predicate; one wait per result the reduction may have (`.popc`: 0 to
     /// the CTA's size; `.and`, `.or`: 0 or 1). The result depends on the
     /// predicate, the barrier's operands and the wait (8.10.4, D165).
     pub(super) fn reduction(
