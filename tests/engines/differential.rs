@@ -73,9 +73,23 @@ fn sat_states(t: &Test) -> Option<BTreeSet<Vec<i64>>> {
 }
 
 /// Run one property over `cases()` generated values. The property returns
-/// `Ok(true)` when it compared, `Ok(false)` when a budget made it skip.
+/// `Ok(true)` when it compared, `Ok(false)` when a budget made it skip; more
+/// than a fifth skipped fails it as vacuous.
 fn property<S>(
     name: &str,
+    strategy: S,
+    render: impl Fn(&S::Value) -> String,
+    check: impl Fn(S::Value) -> Result<bool, TestCaseError>,
+) where
+    S: Strategy,
+{
+    property_skipping_at_most(name, 20, strategy, render, check)
+}
+
+/// [`property`], failing as vacuous past `percent` % of cases skipped.
+fn property_skipping_at_most<S>(
+    name: &str,
+    percent: usize,
     strategy: S,
     render: impl Fn(&S::Value) -> String,
     check: impl Fn(S::Value) -> Result<bool, TestCaseError>,
@@ -100,7 +114,11 @@ fn property<S>(
     }
     let (c, s) = (compared.into_inner(), skipped.into_inner());
     eprintln!("{name}: {n} cases, {c} compared, {s} skipped over a budget");
-    assert!(s * 5 <= c + s, "{name}: {s} of {} cases skipped over a budget; the property would be vacuous", c + s);
+    assert!(
+        s * 100 <= (c + s) * percent,
+        "{name}: {s} of {} cases skipped over a budget, more than {percent} %; the property would be vacuous",
+        c + s
+    );
 }
 
 /// The two engines' states, verdict and flags agree.
@@ -220,8 +238,15 @@ fn engines_agree_on_the_symbolic_fragment() {
 /// reference engine and the symbolic encoding give one listing.
 #[test]
 fn engines_agree_on_fragment_tests_with_collectives() {
-    property(
+    // Every test here has a synchronization point, so more of them pass the
+    // reference engine's candidate budget than in the other properties: 17
+    // to 19 % of 1,000 cases were skipped (seeds 1-3, 2026-12-03; every one
+    // over that budget, `PTX_LITMUS_PROPTEST_SHOW_LIMITS=1`), too near the
+    // fifth `property` allows for a random seed; a quarter keeps three
+    // quarters compared on all three builders and engines.
+    property_skipping_at_most(
         "engines_agree_on_fragment_tests_with_collectives",
+        25,
         common::fragment::collective_strategy(3),
         |t| t.render("fragment"),
         |t| paths_reference_and_symbolic_agree(&t.render("fragment")),
