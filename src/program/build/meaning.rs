@@ -96,7 +96,7 @@ mod asyncs;
 mod barriers;
 
 pub(super) use asyncs::{async_op, AsyncState};
-pub(super) use barriers::{cluster_barrier, cta_barrier};
+pub(super) use barriers::{cluster_barrier, cta_barrier, half};
 
 use super::step::{timer_register, TIMER_LATER};
 use super::{mk_rmw, normalize, Access, LocKey, MemSem, Scope};

@@ -2,7 +2,7 @@
 //! yet known forks the path over the values its location may hold (or, for
 //! `==`/`!=` against a constant, into the two outcomes, `fork_compare`).
 
-use super::meaning::{Branched, Compared, Either, Flow, Read, Values};
+use super::meaning::{self, Branched, Compared, Either, Flow, Read, Values};
 use super::*;
 use crate::ast::{AtomOp, Cmp, IntTy, Operand, RedOp};
 use crate::program::symbolic::SymOp;
@@ -265,15 +265,8 @@ impl Values for PathThread<'_, '_> {
         (own, own_deps): (i64, BTreeSet<usize>),
         mut deps: BTreeSet<usize>,
     ) -> PResult<Flow<PathState>> {
-        let half = |role| Sync {
-            key: key.clone(),
-            role,
-            expected: expected.clone(),
-            orders_memory: true,
-            value: Some(own),
-            result: None,
-            assumed: Vec::new(),
-        };
+        // Both halves carry the contribution (`Sync::value`).
+        let half = |role| Sync { value: Some(own), ..meaning::half(&key, role, &expected, true) };
         self.push_halves(st, vec![half(SyncRole::Arrive), half(SyncRole::Wait)], ins)?;
         // The arrive carries the predicate, the result reduces every
         // participant's: both are dependencies (8.10.4, D165).

@@ -11,9 +11,9 @@ use crate::error::Error;
 use crate::program::event::EventKind;
 use crate::program::{Expected, Sync, SyncKey, SyncKind, SyncRole};
 
-/// One half of a use of a barrier (no value: `bar.red`'s halves are the
-/// builders' own, `Values::barrier_reduction`).
-fn half(key: &SyncKey, role: SyncRole, expected: &Expected, orders_memory: bool) -> Sync {
+/// One half of a use of a barrier, carrying no value (`bar.red`'s halves
+/// carry the thread's contribution: `Values::barrier_reduction`).
+pub(in crate::program::build) fn half(key: &SyncKey, role: SyncRole, expected: &Expected, orders_memory: bool) -> Sync {
     Sync {
         key: key.clone(),
         role,
