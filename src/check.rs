@@ -6,6 +6,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::model::{Model, ModelKind};
 use crate::outcome::{Outcome, Summary};
 use crate::program::{build_program, BuildOptions, Program};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -123,6 +124,27 @@ pub struct TestResult {
     pub time: Duration,
     /// The verdict differs under the other reading of proxy fences (D263).
     pub other_reading: Option<OtherReading>,
+    /// The test reads a variable the ISA gives no initial value (8.2.6): the
+    /// verdict was shown the same for every value of it (D311).
+    pub unknown_initial: Option<UnknownInitial>,
+}
+
+/// A verdict shown the same for every initial value of a variable without
+/// one (D311); the states listed take every such byte as 0.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownInitial {
+    /// The variable (the first one read, where several are).
+    pub variable: String,
+    /// The cells (locations) whose values reach the condition; empty where
+    /// no value read from them decides anything.
+    pub cells: Vec<String>,
+    /// How many combinations of initial values were checked, each standing
+    /// for a class of them.
+    pub values_checked: usize,
+    /// Where the verdict was not shown for every value, why: it was given
+    /// because every byte 0 and every byte 0xa5 give the same final states
+    /// and verdict.
+    pub not_shown: Option<String>,
 }
 
 /// Check a litmus test given as text, under `opts`' budget (the one already
@@ -153,12 +175,21 @@ pub fn check_parsed(ast: &crate::ast::Litmus, start: Instant, opts: &CheckOption
     let symbolic = program.symbolic.is_some().then(|| Arc::new(program.clone()));
     let (program, outcome) = decide(program, opts, crate::budget::deadline())?;
     vacuous_unroll(&program, &outcome, opts.build.unroll)?;
-    if let Some(var) = &program.reads_unknown {
-        same_for_other_unknown_bytes(ast, &program, &outcome, var, opts)?;
-    }
+    let unknown_checked = match &program.reads_unknown {
+        Some(var) => Some(same_for_every_unknown_value(ast, &program, &outcome, var, opts)?),
+        None => None,
+    };
     let summary = outcome.summary(&program);
     let other_reading = other_fence_reading(ast, &program, &summary, opts)?;
-    Ok(TestResult { program, symbolic, outcome, summary, time: start.elapsed(), other_reading })
+    Ok(TestResult {
+        program,
+        symbolic,
+        outcome,
+        summary,
+        time: start.elapsed(),
+        other_reading,
+        unknown_initial: unknown_checked,
+    })
 }
 
 /// The verdict under the other reading of which thread's `fence.proxy.async`
@@ -372,35 +403,154 @@ pub(crate) fn model_for(is_c: bool, opts: &CheckOptions) -> Result<Arc<Model>> {
 }
 
 /// ISA 8.2.6: a byte of a variable without an initial value (`.shared`,
-/// `.local`) holds "an unknown but constant value". The program is built
-/// with those bytes 0 and again with every such byte 0xa5; when the final
-/// states or the verdict differ, the answer depends on a value the ISA does
-/// not give, and the test is refused at the variable (D71).
-fn same_for_other_unknown_bytes(
+/// `.extern` memory, `.local`) holds "an unknown but constant value"; the
+/// verdict stands only if it is the same for every such value (D311). Where
+/// the values are only moved (`program::unknown`), the few values that stand
+/// for all decide it, each checked; otherwise two fills (every byte 0, every
+/// byte 0xa5) can show that it depends, and nothing shows that it does not.
+fn same_for_every_unknown_value(
     ast: &crate::ast::Litmus,
     p: &Program,
     o: &Outcome,
     var: &crate::ast::VarDecl,
     opts: &CheckOptions,
-) -> Result<()> {
+) -> Result<UnknownInitial> {
+    let verdict = o.summary(p).verdict;
+    let name = var.name.split('#').next().unwrap_or(&var.name);
+    let cells = match unknown_cells(ast, opts) {
+        Ok(cells) => cells,
+        Err(why) => return two_fills(ast, (p, o), (var, name), opts, why),
+    };
+    let combinations = value_combinations(&cells);
+    if combinations.len() > MAX_UNKNOWN_CHECKS {
+        let msg = format!(
+            "deciding the test for every initial value of `{}` (8.2.6: unknown) takes {} checks, more than {}; {}",
+            name,
+            combinations.len(),
+            MAX_UNKNOWN_CHECKS,
+            how_to_give(var)
+        );
+        return Err(Error { span: Some(var.span), ..Error::limit(msg) }.in_origin(&var.origin));
+    }
+    for values in combinations.iter().filter(|c| c.values().any(|&v| v != 0)) {
+        let other = verdict_with(
+            ast,
+            opts,
+            crate::program::BuildOptions { unknown_values: values.clone(), ..opts.build.clone() },
+        )?;
+        if other != verdict {
+            let shown: Vec<String> = values.iter().map(|(c, v)| format!("{} = {}", c, v)).collect();
+            let witnesses = format!(
+                "with every unknown byte 0 the verdict is {:?}, with {} it is {:?}",
+                verdict,
+                shown.join(", "),
+                other
+            );
+            return Err(depends_on(var, name, &witnesses));
+        }
+    }
+    let cells = cells.into_iter().map(|c| c.name).collect();
+    Ok(UnknownInitial { variable: name.to_string(), cells, values_checked: combinations.len(), not_shown: None })
+}
+
+/// Where the uses of the unknown values cannot be followed (`why`): the
+/// program again with every unknown byte 0xa5. A different verdict proves
+/// the dependence (a refusal); a different listing shows the value reaches
+/// the states (a limit); the same listing and verdict are given, with a
+/// note that says they were not shown for every value (D311).
+fn two_fills(
+    ast: &crate::ast::Litmus,
+    (p, o): (&Program, &Outcome),
+    (var, name): (&crate::ast::VarDecl, &str),
+    opts: &CheckOptions,
+    why: String,
+) -> Result<UnknownInitial> {
+    let verdict = o.summary(p).verdict;
     let filled = crate::program::BuildOptions { unknown_fill: 0xa5, ..opts.build.clone() };
     let other = build_encoded(ast, &CheckOptions { build: filled, ..opts.clone() })?;
     let (other, o2) = decide(other, opts, crate::budget::deadline())?;
-    let states = |o: &Outcome| o.states.keys().cloned().collect::<std::collections::BTreeSet<_>>();
-    if states(o) == states(&o2) && o.summary(p).verdict == o2.summary(&other).verdict {
-        return Ok(());
+    let other_verdict = o2.summary(&other).verdict;
+    if other_verdict != verdict {
+        let witnesses =
+            format!("with every byte of it 0 the verdict is {:?}, with every byte 0xa5 {:?}", verdict, other_verdict);
+        return Err(depends_on(var, name, &witnesses));
     }
-    let name = var.name.split('#').next().unwrap_or(&var.name);
+    let states = |o: &Outcome| o.states.keys().cloned().collect::<std::collections::BTreeSet<_>>();
+    if states(o) != states(&o2) {
+        let msg = format!(
+            "ptx-litmus cannot show that the verdict is the same for every initial value of `{}`, which the ISA leaves unknown (8.2.6: no initializer gives it one): {}; {}",
+            name, why, how_to_give(var)
+        );
+        return Err(Error { span: Some(var.span), ..Error::limit(msg) }.in_origin(&var.origin));
+    }
+    Ok(UnknownInitial { variable: name.to_string(), cells: Vec::new(), values_checked: 2, not_shown: Some(why) })
+}
+
+/// Most checks [`same_for_every_unknown_value`] runs for one test.
+const MAX_UNKNOWN_CHECKS: usize = 64;
+
+/// The unknown cells the verdict may depend on, from the symbolic walk that
+/// follows their values (`program::unknown`), or why they cannot be followed.
+fn unknown_cells(
+    ast: &crate::ast::Litmus,
+    opts: &CheckOptions,
+) -> std::result::Result<Vec<crate::program::unknown::UnknownCell>, String> {
+    use crate::program::build::SymbolicBuild;
+    let probe = crate::program::BuildOptions { probe_unknown: true, ..opts.build.clone() };
+    match build_symbolic_exactly(ast, &probe, &opts.ctx.model) {
+        Ok(SymbolicBuild::Built(p)) => crate::program::unknown::independence(&p).map(|i| i.cells),
+        Ok(SymbolicBuild::Outside(why)) => {
+            Err(format!("the symbolic encoding, which follows them, does not cover this test ({})", why))
+        }
+        Err(e) => Err(format!("the symbolic encoding, which follows them, stopped ({})", e.message)),
+    }
+}
+
+/// Every combination of the cells' standing-for values.
+fn value_combinations(cells: &[crate::program::unknown::UnknownCell]) -> Vec<BTreeMap<String, i64>> {
+    let mut out = vec![BTreeMap::new()];
+    for c in cells {
+        out = out
+            .iter()
+            .flat_map(|m| {
+                c.values.iter().map(move |&v| {
+                    let mut m = m.clone();
+                    m.insert(c.name.clone(), v);
+                    m
+                })
+            })
+            .take(MAX_UNKNOWN_CHECKS + 1)
+            .collect();
+    }
+    out
+}
+
+/// The verdict of the test built with `build`.
+fn verdict_with(
+    ast: &crate::ast::Litmus,
+    opts: &CheckOptions,
+    build: crate::program::BuildOptions,
+) -> Result<crate::outcome::Verdict> {
+    let other = build_encoded(ast, &CheckOptions { build, ..opts.clone() })?;
+    let (other, o) = decide(other, opts, crate::budget::deadline())?;
+    Ok(o.summary(&other).verdict)
+}
+
+fn depends_on(var: &crate::ast::VarDecl, name: &str, witnesses: &str) -> Error {
+    let msg = format!(
+        "the outcome depends on the initial value of `{}`, which the ISA leaves unknown (8.2.6: no initializer gives it one): {}; {}",
+        name, witnesses, how_to_give(var)
+    );
+    Error::input(msg, var.span).in_origin(&var.origin)
+}
+
+/// How a test gives a variable a value before any thread reads it.
+fn how_to_give(var: &crate::ast::VarDecl) -> &'static str {
     // A parameter's bytes no argument gave: a struct argument's other words (D301).
-    let how = match var.space {
+    match var.space {
         crate::ast::VarSpace::Param => "pass a struct argument as its 8-byte words, `{a, 0}`",
         _ => "store to it before any thread reads it",
-    };
-    let msg = format!(
-        "the outcome depends on the initial value of `{}`, which the ISA leaves unknown (8.2.6: no initializer gives it one); {}",
-        name, how
-    );
-    Err(Error::input(msg, var.span).in_origin(&var.origin))
+    }
 }
 
 /// Decide a built program: an ordinary one by the chosen engine; a symbolic

@@ -152,6 +152,9 @@ pub enum AsyncInstr {
         reduce: Option<(AtomOp, IntTy)>,
         /// Whether the (destination, source) are shared memory.
         shared: (bool, bool),
+        /// `.multicast::cluster`'s ctaMask: bit `r` sends the data and the
+        /// mbarrier signal to the CTA of cluster rank `r` (D312).
+        multicast: Option<Operand>,
     },
     /// `st.async{.weak}{.shared::cluster}.mbarrier::complete_tx::bytes{.v2,.v4}.type [a], b, [mbar]`
     /// (`red`: None) and `red.async.relaxed.cluster….op.type [a], b, [mbar]`
@@ -721,12 +724,13 @@ impl AsyncInstr {
     /// The registers an asynchronous instruction reads (it writes none).
     fn registers_read<'a>(&'a self, r: &mut Vec<&'a str>) {
         match self {
-            AsyncInstr::Copy { dst, src, size, src_size, mbar, .. } => {
+            AsyncInstr::Copy { dst, src, size, src_size, mbar, multicast, .. } => {
                 base_reg(dst, r);
                 base_reg(src, r);
                 reg(size, r);
                 src_size.iter().for_each(|o| reg(o, r));
                 mbar.iter().for_each(|a| base_reg(a, r));
+                multicast.iter().for_each(|o| reg(o, r));
             }
             AsyncInstr::Store { dst, values, mbar, .. } => {
                 base_reg(dst, r);

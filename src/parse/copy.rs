@@ -8,6 +8,16 @@ use super::instr::{Names, Qual, RawInstr, RawKind};
 use crate::ast::{AsyncInstr, AtomOp, InstrKind, IntTy, Operand};
 use crate::error::{Error, Result};
 
+/// The operands without `.L2::cache_hint`'s cache policy, the last one
+/// (9.7.9.25: "a 64-bit cache-policy operand"; a hint, no effect on memory).
+fn without_policy(raw: &RawInstr) -> &[super::instr::RawOperand] {
+    let ops = raw.operands.as_slice();
+    match ops.split_last() {
+        Some((_, rest)) if raw.quals.iter().any(|q| q.text == "L2::cache_hint") => rest,
+        _ => ops,
+    }
+}
+
 /// Cache and prefetch hints of the copies: accepted, no effect on memory.
 fn is_hint(q: &str) -> bool {
     q.starts_with("L2::") || q.starts_with("L1::") || q == "level::cache_hint"
@@ -61,7 +71,7 @@ fn non_bulk(raw: &RawInstr, quals: &[&Qual], names: &Names) -> Result<InstrKind>
         }
         [] => return Err(Error::input("`cp.async` needs its state spaces: `.shared.global`", raw.opcode_span)),
     }
-    let (dst, src, size, src_size) = match raw.operands.as_slice() {
+    let (dst, src, size, src_size) = match without_policy(raw) {
         [d, s, n] => (d, s, n, None),
         [d, s, n, k] => (d, s, n, Some(names.value(k)?)),
         _ => return Err(raw.arity("a destination, a source, a copy size and an optional source size")),
@@ -83,6 +93,7 @@ fn non_bulk(raw: &RawInstr, quals: &[&Qual], names: &Names) -> Result<InstrKind>
         mbar: None,
         reduce: None,
         shared: (true, false),
+        multicast: None,
     }))
 }
 
@@ -93,8 +104,9 @@ fn bulk(raw: &RawInstr, quals: &[&Qual], names: &Names) -> Result<InstrKind> {
         return group_op(raw, quals, true, names);
     }
     let words: Vec<&&Qual> = quals.iter().filter(|q| !is_hint(&q.text)).collect();
-    let text: Vec<&str> = words.iter().map(|q| q.text.as_str()).collect();
-    if let Some(q) = words.iter().find(|q| q.text.starts_with("multicast") || q.text == "cp_mask") {
+    if let Some(q) =
+        words.iter().find(|q| q.text == "cp_mask" || q.text.starts_with("multicast") && q.text != "multicast::cluster")
+    {
         let msg = format!("`.{}` on cp.async.bulk is not modelled yet (issue 41)", q.text);
         return Err(Error::input(msg, q.span));
     }
@@ -102,14 +114,35 @@ fn bulk(raw: &RawInstr, quals: &[&Qual], names: &Names) -> Result<InstrKind> {
         let msg = format!("`.{}`: bulk tensor copies are not modelled", q.text);
         return Err(Error::input(msg, q.span));
     }
+    let multicast = words.iter().find(|q| q.text == "multicast::cluster");
+    let text: Vec<&str> = words.iter().filter(|q| q.text != "multicast::cluster").map(|q| q.text.as_str()).collect();
     let Some((with_mbar, shared)) = bulk_form(&text) else {
         return Err(Error::input(
-            "cp.async.bulk forms read here: `.shared::cta.global.mbarrier::complete_tx::bytes` (or `.shared::cluster.global…`), `.shared::cluster.shared::cta.mbarrier::complete_tx::bytes` and `.global.shared::cta.bulk_group`",
+            "cp.async.bulk forms read here: `.shared::cta.global.mbarrier::complete_tx::bytes` (or `.shared::cluster.global…`, with `.multicast::cluster`), `.shared::cluster.shared::cta.mbarrier::complete_tx::bytes` and `.global.shared::cta.bulk_group`",
             raw.opcode_span,
         ));
     };
-    let (dst, src, size, mbar) = bulk_operands(raw, names, with_mbar)?;
-    Ok(InstrKind::Async(AsyncInstr::Copy { bulk: true, dst, src, size, src_size: None, mbar, reduce: None, shared }))
+    if let Some(q) = multicast.filter(|_| text.first() != Some(&"shared::cluster") || text.get(1) != Some(&"global")) {
+        let msg = "`.multicast::cluster` copies from .global to .shared::cluster (9.7.9.25.4.1)";
+        return Err(Error::input(msg, q.span));
+    }
+    let (ops, mask) = match (multicast, without_policy(raw).split_last()) {
+        (Some(_), Some((m, rest))) => (rest, Some(names.value(m)?)),
+        (Some(_), None) => return Err(raw.arity("a destination, a source, a size, an mbarrier and a ctaMask")),
+        (None, _) => (without_policy(raw), None),
+    };
+    let (dst, src, size, mbar) = bulk_operands(raw, ops, names, with_mbar)?;
+    Ok(InstrKind::Async(AsyncInstr::Copy {
+        bulk: true,
+        dst,
+        src,
+        size,
+        src_size: None,
+        mbar,
+        reduce: None,
+        shared,
+        multicast: mask,
+    }))
 }
 
 /// A bulk copy's state spaces and completion mechanism: whether it completes
@@ -127,10 +160,10 @@ fn bulk_form(words: &[&str]) -> Option<(bool, (bool, bool))> {
 #[allow(clippy::type_complexity)]
 fn bulk_operands(
     raw: &RawInstr,
+    ops: &[super::instr::RawOperand],
     names: &Names,
     with_mbar: bool,
 ) -> Result<(crate::ast::Addr, crate::ast::Addr, Operand, Option<crate::ast::Addr>)> {
-    let ops = raw.operands.as_slice();
     let (dst, src, size, mbar) = match (with_mbar, ops) {
         (true, [d, s, n, m]) => (d, s, n, Some(names.addr(m)?)),
         (false, [d, s, n]) => (d, s, n, None),
@@ -204,8 +237,19 @@ fn reduce(raw: &RawInstr, quals: &[&Qual], names: &Names) -> Result<InstrKind> {
         ));
     };
     let reduce = Some(reduction(raw, &words[3..])?);
-    let (dst, src, size, mbar) = bulk_operands(raw, names, with_mbar)?;
-    Ok(InstrKind::Async(AsyncInstr::Copy { bulk: true, dst, src, size, src_size: None, mbar, reduce, shared }))
+    let (dst, src, size, mbar) = bulk_operands(raw, without_policy(raw), names, with_mbar)?;
+    let multicast = None;
+    Ok(InstrKind::Async(AsyncInstr::Copy {
+        bulk: true,
+        dst,
+        src,
+        size,
+        src_size: None,
+        mbar,
+        reduce,
+        shared,
+        multicast,
+    }))
 }
 
 /// `st.async{.weak}{.shared::cluster}.mbarrier::complete_tx::bytes{.v2,.v4}.TYPE [a], b, [mbar]`

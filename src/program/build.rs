@@ -61,6 +61,17 @@ pub struct BuildOptions {
     /// Every byte of a variable without an initial value (8.2.6: "an unknown
     /// but constant value") starts as this byte; the check tries two (D71).
     pub unknown_fill: u8,
+    /// The initial value of a cell of a variable without one, by the cell's
+    /// location name (`s`, `s+4`, `s@cta1`): the value the check decides
+    /// the test for, one of the few that stand for every value (D311).
+    pub unknown_values: BTreeMap<String, i64>,
+    /// Give each cell of a variable without an initial value (not private)
+    /// a domain wider than its one initial value (1, all ones, the sign bit
+    /// and the largest positive value at its width), so that no decision of
+    /// the walk on a value set treats a value read from it as narrower than
+    /// any value may be: the symbolic walk D311 reads the uses of unknown
+    /// values from.
+    pub probe_unknown: bool,
     /// Leave out failed spin iterations while exploring (D113); off only to
     /// check that doing so changes no answer.
     pub prune_spins: bool,
@@ -77,6 +88,8 @@ impl Default for BuildOptions {
             max_events: 20_000,
             max_traces: 4_096,
             unknown_fill: 0,
+            unknown_values: BTreeMap::new(),
+            probe_unknown: false,
             prune_spins: true,
             prune_silent_rmws: true,
         }
@@ -386,6 +399,12 @@ impl<'a> Ctx<'a> {
     }
 
     fn key_init(&self, key: &LocKey) -> i64 {
+        if !self.opts.unknown_values.is_empty() && self.is_unknown(key) {
+            let name = self.arrays.name_of(key).unwrap_or_else(|| self.key_name(key));
+            if let Some(&v) = self.opts.unknown_values.get(&name) {
+                return v;
+            }
+        }
         let len = self.cell_len.get(key).copied().unwrap_or(8);
         let scalar = !self.vars.contains_key(&key.root) && !self.arrays.decl.contains_key(&key.root);
         if scalar && key.offset == 0 && !self.typed_roots.contains(&key.root) && u64::from(len) >= self.width(&key.root)
@@ -498,10 +517,34 @@ impl<'a> Ctx<'a> {
     }
 
     fn domain(&self, key: &LocKey) -> Vec<i64> {
-        match self.domains.get(key) {
+        let mut d = match self.domains.get(key) {
             Some(d) => d.iter().copied().collect(),
             None => vec![self.key_init(key)],
+        };
+        if self.opts.probe_unknown && self.is_unknown(key) {
+            let bits = 8 * u32::from(self.cell_len.get(key).copied().unwrap_or(8)).clamp(1, 8);
+            let ones = (u64::MAX >> (64 - bits)) as i64;
+            let sign = (1u64 << (bits - 1)) as i64;
+            d.extend([1, ones, sign, sign - 1]);
+            d.sort_unstable();
+            d.dedup();
         }
+        d
+    }
+
+    /// A cell of a variable the ISA gives no initial value (8.2.6; a
+    /// `.shared` variable, `.extern` memory no module defines), not private,
+    /// and not given one by the test's init block.
+    fn is_unknown(&self, key: &LocKey) -> bool {
+        self.has_no_initial_value(&key.root) && !self.vars.get(&key.root).is_some_and(|d| d.space.is_private())
+    }
+
+    /// Variable `root` has no initial value: no initializer (8.2.6) and
+    /// none from the test's init block (private memory takes none there).
+    fn has_no_initial_value(&self, root: &str) -> bool {
+        self.vars
+            .get(root)
+            .is_some_and(|d| d.init.is_none() && (d.space.is_private() || !self.inits.contains_key(root)))
     }
 
     fn initial_regs(&mut self, t: usize) -> HashMap<String, Val> {

@@ -15,6 +15,7 @@ pub mod float;
 pub mod merge;
 pub mod private;
 pub mod symbolic;
+pub mod unknown;
 pub mod value;
 pub mod warp;
 
@@ -194,6 +195,12 @@ pub struct Program {
     /// A variable without an initial value (8.2.6) whose bytes some path
     /// reads: the answer may depend on them (D71).
     pub reads_unknown: Option<crate::ast::VarDecl>,
+    /// The locations whose initial value the ISA leaves unknown (8.2.6):
+    /// cells of a `.shared` variable, or of `.extern` memory no module defines.
+    pub unknown_locs: Vec<LocId>,
+    /// Some path reads a private byte (`.local`, `.param`) no store wrote:
+    /// the symbolic walk keeps such bytes as numbers, so D311 cannot follow them.
+    pub reads_unknown_private: bool,
     /// Threads proven never to leave a spin loop (D299): their traces end
     /// where the spin begins, and no execution reaches a final state.
     pub spinning_forever: Vec<usize>,

@@ -65,6 +65,35 @@ pub fn reading_note(r: &TestResult) -> Option<String> {
     ))
 }
 
+/// Where the test reads a variable the ISA gives no initial value (8.2.6),
+/// the sentence that says the verdict holds for every value (D311).
+pub fn unknown_note(r: &TestResult) -> Option<String> {
+    let u = r.unknown_initial.as_ref()?;
+    let verdict = verdict_word(r.summary.verdict);
+    if let Some(why) = &u.not_shown {
+        return Some(format!(
+            "`{}` has no initial value (8.2.6: \"an unknown but constant value\"); with its bytes all 0 and all 0xa5 the final states and the verdict {} are the same, but that they are for every value is not shown ({})",
+            u.variable, verdict, why
+        ));
+    }
+    if u.cells.is_empty() {
+        return Some(format!(
+            "`{}` has no initial value (8.2.6: \"an unknown but constant value\"); no value read from it decides the verdict {}, which holds for every value",
+            u.variable, verdict
+        ));
+    }
+    let cells: Vec<String> = u.cells.iter().map(|c| format!("`{}`", c)).collect();
+    Some(format!(
+        "{} {} no initial value (8.2.6: \"an unknown but constant value\"); the verdict {} is the same for every value ({} {} standing for all of them checked), and the states listed take {} as 0",
+        cells.join(", "),
+        if cells.len() == 1 { "has" } else { "have" },
+        verdict,
+        u.values_checked,
+        if u.values_checked == 1 { "value" } else { "combinations of values" },
+        if cells.len() == 1 { "it" } else { "them" }
+    ))
+}
+
 /// Why a result has no final state when a thread never leaves its spin loop
 /// (D299): said beside the listing, whose `Flag deadlock` is the short form.
 pub fn spin_note(r: &TestResult) -> Option<String> {
@@ -186,6 +215,13 @@ pub(crate) fn result_json(r: &TestResult, file: &str) -> Value {
             "reading": o.reading,
             "verdict": verdict_word(o.verdict),
             "note": reading_note(r),
+        })),
+        "unknown_initial": r.unknown_initial.as_ref().map(|u| json!({
+            "variable": u.variable,
+            "cells": u.cells,
+            "values_checked": u.values_checked,
+            "shown_for_every_value": u.not_shown.is_none(),
+            "note": unknown_note(r),
         })),
     })
 }

@@ -25,7 +25,15 @@ fn shown_under(src: &str, model: Arc<ptx_litmus::model::rows::Model>) -> (TestRe
         ptx_litmus::reference::check(&p, &ReferenceOptions { ctx: Ctx::new(model.clone()), ..Default::default() })
             .expect("runs");
     let summary = outcome.summary(&p);
-    let r = TestResult { program: p, symbolic: None, outcome, summary, time: Duration::ZERO, other_reading: None };
+    let r = TestResult {
+        program: p,
+        symbolic: None,
+        outcome,
+        summary,
+        time: Duration::ZERO,
+        other_reading: None,
+        unknown_initial: None,
+    };
     let s = explain::show(&r, &ShowOptions { ctx: Ctx::new(model), ..Default::default() }).expect("explains");
     (r, s)
 }

@@ -46,6 +46,7 @@ fn same_both_ways(file: &Path) -> Result<bool, String> {
         summary,
         time: paths.time,
         other_reading: None,
+        unknown_initial: None,
     };
     let (a, b) = (listing(&paths, &src), listing(&sym, &src));
     if a != b {

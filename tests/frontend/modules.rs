@@ -323,6 +323,54 @@ fn uninitialised_shared_memory_is_refused_when_the_answer_depends_on_it() {
     assert_eq!(r.summary.verdict, Verdict::Ok);
 }
 
+/// D311: a verdict on unknown initial values (8.2.6) must hold for every
+/// value. Both reads of an unwritten `.shared` word return its one constant
+/// value, so `out[0] == 0 /\ out[1] == 1` is `No` whatever it is (decided
+/// from the values 0, 1 and 2, which stand for all), while `forall (out[0] ==
+/// 0)` holds for the value 0 only (refused, with both witnesses). A branch
+/// on the value (`== 7`) is not followed: 0 and 0xa5 give the same states,
+/// which proves nothing, and the answer says so; an order comparison the
+/// values reach (`out[0] <= out[1]`: the fills list other states, the same verdict) is
+/// a limit.
+#[test]
+fn unknown_initial_values_are_decided_for_every_value() {
+    let m = format!(
+        "{HEAD}.shared .align 4 .u32 s;\n.entry peek2(.param .u64 o)\n{{\n .reg .b32 %r<3>;\n .reg .b64 %rd<2>;\n ld.param.u64 %rd1, [o];\n ld.shared.u32 %r1, [s];\n st.global.u32 [%rd1], %r1;\n ld.shared.u32 %r2, [s];\n st.global.u32 [%rd1+4], %r2;\n ret;\n}}\n.entry seven(.param .u64 o)\n{{\n .reg .pred %p<2>;\n .reg .b32 %r<2>;\n .reg .b64 %rd<2>;\n ld.param.u64 %rd1, [o];\n ld.shared.u32 %r1, [s];\n setp.eq.u32 %p1, %r1, 7;\n @%p1 st.global.u32 [%rd1], 1;\n ret;\n}}\n"
+    );
+    let harness = |call: &str, cond: &str| {
+        format!("PTX u\n{{ u32 out[2]; }}\nptx \"m.ptx\";\n P0@cta 0,gpu 0 ;\n call {call}, (out) ;\n{cond}\n")
+    };
+    let r = run("unknown-twice", &m, &harness("peek2", "exists (out[0] == 0 /\\ out[1] == 1)"))
+        .unwrap_or_else(|e| panic!("{}", e.1));
+    assert_eq!(r.summary.verdict, Verdict::No);
+    let u = r.unknown_initial.as_ref().expect("the note on the unknown value");
+    assert_eq!((u.variable.as_str(), u.cells.as_slice(), u.values_checked), ("s", &["s@cta0".to_string()][..], 3));
+    let shown = module_error("unknown-forall", &m, &harness("peek2", "forall (out[0] == 0)"));
+    assert!(shown.contains("m.ptx:4:1: error: the outcome depends on the initial value of `s`"), "{}", shown);
+    assert!(
+        shown.contains("with every unknown byte 0 the verdict is Ok") && shown.contains("= 1 it is No"),
+        "{}",
+        shown
+    );
+    let r = run("unknown-branch", &m, &harness("seven", "exists (out[0] == 1)")).unwrap_or_else(|e| panic!("{}", e.1));
+    assert_eq!(r.summary.verdict, Verdict::No);
+    let u = r.unknown_initial.as_ref().expect("the note on the unknown value");
+    assert!(u.not_shown.as_deref().is_some_and(|w| w.contains("computed with, compared or branched on")), "{:?}", u);
+    let note = ptx_litmus::report::unknown_note(&r).unwrap_or_default();
+    assert!(note.contains("all 0 and all 0xa5") && note.contains("is not shown"), "{}", note);
+    let (e, shown) = run("unknown-branch-states", &m, &harness("peek2", "exists (out[0] <= out[1])"))
+        .map(|_| ())
+        .expect_err("a limit");
+    assert_eq!(e.exit_code(), 3, "{}", shown);
+    assert!(
+        shown.contains(
+            "m.ptx:4:1: limit: ptx-litmus cannot show that the verdict is the same for every initial value of `s`"
+        ),
+        "{}",
+        shown
+    );
+}
+
 /// Module memory is bounded by its declarations (ISA 8.2: a location is bytes
 /// of a variable): a store past a module variable's end and an initializer
 /// holding an address are input errors pointing into the module.

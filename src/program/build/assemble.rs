@@ -358,8 +358,9 @@ impl Ctx<'_> {
         let unknown_read = events
             .iter()
             .filter_map(|e| e.read_loc())
-            .find_map(|l| self.vars.get(&keys[l].root).filter(|d| d.init.is_none()));
+            .find_map(|l| self.vars.get(&keys[l].root).filter(|_| self.has_no_initial_value(&keys[l].root)));
         let reads_unknown = self.reads_unknown.as_ref().and_then(|r| self.vars.get(r)).or(unknown_read).cloned();
+        let unknown_locs = keys.iter().enumerate().filter(|(_, k)| self.is_unknown(k)).map(|(l, _)| l).collect();
         // Proxy fences, and the implicit ones that follow the completion of a
         // bulk copy (D258).
         let proxy_fences = events
@@ -394,6 +395,8 @@ impl Ctx<'_> {
             projected: false,
             c11: lit.c11.clone(),
             reads_unknown,
+            unknown_locs,
+            reads_unknown_private: self.reads_unknown.is_some(),
             spinning_forever: self.spinning_forever.clone(),
         };
         Ok((program, left_out))

@@ -605,7 +605,20 @@ pub(super) fn location<B: Values>(
     shared: bool,
     ins: &ast::Instr,
 ) -> Result<(LocKey, String, B::Deps), B::Stop> {
-    let (name, off, deps) = match &addr.base {
+    let (name, off, deps) = address(b, st, addr, ins)?;
+    let (key, vaddr) = b.locate(&name, off, shared, ins)?;
+    Ok((key, vaddr, deps))
+}
+
+/// The name and offset an address operand names, and what it depends on
+/// (see [`location`]).
+pub(super) fn address<B: Values>(
+    b: &mut B,
+    st: &B::State,
+    addr: &ast::Addr,
+    ins: &ast::Instr,
+) -> Result<(String, i64, B::Deps), B::Stop> {
+    Ok(match &addr.base {
         ast::AddrBase::Sym(s) => (s.clone(), addr.offset, B::Deps::default()),
         ast::AddrBase::Reg(r) => {
             let v = b.operand(st, &Operand::Reg(r.clone()));
@@ -621,9 +634,7 @@ pub(super) fn location<B: Values>(
             };
             (name, off.checked_add(addr.offset).unwrap_or(i64::MAX), B::deps(&v).clone())
         }
-    };
-    let (key, vaddr) = b.locate(&name, off, shared, ins)?;
-    Ok((key, vaddr, deps))
+    })
 }
 
 /// `ld` (9.7.9.8): a read of `size` bytes at the address, its value

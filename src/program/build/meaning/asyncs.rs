@@ -5,7 +5,7 @@
 //! thread's, marked with [`AsyncRole`]: the model orders them
 //! (`prims::async_order`), not program order.
 
-use super::{location, Either, Flow, Values};
+use super::{address, location, Either, Flow, Values};
 use crate::ast::{self, AsyncInstr, AtomOp, IntTy, Operand};
 use crate::error::Error;
 use crate::program::build::{mk_rmw, Access, LocKey, MemSem, Scope};
@@ -86,23 +86,24 @@ pub(in crate::program::build) fn async_op<B: Values>(
 fn constant<B: Values>(
     b: &mut B,
     st: &B::State,
-    o: &Operand,
+    (o, what): (&Operand, &str),
     deps: &mut B::Deps,
     ins: &ast::Instr,
 ) -> Result<i64, B::Stop> {
     let v = b.operand(st, o);
     let n = b.number(st, &v)?;
     b.join(deps, B::deps(&v))?;
-    b.constant(n).ok_or_else(|| b.outside(ins, "its size is computed from a value read"))
+    b.constant(n).ok_or_else(|| b.outside(ins, &format!("its {} is computed from a value read", what)))
 }
 
-/// One copy's operands.
+/// One copy's operands: its destinations and the mbarrier of each (one,
+/// or one per CTA of a `.multicast::cluster` mask; none for a bulk group).
 struct CopyAt {
-    dst: (LocKey, String),
+    dst: Vec<(LocKey, String)>,
     src: (LocKey, String),
     size: i64,
     src_size: i64,
-    mbar: Option<(LocKey, String)>,
+    mbar: Vec<(LocKey, String)>,
 }
 
 /// The copy's addresses and sizes, and what they depend on.
@@ -112,27 +113,58 @@ fn copy_operands<B: Values>(
     ins: &ast::Instr,
     a: &AsyncInstr,
 ) -> Result<(CopyAt, B::Deps), B::Stop> {
-    let AsyncInstr::Copy { dst, src, size, src_size, mbar, shared, .. } = a else {
+    let AsyncInstr::Copy { dst, src, size, src_size, mbar, shared, multicast, .. } = a else {
         return Err(b.internal("copy operands of another instruction"));
     };
     let mut deps = B::Deps::default();
-    let size = constant(b, st, size, &mut deps, ins)?;
+    let size = constant(b, st, (size, "size"), &mut deps, ins)?;
     let src_size = match src_size {
-        Some(o) => constant(b, st, o, &mut deps, ins)?,
+        Some(o) => constant(b, st, (o, "source size"), &mut deps, ins)?,
         None => size,
     };
-    let mut place = |b: &mut B, addr: &ast::Addr, shared: bool| -> Result<(LocKey, String), B::Stop> {
-        let (key, vaddr, d) = location(b, st, addr, shared, ins)?;
-        b.join(&mut deps, &d)?;
-        Ok((key, vaddr))
-    };
-    let dst = place(b, dst, shared.0)?;
-    let src = place(b, src, shared.1)?;
-    let mbar = match mbar {
-        Some(m) => Some(place(b, m, true)?),
+    let ranks = match multicast {
+        Some(m) => Some(cta_mask(constant(b, st, (m, "ctaMask"), &mut deps, ins)?, ins)?),
         None => None,
     };
-    Ok((CopyAt { dst, src, size, src_size, mbar }, deps))
+    // Each destination CTA's copy: the same CTA-relative offset (D312).
+    let mut places = |b: &mut B, addr: &ast::Addr, shared: bool| -> Result<Vec<(LocKey, String)>, B::Stop> {
+        let (name, off, d) = address(b, st, addr, ins)?;
+        b.join(&mut deps, &d)?;
+        let Some(ranks) = &ranks else {
+            return Ok(vec![b.locate(&name, off, shared, ins)?]);
+        };
+        let mut out = Vec::new();
+        for &r in ranks {
+            let mapped = b.mapped_name(&name, r, ins)?;
+            let at = b.locate(&mapped, off, shared, ins)?;
+            if out.iter().any(|(k, _)| *k == at.0) {
+                let msg = format!("`{}` is one location for every CTA of the cluster (a test's `.shared` location, D19), so a multicast copy cannot give each destination CTA its own: declare it in a module", name);
+                return Err(Error::input(msg, ins.span).into());
+            }
+            out.push(at);
+        }
+        Ok(out)
+    };
+    let dst = places(b, dst, shared.0)?;
+    let src = location(b, st, src, shared.1, ins)?;
+    let mbar = match mbar {
+        Some(m) => places(b, m, true)?,
+        None => Vec::new(),
+    };
+    b.join(&mut deps, &src.2)?;
+    Ok((CopyAt { dst, src: (src.0, src.1), size, src_size, mbar }, deps))
+}
+
+/// The cluster ranks of a 16-bit ctaMask (9.7.9.25.4.1: "each bit position
+/// in the 16-bit ctaMask operand corresponds to the %cluster_ctarank of the
+/// destination CTA", D312).
+fn cta_mask(mask: i64, ins: &ast::Instr) -> Result<Vec<i64>, Error> {
+    let ranks: Vec<i64> = (0..16).filter(|r| mask >> r & 1 == 1).collect();
+    if ranks.is_empty() || mask >> 16 != 0 {
+        let msg = format!("ctaMask {:#x} must name one or more CTAs in its 16 bits", mask);
+        return Err(Error::input(msg, ins.span));
+    }
+    Ok(ranks)
 }
 
 /// The bytes of one piece of a copy (D261): the destination's element size
@@ -153,7 +185,8 @@ fn piece_size<B: Values>(b: &B, key: &LocKey, size: i64) -> i64 {
 /// src-size at most cp-size).
 fn check_copy(ins: &ast::Instr, bulk: bool, at: &CopyAt) -> Result<(), Error> {
     let align = if bulk { 16 } else { at.size };
-    for (what, key) in [("destination", &at.dst.0), ("source", &at.src.0)] {
+    let dsts = at.dst.iter().map(|d| ("destination", &d.0));
+    for (what, key) in dsts.chain([("source", &at.src.0)]) {
         if key.offset.rem_euclid(align) != 0 {
             let msg = format!(
                 "the {} of this copy is at byte {} of `{}`, not {}-byte aligned",
@@ -206,10 +239,10 @@ fn copy<B: Values>(b: &mut B, st: &mut B::State, ins: &ast::Instr, a: &AsyncInst
     // A reduction combines elements of its type (9.7.10.28.4.2: "element-wise").
     let piece = match reduce {
         Some((_, ty)) => i64::from(ty.bits / 8),
-        None => piece_size(b, &at.dst.0, at.size).min(piece_size(b, &at.src.0, at.size)),
+        None => at.dst.iter().map(|d| piece_size(b, &d.0, at.size)).fold(piece_size(b, &at.src.0, at.size), i64::min),
     };
     for k in 0..at.size / piece {
-        for key in [&at.src.0, &at.dst.0] {
+        for key in at.dst.iter().map(|d| &d.0).chain([&at.src.0]) {
             let key = LocKey { offset: key.offset + k * piece, ..key.clone() };
             if b.cells(&key, piece as u8, ins).len() > 1 {
                 let msg = "this copy covers bytes that differently-sized accesses also touch (mixed-size), which copies do not support";
@@ -228,15 +261,18 @@ fn copy<B: Values>(b: &mut B, st: &mut B::State, ins: &ast::Instr, a: &AsyncInst
     let proxy = if *bulk { ast::Proxy::Async } else { ast::Proxy::Generic };
     let how = Copying { op, bulk: *bulk, proxy, piece, reduce: *reduce };
     let flow = copy_pieces(b, st, ins, (&at, &deps), &how, 0)?;
-    let Some(mbar) = &at.mbar else {
-        return Ok(flow);
-    };
     let tx = (op, *bulk, at.size);
+    let signal = |b: &mut B, s: &mut B::State| -> Result<(), B::Stop> {
+        for mbar in &at.mbar {
+            complete_tx(b, s, ins, mbar, tx, deps.clone())?;
+        }
+        Ok(())
+    };
     match flow {
-        Flow::Next => complete_tx(b, st, ins, mbar, tx, deps).map(|()| Flow::Next),
+        Flow::Next => signal(b, st).map(|()| Flow::Next),
         Flow::Split(mut parts) => {
             for s in &mut parts {
-                complete_tx(b, s, ins, mbar, tx, deps.clone())?;
+                signal(b, s)?;
             }
             Ok(Flow::Split(parts))
         }
@@ -258,10 +294,12 @@ fn copy_pieces<B: Values>(
         let place = |(key, vaddr): &(LocKey, String)| {
             (LocKey { offset: key.offset + off, ..key.clone() }, offset_vaddr(vaddr, off))
         };
-        let dst = place(&at.dst);
+        let dsts: Vec<_> = at.dst.iter().map(place).collect();
         if off >= at.src_size {
-            let zero = b.konst(0);
-            write_piece(b, st, ins, how, dst, (zero, deps.clone()))?;
+            for dst in dsts {
+                let zero = b.konst(0);
+                write_piece(b, st, ins, how, dst, (zero, deps.clone()))?;
+            }
             continue;
         }
         let (skey, svaddr) = place(&at.src);
@@ -277,11 +315,17 @@ fn copy_pieces<B: Values>(
         let mut wdeps = deps.clone();
         b.join(&mut wdeps, B::deps(&v))?;
         match b.settle(st, &v)? {
-            Either::One(n) => write_piece(b, st, ins, how, dst, (n, wdeps))?,
+            Either::One(n) => {
+                for dst in dsts {
+                    write_piece(b, st, ins, how, dst, (n, wdeps.clone()))?;
+                }
+            }
             Either::Split(parts) => {
                 let mut out = Vec::new();
                 for (mut s, n) in parts {
-                    write_piece(b, &mut s, ins, how, dst.clone(), (n, wdeps.clone()))?;
+                    for dst in &dsts {
+                        write_piece(b, &mut s, ins, how, dst.clone(), (n, wdeps.clone()))?;
+                    }
                     match copy_pieces(b, &mut s, ins, (at, deps), how, k + 1)? {
                         Flow::Next => out.push(s),
                         Flow::Split(more) => out.extend(more),
