@@ -6,7 +6,7 @@
 //! same for every such value. This module reads, from a symbolic program
 //! built with [`super::build::BuildOptions::probe_unknown`], how values
 //! read from those cells are used. Where they are only *moved*: loaded,
-//! converted or stored at their width or wider, chosen between by a
+//! converted (`cvt`, `mov`) or stored at their width or wider, chosen between by a
 //! condition that does not depend on them, then the executions (events,
 //! guards, reads-from, coherence) are the same for every initial value, and
 //! each final observable is, in each execution, either independent of the
@@ -24,7 +24,7 @@
 
 use super::symbolic::{SymFacts, SymOp, Term};
 use super::{LocId, Program};
-use crate::ast::{Observable, Prop, Term as CondTerm};
+use crate::ast::{AluOp, Observable, Prop, Term as CondTerm};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// How a value depends on the unknown initial values.
@@ -213,6 +213,13 @@ fn op_taint(p: &Program, op: &SymOp, args: &[&Taint]) -> Taint {
         (SymOp::Stored(_, size), [a]) => keeps_width(p, a, 8 * u32::from(*size)),
         (SymOp::Convert(None), [a]) => (*a).clone(),
         (SymOp::Convert(Some(ty)), [a]) => keeps_width(p, a, ty.bits),
+        // `mov`/`cvt` between integer types: extended from the source's
+        // width, truncated to the result's (`arith::alu`), so the low bits
+        // of the narrower stay.
+        (SymOp::Alu(AluOp::Mov, ty, src), [a]) => {
+            let bits = |t: &Option<crate::ast::IntTy>| t.map_or(64, |t| t.bits);
+            keeps_width(p, a, bits(ty).min(bits(&src.or(*ty))))
+        }
         (SymOp::Ite, [c, a, b]) if clean(c) => a.join(b),
         _ if args.iter().all(clean) => Taint::Clean,
         _ => Taint::Used,

@@ -371,6 +371,72 @@ fn unknown_initial_values_are_decided_for_every_value() {
     );
 }
 
+/// D311 against what it claims: a verdict given "for every value" is the
+/// verdict with each of many concrete initial values of `s` (the ones its
+/// condition names, their neighbours, the extremes and pseudo-random ones),
+/// and a refusal that says the verdict depends is true of two of them.
+#[test]
+fn every_value_verdicts_hold_for_concrete_values() {
+    use ptx_litmus::check::{build_encoded, decide, parse_and_expand};
+    use ptx_litmus::program::BuildOptions;
+    let m = format!(
+        "{HEAD}.shared .align 4 .u32 s;\n.entry peek2(.param .u64 o)\n{{\n .reg .b32 %r<4>;\n .reg .b64 %rd<4>;\n ld.param.u64 %rd1, [o];\n ld.shared.u32 %r1, [s];\n st.global.u32 [%rd1], %r1;\n ld.shared.u32 %r2, [s];\n cvt.u64.u32 %rd3, %r2;\n cvt.u32.u64 %r3, %rd3;\n st.global.u32 [%rd1+4], %r3;\n ret;\n}}\n"
+    );
+    let d = folder("every-value");
+    std::fs::write(d.join("m.ptx"), &m).unwrap();
+    let mut values: Vec<i64> = vec![0, 1, 2, 3, 4, 5, 6, 7, 0xff, 0x100, 0x7fff_ffff, 0x8000_0000, 0xffff_ffff];
+    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+    for _ in 0..8 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        values.push((x & 0xffff_ffff) as i64);
+    }
+    let conds = [
+        "exists (out[0] == 0 /\\ out[1] == 1)",
+        "exists (out[0] == 7)",
+        "forall (out[0] != 3 \\/ out[1] == 3)",
+        "exists (out[0] == 5 /\\ out[1] != 5)",
+        "~exists (out[0] == 4294967295 /\\ out[1] == 0)",
+        "forall (out[0] == 0)",
+    ];
+    for cond in conds {
+        let h = format!("PTX ev\n{{ u32 out[4]; }}\nptx \"m.ptx\";\n P0@cta 0,gpu 0 ;\n call peek2, (out) ;\n{cond}\n");
+        let ast = parse_and_expand(&h, &d).unwrap();
+        let concrete: Vec<Verdict> = values
+            .iter()
+            .map(|&v| {
+                let build =
+                    BuildOptions { unknown_values: [("s@cta0".to_string(), v)].into(), ..BuildOptions::default() };
+                let opts = CheckOptions { build, ..CheckOptions::default() };
+                let (p, o) = decide(build_encoded(&ast, &opts).unwrap(), &opts, None).unwrap();
+                o.summary(&p).verdict
+            })
+            .collect();
+        match check_source_at(&h, &d, &CheckOptions::default()) {
+            Ok(r) => {
+                assert!(
+                    r.unknown_initial.as_ref().is_some_and(|u| u.not_shown.is_none()),
+                    "{}: {:?}",
+                    cond,
+                    r.unknown_initial
+                );
+                assert!(
+                    concrete.iter().all(|&v| v == r.summary.verdict),
+                    "{}: {:?} against {:?}",
+                    cond,
+                    concrete,
+                    r.summary.verdict
+                );
+            }
+            Err(e) => {
+                assert!(e.message.contains("depends on the initial value of `s`"), "{}: {}", cond, e.message);
+                assert!(concrete.iter().any(|&v| v != concrete[0]), "{}: refused, but {:?}", cond, concrete);
+            }
+        }
+    }
+}
+
 /// Module memory is bounded by its declarations (ISA 8.2: a location is bytes
 /// of a variable): a store past a module variable's end and an initializer
 /// holding an address are input errors pointing into the module.
