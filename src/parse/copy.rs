@@ -131,6 +131,17 @@ fn bulk(raw: &RawInstr, quals: &[&Qual], names: &Names) -> Result<InstrKind> {
         (Some(_), None) => return Err(raw.arity("a destination, a source, a size, an mbarrier and a ctaMask")),
         (None, _) => (without_policy(raw), None),
     };
+    bulk_copy(raw, (ops, names, with_mbar), shared, None, mask)
+}
+
+/// The bulk copy (or reduction) of operands `ops` (see [`bulk_operands`]).
+fn bulk_copy(
+    raw: &RawInstr,
+    (ops, names, with_mbar): (&[super::instr::RawOperand], &Names, bool),
+    shared: (bool, bool),
+    reduce: Option<(AtomOp, IntTy)>,
+    multicast: Option<Operand>,
+) -> Result<InstrKind> {
     let (dst, src, size, mbar) = bulk_operands(raw, ops, names, with_mbar)?;
     Ok(InstrKind::Async(AsyncInstr::Copy {
         bulk: true,
@@ -139,9 +150,9 @@ fn bulk(raw: &RawInstr, quals: &[&Qual], names: &Names) -> Result<InstrKind> {
         size,
         src_size: None,
         mbar,
-        reduce: None,
+        reduce,
         shared,
-        multicast: mask,
+        multicast,
     }))
 }
 
@@ -237,19 +248,7 @@ fn reduce(raw: &RawInstr, quals: &[&Qual], names: &Names) -> Result<InstrKind> {
         ));
     };
     let reduce = Some(reduction(raw, &words[3..])?);
-    let (dst, src, size, mbar) = bulk_operands(raw, without_policy(raw), names, with_mbar)?;
-    let multicast = None;
-    Ok(InstrKind::Async(AsyncInstr::Copy {
-        bulk: true,
-        dst,
-        src,
-        size,
-        src_size: None,
-        mbar,
-        reduce,
-        shared,
-        multicast,
-    }))
+    bulk_copy(raw, (without_policy(raw), names, with_mbar), shared, reduce, None)
 }
 
 /// `st.async{.weak}{.shared::cluster}.mbarrier::complete_tx::bytes{.v2,.v4}.TYPE [a], b, [mbar]`
