@@ -1,5 +1,7 @@
 //! Speed of the SAT engine: the whole public conformance corpus (sequential and
-//! in parallel) and single classic tests. Run with `cargo bench --features bench --bench corpus`.
+//! in parallel), single classic tests, and the asynchronous-copy family
+//! (issue 41: `litmus/async`, `tests/async-pending`, with both thread
+//! encodings). Run with `cargo bench --features bench --bench corpus`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use ptx_litmus::batch::check_file;
@@ -40,5 +42,26 @@ fn classic(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, corpus, classic);
+/// The asynchronous-copy tests (cp.async, bulk copies on mbarrier
+/// transaction counts and bulk groups, proxy fences, multicast), each suite
+/// as a whole, with the path and the symbolic encoding; a test one encoding
+/// does not decide counts as 0.
+fn async_family(c: &mut Criterion) {
+    use ptx_litmus::check::ThreadEncoding;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut g = c.benchmark_group("async");
+    g.sample_size(10);
+    for (suite, dir) in [("litmus_async", "litmus/async"), ("async_pending", "tests/async-pending")] {
+        let files = collect_files(&[root.join(dir)]);
+        for (encoding, name) in [(ThreadEncoding::Paths, "paths"), (ThreadEncoding::Symbolic, "symbolic")] {
+            let opts = CheckOptions { encoding, ..CheckOptions::default() };
+            g.bench_function(format!("{}_{}", suite, name), |b| {
+                b.iter(|| files.iter().map(|f| check_file(f, &opts).result.is_ok() as usize).sum::<usize>())
+            });
+        }
+    }
+    g.finish();
+}
+
+criterion_group!(benches, corpus, classic, async_family);
 criterion_main!(benches);
