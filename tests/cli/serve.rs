@@ -222,6 +222,8 @@ fn page_library_and_gen() {
     let info = get(&s.addr, "/api/info").json();
     let library = info["library"].as_array().unwrap();
     assert!(library.len() > 100, "{}", library.len());
+    // The async proxy's lessons (issue 41), under their two-level folder.
+    assert!(library.iter().any(|p| p.as_str().is_some_and(|p| p.starts_with("async/core/"))), "{:?}", library);
     for path in library.iter().map(|p| p.as_str().unwrap()) {
         let q = path.replace('+', "%2B");
         let t = get(&s.addr, &format!("/api/library?path={}", q)).json();

@@ -110,7 +110,8 @@ function buildMenus(info) {
   html += "</optgroup>";
   const groups = {};
   for (const path of info.library) {
-    const [folder, file] = path.split("/");
+    const cut = path.lastIndexOf("/");
+    const [folder, file] = [path.slice(0, cut), path.slice(cut + 1)];
     (groups[folder] = groups[folder] || []).push([path, file.replace(/\.litmus$/, "")]);
   }
   for (const folder of Object.keys(groups)) {
