@@ -612,7 +612,7 @@ fn no_final_state(o: &mut Outcome) {
 /// When the unroll bound cut paths and no allowed execution is left, every
 /// execution ran past the bound: `Ok`/`No` would be vacuous, so it is a limit.
 fn vacuous_unroll(p: &Program, o: &Outcome, unroll: u32) -> Result<()> {
-    match &p.unroll_cut {
+    match p.unroll_cuts.values().next() {
         Some((span, what)) if !o.any_execution && p.flags.unroll_bound_hit => Err(Error {
             kind: ErrorKind::Limit,
             message: format!(

@@ -110,8 +110,8 @@ struct NameInfo {
 
 struct Ctx<'a> {
     lit: &'a Litmus,
-    /// The first loop the unroll bound cut (see `Program::unroll_cut`).
-    unroll_cut: Option<(Span, String)>,
+    /// Per thread, the first loop the unroll bound cut (see `Program::unroll_cuts`).
+    unroll_cuts: BTreeMap<usize, (Span, String)>,
     /// Variables accessed as `.local`/`.param` memory, and as shared or global
     /// memory, with the first access: one variable cannot be both (D17).
     private_roots: BTreeMap<String, Span>,
@@ -329,7 +329,7 @@ impl<'a> Ctx<'a> {
             placements,
             domains: HashMap::new(),
             constants: HashMap::new(),
-            unroll_cut: None,
+            unroll_cuts: BTreeMap::new(),
             private_roots: BTreeMap::new(),
             global_roots: BTreeMap::new(),
             cells: Cells::default(),

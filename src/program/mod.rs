@@ -171,9 +171,10 @@ pub struct Program {
     /// there do listings keep the `%` apart (D252).
     pub percent_twins: BTreeSet<(usize, String)>,
     pub flags: BuildFlags,
-    /// Where the unroll bound first cut a path: the loop's first instruction
-    /// (its label when it has one) and how to name it in a message.
-    pub unroll_cut: Option<(crate::ast::Span, String)>,
+    /// Per thread, where the unroll bound first cut one of its paths: the
+    /// loop's first instruction (its label when it has one) and how to name
+    /// it in a message.
+    pub unroll_cuts: BTreeMap<usize, (crate::ast::Span, String)>,
     /// Variables a condition sees as several cells (mixed-size, D18): the
     /// cells' locations with their byte offset and length; their final values
     /// compose little-endian into an unsigned value.

@@ -103,7 +103,9 @@ pub fn spin_note(r: &TestResult) -> Option<String> {
     }
     let threads: Vec<String> = p.spinning_forever.iter().map(|t| format!("P{}", t)).collect();
     let one = threads.len() == 1;
-    let at = p.unroll_cut.as_ref().map_or(String::new(), |(_, what)| format!(" (the first at {})", what));
+    // The loop the unroll bound cut in a spinning thread, not another thread's.
+    let cut = p.spinning_forever.iter().find_map(|t| p.unroll_cuts.get(t));
+    let at = cut.map_or(String::new(), |(_, what)| format!(" (the first at {})", what));
     Some(format!(
         "{} never leave{} {} spin loop{}{}: no value that any execution writes ends it (D299), so no execution reaches a final state (Flag deadlock)",
         threads.join(", "),

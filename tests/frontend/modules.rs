@@ -763,3 +763,19 @@ fn elect_sync_picks_one_leader_and_cnot_negates() {
     let shown = module_error("elect-missing-lane", &m, h);
     assert!(shown.contains("names lane 2 of warp 0, which no thread of the test occupies"), "{}", shown);
 }
+
+/// A thread that never leaves its spin loop (D299) is named with its own
+/// loop, not the loop the unroll bound cut first in another thread: in the
+/// multicast control only rank 1 (P1) spins forever, while rank 0's wait
+/// loop, the same function's, is also cut.
+#[test]
+fn the_spin_note_names_the_spinning_threads_loop() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ptx-litmus"))
+        .args(["check", "-q", "litmus/async/multicast/tma-multicast-one-rank.litmus"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{}", err);
+    assert!(err.contains("P1 never leaves its spin loop (the first at `$L__WAIT#f1` (line 39, thread P1))"), "{}", err);
+}

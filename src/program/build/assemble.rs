@@ -166,7 +166,7 @@ impl Ctx<'_> {
             "every path of thread P{} runs past the unroll bound ({}); raise --unroll",
             t, self.opts.unroll
         ));
-        if let Some((span, what)) = &self.unroll_cut {
+        if let Some((span, what)) = self.unroll_cuts.get(&t) {
             e.message = format!(
                 "every path of thread P{} runs past the unroll bound ({}) in the loop at {}; raise --unroll",
                 t, self.opts.unroll, what
@@ -388,7 +388,7 @@ impl Ctx<'_> {
             observables,
             percent_twins: percent_twins(lit),
             flags: BuildFlags { unroll_bound_hit: unroll_hit, mixed_size },
-            unroll_cut: self.unroll_cut.clone(),
+            unroll_cuts: self.unroll_cuts.clone(),
             loc_parts,
             guards: None,
             symbolic: None,

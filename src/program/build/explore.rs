@@ -326,9 +326,7 @@ impl Ctx<'_> {
     /// writes it made so far, if any, are returned to feed the value domains.
     fn cut_path(&mut self, st: PathState, ins: &crate::ast::Instr, t: usize) -> Option<FinishedPath> {
         crate::budget::credit(path_bytes(&st.events));
-        if self.unroll_cut.is_none() {
-            self.unroll_cut = Some(loop_name(ins, t));
-        }
+        self.unroll_cuts.entry(t).or_insert_with(|| loop_name(ins, t));
         let writes: Vec<DraftEvent> = st.events.into_iter().filter(is_write).collect();
         (!writes.is_empty()).then(|| FinishedPath { events: writes, regs: HashMap::new() })
     }

@@ -139,8 +139,8 @@ impl Walk<'_, '_> {
         *cut = self.r.terms.or(&[*cut, cut_here]).map_err(too_many_terms)?;
         // Value sets only grow from round to round: a cut that may hold now
         // may hold in the last round, where the program is built.
-        if self.r.terms.may_hold(cut_here) && self.ctx.unroll_cut.is_none() {
-            self.ctx.unroll_cut = Some(loop_name(ins, self.t));
+        if self.r.terms.may_hold(cut_here) {
+            self.ctx.unroll_cuts.entry(self.t).or_insert_with(|| loop_name(ins, self.t));
         }
         let not_over = self.r.terms.not(over).map_err(too_many_terms)?;
         self.restrict(st, not_over)?;

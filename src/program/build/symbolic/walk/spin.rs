@@ -184,8 +184,8 @@ impl Walk<'_, '_> {
             return Ok(false);
         }
         *cut = self.r.terms.or(&[*cut, st.guard]).map_err(too_many_terms)?;
-        if self.r.terms.may_hold(st.guard) && self.ctx.unroll_cut.is_none() {
-            self.ctx.unroll_cut = Some(loop_name(&code[st.pc], self.t));
+        if self.r.terms.may_hold(st.guard) {
+            self.ctx.unroll_cuts.entry(self.t).or_insert_with(|| loop_name(&code[st.pc], self.t));
         }
         self.r.left_out.extend(snap.reads.iter().copied());
         Ok(true)
