@@ -430,7 +430,7 @@ fn same_for_every_unknown_value(
             MAX_UNKNOWN_CHECKS,
             how_to_give(var)
         );
-        return Err(Error { span: Some(var.span), ..Error::limit(msg) }.in_origin(&var.origin));
+        return Err(limit_at(var, msg));
     }
     for values in combinations.iter().filter(|c| c.values().any(|&v| v != 0)) {
         let other = verdict_with(
@@ -467,8 +467,7 @@ fn two_fills(
 ) -> Result<UnknownInitial> {
     let verdict = o.summary(p).verdict;
     let filled = crate::program::BuildOptions { unknown_fill: 0xa5, ..opts.build.clone() };
-    let other = build_encoded(ast, &CheckOptions { build: filled, ..opts.clone() })?;
-    let (other, o2) = decide(other, opts, crate::budget::deadline())?;
+    let (other, o2) = decided_with(ast, opts, filled)?;
     let other_verdict = o2.summary(&other).verdict;
     if other_verdict != verdict {
         let witnesses =
@@ -481,7 +480,7 @@ fn two_fills(
             "ptx-litmus cannot show that the verdict is the same for every initial value of `{}`, which the ISA leaves unknown (8.2.6: no initializer gives it one): {}; {}",
             name, why, how_to_give(var)
         );
-        return Err(Error { span: Some(var.span), ..Error::limit(msg) }.in_origin(&var.origin));
+        return Err(limit_at(var, msg));
     }
     Ok(UnknownInitial { variable: name.to_string(), cells: Vec::new(), values_checked: 2, not_shown: Some(why) })
 }
@@ -531,9 +530,23 @@ fn verdict_with(
     opts: &CheckOptions,
     build: crate::program::BuildOptions,
 ) -> Result<crate::outcome::Verdict> {
-    let other = build_encoded(ast, &CheckOptions { build, ..opts.clone() })?;
-    let (other, o) = decide(other, opts, crate::budget::deadline())?;
-    Ok(o.summary(&other).verdict)
+    let (p, o) = decided_with(ast, opts, build)?;
+    Ok(o.summary(&p).verdict)
+}
+
+/// The test built with `build` and decided.
+fn decided_with(
+    ast: &crate::ast::Litmus,
+    opts: &CheckOptions,
+    build: crate::program::BuildOptions,
+) -> Result<(Program, Outcome)> {
+    let program = build_encoded(ast, &CheckOptions { build, ..opts.clone() })?;
+    decide(program, opts, crate::budget::deadline())
+}
+
+/// A limit reported at the declaration of `var` (in its module, if any).
+fn limit_at(var: &crate::ast::VarDecl, msg: String) -> Error {
+    Error { span: Some(var.span), ..Error::limit(msg) }.in_origin(&var.origin)
 }
 
 fn depends_on(var: &crate::ast::VarDecl, name: &str, witnesses: &str) -> Error {
