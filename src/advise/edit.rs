@@ -3,7 +3,7 @@
 //! decides exactly the text it would write with `--out`, and every edit is
 //! checked by parsing the result again (`verify`).
 
-use super::menu::{scope_word, Level, SemO};
+use super::menu::{proxy_fence_text, scope_word, Level, SemO};
 use super::sites::{Site, SiteKind};
 use crate::ast::{Litmus, Span};
 use crate::error::{Error, Result};
@@ -18,6 +18,18 @@ pub(crate) fn instr_text(site: &Site, level: Level) -> String {
         (_, Level::Absent) => String::new(),
         (_, Level::Fence(s, sc)) => format!("fence.{}.{}", s.word(), scope_word(sc)),
         (_, Level::Access(s, sc)) => rewrite_access(&site.text, s, sc),
+        (_, Level::ProxyFence(space)) => proxy_fence_text(space).to_string(),
+        (_, Level::BulkWait { read }) => rewrite_bulk_wait(&site.text, read),
+    }
+}
+
+/// `cp.async.bulk.wait_group.read 0` <-> `cp.async.bulk.wait_group 0`.
+fn rewrite_bulk_wait(text: &str, read: bool) -> String {
+    let plain = text.replacen("wait_group.read", "wait_group", 1);
+    if read {
+        plain.replacen("wait_group", "wait_group.read", 1)
+    } else {
+        plain
     }
 }
 
@@ -34,44 +46,60 @@ fn rewrite_access(text: &str, s: SemO, sc: Option<crate::ast::Scope>) -> String 
     let (mnemonic, operands) = rest.split_at(end);
     let mut parts = mnemonic.split('.');
     let opcode = parts.next().unwrap_or("");
-    let mut m = opcode.to_string();
-    m.push('.');
-    m.push_str(s.word());
-    if let Some(sc) = sc {
-        m.push('.');
-        m.push_str(scope_word(sc));
-    }
-    for q in parts.filter(|q| !SEM_SCOPE.contains(q)) {
-        m.push('.');
-        m.push_str(q);
-    }
+    let quals: Vec<&str> = parts.filter(|q| !SEM_SCOPE.contains(q)).collect();
+    // Semantics and scope come right after the opcode (`st.release.gpu`), but
+    // after the operation of an mbarrier (`mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64`).
+    let at = if opcode == "mbarrier" {
+        quals.iter().position(|q| q.starts_with("shared") || q.starts_with('b')).unwrap_or(quals.len())
+    } else {
+        0
+    };
+    let mut words: Vec<&str> = vec![opcode];
+    words.extend(&quals[..at]);
+    words.push(s.word());
+    words.extend(sc.map(scope_word));
+    words.extend(&quals[at..]);
+    let m = words.join(".");
     let g = if guard.is_empty() { String::new() } else { format!("{} ", guard) };
     format!("{}{}{}", g, m, operands)
 }
+
+/// The cells of one inserted row: (thread column, instruction text).
+type NewRow = Vec<(usize, String)>;
 
 /// The source of the variant where each site is at `levels[k]`.
 pub fn variant_source(source: &str, lit: &Litmus, sites: &[Site], levels: &[Level]) -> Result<String> {
     // (start, end, replacement), applied from the end so offsets stay valid.
     let mut edits: Vec<(usize, usize, String)> = Vec::new();
-    let mut rows: Vec<(usize, Vec<(usize, String)>)> = Vec::new();
+    // New rows by offset: a thread's thread fence and proxy fence inserted
+    // after one instruction go on two rows, in site order.
+    let mut rows: Vec<(usize, Vec<NewRow>)> = Vec::new();
     for (site, &l) in sites.iter().zip(levels) {
         if l == site.original {
             continue;
         }
         let span = lit.code[site.thread][site.index].span;
-        match site.kind {
-            SiteKind::Gap => {
-                let at = line_end(source, span);
-                match rows.iter_mut().find(|r| r.0 == at) {
-                    Some(r) => r.1.push((site.thread, instr_text(site, l))),
-                    None => rows.push((at, vec![(site.thread, instr_text(site, l))])),
-                }
+        if !site.kind.inserts() {
+            edits.push((span.start, span.end, instr_text(site, l)));
+            continue;
+        }
+        let at = line_end(source, span);
+        let cell = (site.thread, instr_text(site, l));
+        let group = match rows.iter_mut().position(|r| r.0 == at) {
+            Some(k) => &mut rows[k].1,
+            None => {
+                rows.push((at, Vec::new()));
+                &mut rows.last_mut().expect("just pushed").1
             }
-            _ => edits.push((span.start, span.end, instr_text(site, l))),
+        };
+        match group.iter_mut().find(|row| row.iter().all(|c| c.0 != site.thread)) {
+            Some(row) => row.push(cell),
+            None => group.push(vec![cell]),
         }
     }
-    for (at, cells) in rows {
-        edits.push((at, at, new_row(source, at, lit.threads.len(), &cells)));
+    for (at, group) in rows {
+        let text: String = group.iter().map(|cells| new_row(source, at, lit.threads.len(), cells)).collect();
+        edits.push((at, at, text));
     }
     edits.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)));
     let mut out = source.to_string();
@@ -160,11 +188,11 @@ pub fn verify(variant: &str, lit: &Litmus, sites: &[Site], levels: &[Level]) -> 
         let mut want: Vec<String> = Vec::new();
         for (i, ins) in code.iter().enumerate() {
             let mut text = ins.text.clone();
-            let mut after = None;
+            let mut after = Vec::new();
             for (site, &l) in sites.iter().zip(levels).filter(|(s, _)| s.thread == t && s.index == i) {
                 match site.kind {
-                    SiteKind::Gap if l != Level::Absent => after = Some(instr_text(site, l)),
-                    SiteKind::Gap => {}
+                    k if k.inserts() && l != Level::Absent => after.push(instr_text(site, l)),
+                    k if k.inserts() => {}
                     _ if l != site.original => text = instr_text(site, l),
                     _ => {}
                 }
@@ -203,21 +231,25 @@ pub fn variant_ast(lit: &Litmus, sites: &[Site], levels: &[Level]) -> Litmus {
         }
         let code = &mut out.code[site.thread];
         match (site.kind, l) {
-            (SiteKind::Gap, Level::Fence(s, sc)) => {
+            (SiteKind::Gap | SiteKind::ProxyGap { .. }, Level::Fence(..) | Level::ProxyFence(_)) => {
                 let prev = &code[site.index];
-                let ins = crate::ast::Instr {
-                    kind: fence_kind(s, sc),
-                    span: prev.span,
-                    text: instr_text(site, l),
-                    origin: None,
-                };
+                let ins =
+                    crate::ast::Instr { kind: level_kind(l), span: prev.span, text: instr_text(site, l), origin: None };
                 code.insert(site.index + 1, ins);
             }
             (_, Level::Absent) => {
                 code.remove(site.index);
             }
-            (_, Level::Fence(s, sc)) => {
-                code[site.index].kind = fence_kind(s, sc);
+            (_, Level::Fence(..) | Level::ProxyFence(_)) => {
+                code[site.index].kind = level_kind(l);
+                code[site.index].text = instr_text(site, l);
+            }
+            (_, Level::BulkWait { read: new }) => {
+                if let crate::ast::InstrKind::Async(crate::ast::AsyncInstr::Wait { read, .. }) =
+                    &mut code[site.index].kind
+                {
+                    *read = new;
+                }
                 code[site.index].text = instr_text(site, l);
             }
             (_, Level::Access(s, sc)) => {
@@ -229,16 +261,23 @@ pub fn variant_ast(lit: &Litmus, sites: &[Site], levels: &[Level]) -> Litmus {
     out
 }
 
-fn fence_kind(s: super::menu::FenceSemO, scope: crate::ast::Scope) -> crate::ast::InstrKind {
+/// The instruction of a fence level (a thread fence or an async proxy fence).
+fn level_kind(l: Level) -> crate::ast::InstrKind {
     use super::menu::FenceSemO as F;
-    use crate::ast::FenceSem;
-    let sem = match s {
-        F::Acquire => FenceSem::Acquire,
-        F::Release => FenceSem::Release,
-        F::AcqRel => FenceSem::AcqRel,
-        F::Sc => FenceSem::Sc,
-    };
-    crate::ast::InstrKind::Fence { sem, scope }
+    use crate::ast::{FenceSem, InstrKind, Proxy};
+    match l {
+        Level::ProxyFence(space) => InstrKind::ProxyFence { proxy: Proxy::Async, space },
+        Level::Fence(s, scope) => {
+            let sem = match s {
+                F::Acquire => FenceSem::Acquire,
+                F::Release => FenceSem::Release,
+                F::AcqRel => FenceSem::AcqRel,
+                F::Sc => FenceSem::Sc,
+            };
+            InstrKind::Fence { sem, scope }
+        }
+        _ => unreachable!("level_kind is called on fence levels only"),
+    }
 }
 
 fn set_access(k: &mut crate::ast::InstrKind, s: SemO, sc: Option<crate::ast::Scope>) {
@@ -253,7 +292,8 @@ fn set_access(k: &mut crate::ast::InstrKind, s: SemO, sc: Option<crate::ast::Sco
     match k {
         InstrKind::Load { sem, scope, .. }
         | InstrKind::Store { sem, scope, .. }
-        | InstrKind::Atomic { sem, scope, .. } => {
+        | InstrKind::Atomic { sem, scope, .. }
+        | InstrKind::Mbarrier { sem, scope, .. } => {
             *sem = new;
             *scope = sc;
         }

@@ -8,7 +8,7 @@
 //! of a level is strictly increasing along that order (checked when a cost
 //! table is loaded), which the exact search relies on (see search.rs).
 
-use crate::ast::{FenceSem, Scope, Sem};
+use crate::ast::{FenceSem, FenceSpace, Scope, Sem};
 use std::collections::BTreeMap;
 
 /// What a site holds in one variant of the test.
@@ -19,6 +19,14 @@ pub enum Level {
     Fence(FenceSemO, Scope),
     /// An access: semantics and (for strong semantics) scope.
     Access(SemO, Option<Scope>),
+    /// `fence.proxy.async{.space}` (9.7.15.4; D258, D313): a gap of an
+    /// asynchronous test, or an existing proxy fence when weakening.
+    ProxyFence(FenceSpace),
+    /// `cp.async.bulk.wait_group.read` (`true`) or `cp.async.bulk.wait_group`:
+    /// the full wait is the stronger (D260: `.read` waits for source reads only).
+    BulkWait {
+        read: bool,
+    },
 }
 
 /// `ast::FenceSem` with an order, for `Level`'s derives.
@@ -103,12 +111,30 @@ impl Level {
     /// `self` is at most as strong as `o` (same site).
     pub fn at_most(self, o: Level) -> bool {
         match (self, o) {
-            (Level::Absent, Level::Absent | Level::Fence(..)) => true,
+            (Level::Absent, Level::Absent | Level::Fence(..) | Level::ProxyFence(_)) => true,
             (Level::Fence(a, s), Level::Fence(b, t)) => a.at_most(b) && s <= t,
+            (Level::ProxyFence(a), Level::ProxyFence(b)) => space_at_most(a, b),
+            (Level::BulkWait { read: a }, Level::BulkWait { read: b }) => a || !b,
             (Level::Access(SemO::Weak, _), Level::Access(..)) => true,
             (Level::Access(a, s), Level::Access(b, t)) => a.at_most(b) && b != SemO::Weak && s <= t,
             _ => false,
         }
+    }
+}
+
+/// D258: a `fence.proxy.async` without a state space covers every one, and
+/// the `.shared::cta` window lies inside `.shared::cluster` (5.1.7).
+fn space_at_most(a: FenceSpace, b: FenceSpace) -> bool {
+    a == b || b == FenceSpace::All || (a == FenceSpace::SharedCta && b == FenceSpace::SharedCluster)
+}
+
+/// `fence.proxy.async.shared::cta`, ..., `fence.proxy.async` (no space).
+pub(crate) fn proxy_fence_text(space: FenceSpace) -> &'static str {
+    match space {
+        FenceSpace::All => "fence.proxy.async",
+        FenceSpace::SharedCta => "fence.proxy.async.shared::cta",
+        FenceSpace::SharedCluster => "fence.proxy.async.shared::cluster",
+        FenceSpace::Global => "fence.proxy.async.global",
     }
 }
 
@@ -133,6 +159,12 @@ pub(crate) const DEFAULT_COSTS: &[(&str, u32)] = &[
     ("fence.release", 1),
     ("fence.acq_rel", 2),
     ("fence.sc", 4),
+    ("fence.proxy.async.shared::cta", 1),
+    ("fence.proxy.async.shared::cluster", 2),
+    ("fence.proxy.async.global", 1),
+    ("fence.proxy.async", 3),
+    ("wait_group.read", 1),
+    ("wait_group", 2),
 ];
 
 impl Default for CostTable {
@@ -178,6 +210,9 @@ impl CostTable {
             Level::Fence(s, sc) => self.get("fence.insert") + self.get(&format!("fence.{}", s.word())) + self.scope(sc),
             Level::Access(SemO::Weak, _) => 0,
             Level::Access(s, sc) => self.get(s.word()) + sc.map_or(0, |x| self.scope(x)),
+            Level::ProxyFence(space) => self.get("fence.insert") + self.get(proxy_fence_text(space)),
+            Level::BulkWait { read: true } => self.get("wait_group.read"),
+            Level::BulkWait { read: false } => self.get("wait_group"),
         }
     }
 
@@ -216,8 +251,13 @@ fn all_levels() -> Vec<Level> {
             v.push(Level::Access(s, Some(sc)));
         }
     }
+    v.extend(PROXY_SPACES.map(Level::ProxyFence));
+    v.extend([Level::BulkWait { read: true }, Level::BulkWait { read: false }]);
     v
 }
+
+pub(crate) const PROXY_SPACES: [FenceSpace; 4] =
+    [FenceSpace::SharedCta, FenceSpace::SharedCluster, FenceSpace::Global, FenceSpace::All];
 
 /// `fence.sc.gpu`, `relaxed.gpu`, `weak`, `no fence`.
 pub(crate) fn describe(l: Level) -> String {
@@ -226,6 +266,9 @@ pub(crate) fn describe(l: Level) -> String {
         Level::Fence(s, sc) => format!("fence.{}.{}", s.word(), scope_word(sc)),
         Level::Access(s, None) => s.word().into(),
         Level::Access(s, Some(sc)) => format!("{}.{}", s.word(), scope_word(sc)),
+        Level::ProxyFence(space) => proxy_fence_text(space).into(),
+        Level::BulkWait { read: true } => "wait_group.read".into(),
+        Level::BulkWait { read: false } => "wait_group".into(),
     }
 }
 
@@ -238,6 +281,12 @@ pub enum AccessKind {
     Atom,
     /// `red`: relaxed or release.
     Red,
+    /// `mbarrier.arrive{.expect_tx}`, `arrive_drop`: relaxed or release, at
+    /// `.cta` or `.cluster` (9.7.15.16.12).
+    MbarrierArrive,
+    /// `mbarrier.test_wait` / `try_wait`: relaxed or acquire, at `.cta` or
+    /// `.cluster` (9.7.15.16.16).
+    MbarrierWait,
 }
 
 impl AccessKind {
@@ -246,8 +295,14 @@ impl AccessKind {
             AccessKind::Load => &[SemO::Weak, SemO::Relaxed, SemO::Acquire],
             AccessKind::Store => &[SemO::Weak, SemO::Relaxed, SemO::Release],
             AccessKind::Atom => &[SemO::Relaxed, SemO::Acquire, SemO::Release, SemO::AcqRel],
-            AccessKind::Red => &[SemO::Relaxed, SemO::Release],
+            AccessKind::Red | AccessKind::MbarrierArrive => &[SemO::Relaxed, SemO::Release],
+            AccessKind::MbarrierWait => &[SemO::Relaxed, SemO::Acquire],
         }
+    }
+
+    /// An mbarrier operation has no scope wider than `.cluster`.
+    pub fn allows_scope(self, s: Scope) -> bool {
+        !matches!(self, AccessKind::MbarrierArrive | AccessKind::MbarrierWait) || s <= Scope::Cluster
     }
 }
 
@@ -258,7 +313,7 @@ pub(crate) fn access_levels(k: AccessKind, scopes: &[Scope]) -> Vec<Level> {
         if s == SemO::Weak {
             v.push(Level::Access(s, None));
         } else {
-            v.extend(scopes.iter().map(|&sc| Level::Access(s, Some(sc))));
+            v.extend(scopes.iter().filter(|&&sc| k.allows_scope(sc)).map(|&sc| Level::Access(s, Some(sc))));
         }
     }
     v

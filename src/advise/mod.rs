@@ -21,7 +21,7 @@ use crate::ast::{Litmus, Quantifier};
 use crate::check::CheckOptions;
 use crate::error::{Error, Result};
 use menu::{CostTable, Level};
-use sites::{Mode, Site, SiteKind};
+use sites::{Mode, Site};
 use std::time::Instant;
 
 #[derive(Clone, Debug)]
@@ -127,6 +127,20 @@ pub fn budgeted<T>(opts: &CheckOptions, deadline: Option<Instant>, f: impl FnOnc
     }
 }
 
+/// A test in which a thread never leaves its spin loop (D299) has no final
+/// state under any variant: the proof is about the values the test writes,
+/// which no fence or qualifier changes. There is nothing to advise, and
+/// `check`'s "no final state" is not a forbidden outcome a weakening could keep.
+fn refuse_hang(p: &crate::program::Program) -> Result<()> {
+    let Some(t) = p.spinning_forever.first() else { return Ok(()) };
+    let at = p.unroll_cuts.get(t).map_or(String::new(), |(_, what)| format!(" (at {})", what));
+    Err(Error::input_nospan(format!(
+        "P{} never leaves its spin loop{}: no value any execution writes ends it (D299), so the test hangs whatever \
+         fences and qualifiers it has; nothing to advise until the hang is fixed (`check` says Flag deadlock)",
+        t, at
+    )))
+}
+
 /// Seconds one test's advice may take when `--timeout` is not given.
 pub const DEFAULT_TIMEOUT_S: u64 = 300;
 
@@ -150,6 +164,7 @@ pub fn advise_source_at(source: &str, base: &std::path::Path, opts: &AdviseOptio
     }
     // The program `check` decides (D188): past the path builder's limit, the symbolic one (D217).
     let p = crate::check::build_encoded(&lit, &opts.check)?;
+    refuse_hang(&p)?;
     let reachable = budgeted(&opts.check, deadline, || oracle::reachable(&p, &opts.check.ctx.model))?;
     let first = budgeted(&opts.check, deadline, || match harness {
         true => oracle::confirm_parsed(&lit, &opts.check, false),
@@ -182,7 +197,11 @@ pub fn advise_source_at(source: &str, base: &std::path::Path, opts: &AdviseOptio
         let r = search::repair(&mut d, &opts.costs)?;
         adv.min_cost = r.cost;
         for levels in &r.repairs {
-            adv.repairs.push(answer(&d, &opts.costs, levels, opts.explain)?);
+            let a = answer(&d, &opts.costs, levels, opts.explain)?;
+            // A proxy fence on either side of an absent thread fence is one edit (sites.rs, ProxyGap).
+            if !adv.repairs.iter().any(|b| same_changes(b, &a)) {
+                adv.repairs.push(a);
+            }
         }
         adv.queries += d.queries - d.reused;
         adv.reused += d.reused;
@@ -241,6 +260,13 @@ fn answer(d: &search::Decider, costs: &CostTable, levels: &[Level], explain: boo
     })
 }
 
+fn same_changes(a: &Answer, b: &Answer) -> bool {
+    let key = |x: &Answer| -> Vec<(usize, usize, &'static str, String)> {
+        x.changes.iter().map(|c| (c.thread, c.line, c.action, c.after.clone())).collect()
+    };
+    key(a) == key(b)
+}
+
 /// The changes of a variant, in thread and line order.
 fn changes(lit: &Litmus, sites: &[Site], costs: &CostTable, levels: &[Level]) -> Vec<Change> {
     let mut out = Vec::new();
@@ -251,7 +277,7 @@ fn changes(lit: &Litmus, sites: &[Site], costs: &CostTable, levels: &[Level]) ->
         let before = lit.code[s.thread][s.index].text.trim_end_matches(';').trim().to_string();
         let after = edit::instr_text(s, l);
         let (action, before) = match (s.kind, l) {
-            (SiteKind::Gap, _) => ("insert", String::new()),
+            (k, _) if k.inserts() => ("insert", String::new()),
             (_, Level::Absent) => ("remove", before),
             _ => ("change", before),
         };
@@ -262,6 +288,7 @@ fn changes(lit: &Litmus, sites: &[Site], costs: &CostTable, levels: &[Level]) ->
             .map(|o| ModulePlace { file: o.file.clone(), function: o.function().unwrap_or("?").to_string() });
         out.push(Change { thread: s.thread, line: s.line, module, action, before, after, cost });
     }
+    // Stable: a thread fence and a proxy fence inserted after one line keep site order.
     out.sort_by_key(|c| (c.thread, c.line, c.action == "insert"));
     out
 }

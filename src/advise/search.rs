@@ -112,7 +112,9 @@ impl<'a> Decider<'a> {
         self.sites
             .iter()
             .zip(levels)
-            .filter(|(s, _)| matches!(s.kind, SiteKind::Gap | SiteKind::Fence))
+            .filter(|(s, _)| {
+                matches!(s.kind, SiteKind::Gap | SiteKind::Fence | SiteKind::ProxyGap { .. } | SiteKind::ProxyFence)
+            })
             .map(|(_, &l)| l == Level::Absent)
             .collect()
     }

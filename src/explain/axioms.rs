@@ -178,6 +178,7 @@ fn edge_kind(v: &View, a: usize, b: usize, kinds: &[EdgeKind]) -> EdgeKind {
         EdgeKind::Cause => v.cause.has(a, b),
         EdgeKind::Dep => v.dep.has(a, b),
         EdgeKind::Exchange => v.exchange.has(a, b),
+        EdgeKind::Async => v.async_steps.has(a, b),
         EdgeKind::Row => true,
     };
     kinds.iter().copied().find(|&k| holds(k)).unwrap_or(EdgeKind::Row)

@@ -23,6 +23,7 @@ pub fn color(k: EdgeKind) -> &'static str {
         EdgeKind::Cause => "#757575",
         EdgeKind::Dep => "#8d6e63",
         EdgeKind::Exchange => "#8d6e63",
+        EdgeKind::Async => "#ad1457",
         // An edge of a new model row (only on a violated row's cycle, drawn highlighted).
         EdgeKind::Row => "#d50000",
     }

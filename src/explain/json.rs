@@ -42,6 +42,7 @@ fn execution(p: &Program, x: &ShownExec) -> Value {
         "candidate": x.candidate,
         "events": events,
         "edges": edges,
+        "proxy_gaps": x.proxy_gaps,
     })
 }
 

@@ -25,6 +25,10 @@ pub enum EdgeKind {
     Dep,
     /// A value passed to another thread by a warp collective or `bar.red` (8.10.4, D165).
     Exchange,
+    /// Issue or completion order of an asynchronous operation (8.9.1.1,
+    /// D257): a thread's operation before a later copy's accesses, or a
+    /// copy's access before what its completion mechanism orders.
+    Async,
     /// An edge of a model row no kind above names (a new row's relation).
     Row,
 }
@@ -42,6 +46,7 @@ impl EdgeKind {
             EdgeKind::Cause => "cause",
             EdgeKind::Dep => "dep",
             EdgeKind::Exchange => "exchange",
+            EdgeKind::Async => "async",
             EdgeKind::Row => "row",
         }
     }

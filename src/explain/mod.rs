@@ -24,6 +24,7 @@ pub mod mat;
 pub mod names;
 pub mod pairs;
 pub mod paths;
+pub mod proxy_gap;
 pub mod show;
 pub mod show_text;
 pub mod svg;

@@ -57,7 +57,8 @@ impl View<'_> {
         None
     }
 
-    /// Basic steps of base causality: the next event in program order, or a sync edge.
+    /// Basic steps of base causality: the next event in program order, a sync
+    /// edge, or an asynchronous operation's issue or completion order.
     fn cb_succ(&self, u: usize) -> Vec<(usize, EdgeKind)> {
         let mut v = Vec::new();
         for w in 0..self.n() {
@@ -68,6 +69,11 @@ impl View<'_> {
         for w in 0..self.n() {
             if self.sw.has(u, w) {
                 v.push((w, EdgeKind::Sync));
+            }
+        }
+        for w in 0..self.n() {
+            if self.async_steps.has(u, w) {
+                v.push((w, EdgeKind::Async));
             }
         }
         v

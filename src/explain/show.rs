@@ -78,6 +78,9 @@ pub struct ShownExec {
     pub violations: Vec<ViolationInfo>,
     /// Lines of text: rf, co, Fence-SC, sync.
     pub relations: Vec<(String, Vec<String>)>,
+    /// Why a witness is allowed where a missing `fence.proxy.async` is the
+    /// reason (empty for forbidden candidates).
+    pub proxy_gaps: Vec<super::proxy_gap::ProxyGap>,
 }
 
 impl ShownExec {
@@ -289,7 +292,19 @@ pub fn shown_exec(
         })
         .collect();
     let relations = relation_lines(&v);
-    ShownExec { kind, state, state_index, candidate, execution: x.clone(), events, edges, violations, relations }
+    let proxy_gaps = if kind == ExecKind::Witness { super::proxy_gap::proxy_gaps(&v) } else { Vec::new() };
+    ShownExec {
+        kind,
+        state,
+        state_index,
+        candidate,
+        execution: x.clone(),
+        events,
+        edges,
+        violations,
+        relations,
+        proxy_gaps,
+    }
 }
 
 /// The edges to draw: po (consecutive), rf, co and Fence-SC (transitively

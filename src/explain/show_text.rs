@@ -90,6 +90,9 @@ pub fn text(p: &Program, s: &Shown) -> String {
                 state_text(p, &x.state)
             ));
             exec_text(p, x, &mut out);
+            for g in &x.proxy_gaps {
+                out.push_str(&format!("    Allowed because {}\n", g.text));
+            }
         }
         if s.more_witnesses {
             out.push_str("(more allowed states satisfy the proposition; raise --max-show to see them)\n");

@@ -44,7 +44,10 @@ pub struct View<'p> {
     pub obs_via: BTreeMap<(usize, usize), Vec<usize>>,
     pub sw: Mat,
     pub sw_why: BTreeMap<(usize, usize), SyncWhy>,
-    /// Base causality (po ∪ sw)⁺.
+    /// The issue and completion orders of asynchronous operations
+    /// (the model's `issue` and `async-order`, 8.9.1.1): steps of base causality.
+    pub async_steps: Mat,
+    /// Base causality (po ∪ sw ∪ the async steps)⁺.
     pub cb: Mat,
     /// Proxy-preserved base causality.
     pub ppcb: Mat,
@@ -90,6 +93,7 @@ impl<'p> View<'p> {
             obs_via: BTreeMap::new(),
             sw: rel("sw"),
             sw_why: BTreeMap::new(),
+            async_steps: Mat::new(n),
             cb: rel("cb"),
             ppcb: rel("ppcb"),
             cause: rel("cause"),
@@ -100,6 +104,9 @@ impl<'p> View<'p> {
             if v.event(b).po == v.event(a).po + 1 {
                 v.po_next.add(a, b);
             }
+        }
+        for (a, b) in rel("issue").pairs().into_iter().chain(rel("async-order").pairs()) {
+            v.async_steps.add(a, b);
         }
         v.obs_via = v.observation_chains();
         v.sw_why = v.sync_reasons(&rel("bar"), &rel("relpat"), &rel("acqpat"));

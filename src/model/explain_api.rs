@@ -115,7 +115,7 @@ pub fn evaluate(model: &Model, p: &Program, x: &Execution, ev: &[EventId]) -> Ev
         }
     }
     // The primitives explanations draw, as the model defines them.
-    for name in ["po", "ms", "dep", "exchange", "rf", "co", "sc", "bar", "relpat", "acqpat"] {
+    for name in ["po", "ms", "dep", "exchange", "rf", "co", "sc", "bar", "relpat", "acqpat", "issue", "async-order"] {
         if let Some(r) = e.value(name) {
             rels.entry(name.to_string()).or_insert_with(|| project(&view, &r, n, false));
         }

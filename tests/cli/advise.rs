@@ -291,6 +291,130 @@ fn json_follows_the_schema() {
 }
 
 // ---------------------------------------------------------------------------
+// Asynchronous tests (issue 41 item 4, D313): proxy fences, bulk waits and
+// mbarrier waits in the menu.
+
+/// FlashKDA #24: P0's generic store of the tile `s` (line 7) reaches P1's
+/// bulk copy, which reads `s` through the async proxy, only through
+/// `bar.sync`; 8.6 and 8.9.5 need a `fence.proxy.async` on that path, and in
+/// the reading every answer keeps (D263) it is P0's, after the store. `s` is
+/// shared and both threads are in one CTA: `.shared::cta`, cost 3 + 1. No
+/// thread fence or qualifier can stand in for it. DeepEP #642 is the mirror
+/// image: P0's generic load of `s` (line 7) before P1's refill by a bulk copy,
+/// the fence in P0 after the load. The wrong-space version has
+/// `fence.proxy.async.global` (line 8): dropping its state space (cost 2)
+/// beats a second fence (4).
+#[test]
+fn async_bugs_get_the_proxy_fence_in_the_generic_accesss_thread() {
+    for f in ["litmus/async/core/flashkda-24-no-fence.litmus", "litmus/async/core/deepep-642-no-fence.litmus"] {
+        let a = advise(&read(f));
+        assert_eq!(repairs(&a), vec![vec!["P0:fence.proxy.async.shared::cta".to_string()]], "{}", f);
+        assert_eq!((a.repairs[0].changes[0].line, a.repairs[0].changes[0].action), (7, "insert"), "{}", f);
+        assert_eq!(a.min_cost, Some(4), "{}", f);
+        assert!(!reachable_by_check(&a.repairs[0].source), "{}", f);
+    }
+    let a = advise(&read("litmus/async/core/flashkda-24-wrong-space.litmus"));
+    assert_eq!(repairs(&a), vec![vec!["P0:fence.proxy.async".to_string()]]);
+    assert_eq!((a.repairs[0].changes[0].action, a.min_cost), ("change", Some(2)));
+}
+
+/// A proxy fence lies on the causality path only before the release that
+/// hands the data over (8.9.5: "along the base causality path"): in
+/// `MP-proxy+weak` with release and acquire made dearer than fences, the
+/// cheapest repair inserts, after P0's store of `s`, the proxy fence and then
+/// `fence.release.cta`, makes the flag accesses relaxed and puts
+/// `fence.acquire.cta` after P1's load (4 + 4 + 1 + 1 + 4 = 14). The other
+/// order (release fence first) leaves the outcome reachable.
+#[test]
+fn a_proxy_fence_goes_before_the_release_fence_it_shares_a_gap_with() {
+    let costs = CostTable::parse("acquire = 20\nrelease = 20\nacq_rel = 30\n").unwrap();
+    let opts = AdviseOptions { costs, ..AdviseOptions::default() };
+    let src = read("litmus/advise/MP-proxy+weak.litmus");
+    let a = advise_source(&src, &opts).unwrap_or_else(|e| panic!("{}", e.message));
+    assert_eq!(a.min_cost, Some(14));
+    assert_eq!(
+        repairs(&a),
+        vec![vec![
+            "P0:fence.proxy.async.shared::cta".to_string(),
+            "P0:fence.release.cta".into(),
+            "P0:st.relaxed.cta.global.u32 [flag], 1".into(),
+            "P1:ld.relaxed.cta.global.u32 %r0, [flag]".into(),
+            "P1:fence.acquire.cta".into(),
+        ]]
+    );
+    let text = &a.repairs[0].source;
+    let (proxy, release) = (text.find("fence.proxy.async").unwrap(), text.find("fence.release.cta").unwrap());
+    assert!(proxy < release, "{}", text);
+    assert!(!reachable_by_check(text));
+    let swapped = text
+        .replacen("fence.proxy.async.shared::cta", "@@", 1)
+        .replacen("fence.release.cta", "fence.proxy.async.shared::cta", 1)
+        .replacen("@@", "fence.release.cta", 1);
+    assert!(reachable_by_check(&swapped), "{}", swapped);
+}
+
+/// Completion mechanisms in the menu: `cp.async.bulk.wait_group.read` waits
+/// for the source reads only (D260), so reading the copy's destination after
+/// it needs the full wait (cost 1); a `.relaxed` mbarrier wait does not
+/// acquire (9.7.15.16.16), so the generic read after it needs `.acquire`; a
+/// `.cta` wait does not synchronize with a remote CTA's release arrive at
+/// `.cluster` (8.9.4 needs morally strong, 8.7), so it needs `.cluster`.
+#[test]
+fn waits_are_repaired_by_their_own_qualifiers() {
+    let cases = [
+        ("tests/async-pending/bulk-wait_group.read-then-read-destination.litmus", "P0:cp.async.bulk.wait_group 0"),
+        (
+            "tests/async-pending/bulk-relaxed-wait.litmus",
+            "P1:mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 %p1, [F], 0",
+        ),
+        (
+            "tests/async-pending/remote-arrive-cta-acquire.litmus",
+            "P0:mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 %p1, [M], 0",
+        ),
+    ];
+    for (f, want) in cases {
+        let a = advise(&read(f));
+        assert_eq!(repairs(&a), vec![vec![want.to_string()]], "{}", f);
+        assert_eq!(a.min_cost, Some(1), "{}", f);
+        assert!(!reachable_by_check(&a.repairs[0].source), "{}", f);
+    }
+}
+
+/// `advise --weaken` finds idle proxy fences: in TransformerEngine #3417's fix
+/// the condition is about `g[0]`, copied from `s[0]`, which P1 writes; P0's
+/// fence after its store of `s+4` (line 8) orders nothing the condition sees,
+/// and the last full `wait_group 0` (line 14) can be `.read`. P1's fence
+/// (between its store of `s` and the barrier) is needed and is not listed.
+#[test]
+fn weaken_finds_idle_proxy_fences() {
+    let a = advise(&read("tests/async-pending/TE-3417-fixed.litmus"));
+    let singles: Vec<(usize, usize, &str, String)> =
+        a.weakenings.iter().flat_map(|w| &w.changes).map(|c| (c.thread, c.line, c.action, c.after.clone())).collect();
+    assert_eq!(
+        singles,
+        vec![(0, 8, "remove", String::new()), (0, 14, "change", "cp.async.bulk.wait_group.read 0".to_string())]
+    );
+    for w in &a.weakenings {
+        assert!(!reachable_by_check(&w.source));
+    }
+}
+
+/// A test that hangs (D299: no value any execution writes ends a spin loop)
+/// has no final state whatever its fences: the advisor says so, exit 2, and
+/// no internal error.
+#[test]
+fn a_hanging_test_is_refused_with_the_reason() {
+    let out = bin()
+        .args(["advise"])
+        .arg(root().join("litmus/async/multicast/tma-multicast-one-rank.litmus"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("P1 never leaves its spin loop") && err.contains("D299"), "{}", err);
+}
+
+// ---------------------------------------------------------------------------
 // Property tests (few cases: each decides dozens of variants).
 
 const SMALL: &[&str] = &[
@@ -302,6 +426,12 @@ const SMALL: &[&str] = &[
     "litmus/classic/WRC+rel+acq.litmus",
     "litmus/classic/CoRR+weak-loads.litmus",
     "litmus/classic/2+2W+fence.sc.litmus",
+    "litmus/async/core/flashkda-24-no-fence.litmus",
+    "litmus/async/core/deepep-642-no-fence.litmus",
+    "litmus/advise/MP-proxy+weak.litmus",
+    "tests/async-pending/TE-3417-fixed.litmus",
+    "tests/async-pending/bulk-wait_group.read-then-read-destination.litmus",
+    "tests/async-pending/remote-arrive-cta-acquire.litmus",
 ];
 
 fn states(src: &str) -> std::collections::BTreeSet<Vec<i64>> {
