@@ -51,6 +51,13 @@ fn async_family(c: &mut Criterion) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut g = c.benchmark_group("async");
     g.sample_size(10);
+    // Issue 41 item 6: a 4-stage producer/consumer TMA pipeline, two rounds,
+    // one producer and two consumers spinning on try_wait (goal: 1 s, 200 MB).
+    for name in ["tma-pipeline-4-stage", "tma-pipeline-4-stage-no-fence"] {
+        let text = std::fs::read_to_string(root.join(format!("litmus/async/pipeline/{}.litmus", name))).unwrap();
+        let opts = CheckOptions::default();
+        g.bench_function(name, |b| b.iter(|| check_source(&text, &opts).map(|r| r.summary.positive).unwrap_or(0)));
+    }
     for (suite, dir) in [("litmus_async", "litmus/async"), ("async_pending", "tests/async-pending")] {
         let files = collect_files(&[root.join(dir)]);
         for (encoding, name) in [(ThreadEncoding::Paths, "paths"), (ThreadEncoding::Symbolic, "symbolic")] {

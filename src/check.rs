@@ -127,6 +127,8 @@ pub struct TestResult {
     /// The test reads a variable the ISA gives no initial value (8.2.6): the
     /// verdict was shown the same for every value of it (D311).
     pub unknown_initial: Option<UnknownInitial>,
+    /// A wait in a thread that issues no copy while another does (TransformerEngine #3417, D260): the note.
+    pub foreign_wait: Option<String>,
 }
 
 /// A verdict shown the same for every initial value of a variable without
@@ -189,6 +191,7 @@ pub fn check_parsed(ast: &crate::ast::Litmus, start: Instant, opts: &CheckOption
         time: start.elapsed(),
         other_reading,
         unknown_initial: unknown_checked,
+        foreign_wait: crate::report::foreign_wait(ast),
     })
 }
 

@@ -119,9 +119,13 @@ impl Emitter<'_> {
         match &r.result {
             Ok(res) => {
                 self.note_name(&res.program.name, &r.path);
-                for note in
-                    [report::reading_note(res), report::spin_note(res), report::unknown_note(res)].into_iter().flatten()
-                {
+                let notes = [
+                    report::reading_note(res),
+                    report::spin_note(res),
+                    report::unknown_note(res),
+                    report::foreign_wait_note(res),
+                ];
+                for note in notes.into_iter().flatten() {
                     out::eprintln(&format!("note: {}: {}", r.path.display(), note));
                 }
                 if !self.a.json {

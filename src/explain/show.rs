@@ -308,8 +308,9 @@ pub fn shown_exec(
 }
 
 /// The edges to draw: po (consecutive), rf, co and Fence-SC (transitively
-/// reduced), fr (to the next write in coherence), sync, dependencies, and
-/// causality between threads where no rf or sync edge already says it.
+/// reduced), fr (to the next write in coherence), sync, dependencies, the
+/// asynchronous operations' issue and completion steps, and causality
+/// between threads where no rf or sync edge already says it.
 fn edges(v: &View, violation: Option<&Violation>) -> Vec<EdgeInfo> {
     let mut out = Vec::new();
     let mut push = |kind, from, to| out.push(EdgeInfo { kind, from, to, highlighted: false });
@@ -337,6 +338,9 @@ fn edges(v: &View, violation: Option<&Violation>) -> Vec<EdgeInfo> {
     for (a, b) in v.dep.pairs() {
         push(EdgeKind::Dep, a, b);
     }
+    for (a, b) in async_edges(v).pairs() {
+        push(EdgeKind::Async, a, b);
+    }
     let cross = cross_cause(v);
     for (a, b) in cross.pairs() {
         push(EdgeKind::Cause, a, b);
@@ -356,6 +360,23 @@ fn edges(v: &View, violation: Option<&Violation>) -> Vec<EdgeInfo> {
         }
     }
     out
+}
+
+/// The issue and completion steps of asynchronous operations (8.9.1.1) that
+/// program order and shorter such steps do not already show: the union with
+/// program order, transitively reduced, less its program-order pairs.
+fn async_edges(v: &View) -> Mat {
+    let mut both = Mat::new(v.n());
+    for (a, b) in v.po.pairs().into_iter().chain(v.async_steps.pairs()) {
+        both.add(a, b);
+    }
+    let mut m = Mat::new(v.n());
+    for (a, b) in both.reduction().pairs() {
+        if v.async_steps.has(a, b) && !v.po.has(a, b) {
+            m.add(a, b);
+        }
+    }
+    m
 }
 
 /// Causality edges between different threads that no rf or sync edge shows,

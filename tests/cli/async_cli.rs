@@ -87,3 +87,24 @@ fn a_witness_names_the_missing_proxy_fence() {
         assert!(execs.iter().all(|x| x["proxy_gaps"].as_array().is_some_and(|g| g.is_empty())), "{}: {}", control, v);
     }
 }
+
+/// NVIDIA/TransformerEngine #3417: P1 waits with `cp.async.bulk.wait_group.read
+/// 0` for P0's bulk copy, but bulk async-groups are per thread (9.7.9.25,
+/// D260): the wait waits for nothing, and the answer says why beside its
+/// verdict (Ok: the store of 2 may overwrite the source before the copy reads
+/// it). The fix (the issuing thread waits, then a barrier) gets no note.
+#[test]
+fn a_wait_for_another_threads_copies_is_named() {
+    let out = ptx_litmus(&["check", "tests/async-pending/TE-3417-buggy.litmus"]);
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("\nOk\n"), "{}", stdout);
+    assert!(
+        stderr.contains("P1's `cp.async.bulk.wait_group.read 0` (line 10) waits for no copy")
+            && stderr.contains("bulk async-groups are per thread")
+            && stderr.contains("the copies of P0"),
+        "{}",
+        stderr
+    );
+    let fixed = ptx_litmus(&["check", "tests/async-pending/TE-3417-fixed.litmus"]);
+    assert!(!String::from_utf8_lossy(&fixed.stderr).contains("waits for no copy"));
+}

@@ -33,6 +33,7 @@ fn shown_under(src: &str, model: Arc<ptx_litmus::model::rows::Model>) -> (TestRe
         time: Duration::ZERO,
         other_reading: None,
         unknown_initial: None,
+        foreign_wait: None,
     };
     let s = explain::show(&r, &ShowOptions { ctx: Ctx::new(model), ..Default::default() }).expect("explains");
     (r, s)

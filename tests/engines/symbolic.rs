@@ -47,6 +47,7 @@ fn same_both_ways(file: &Path) -> Result<bool, String> {
         time: paths.time,
         other_reading: None,
         unknown_initial: None,
+        foreign_wait: None,
     };
     let (a, b) = (listing(&paths, &src), listing(&sym, &src));
     if a != b {

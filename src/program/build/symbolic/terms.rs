@@ -107,6 +107,37 @@ impl Terms {
         }
     }
 
+    /// The least value `t` can take whatever its conditions are, when it is
+    /// built of constants and 0/1 terms by `ite` and additions (a visit
+    /// count, `Walk::within_bound`): unlike its value set, this bound does
+    /// not depend on the read domains, which grow from round to round.
+    pub fn least_leaf(&self, t: TermId) -> Option<i64> {
+        let mut memo: HashMap<TermId, Option<i64>> = HashMap::new();
+        self.least_leaf_memo(t, &mut memo)
+    }
+
+    fn least_leaf_memo(&self, t: TermId, memo: &mut HashMap<TermId, Option<i64>>) -> Option<i64> {
+        if let Some(&m) = memo.get(&t) {
+            return m;
+        }
+        let m = match &self.terms[t] {
+            Term::Const(c) => Some(*c),
+            Term::Op(SymOp::Ite, a) => {
+                let (x, y) = (self.least_leaf_memo(a[1], memo), self.least_leaf_memo(a[2], memo));
+                x.zip(y).map(|(x, y)| x.min(y))
+            }
+            // A 0/1 term (a guard merged into a count, `ite(g, 1, 0)` is `g`) is at least 0.
+            Term::Op(SymOp::And | SymOp::Or | SymOp::Not | SymOp::Compare(..), _) => Some(0),
+            Term::Op(SymOp::Alu(AluOp::Add, None, None), a) if a.len() == 2 => {
+                let (x, y) = (self.least_leaf_memo(a[0], memo), self.least_leaf_memo(a[1], memo));
+                x.zip(y).and_then(|(x, y)| x.checked_add(y))
+            }
+            _ => None,
+        };
+        memo.insert(t, m);
+        m
+    }
+
     /// The term may be 1 (a guard that may hold).
     pub fn may_hold(&self, t: TermId) -> bool {
         self.values[t].contains(&1)

@@ -134,7 +134,14 @@ impl Walk<'_, '_> {
         let add = SymOp::Alu(crate::ast::AluOp::Add, None, None);
         let now = self.r.terms.op(add, vec![before, one]).map_err(|e| term_error(e, ins))?;
         st.visits.insert(st.pc, now);
-        let over = self.r.terms.op(SymOp::Compare(Cmp::Gt, None), vec![now, most]).map_err(|e| term_error(e, ins))?;
+        // Every path of a merged state may have run `ins` too often although
+        // the count is not a constant (paths that met after different
+        // iterations): the over-the-bound term is then 1, whatever the domains.
+        let all_over = self.r.terms.least_leaf(now).is_some_and(|k| k > i64::from(self.ctx.opts.unroll) + 1);
+        let over = match all_over {
+            true => TRUE,
+            false => self.r.terms.op(SymOp::Compare(Cmp::Gt, None), vec![now, most]).map_err(|e| term_error(e, ins))?,
+        };
         let cut_here = self.r.terms.and(&[st.guard, over]).map_err(too_many_terms)?;
         *cut = self.r.terms.or(&[*cut, cut_here]).map_err(too_many_terms)?;
         // Value sets only grow from round to round: a cut that may hold now
