@@ -191,8 +191,42 @@ pub fn check_parsed(ast: &crate::ast::Litmus, start: Instant, opts: &CheckOption
         time: start.elapsed(),
         other_reading,
         unknown_initial: unknown_checked,
-        foreign_wait: crate::report::foreign_wait(ast),
+        foreign_wait: foreign_wait(ast),
     })
+}
+
+/// A wait for asynchronous copies in a thread that issues none, while another
+/// thread issues some (NVIDIA/TransformerEngine #3417): cp.async-groups and
+/// bulk async-groups are per thread (9.7.9.25, D260), so it waits for
+/// nothing; said beside the verdict, which it explains. Read off the code.
+pub fn foreign_wait(lit: &crate::ast::Litmus) -> Option<String> {
+    use crate::ast::{AsyncInstr, InstrKind};
+    // A copy that completes through groups: cp.async (bulk false) or a bulk copy without an mbarrier.
+    let issues = |t: usize, bulk: bool| {
+        lit.code[t]
+            .iter()
+            .any(|i| matches!(&i.kind, InstrKind::Async(AsyncInstr::Copy { bulk: b, mbar: None, .. }) if *b == bulk))
+    };
+    for (t, code) in lit.code.iter().enumerate() {
+        for ins in code {
+            let InstrKind::Async(AsyncInstr::Wait { bulk, .. }) = &ins.kind else { continue };
+            let others: Vec<String> =
+                (0..lit.code.len()).filter(|&u| u != t && issues(u, *bulk)).map(|u| format!("P{}", u)).collect();
+            if issues(t, *bulk) || others.is_empty() {
+                continue;
+            }
+            return Some(format!(
+                "P{}'s `{}` (line {}) waits for no copy: {} are per thread (9.7.9.25, D260) and P{} issues none; the copies of {} are waited for only by their own thread's waits",
+                t,
+                ins.text.trim_end_matches(';').trim(),
+                ins.span.line,
+                if *bulk { "bulk async-groups" } else { "cp.async-groups" },
+                t,
+                others.join(", ")
+            ));
+        }
+    }
+    None
 }
 
 /// The verdict under the other reading of which thread's `fence.proxy.async`

@@ -65,41 +65,7 @@ pub fn reading_note(r: &TestResult) -> Option<String> {
     ))
 }
 
-/// A wait for asynchronous copies in a thread that issues none, while another
-/// thread issues some (NVIDIA/TransformerEngine #3417): cp.async-groups and
-/// bulk async-groups are per thread (9.7.9.25, D260), so it waits for
-/// nothing; said beside the verdict, which it explains. Read off the code.
-pub fn foreign_wait(lit: &crate::ast::Litmus) -> Option<String> {
-    use crate::ast::{AsyncInstr, InstrKind};
-    // A copy that completes through groups: cp.async (bulk false) or a bulk copy without an mbarrier.
-    let issues = |t: usize, bulk: bool| {
-        lit.code[t]
-            .iter()
-            .any(|i| matches!(&i.kind, InstrKind::Async(AsyncInstr::Copy { bulk: b, mbar: None, .. }) if *b == bulk))
-    };
-    for (t, code) in lit.code.iter().enumerate() {
-        for ins in code {
-            let InstrKind::Async(AsyncInstr::Wait { bulk, .. }) = &ins.kind else { continue };
-            let others: Vec<String> =
-                (0..lit.code.len()).filter(|&u| u != t && issues(u, *bulk)).map(|u| format!("P{}", u)).collect();
-            if issues(t, *bulk) || others.is_empty() {
-                continue;
-            }
-            return Some(format!(
-                "P{}'s `{}` (line {}) waits for no copy: {} are per thread (9.7.9.25, D260) and P{} issues none; the copies of {} are waited for only by their own thread's waits",
-                t,
-                ins.text.trim_end_matches(';').trim(),
-                ins.span.line,
-                if *bulk { "bulk async-groups" } else { "cp.async-groups" },
-                t,
-                others.join(", ")
-            ));
-        }
-    }
-    None
-}
-
-/// The note of [`foreign_wait`] for a result.
+/// The note of [`crate::check::foreign_wait`] for a result.
 pub fn foreign_wait_note(r: &TestResult) -> Option<String> {
     r.foreign_wait.clone()
 }
