@@ -54,7 +54,7 @@ fn async_family(c: &mut Criterion) {
     // Issue 41 item 6: a 4-stage producer/consumer TMA pipeline, two rounds,
     // one producer and two consumers spinning on try_wait (goal: 1 s, 200 MB).
     for name in ["tma-pipeline-4-stage", "tma-pipeline-4-stage-no-fence"] {
-        let text = std::fs::read_to_string(root.join(format!("litmus/async/pipeline/{}.litmus", name))).unwrap();
+        let text = std::fs::read_to_string(root.join(format!("litmus/scale/{}.litmus", name))).unwrap();
         let opts = CheckOptions::default();
         g.bench_function(name, |b| b.iter(|| check_source(&text, &opts).map(|r| r.summary.positive).unwrap_or(0)));
     }
