@@ -3,7 +3,7 @@
 //! decides exactly the text it would write with `--out`, and every edit is
 //! checked by parsing the result again (`verify`).
 
-use super::menu::{proxy_fence_text, scope_word, Level, SemO};
+use super::menu::{scope_word, Level, SemO};
 use super::sites::{Site, SiteKind};
 use crate::ast::{Litmus, Span};
 use crate::error::{Error, Result};
@@ -18,7 +18,7 @@ pub(crate) fn instr_text(site: &Site, level: Level) -> String {
         (_, Level::Absent) => String::new(),
         (_, Level::Fence(s, sc)) => format!("fence.{}.{}", s.word(), scope_word(sc)),
         (_, Level::Access(s, sc)) => rewrite_access(&site.text, s, sc),
-        (_, Level::ProxyFence(space)) => proxy_fence_text(space).to_string(),
+        (_, Level::ProxyFence(space)) => space.async_fence().to_string(),
         (_, Level::BulkWait { read }) => rewrite_bulk_wait(&site.text, read),
     }
 }

@@ -128,16 +128,6 @@ fn space_at_most(a: FenceSpace, b: FenceSpace) -> bool {
     a == b || b == FenceSpace::All || (a == FenceSpace::SharedCta && b == FenceSpace::SharedCluster)
 }
 
-/// `fence.proxy.async.shared::cta`, ..., `fence.proxy.async` (no space).
-pub(crate) fn proxy_fence_text(space: FenceSpace) -> &'static str {
-    match space {
-        FenceSpace::All => "fence.proxy.async",
-        FenceSpace::SharedCta => "fence.proxy.async.shared::cta",
-        FenceSpace::SharedCluster => "fence.proxy.async.shared::cluster",
-        FenceSpace::Global => "fence.proxy.async.global",
-    }
-}
-
 /// The cost table (README "Fence advisor"); `--cost FILE` overrides entries.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CostTable {
@@ -210,7 +200,7 @@ impl CostTable {
             Level::Fence(s, sc) => self.get("fence.insert") + self.get(&format!("fence.{}", s.word())) + self.scope(sc),
             Level::Access(SemO::Weak, _) => 0,
             Level::Access(s, sc) => self.get(s.word()) + sc.map_or(0, |x| self.scope(x)),
-            Level::ProxyFence(space) => self.get("fence.insert") + self.get(proxy_fence_text(space)),
+            Level::ProxyFence(space) => self.get("fence.insert") + self.get(space.async_fence()),
             Level::BulkWait { read: true } => self.get("wait_group.read"),
             Level::BulkWait { read: false } => self.get("wait_group"),
         }
@@ -266,7 +256,7 @@ pub(crate) fn describe(l: Level) -> String {
         Level::Fence(s, sc) => format!("fence.{}.{}", s.word(), scope_word(sc)),
         Level::Access(s, None) => s.word().into(),
         Level::Access(s, Some(sc)) => format!("{}.{}", s.word(), scope_word(sc)),
-        Level::ProxyFence(space) => proxy_fence_text(space).into(),
+        Level::ProxyFence(space) => space.async_fence().into(),
         Level::BulkWait { read: true } => "wait_group.read".into(),
         Level::BulkWait { read: false } => "wait_group".into(),
     }

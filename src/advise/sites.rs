@@ -125,8 +125,7 @@ fn is_async_test(lit: &Litmus) -> bool {
 /// thread of another CTA exists to own a location, and `.shared::cluster`
 /// otherwise; neither is ever proposed as a weakening of the other then.
 fn proxy_spaces(p: &Program) -> Vec<FenceSpace> {
-    let one_cta = p.threads.windows(2).all(|w| w[0].placement == w[1].placement);
-    let shared = if one_cta { FenceSpace::SharedCta } else { FenceSpace::SharedCluster };
+    let shared = FenceSpace::narrowest(true, p.in_one_cta());
     PROXY_SPACES.into_iter().filter(|&s| s == shared || s == FenceSpace::Global || s == FenceSpace::All).collect()
 }
 

@@ -132,6 +132,40 @@ pub enum FenceSpace {
     Global,
 }
 
+impl FenceSpace {
+    /// D258: the space covers a location in shared memory (`shared`) or in
+    /// global memory; none covers both, and the `.shared::cta` window lies
+    /// inside `.shared::cluster` (5.1.7).
+    pub fn covers(self, shared: bool) -> bool {
+        match self {
+            FenceSpace::All => true,
+            FenceSpace::SharedCta | FenceSpace::SharedCluster => shared,
+            FenceSpace::Global => !shared,
+        }
+    }
+
+    /// The `fence.proxy.async` instruction with this space.
+    pub fn async_fence(self) -> &'static str {
+        match self {
+            FenceSpace::All => "fence.proxy.async",
+            FenceSpace::SharedCta => "fence.proxy.async.shared::cta",
+            FenceSpace::SharedCluster => "fence.proxy.async.shared::cluster",
+            FenceSpace::Global => "fence.proxy.async.global",
+        }
+    }
+
+    /// The narrowest space covering a location (D313): shared memory is per
+    /// cluster in the program (D258), so `.shared::cta` only where every
+    /// thread is in one CTA.
+    pub fn narrowest(shared: bool, one_cta: bool) -> FenceSpace {
+        match (shared, one_cta) {
+            (true, true) => FenceSpace::SharedCta,
+            (true, false) => FenceSpace::SharedCluster,
+            (false, _) => FenceSpace::Global,
+        }
+    }
+}
+
 /// Asynchronous copies and their completion mechanisms (ISA 8.9.1.1,
 /// 9.7.9.25; issue 41, D257-D262).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -80,13 +80,8 @@ fn what(v: &View, i: usize) -> String {
 /// The fence that orders the pair, by the location's state space (D258):
 /// `.shared::cta` where every thread of the test is in one CTA.
 fn fence_for(v: &View, x: usize) -> String {
-    let loc = v.loc(x).map(|l| &v.p.locations[l]);
-    let one_cta = v.p.threads.windows(2).all(|w| w[0].placement == w[1].placement);
-    match loc.map(|l| l.shared) {
-        Some(true) if one_cta => "fence.proxy.async.shared::cta".into(),
-        Some(true) => "fence.proxy.async.shared::cluster".into(),
-        _ => "fence.proxy.async.global".into(),
-    }
+    let shared = v.loc(x).is_some_and(|l| v.p.locations[l].shared);
+    FenceSpace::narrowest(shared, v.p.in_one_cta()).async_fence().into()
 }
 
 /// Where the fence goes in the reading every answer can rely on (D263): the
@@ -138,11 +133,7 @@ fn wrong_space_fences(v: &View, x: usize, y: usize) -> Vec<String> {
     (0..v.n())
         .filter(|&i| v.event(i).thread.is_some() && v.event(i).thread == v.event(g).thread)
         .filter(|&i| match v.event(i).kind {
-            EventKind::ProxyFence { proxy: Proxy::Async, space } => match space {
-                FenceSpace::All => false,
-                FenceSpace::SharedCta | FenceSpace::SharedCluster => !shared,
-                FenceSpace::Global => shared,
-            },
+            EventKind::ProxyFence { proxy: Proxy::Async, space } => !space.covers(shared),
             _ => false,
         })
         .map(|i| format!("`{}` (line {})", v.event(i).text, v.event(i).line))

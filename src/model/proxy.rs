@@ -2,7 +2,7 @@
 //! from X to Y must pass through, and in which order (ISA 8.6, 8.9.5; the
 //! mixed-proxy table of litmus-format.md section 4.1 fills what the ISA leaves open).
 
-use crate::ast::{FenceSpace, Proxy};
+use crate::ast::Proxy;
 use crate::program::{AsyncPart, Event, EventId, EventKind, Program};
 
 /// What X ->base causality-> Y additionally needs to be proxy-preserved.
@@ -97,11 +97,7 @@ fn slot(p: &Program, own: &Event, other: &Event, proxy: Proxy, cumulative: bool)
 /// `.shared::cta` window lies inside `.shared::cluster`, 5.1.7).
 fn async_fences(p: &Program, shared: bool) -> impl Iterator<Item = &Event> {
     p.proxy_fences.iter().map(|&f| &p.events[f]).filter(move |e| match e.kind {
-        EventKind::ProxyFence { proxy: Proxy::Async, space } => match space {
-            FenceSpace::All => true,
-            FenceSpace::SharedCta | FenceSpace::SharedCluster => shared,
-            FenceSpace::Global => !shared,
-        },
+        EventKind::ProxyFence { proxy: Proxy::Async, space } => space.covers(shared),
         _ => false,
     })
 }

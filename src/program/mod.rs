@@ -75,6 +75,13 @@ impl WrittenPlacement {
     }
 }
 
+impl Program {
+    /// Every thread of the test is in one CTA.
+    pub fn in_one_cta(&self) -> bool {
+        self.threads.windows(2).all(|w| w[0].placement == w[1].placement)
+    }
+}
+
 impl Placement {
     /// The threads of `scope` as seen from this thread include `other` (Table 21).
     pub fn scope_includes(&self, scope: Scope, other: &Placement) -> bool {
