@@ -7,8 +7,10 @@ use std::path::Path;
 
 /// The folders of `litmus/` a teacher picks from (the compiled corpus,
 /// regressions and scaling tests are not teaching material; `async/core`
-/// teaches the async proxy and the copies' completion, issue 41).
-const FOLDERS: [&str; 9] = ["classic", "isa", "proxy", "sync", "locks", "dat3m", "advise", "seed", "async/core"];
+/// teaches the async proxy and the copies' completion, `async/restrict` the
+/// fences restricted to shared memory, issue 41).
+const FOLDERS: [&str; 10] =
+    ["classic", "isa", "proxy", "sync", "locks", "dat3m", "advise", "seed", "async/core", "async/restrict"];
 
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("litmus");

@@ -255,7 +255,11 @@ fn other_fence_reading(
     let builtin_ptx = std::ptr::eq(Arc::as_ptr(&opts.ctx.model), ModelKind::Ptx.model())
         || Arc::ptr_eq(&opts.ctx.model, &ModelKind::Ptx.shared());
     let async_fence = program.proxy_fences.iter().any(|&f| {
-        matches!(program.events[f].kind, crate::program::EventKind::ProxyFence { proxy: crate::ast::Proxy::Async, .. })
+        matches!(
+            program.events[f].kind,
+            crate::program::EventKind::ProxyFence { proxy: crate::ast::Proxy::Async, .. }
+                | crate::program::EventKind::Fence { to_async: true, .. }
+        )
     });
     if !builtin_ptx || !program.has_async() || !async_fence || !program.condition_given {
         return Ok(None);
@@ -304,6 +308,16 @@ fn async_in_model(p: &Program, model: &Model) -> Result<()> {
     if p.has_async() && !model.reads("async-order") {
         return Err(Error::input_nospan(format!(
             "model {} does not order asynchronous operations (no row reads `async-order`): use the ptx model",
+            model.name
+        )));
+    }
+    // D316: likewise a `.sync_restrict` fence under a model that does not
+    // restrict it would be decided as a full fence.
+    let restricted =
+        p.events.iter().any(|e| matches!(e.kind, crate::program::EventKind::Fence { shared_only: true, .. }));
+    if restricted && !(model.reads("RelShared") && model.reads("AcqShared")) {
+        return Err(Error::input_nospan(format!(
+            "model {} does not restrict fences to shared memory (no rows read `RelShared` and `AcqShared`), so a `.sync_restrict` fence would order as much as a full fence: use the ptx model",
             model.name
         )));
     }

@@ -505,6 +505,16 @@ pub enum InstrKind {
         sem: FenceSem,
         scope: Scope,
     },
+    /// 9.7.13.4 `.sync_restrict` (D316): `fence.release.sync_restrict::shared::cta.cluster`
+    /// and `fence.acquire.sync_restrict::shared::cluster.cluster`, a release
+    /// or acquire fence at `.cluster` scope whose "effect ... only applies to
+    /// operations performed on objects in" shared memory; `to_async`: the
+    /// `fence.proxy.async::generic.…` forms, which add the "uni-directional
+    /// proxy ordering" from the generic to the async proxy.
+    SharedFence {
+        sem: FenceSem,
+        to_async: bool,
+    },
     /// `fence.proxy.alias` / `.texture` / `.surface` / `.constant` /
     /// `.async{.space}` (and `membar.proxy.*`). `Generic` here stands for
     /// `fence.proxy.alias`; `space` is `All` but for `fence.proxy.async.SPACE`.
@@ -709,6 +719,7 @@ impl InstrKind {
             InstrKind::ActiveMask { .. }
             | InstrKind::Timer { .. }
             | InstrKind::Fence { .. }
+            | InstrKind::SharedFence { .. }
             | InstrKind::ProxyFence { .. }
             | InstrKind::InitFence
             | InstrKind::ClusterBarrier { .. }
@@ -742,6 +753,7 @@ impl InstrKind {
             | InstrKind::Branch { .. }
             | InstrKind::Call { .. }
             | InstrKind::Fence { .. }
+            | InstrKind::SharedFence { .. }
             | InstrKind::ProxyFence { .. }
             | InstrKind::InitFence
             | InstrKind::ClusterBarrier { .. }

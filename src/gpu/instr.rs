@@ -210,6 +210,9 @@ impl Ctx<'_> {
                 self.needs.require(needs::FENCE_PROXY);
                 "fence.proxy.alias;".to_string()
             }
+            InstrKind::SharedFence { .. } => {
+                return Err("a `.sync_restrict` fence orders shared memory only, and the emitter places every location in global memory".into())
+            }
             InstrKind::InitFence => {
                 return Err("fence.mbarrier_init publishes mbarrier objects to the cluster, and the emitter places every location in global memory".into())
             }

@@ -12,7 +12,7 @@ use crate::program::{Event, EventId, EventKind, Expected, Sync, SyncKind, SyncRo
 use rustc_hash::FxHashMap as HashMap;
 
 /// Event sets usable inside `[...]`, with what each holds.
-pub const SETS: [(&str, &str); 17] = [
+pub const SETS: [(&str, &str); 21] = [
     ("R", "reads (8.2.6: every memory operation that reads, read parts included)"),
     ("W", "writes, initial writes included (8.2.6)"),
     ("M", "memory operations of the threads (8.4)"),
@@ -21,6 +21,10 @@ pub const SETS: [(&str, &str); 17] = [
     ("FSC", "fence.sc operations (8.9.3)"),
     ("A", "atomic operations that write (8.4: atom, red)"),
     ("ArriveRelaxed", "barrier.cluster.arrive.relaxed (8.9.4: does not synchronize)"),
+    ("RelShared", "release fences whose effect applies only to operations on shared memory (9.7.13.4 .sync_restrict::shared::cta, D316)"),
+    ("AcqShared", "acquire fences whose effect applies only to operations on shared memory (9.7.13.4 .sync_restrict::shared::cluster, D316)"),
+    ("Shared", "memory operations on shared-memory locations (5.1.7: .shared::cta and .shared::cluster)"),
+    ("PF", "proxy fences (8.6), the fence.proxy.async::generic forms included"),
     ("RMW", "read-modify-writes that are one event (herd's RMW: reads and writes; empty under split-rmw)"),
     ("IW", "C: the initial writes (herd's IW)"),
     ("NA", "C: plain (non-atomic) accesses"),
@@ -81,6 +85,10 @@ pub(crate) fn in_set(v: &View, name: &str, i: usize) -> Option<bool> {
         "FSC" => v.event(i).is_fence_sc(),
         "A" => v.access(i).is_some_and(|a| a.atomic && a.writes),
         "ArriveRelaxed" => matches!(kind, EventKind::Sync(s) if s.role == SyncRole::Arrive && !s.orders_memory),
+        "RelShared" => matches!(kind, EventKind::Fence { sem: FenceSem::Release, shared_only: true, .. }),
+        "AcqShared" => matches!(kind, EventKind::Fence { sem: FenceSem::Acquire, shared_only: true, .. }),
+        "Shared" => v.loc(i).is_some_and(|l| v.p.locations[l].shared) && v.is_mem(i),
+        "PF" => v.event(i).is_proxy_fence(),
         // herd7 7.58 makes a C read-modify-write one event in RMW (D224); a
         // split view has two parts, neither of which both reads and writes.
         "RMW" => v.access(i).is_some_and(|a| a.reads && a.writes),

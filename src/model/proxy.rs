@@ -2,7 +2,7 @@
 //! from X to Y must pass through, and in which order (ISA 8.6, 8.9.5; the
 //! mixed-proxy table of litmus-format.md section 4.1 fills what the ISA leaves open).
 
-use crate::ast::Proxy;
+use crate::ast::{FenceSem, Proxy};
 use crate::program::{AsyncPart, Event, EventId, EventKind, Program};
 
 /// What X ->base causality-> Y additionally needs to be proxy-preserved.
@@ -61,20 +61,21 @@ pub fn requirement(p: &Program, x: &Event, y: &Event, cumulative: bool) -> Proxy
     }
     let mut slots = Vec::new();
     if a.proxy != Proxy::Generic {
-        slots.push(slot(p, x, y, a.proxy, cumulative));
+        slots.push(slot(p, x, y, a.proxy, cumulative, false));
     }
     if !same_address {
         slots.push(proxy_fences(p, Proxy::Generic, None));
     }
     if b.proxy != Proxy::Generic {
-        slots.push(slot(p, y, x, b.proxy, cumulative));
+        slots.push(slot(p, y, x, b.proxy, cumulative, true));
     }
     ProxyRequirement::Chain(slots)
 }
 
 /// The fences that can fill the slot of `proxy`, the proxy `own` (one end
-/// of the chain) uses; `other` is the chain's other end.
-fn slot(p: &Program, own: &Event, other: &Event, proxy: Proxy, cumulative: bool) -> Vec<EventId> {
+/// of the chain, the later one when `own_later`) uses; `other` is the
+/// chain's other end.
+fn slot(p: &Program, own: &Event, other: &Event, proxy: Proxy, cumulative: bool, own_later: bool) -> Vec<EventId> {
     let cta = p.placement(own).map(|pl| pl.cta);
     if proxy != Proxy::Async {
         return proxy_fences(p, proxy, cta);
@@ -84,8 +85,13 @@ fn slot(p: &Program, own: &Event, other: &Event, proxy: Proxy, cumulative: bool)
     // D263: the fence of the generic access's thread, unless the reading is
     // cumulative (or neither end is a generic access).
     let writer_side = !cumulative && other.access().is_some_and(|b| b.proxy == Proxy::Generic);
-    let mut out: Vec<EventId> = async_fences(p, shared)
-        .filter(|e| if writer_side { e.thread == other.thread } else { p.placement(e).map(|pl| pl.cta) == cta })
+    let mut out: Vec<EventId> = async_fences(p, shared, own_later)
+        .filter(|e| {
+            // D316: the acquire form orders what synchronized with it before
+            // the async accesses after it, in whatever thread it stands.
+            let acquire_form = matches!(e.kind, EventKind::Fence { sem: FenceSem::Acquire, to_async: true, .. });
+            acquire_form || if writer_side { e.thread == other.thread } else { p.placement(e).map(|pl| pl.cta) == cta }
+        })
         .map(|e| e.id)
         .collect();
     out.extend(p.proxy_fences.iter().copied().filter(|&f| completes_bulk(&p.events[f], own)));
@@ -94,10 +100,16 @@ fn slot(p: &Program, own: &Event, other: &Event, proxy: Proxy, cumulative: bool)
 
 /// The explicit `fence.proxy.async{.space}` events whose space covers a
 /// location in shared memory (`shared`) or global memory (D258: the
-/// `.shared::cta` window lies inside `.shared::cluster`, 5.1.7).
-fn async_fences(p: &Program, shared: bool) -> impl Iterator<Item = &Event> {
+/// `.shared::cta` window lies inside `.shared::cluster`, 5.1.7), and, for a
+/// chain whose async access is the later end (`to_async`), the
+/// `fence.proxy.async::generic` forms on shared memory: "A uni-directional
+/// proxy ordering from the from-proxykind to the to-proxykind establishes
+/// ordering between a prior memory access performed via the from-proxykind
+/// and a subsequent memory access performed via the to-proxykind" (9.7.13.4, D316).
+fn async_fences(p: &Program, shared: bool, to_async: bool) -> impl Iterator<Item = &Event> {
     p.proxy_fences.iter().map(|&f| &p.events[f]).filter(move |e| match e.kind {
         EventKind::ProxyFence { proxy: Proxy::Async, space } => space.covers(shared),
+        EventKind::Fence { to_async: true, .. } => to_async && shared,
         _ => false,
     })
 }

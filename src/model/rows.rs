@@ -386,8 +386,8 @@ mod tests {
     #[test]
     fn unknown_names_and_missing_rows_are_refused_where_they_are() {
         let ptx = ModelKind::Ptx.text();
-        let typo = ptx.replace("let cbo = (po | sw | async-order)+", "let cbo = (po | sww | async-order)+");
-        assert_ne!(typo, ptx, "ptx.cat has the row `let cbo = (po | sw | async-order)+`");
+        let typo = ptx.replace("let cbo = (po | swu | async-order)+", "let cbo = (po | sww | async-order)+");
+        assert_ne!(typo, ptx, "ptx.cat has the row `let cbo = (po | swu | async-order)+`");
         let e = Model::parse(&typo, "t").expect_err("sww");
         let line = typo.lines().position(|l| l.starts_with("let cbo")).unwrap() + 1;
         assert_eq!((e.line, e.col), (line, 17), "{}", e.message);
@@ -396,8 +396,7 @@ mod tests {
         assert!(Model::parse(&set, "t").expect_err("FSX").message.contains("`FSX` is no event set"));
         let call = ptx.replace("proxy-preserved(cb)", "proxy-kept(cb)");
         assert!(Model::parse(&call, "t").expect_err("call").message.contains("`proxy-kept` is no primitive function"));
-        let no_sw =
-            ptx.replace("let sw =", "let sync =").replace("(po | sw | async-order)+", "(po | sync | async-order)+");
+        let no_sw = ptx.replace("let sw =", "let sync =").replace("; sw; [", "; sync; [");
         let e = Model::parse(&no_sw, "t").expect_err("no sw");
         assert!(e.message.contains("defines no relation `sw`"), "{}", e.message);
     }

@@ -38,16 +38,7 @@ pub(crate) fn fence(raw: &RawInstr) -> Result<InstrKind> {
             "acq_rel" => FenceSem::AcqRel,
             "acquire" => FenceSem::Acquire,
             "release" => FenceSem::Release,
-            t if t.starts_with("sync_restrict") => {
-                // 9.7.15.4: `fence.release.sync_restrict::shared::cta.cluster`,
-                // `fence.acquire.sync_restrict::shared::cluster.cluster` (PTX 8.6).
-                let msg = format!(
-                    "`.{}`: a fence whose effect is restricted to shared memory (9.7.15.4) is not modelled yet (issue 41); `fence.{}.cluster` orders at least as much",
-                    t,
-                    if raw.quals.iter().any(|x| x.text == "acquire") { "acquire" } else { "release" }
-                );
-                return Err(Error::input(msg, q.span));
-            }
+            t if t.starts_with("sync_restrict") => return shared_fence(raw, &raw.quals, false),
             t => match scope_of(t) {
                 Some(sc) => {
                     set(raw, &mut scope, sc, q, "scope")?;
@@ -95,7 +86,7 @@ fn membar(raw: &RawInstr) -> Result<InstrKind> {
 /// other proxy kinds are not modelled.
 fn proxy_fence(raw: &RawInstr, rest: &[Qual]) -> Result<InstrKind> {
     if rest.first().is_some_and(|q| q.text == "async" || q.text.starts_with("async::")) {
-        return async_fence(rest);
+        return async_fence(raw, rest);
     }
     let proxy = match rest {
         // Dat3M's `fence.proxy.generic`: generic accesses need no proxy fence.
@@ -113,12 +104,15 @@ fn proxy_fence(raw: &RawInstr, rest: &[Qual]) -> Result<InstrKind> {
 }
 
 /// `fence.proxy.async{.space}`: bidirectional between the generic and the
-/// async proxy, limited to `space` (D258). The unidirectional
-/// `fence.proxy.async::generic.*` forms are refused (not modelled yet).
-fn async_fence(rest: &[Qual]) -> Result<InstrKind> {
+/// async proxy, limited to `space` (D258); `fence.proxy.async::generic.…`:
+/// the unidirectional forms ([`shared_fence`]).
+fn async_fence(raw: &RawInstr, rest: &[Qual]) -> Result<InstrKind> {
+    if rest[0].text == "async::generic" {
+        return shared_fence(raw, &rest[1..], true);
+    }
     if rest[0].text != "async" {
         let msg = format!(
-            "`.{}`: unidirectional proxy fences (9.7.15.4, `fence.proxy.async::generic.{{release,acquire}}.sync_restrict::…`) are not modelled yet (issue 41); the bidirectional `fence.proxy.async.shared::cta` orders at least as much",
+            "`.{}`: the unidirectional proxy fences are `fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster` and `fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster` (9.7.13.4)",
             rest[0].text
         );
         return Err(Error::input(msg, rest[0].span));
@@ -135,6 +129,47 @@ fn async_fence(rest: &[Qual]) -> Result<InstrKind> {
         }
     };
     Ok(InstrKind::ProxyFence { proxy: Proxy::Async, space })
+}
+
+/// 9.7.13.4 (D316): `{sem}.sync_restrict::{space}.cluster` after `fence` or
+/// `fence.proxy.async::generic` (`to_async`): "When .sync_restrict is
+/// .sync_restrict::shared::cta, .sem must be .release ... when
+/// .sync_restrict is .sync_restrict::shared::cluster, .sem must be .acquire
+/// ... the .scope must be specified as .cluster."
+fn shared_fence(raw: &RawInstr, quals: &[Qual], to_async: bool) -> Result<InstrKind> {
+    let form = if to_async { "fence.proxy.async::generic" } else { "fence" };
+    let [sem, restrict, scope] = quals else {
+        let msg = format!(
+            "expected `{f}.release.sync_restrict::shared::cta.cluster` or `{f}.acquire.sync_restrict::shared::cluster.cluster` (9.7.13.4)",
+            f = form
+        );
+        return Err(Error::input(msg, quals.first().map_or(raw.opcode_span, |q| q.span)));
+    };
+    let sem = match (sem.text.as_str(), restrict.text.as_str()) {
+        ("release", "sync_restrict::shared::cta") => FenceSem::Release,
+        ("acquire", "sync_restrict::shared::cluster") => FenceSem::Acquire,
+        (_, "sync_restrict::shared::cluster::read") => {
+            let msg = "`.sync_restrict::shared::cluster::read` (PTX ISA 9.4, a non-cumulative fence ordering shared::cluster reads only) is not modelled";
+            return Err(Error::input(msg, restrict.span));
+        }
+        (s, "sync_restrict::shared::cta") => {
+            let msg = format!("`.sync_restrict::shared::cta` requires `.release`, not `.{}` (9.7.13.4)", s);
+            return Err(Error::input(msg, sem.span));
+        }
+        (s, "sync_restrict::shared::cluster") => {
+            let msg = format!("`.sync_restrict::shared::cluster` requires `.acquire`, not `.{}` (9.7.13.4)", s);
+            return Err(Error::input(msg, sem.span));
+        }
+        (_, r) => {
+            let msg = format!("`.{}`: expected `.sync_restrict::shared::cta` (with .release) or `.sync_restrict::shared::cluster` (with .acquire) after the semantics (9.7.13.4)", r);
+            return Err(Error::input(msg, restrict.span));
+        }
+    };
+    if scope.text != "cluster" {
+        let msg = format!("`.{}`: with `.sync_restrict` the scope must be `.cluster` (9.7.13.4)", scope.text);
+        return Err(Error::input(msg, scope.span));
+    }
+    Ok(InstrKind::SharedFence { sem, to_async })
 }
 
 /// The qualifiers of a `bar`/`barrier` mnemonic.

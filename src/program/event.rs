@@ -142,9 +142,15 @@ pub enum EventKind {
     Init,
     Mem(Access),
     /// `fence.sc`, `fence.acq_rel`, `fence.acquire`, `fence.release` (membar = fence.sc).
+    /// `shared_only`: a `.sync_restrict` fence (D316), which orders only
+    /// operations on shared memory (the sets `RelShared`/`AcqShared` of the
+    /// rows); `to_async`: one of its `fence.proxy.async::generic` forms, also
+    /// a proxy fence from the generic to the async proxy on shared memory.
     Fence {
         sem: FenceSem,
         scope: Scope,
+        shared_only: bool,
+        to_async: bool,
     },
     /// `fence.proxy.*`; `Generic` stands for `fence.proxy.alias`; `space`
     /// limits `fence.proxy.async` (D258).
@@ -251,6 +257,12 @@ impl Event {
     /// An implicit generic-async proxy fence may follow this event (D258):
     /// the complete-tx of a bulk copy, or a wait for asynchronous copies
     /// (`model::proxy` decides which bulk copy's completion it is).
+    /// A proxy fence: `fence.proxy.*`, or a `fence.proxy.async::generic`
+    /// form (a fence event with `to_async`, D316).
+    pub fn is_proxy_fence(&self) -> bool {
+        matches!(self.kind, EventKind::ProxyFence { .. } | EventKind::Fence { to_async: true, .. })
+    }
+
     pub fn may_be_implicit_proxy_fence(&self) -> bool {
         match &self.kind {
             EventKind::AsyncWait { .. } => true,

@@ -9,6 +9,13 @@ use proptest::prelude::*;
 pub const LOCS: [&str; 2] = ["x", "y"];
 pub const SCOPES: [&str; 4] = ["cta", "cluster", "gpu", "sys"];
 pub const PROXY_FENCES: [&str; 4] = ["alias", "texture", "surface", "constant"];
+/// The fences restricted to shared memory (9.7.13.4, D316).
+pub const SHARED_FENCES: [&str; 4] = [
+    "fence.release.sync_restrict::shared::cta.cluster",
+    "fence.acquire.sync_restrict::shared::cluster.cluster",
+    "fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster",
+    "fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster",
+];
 /// Non-generic proxies: their read instruction and the names of x through them
 /// (same address, and through the virtual alias `a`).
 pub const PROXIES: [(&str, &str, &str); 3] = [("tld", "t", "t2"), ("suld", "s", "s2"), ("cold", "c", "c2")];
@@ -52,6 +59,10 @@ pub enum Op {
     Fence {
         kind: usize,
         scope: usize,
+    },
+    /// A `.sync_restrict` fence (SHARED_FENCES, D316).
+    SharedFence {
+        kind: usize,
     },
     /// `fence.proxy.{alias,texture,surface,constant}` (PROXY_FENCES).
     ProxyFence {
@@ -114,6 +125,9 @@ pub struct Test {
     pub threads: Vec<(Place, Vec<Op>)>,
     /// Declare `a @ generic aliases x` and texture/surface/constant names of x and of a.
     pub aliases: bool,
+    /// y is in shared memory (every access to it `.shared`): the fences
+    /// restricted to shared memory order its accesses and not x's.
+    pub shared_y: bool,
 }
 
 pub(crate) fn sem() -> impl Strategy<Value = Sem> {
@@ -129,6 +143,7 @@ pub(crate) fn op(aliases: bool) -> impl Strategy<Value = Op> {
         1 => (sem(), 0..4usize, 0..3usize, 0..2usize, 0..5usize).prop_map(|(sem, scope, reg, loc, kind)| Op::Atom { sem, scope, reg, loc, kind }),
         1 => (any::<bool>(), 0..4usize, 0..2usize).prop_map(|(release, scope, loc)| Op::Red { release, scope, loc }),
         2 => (0..4usize, 0..4usize).prop_map(|(kind, scope)| Op::Fence { kind, scope }),
+        1 => (0..4usize).prop_map(|kind| Op::SharedFence { kind }),
         1 => (0..3usize).prop_map(|reg| Op::Add { dst: (reg + 1) % 3, src: reg }),
         1 => (0..3usize).prop_map(|reg| Op::SkipIfNonZero { reg }),
         1 => (0..2usize).prop_map(|id| Op::Bar { id }),
@@ -146,9 +161,9 @@ pub(crate) fn place() -> impl Strategy<Value = Place> {
 }
 
 pub fn test_strategy() -> impl Strategy<Value = Test> {
-    any::<bool>().prop_flat_map(|aliases| {
+    (any::<bool>(), any::<bool>()).prop_flat_map(|(aliases, shared_y)| {
         (proptest::collection::vec((place(), proptest::collection::vec(op(aliases), 1..=5)), 1..=4), Just(aliases))
-            .prop_map(|(threads, aliases)| Test { threads, aliases })
+            .prop_map(move |(threads, aliases)| Test { threads, aliases, shared_y })
     })
 }
 
@@ -183,6 +198,16 @@ fn rename(text: &str, names: [&str; 2]) -> String {
         .collect()
 }
 
+/// An access to y with `.shared` after its mnemonic when y is in shared memory.
+fn in_space(line: &str, shared_y: bool) -> String {
+    let accesses = ["ld.", "st.", "atom.", "red."].iter().any(|m| line.starts_with(m));
+    let names_y = line.split(|c: char| !c.is_alphanumeric() && c != '_').any(|w| w == "y");
+    match line.split_once(' ') {
+        Some((mnemonic, rest)) if shared_y && accesses && names_y => format!("{}.shared {}", mnemonic, rest),
+        _ => line.to_string(),
+    }
+}
+
 fn op_text(o: &Op) -> String {
     match o {
         Op::Ld { sem, scope, reg, loc: l, alias } => {
@@ -214,6 +239,7 @@ fn op_text(o: &Op) -> String {
         Op::Fence { kind, scope } => {
             format!("fence.{}.{}", ["sc", "acq_rel", "acquire", "release"][*kind], SCOPES[*scope])
         }
+        Op::SharedFence { kind } => SHARED_FENCES[*kind].to_string(),
         Op::ProxyFence { proxy } => format!("fence.proxy.{}", PROXY_FENCES[*proxy]),
         Op::ProxyLd { proxy, reg, via_alias } => {
             let (ins, same, alias) = PROXIES[*proxy];
@@ -286,8 +312,10 @@ impl Test {
             .iter()
             .map(|(_, ops)| {
                 // An op may print several lines (a spin loop's label, load and branch).
-                let mut v: Vec<String> =
-                    ops.iter().flat_map(|o| op_text(o).lines().map(String::from).collect::<Vec<_>>()).collect();
+                let mut v: Vec<String> = ops
+                    .iter()
+                    .flat_map(|o| op_text(o).lines().map(|l| in_space(l, self.shared_y)).collect::<Vec<_>>())
+                    .collect();
                 if ops.iter().any(|o| matches!(o, Op::SkipIfNonZero { .. })) {
                     v.push("END:".into());
                 }
@@ -378,12 +406,28 @@ impl Test {
 
     /// Insert a fence.sc.sys into thread `t` at position `at`.
     pub fn with_fence_sc(&self, t: usize, at: usize) -> Test {
+        self.with_op(t, at, Op::Fence { kind: 0, scope: 3 })
+    }
+
+    /// Insert `op` into thread `t` at position `at` (both taken modulo).
+    pub fn with_op(&self, t: usize, at: usize, op: Op) -> Test {
         let mut x = self.clone();
         let n = x.threads.len();
         let ops = &mut x.threads[t % n].1;
         let at = at % (ops.len() + 1);
-        ops.insert(at, Op::Fence { kind: 0, scope: 3 });
+        ops.insert(at, op);
         x
+    }
+
+    /// Every fence restricted to shared memory made the full fence of its
+    /// semantics at `.cluster` scope (D316: the restriction only takes away).
+    pub fn unrestricted(&self) -> Test {
+        let full = |op: &Op| match op {
+            Op::SharedFence { kind } => Op::Fence { kind: if kind % 2 == 0 { 3 } else { 2 }, scope: 1 },
+            o => o.clone(),
+        };
+        let threads = self.threads.iter().map(|(p, ops)| (p.clone(), ops.iter().map(full).collect())).collect();
+        Test { threads, ..self.clone() }
     }
 
     /// All threads in CTA 0 of cluster 0 of GPU 0.

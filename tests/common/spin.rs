@@ -14,7 +14,7 @@ pub fn spin_strategy() -> impl Strategy<Value = Test> {
     // loop multiplies the reference engine's paths.
     let small = any::<bool>().prop_flat_map(|aliases| {
         (proptest::collection::vec((place(), proptest::collection::vec(op(aliases), 1..=3)), 2..=3), Just(aliases))
-            .prop_map(|(threads, aliases)| Test { threads, aliases })
+            .prop_map(|(threads, aliases)| Test { threads, aliases, shared_y: false })
     });
     (small, 0..4usize, 0..6usize, sem(), 0..4usize, 0..3usize, 0..2usize, sem(), 0..6usize).prop_map(
         |(mut t, th, pos, sem, scope, reg, loc, wsem, wpos)| {

@@ -370,10 +370,30 @@ fn adding_fence_sc_never_adds_states() {
 }
 
 #[test]
+fn a_fence_restricted_to_shared_memory_orders_no_more_than_the_full_fence() {
+    // D316: the restricted fence's orderings are the full fence's with some taken away.
+    let tests = (test_strategy(), 0..4usize, 0..4usize, 0..6usize)
+        .prop_map(|(t, kind, th, at)| t.with_op(th, at, common::gen::Op::SharedFence { kind }));
+    never_adds_states_of("making a restricted fence full", tests, |t, _, _| t.unrestricted());
+}
+
+#[test]
+fn a_fence_restricted_to_shared_memory_orders_no_less_than_none() {
+    never_adds_states("adding a restricted fence", |t, i, at| {
+        t.with_op(i / 4, at, common::gen::Op::SharedFence { kind: i % 4 })
+    });
+}
+
+#[test]
 fn one_cta_never_adds_states() {
     // A reduction returns a value that depends on which threads meet
     // (bar.red, D151): joining CTAs changes it, so here reductions are plain barriers.
-    let tests = test_strategy().prop_map(|t| t.without_reductions());
+    // Shared memory is one copy per cluster (D19): joining clusters makes
+    // copies one, so there y stays global.
+    let tests = test_strategy().prop_map(|t| {
+        let one_cluster = t.threads.windows(2).all(|w| (w[0].0.gpu, w[0].0.cluster) == (w[1].0.gpu, w[1].0.cluster));
+        Test { shared_y: t.shared_y && one_cluster, ..t.without_reductions() }
+    });
     never_adds_states_of("moving all threads into one CTA", tests, |t, _, _| t.one_cta());
 }
 

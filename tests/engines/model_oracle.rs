@@ -36,7 +36,7 @@ fn oracle(ctx: &Ctx, rf: &Rel, co: &Rel, sc: &Rel, m: &Matching) -> (Option<&'st
     let (rel, acq) = (o::release_patterns(ctx, &po), o::acquire_patterns(ctx, &po));
     let obs = o::observation(ctx, &ms, rf);
     let sw = o::synchronizes_with(ctx, &ms, &obs, sc, m, &rel, &acq);
-    let cb = o::base_causality(&po, &sw);
+    let cb = o::base_causality_restricted(ctx, &po, &sw);
     let cause = o::causality(&obs, &o::proxy_preserved(ctx, &cb));
     let fr = o::from_reads(ctx, rf, co);
     let r = Relations { po: &po, ms: &ms, dep: &dep, rf, co, fr: &fr, sc, cb: &cb, cause: &cause };

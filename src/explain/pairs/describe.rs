@@ -68,14 +68,19 @@ pub fn describe(p: &Program, e: &Event) -> String {
             }
             s
         }
-        EventKind::Fence { sem, scope } => {
+        EventKind::Fence { sem, scope, shared_only, to_async } => {
             let k = match sem {
                 FenceSem::Sc => "sc",
                 FenceSem::AcqRel => "acq_rel",
                 FenceSem::Acquire => "acquire",
                 FenceSem::Release => "release",
             };
-            format!("fence.{} {}", k, scope_name(*scope))
+            let restricted = match (shared_only, to_async) {
+                (_, true) => " (shared memory only; and a proxy fence from generic to async)",
+                (true, false) => " (shared memory only)",
+                _ => "",
+            };
+            format!("fence.{} {}{}", k, scope_name(*scope), restricted)
         }
         EventKind::InitFence => "fence.mbarrier_init.release .cluster (orders the thread's mbarrier.init only)".into(),
         EventKind::ProxyFence { proxy, space } => match proxy {

@@ -363,11 +363,8 @@ impl Ctx<'_> {
         let unknown_locs = keys.iter().enumerate().filter(|(_, k)| self.is_unknown(k)).map(|(l, _)| l).collect();
         // Proxy fences, and the implicit ones that follow the completion of a
         // bulk copy (D258).
-        let proxy_fences = events
-            .iter()
-            .filter(|e| matches!(e.kind, EventKind::ProxyFence { .. }) || e.may_be_implicit_proxy_fence())
-            .map(|e| e.id)
-            .collect();
+        let proxy_fences =
+            events.iter().filter(|e| e.is_proxy_fence() || e.may_be_implicit_proxy_fence()).map(|e| e.id).collect();
         let left_out = self.left_out_events(&key_index);
         let program = Program {
             proxy_fences,

@@ -582,11 +582,16 @@ pub(super) fn isspace<B: Values>(b: &mut B, st: &mut B::State, ins: &ast::Instr)
     Ok(())
 }
 
-/// A fence (9.7.13.4 `fence`/`membar`, `fence.proxy`, `fence.mbarrier_init`):
+/// A fence (9.7.13.4 `fence`/`membar`, `.sync_restrict`, `fence.proxy`, `fence.mbarrier_init`):
 /// one event of its kind, ordered by the model's rows.
 pub(super) fn fence<B: Values>(b: &mut B, st: &mut B::State, ins: &ast::Instr) -> Result<(), B::Stop> {
     let kind = match &ins.kind {
-        InstrKind::Fence { sem, scope } => EventKind::Fence { sem: *sem, scope: *scope },
+        InstrKind::Fence { sem, scope } => {
+            EventKind::Fence { sem: *sem, scope: *scope, shared_only: false, to_async: false }
+        }
+        InstrKind::SharedFence { sem, to_async } => {
+            EventKind::Fence { sem: *sem, scope: Scope::Cluster, shared_only: true, to_async: *to_async }
+        }
         InstrKind::ProxyFence { proxy, space } => EventKind::ProxyFence { proxy: *proxy, space: *space },
         InstrKind::InitFence => EventKind::InitFence,
         _ => return Err(b.internal("fence on another instruction")),

@@ -68,9 +68,10 @@ impl Ctx<'_> {
             InstrKind::Load { .. } => self.step_load(t, st, ins),
             InstrKind::Store { .. } => self.step_store(t, st, ins),
             InstrKind::Atomic { .. } => step_of(meaning::atomic(&mut self.on(t), st, ins).map(|()| Step::Next)),
-            InstrKind::Fence { .. } | InstrKind::ProxyFence { .. } | InstrKind::InitFence => {
-                step_of(meaning::fence(&mut self.on(t), st, ins).map(|()| Step::Next))
-            }
+            InstrKind::Fence { .. }
+            | InstrKind::SharedFence { .. }
+            | InstrKind::ProxyFence { .. }
+            | InstrKind::InitFence => step_of(meaning::fence(&mut self.on(t), st, ins).map(|()| Step::Next)),
             InstrKind::Mapa { .. } => step_of(meaning::mapa(&mut self.on(t), st, ins).map(|()| Step::Next)),
             InstrKind::CtaRank { .. } => step_of(meaning::ctarank(&mut self.on(t), st, ins).map(|()| Step::Next)),
             InstrKind::Barrier { .. } => {

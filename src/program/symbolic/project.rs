@@ -124,7 +124,7 @@ impl Projection {
         for (po, (&e, mut ev)) in performed.iter().zip(events).enumerate() {
             ev.id = self.program.events.len();
             (ev.trace, ev.paths, ev.po) = (Some(t), vec![t], po);
-            if matches!(ev.kind, EventKind::ProxyFence { .. }) {
+            if ev.is_proxy_fence() {
                 self.program.proxy_fences.push(ev.id);
             }
             map.insert(e, ev.id);

@@ -280,6 +280,48 @@ pub fn base_causality(po: &Rel, sw: &Rel) -> Rel {
     po.union(sw).closure()
 }
 
+/// Base causality with the fences restricted to shared memory (9.7.13.4
+/// `.sync_restrict`, D316), written as a search rather than the rows'
+/// algebra: X precedes Y if some path of po and sw steps leads from X to Y
+/// on which every synchronization begun by a restricted release fence has
+/// X on shared memory (or X a proxy fence), and every one ended by a
+/// restricted acquire fence has Y so.
+pub fn base_causality_restricted(ctx: &Ctx, po: &Rel, sw: &Rel) -> Rel {
+    let n = ctx.n();
+    let restricted = |i: usize, want: FenceSem| matches!(ctx.event(i).kind, EventKind::Fence { sem, shared_only: true, .. } if sem == want);
+    let passes = |i: usize| {
+        ctx.event(i).is_proxy_fence()
+            || (ctx.access(i).is_some() && ctx.loc(i).is_some_and(|l| ctx.p.locations[l].shared))
+    };
+    let mut out = Rel::new(n);
+    for x in 0..n {
+        // States (node, whether a synchronization ended by a restricted acquire fence was used).
+        let mut seen = vec![[false; 2]; n];
+        let mut stack = vec![(x, false)];
+        while let Some((a, used_acq)) = stack.pop() {
+            // A restricted release fence begins a synchronization only for an origin that passes.
+            let release_ok = !restricted(a, FenceSem::Release) || passes(x);
+            for (b, s) in seen.iter_mut().enumerate() {
+                let by_sw = release_ok && sw.has(a, b);
+                if !(po.has(a, b) || by_sw) {
+                    continue;
+                }
+                let used = used_acq || (sw.has(a, b) && !po.has(a, b) && restricted(b, FenceSem::Acquire));
+                if !s[usize::from(used)] {
+                    s[usize::from(used)] = true;
+                    stack.push((b, used));
+                }
+            }
+        }
+        for (y, s) in seen.iter().enumerate() {
+            if s[0] || (s[1] && passes(y)) {
+                out.add(x, y);
+            }
+        }
+    }
+    out
+}
+
 /// Proxy fences `fence.proxy.<proxy>` (`Generic`: `fence.proxy.alias`) executed by
 /// a thread of `cta` (any thread when `cta` is None).
 fn proxy_fences(ctx: &Ctx, proxy: Proxy, cta: Option<usize>) -> Vec<usize> {

@@ -27,6 +27,7 @@ pub(super) fn kind(k: &InstrKind) -> Option<&'static str> {
         | InstrKind::Store { .. }
         | InstrKind::Atomic { .. }
         | InstrKind::Fence { .. }
+        | InstrKind::SharedFence { .. }
         | InstrKind::ProxyFence { .. }
         | InstrKind::InitFence
         | InstrKind::Barrier { .. }

@@ -290,9 +290,10 @@ impl Walk<'_, '_> {
             InstrKind::Mbarrier { .. } => one_state(meaning::mbarrier(self, &mut st, ins)?)?,
             InstrKind::ClusterBarrier { .. } => meaning::cluster_barrier(self, &mut st, ins)?,
             InstrKind::Async(_) => one_state(meaning::async_op(self, &mut st, ins)?)?,
-            InstrKind::Fence { .. } | InstrKind::ProxyFence { .. } | InstrKind::InitFence => {
-                meaning::fence(self, &mut st, ins)?
-            }
+            InstrKind::Fence { .. }
+            | InstrKind::SharedFence { .. }
+            | InstrKind::ProxyFence { .. }
+            | InstrKind::InitFence => meaning::fence(self, &mut st, ins)?,
             _ => {}
         }
         st.pc += 1;
