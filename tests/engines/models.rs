@@ -299,11 +299,16 @@ fn a_bad_model_file_is_reported_where_it_is_wrong() {
 
 /// NVIDIA's split only removes causality edges that start at an RMW's read
 /// role (D50): every state `ptx` allows, `ptx-alloy` allows, on the curated
-/// library and the public corpus (reference engine for both).
+/// library and the public corpus (reference engine for both; `litmus/scale/`
+/// is sized past it, as in the corpus's reference run: `cascounter-reread-2`
+/// alone took 103 s per model there).
 #[test]
 fn ptx_alloy_allows_every_state_ptx_allows() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let files = collect_files(&[root.join("litmus"), root.join("tests/conformance/litmus")]);
+    let files: Vec<_> = collect_files(&[root.join("litmus"), root.join("tests/conformance/litmus")])
+        .into_iter()
+        .filter(|f| !f.components().any(|c| c.as_os_str() == "scale"))
+        .collect();
     let (mut compared, mut more) = (0, Vec::new());
     for f in &files {
         let run = |model: ModelKind| {
